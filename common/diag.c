@@ -1,0 +1,128 @@
+/* diag.c: the diagnostic list every stage reports into. */
+#include "diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cg_diags {
+    cg_diag *v;
+    int n, cap;
+    int nerr, nwarn;
+};
+
+cg_diags *cg_diags_create(void) { return calloc(1, sizeof(cg_diags)); }
+
+void cg_diags_clear(cg_diags *d)
+{
+    for (int i = 0; i < d->n; i++) {
+        free(d->v[i].file);
+        free(d->v[i].msg);
+    }
+    d->n = d->nerr = d->nwarn = 0;
+}
+
+void cg_diags_destroy(cg_diags *d)
+{
+    if (!d)
+        return;
+    cg_diags_clear(d);
+    free(d->v);
+    free(d);
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+void cg_diags_vadd(cg_diags *d, cg_severity sev, const char *file, int line,
+                   const char *fmt, va_list ap)
+{
+    if (d->n == d->cap) {
+        int cap = d->cap ? 2 * d->cap : 8;
+        cg_diag *v = realloc(d->v, (size_t)cap * sizeof(*v));
+        if (!v)
+            return; /* out of memory: the entry is lost, the count is not */
+        d->v = v;
+        d->cap = cap;
+    }
+    va_list ap2;
+    va_copy(ap2, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    char *msg = malloc((size_t)len + 1);
+    if (msg)
+        vsnprintf(msg, (size_t)len + 1, fmt, ap);
+    d->v[d->n++] = (cg_diag){sev, dup_or_null(file), line, msg};
+    if (sev == CG_SEV_ERROR)
+        d->nerr++;
+    else if (sev == CG_SEV_WARNING)
+        d->nwarn++;
+}
+
+void cg_diags_add(cg_diags *d, cg_severity sev, const char *file, int line,
+                  const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cg_diags_vadd(d, sev, file, line, fmt, ap);
+    va_end(ap);
+}
+
+void cg_error_at(cg_diags *d, cg_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cg_diags_vadd(d, CG_SEV_ERROR, loc.file, loc.line, fmt, ap);
+    va_end(ap);
+}
+
+void cg_warning_at(cg_diags *d, cg_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cg_diags_vadd(d, CG_SEV_WARNING, loc.file, loc.line, fmt, ap);
+    va_end(ap);
+}
+
+int cg_diags_size(const cg_diags *d) { return d->n; }
+const cg_diag *cg_diags_get(const cg_diags *d, int i) { return &d->v[i]; }
+int cg_diags_errors(const cg_diags *d) { return d->nerr; }
+int cg_diags_warnings(const cg_diags *d) { return d->nwarn; }
+
+static const char *sev_name(cg_severity s)
+{
+    return s == CG_SEV_ERROR ? "error" : s == CG_SEV_WARNING ? "warning" : "note";
+}
+
+char *cg_diag_format(const cg_diag *e)
+{
+    const char *msg = e->msg ? e->msg : "(out of memory)";
+    char pos[64] = "";
+    if (e->line > 0)
+        snprintf(pos, sizeof pos, ":%d", e->line);
+    const char *file = e->file ? e->file : "";
+    size_t len = strlen(file) + strlen(pos) + strlen(msg) + 32;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    if (e->file)
+        snprintf(s, len, "%s%s: %s: %s", file, pos, sev_name(e->sev), msg);
+    else
+        snprintf(s, len, "%s: %s", sev_name(e->sev), msg);
+    return s;
+}
+
+void cg_diags_print(const cg_diags *d, FILE *out)
+{
+    for (int i = 0; i < d->n; i++) {
+        char *s = cg_diag_format(&d->v[i]);
+        fprintf(out, "%s\n", s ? s : "error: (out of memory)");
+        free(s);
+    }
+}
+
+void cg_diags_append(cg_diags *dst, const cg_diags *src)
+{
+    for (int i = 0; i < src->n; i++) {
+        const cg_diag *e = &src->v[i];
+        cg_diags_add(dst, e->sev, e->file, e->line, "%s", e->msg ? e->msg : "");
+    }
+}

@@ -1,0 +1,166 @@
+/* dfg.h: data-flow graphs of loop bodies, their Graphviz form, the reference
+ * interpreter, and the loop nest around a tagged loop.
+ *
+ * A DFG is one iteration of a loop body.  Nodes are operations (op.h); an
+ * edge feeds operand `operand` of `dst` with the value `src` produced
+ * `distance` iterations earlier (0 = same iteration).  For the first
+ * `distance` iterations a loop-carried edge reads the value of its `init`
+ * node (a const or input node), or 0 when init is -1.
+ *
+ * Memory is byte-addressed and little-endian.  load/store access width/8
+ * bytes at operand 0; store writes operand 1.  Within an iteration, memory
+ * operations take effect in node order (ids ascending), which the extractor
+ * makes equal to program order.
+ *
+ * The graph owns all its strings; ids are dense ints from 0.
+ */
+#ifndef CG_DFG_H
+#define CG_DFG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/diag.h"
+#include "../common/op.h"
+
+typedef struct cg_dfg_node {
+    cg_op op;
+    cg_pred pred;       /* icmp only */
+    int width;          /* result width in bits; load/store: bits accessed;
+                           icmp: 1 */
+    const char *name;   /* unique within the graph */
+    int line;           /* source line, 0 when unknown */
+    bool has_value;     /* const: value is known */
+    int64_t value;      /* const: the value */
+    const char *sym;    /* const: global whose address it is; input: live-in
+                           name; NULL otherwise */
+} cg_dfg_node;
+
+typedef struct cg_dfg_edge {
+    int src, dst;
+    int operand;        /* operand index at dst */
+    int distance;       /* iterations between production and use */
+    int init;           /* node giving the value before the first
+                           production, -1 = 0 */
+} cg_dfg_edge;
+
+typedef struct cg_dfg cg_dfg;
+
+cg_dfg *cg_dfg_create(const char *name);   /* name: the loop tag */
+void cg_dfg_destroy(cg_dfg *g);            /* accepts NULL */
+const char *cg_dfg_name(const cg_dfg *g);
+/* Source file of the loop (for messages), NULL when unknown. */
+const char *cg_dfg_file(const cg_dfg *g);
+void cg_dfg_set_file(cg_dfg *g, const char *file);
+
+/* Add a node; name NULL makes "<op><id>".  Returns the id. */
+int cg_dfg_add_node(cg_dfg *g, cg_op op, int width, const char *name);
+cg_dfg_node *cg_dfg_node_mut(cg_dfg *g, int id);
+void cg_dfg_set_sym(cg_dfg *g, int id, const char *sym);
+/* Add an edge; returns its id. */
+int cg_dfg_add_edge(cg_dfg *g, int src, int dst, int operand, int distance,
+                    int init);
+
+int cg_dfg_nnodes(const cg_dfg *g);
+const cg_dfg_node *cg_dfg_node(const cg_dfg *g, int id);
+int cg_dfg_find(const cg_dfg *g, const char *name); /* -1 when none */
+int cg_dfg_nedges(const cg_dfg *g);
+const cg_dfg_edge *cg_dfg_edge(const cg_dfg *g, int id);
+/* Edge feeding operand k of node id, -1 when none. */
+int cg_dfg_operand_edge(const cg_dfg *g, int id, int k);
+
+/* Check the graph: every operand fed exactly once, no operand beyond the
+ * op's arity, distances >= 0, no cycle of distance 0, init nodes are const
+ * or input.  Errors name the node and its source line. */
+int cg_dfg_check(const cg_dfg *g, cg_diags *d);
+
+/* ---- Graphviz I/O ------------------------------------------------------ */
+
+/* Read the CGRA-ME .dot form ("a[opcode=add];", "a->b[operand=1];") and
+ * cgramap's own attributes (width, value, pred, distance, init, sym, line).
+ * An edge without distance that closes a cycle in depth-first order from
+ * the graph's sources gets distance 1.  NULL on error. */
+cg_dfg *cg_dfg_read_dot(const char *path, cg_diags *d);
+cg_dfg *cg_dfg_read_dot_string(const char *text, const char *filename,
+                               cg_diags *d);
+/* Write cgramap's .dot form: CGRA-ME readable, and lossless. */
+void cg_dfg_write_dot(const cg_dfg *g, FILE *out);
+
+/* ---- the interpreter --------------------------------------------------- */
+
+/* A memory image: size bytes starting at byte address base. */
+typedef struct cg_mem {
+    uint8_t *data;
+    uint64_t base;
+    uint64_t size;
+} cg_mem;
+
+/* Run iterations 0..iters-1.  inputs[id] is read for each input node,
+ * outputs[id] receives each output node's value in the last iteration
+ * (both indexed by node id, outputs may be NULL).  Fails with an error
+ * naming the node on an access outside mem, a division by zero or a const
+ * without a value. */
+int cg_dfg_run(const cg_dfg *g, int64_t iters, cg_mem *mem,
+               const uint64_t *inputs, uint64_t *outputs, cg_diags *d);
+
+/* ---- the loop nest (filled by the extractor, read by the tiler) -------- */
+
+#define CG_NEST_MAX_LOOPS 8
+
+/* value = cst + sum coef[l] * counter[l] + sum sym_coef[s] * symbol[s],
+ * counters indexed from the outermost loop (0) to the tagged loop. */
+typedef struct cg_affine {
+    bool is_affine;               /* false: not expressible */
+    int64_t cst;
+    int64_t coef[CG_NEST_MAX_LOOPS];
+} cg_affine;
+
+typedef struct cg_nest_loop {
+    const char *counter;  /* source name of the counter when known */
+    int line;             /* line of the loop keyword */
+    int64_t start, step;  /* counter = start + step * k */
+    int64_t trip;         /* trip count, -1 when symbolic */
+    const char *trip_sym; /* symbolic trip count's name, NULL otherwise */
+} cg_nest_loop;
+
+typedef struct cg_nest_array {
+    const char *name;     /* global's name */
+    int64_t base;         /* byte address in the extractor's memory layout */
+    int64_t bytes;        /* size of the global */
+    int elem_size;        /* bytes per element */
+    int ndims;
+    int64_t dims[CG_NEST_MAX_LOOPS]; /* C declaration dims, outermost first */
+} cg_nest_array;
+
+typedef struct cg_nest_access {
+    int node;             /* load or store node of the DFG */
+    bool is_store;
+    int array;            /* index into arrays, -1 when unknown */
+    cg_affine index;      /* byte offset from the array base */
+} cg_nest_access;
+
+typedef struct cg_nest_livein {
+    int node;             /* input node of the DFG */
+    cg_affine value;      /* its value as a function of the outer counters */
+} cg_nest_livein;
+
+typedef struct cg_nest {
+    int nloops;                 /* enclosing loops + the tagged loop (last) */
+    cg_nest_loop loops[CG_NEST_MAX_LOOPS];
+    int narrays;
+    cg_nest_array *arrays;
+    int naccesses;
+    cg_nest_access *accesses;
+    int nliveins;
+    cg_nest_livein *liveins;
+} cg_nest;
+
+/* The nest recorded with the graph, NULL when none (e.g. read from .dot). */
+const cg_nest *cg_dfg_nest(const cg_dfg *g);
+/* Give g a nest; g takes ownership of nest and everything it points to
+ * (allocated with malloc; strings too). */
+void cg_dfg_set_nest(cg_dfg *g, cg_nest *nest);
+void cg_nest_free(cg_nest *n); /* accepts NULL */
+
+#endif
