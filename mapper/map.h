@@ -1,0 +1,171 @@
+/* map.h: the mapper stage: the modulo routing resource graph (MRRG), the
+ * minimum initiation interval (MII), the exact ILP mapper (GLPK), the
+ * independent checker and the cycle-accurate simulator.
+ *
+ * Data flows one way: netlist (arch.h) + DFG (dfg.h) -> MRRG -> mapping ->
+ * checker, simulator.  The checker and the simulator trust nothing from the
+ * solver: they read only the netlist, the MRRG, the DFG and a cg_mapping.
+ *
+ * "Could not map" (infeasible up to some II, time out) is an outcome recorded
+ * in cg_map_result, not an error.  Errors (bad input: an op no unit
+ * supports) go to cg_diags and name the op or unit.
+ */
+#ifndef CG_MAP_H
+#define CG_MAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../arch/arch.h"
+#include "../common/diag.h"
+#include "../dfg/dfg.h"
+
+/* ---- the MRRG ------------------------------------------------------------ */
+
+typedef enum cg_mrrg_kind {
+    CG_MRRG_ROUTE, /* carries one value in one context (capacity 1) */
+    CG_MRRG_FUNC   /* executes one op in one context */
+} cg_mrrg_kind;
+
+typedef struct cg_mrrg_node {
+    cg_mrrg_kind kind;
+    int context;   /* 0 .. II-1 */
+    int prim;      /* netlist primitive it belongs to */
+    int port;      /* netlist port it stands for, -1 for FUNC nodes */
+    int operand;   /* ROUTE node that is an input pin of a FUNC node:
+                      the operand index it feeds, else -1 */
+    int func;      /* for an input pin or output of a FUNC node: that
+                      FUNC node, else -1 */
+} cg_mrrg_node;
+
+typedef struct cg_mrrg_edge {
+    int from, to;
+    int delay;     /* cycles: 1 through a Register, L out of a FuncUnit of
+                      latency L, 0 along wires and muxes */
+    int mux_input; /* edge through a Multiplexer: the input index it
+                      selects, else -1 */
+} cg_mrrg_edge;
+
+typedef struct cg_mrrg cg_mrrg;
+
+/* Elaborate the netlist for an II (>= 1).  NULL with an error on bad input. */
+cg_mrrg *cg_mrrg_build(const cg_netlist *nl, int ii, cg_diags *d);
+void cg_mrrg_destroy(cg_mrrg *m); /* accepts NULL */
+int cg_mrrg_ii(const cg_mrrg *m);
+int cg_mrrg_nnodes(const cg_mrrg *m);
+const cg_mrrg_node *cg_mrrg_node(const cg_mrrg *m, int id);
+int cg_mrrg_nedges(const cg_mrrg *m);
+const cg_mrrg_edge *cg_mrrg_edge(const cg_mrrg *m, int id);
+/* Out-edges of node id: *n edges, returned as edge ids. */
+const int *cg_mrrg_out(const cg_mrrg *m, int id, int *n);
+const int *cg_mrrg_in(const cg_mrrg *m, int id, int *n);
+/* Can FUNC node id execute op? (FuncUnit ops, MEMUnit load/store, IO
+ * input/output, ConstUnit const.) */
+bool cg_mrrg_supports(const cg_mrrg *m, const cg_netlist *nl, int id,
+                      cg_op op);
+
+/* ---- MII ------------------------------------------------------------- */
+
+typedef struct cg_mii {
+    int res_mii;      /* from resources */
+    int rec_mii;      /* from recurrences */
+    int mii;          /* max of the two, >= 1 */
+    cg_op bottleneck; /* op class that sets res_mii */
+} cg_mii;
+
+/* Fails with an error naming the op when no unit supports it. */
+int cg_mii_compute(const cg_netlist *nl, const cg_dfg *g, cg_mii *out,
+                   cg_diags *d);
+
+/* ---- a mapping ---------------------------------------------------------- */
+
+/* A mapping of a DFG at one II.  route[e] lists, for DFG edge e, the MRRG
+ * ROUTE nodes its value takes from the producer's FUNC node output up to and
+ * including the consumer's operand pin, in order; the latency of the route
+ * is the sum of the delays of the MRRG edges between consecutive entries
+ * (including FUNC -> first entry). */
+typedef struct cg_mapping {
+    int ii;
+    int nnodes;       /* DFG nodes */
+    int *place;       /* DFG node -> MRRG FUNC node, -1 for nodes that
+                         need none (none today: every node is placed) */
+    int64_t *start;   /* DFG node -> absolute start cycle */
+    int nedges;       /* DFG edges */
+    int *route_len;
+    int **route;
+} cg_mapping;
+
+cg_mapping *cg_mapping_create(int ii, int nnodes, int nedges);
+void cg_mapping_destroy(cg_mapping *m); /* accepts NULL */
+/* Text form (placements, start times, routes by MRRG node names) and the
+ * JSON configuration (placements, routes, mux selects per context). */
+void cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
+                      const cg_netlist *nl, const cg_dfg *g, FILE *out);
+
+/* ---- the ILP mapper ------------------------------------------------------ */
+
+typedef enum cg_map_status {
+    CG_MAP_MAPPED,     /* a checked mapping at result.ii */
+    CG_MAP_INFEASIBLE, /* every II up to max_ii proven impossible */
+    CG_MAP_TIMEOUT,    /* some II timed out, none mapped */
+    CG_MAP_ERROR       /* bad input, see diags */
+} cg_map_status;
+
+typedef struct cg_map_params {
+    double timeout_s;     /* per II */
+    int max_ii;           /* highest II tried */
+    const char *dump_lp;  /* write the model of each II tried here (CPLEX
+                             LP form, "-<ii>" appended), NULL = none */
+    int verbose;          /* 0 = silent */
+    unsigned seed;        /* for the heuristic placement */
+} cg_map_params;
+void cg_map_params_init(cg_map_params *p); /* 60 s, max_ii 16 */
+
+typedef enum cg_ii_outcome { CG_II_MAPPED, CG_II_INFEASIBLE,
+                             CG_II_TIMEOUT } cg_ii_outcome;
+
+typedef struct cg_map_result {
+    cg_map_status status;
+    cg_mii mii;
+    int ii;                     /* mapped II, or last II tried */
+    int ntried;
+    struct {
+        int ii;
+        cg_ii_outcome outcome;
+        double seconds;
+        int rows, cols, nonzeros; /* the ILP's size */
+    } tried[64];
+    double seconds;             /* total */
+    cg_mapping *mapping;        /* owned; NULL unless MAPPED */
+    cg_mrrg *mrrg;              /* owned; the MRRG of mapping's II */
+    int fus_used, routes_used;  /* FUNC and ROUTE nodes used */
+} cg_map_result;
+
+/* Search II from MII to max_ii.  Returns 0 and fills res (outcomes
+ * included); -1 on bad input with errors in d. */
+int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
+           cg_map_result *res, cg_diags *d);
+void cg_map_result_free(cg_map_result *res); /* frees mapping and mrrg */
+
+/* ---- the checker ---------------------------------------------------------- */
+
+/* Verify every rule: each op on a FUNC node that supports it in the context
+ * start mod II, no FUNC or ROUTE node used twice, each route a connected
+ * path of MRRG edges from the producer to the right operand pin, and timing
+ * start(dst) + distance*II == start(src) + route latency for every edge.
+ * Returns 0 when valid; otherwise -1 with one error per violation. */
+int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
+                 const cg_mapping *m, cg_diags *d);
+
+/* ---- the simulator ------------------------------------------------------- */
+
+/* Execute the configured array cycle by cycle for iters iterations, on mem,
+ * with inputs/outputs indexed by DFG node id as in cg_dfg_run().  Side
+ * effects of iterations outside 0..iters-1 are suppressed.  Returns 0, or
+ * -1 with an error (access outside mem, division by zero). */
+int cg_sim_run(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
+               const cg_mapping *m, int64_t iters, cg_mem *mem,
+               const uint64_t *inputs, uint64_t *outputs, cg_diags *d);
+
+#endif
