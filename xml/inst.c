@@ -1,0 +1,256 @@
+/* inst.c: instances (<inst>, <sub-module>, <block>): primitive parameters
+ * and module template parameters. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xml_internal.h"
+
+/* Attributes a primitive of kind k accepts besides the element's own. */
+static const char *const *prim_attrs(cg_prim_kind k)
+{
+    static const char *const fu[] = {"op", "ops", "size", "latency", NULL};
+    static const char *const mem[] = {"size", "memory", "bank", NULL};
+    static const char *const mux[] = {"size", "ninput", NULL};
+    static const char *const rf[] = {"size", "ninput", "noutput",
+                                     "log2-nregister", NULL};
+    static const char *const plain[] = {"size", NULL};
+    switch (k) {
+    case CG_PRIM_FUNC: return fu;
+    case CG_PRIM_MEM: return mem;
+    case CG_PRIM_MUX: return mux;
+    case CG_PRIM_REGFILE: return rf;
+    default: return plain;
+    }
+}
+
+static bool is_base(const xmlNode *n, const char *a)
+{
+    if (!strcmp(a, "module") || !strcmp(a, "if"))
+        return true;
+    if (!strcmp((const char *)n->name, "block"))
+        return !strcmp(a, "row") || !strcmp(a, "col");
+    return !strcmp(a, "name");
+}
+
+static int check_prim_attrs(cg__xctx *c, const xmlNode *n, cg_prim_kind k,
+                            const char *inst)
+{
+    const char *const *ok = prim_attrs(k);
+    int rc = 0;
+    for (xmlAttr *at = n->properties; at; at = at->next) {
+        const char *a = (const char *)at->name;
+        bool known = is_base(n, a);
+        for (int i = 0; ok[i] && !known; i++)
+            known = !strcmp(a, ok[i]);
+        if (known)
+            continue;
+        char list[256] = "";
+        for (int i = 0; ok[i]; i++) {
+            strcat(list, i ? ", " : "");
+            strcat(list, ok[i]);
+        }
+        cg__xml_error(c, n, "unknown attribute '%s' on %s '%s' (attributes: "
+                      "%s)", a, cg_prim_kind_name(k), inst, list);
+        rc = -1;
+    }
+    return rc;
+}
+
+static int parse_ops(cg__xctx *c, const xmlNode *n, const char *s,
+                     const char *inst, cg_opset *ops)
+{
+    *ops = 0;
+    int rc = 0;
+    char *copy = strdup(s), *save = NULL;
+    for (char *w = strtok_r(copy, " \t\n\r,", &save); w;
+         w = strtok_r(NULL, " \t\n\r,", &save)) {
+        cg_op op;
+        if (cg_op_parse(w, &op)) {
+            *ops |= CG_OPSET(op);
+            continue;
+        }
+        cg__xml_error(c, n, "unknown opcode '%s' on FuncUnit '%s' (opcodes: "
+                      "%s)", w, inst, cg_op_all_names());
+        rc = -1;
+    }
+    free(copy);
+    if (rc == 0 && !*ops) {
+        cg__xml_error(c, n, "op=\"%s\" on FuncUnit '%s' lists no opcode; "
+                      "give at least one (opcodes: %s)", s, inst,
+                      cg_op_all_names());
+        rc = -1;
+    }
+    return rc;
+}
+
+static int prim_params(cg__xctx *c, const xmlNode *n, cg_prim_kind k,
+                       const char *inst, const cg__xvar *env,
+                       cg_prim_params *p, char **memory)
+{
+    cg_prim_params_init(p, k);
+    long v;
+    int rc = 0;
+    rc |= cg__xml_attr_int(c, n, "size", env, p->width, 1, &v);
+    p->width = (int)v;
+    rc |= cg__xml_attr_int(c, n, "latency", env, p->latency, 0, &v);
+    p->latency = (int)v;
+    rc |= cg__xml_attr_int(c, n, "ninput", env, p->ninput, 1, &v);
+    p->ninput = (int)v;
+    rc |= cg__xml_attr_int(c, n, "noutput", env, p->noutput, 1, &v);
+    p->noutput = (int)v;
+    rc |= cg__xml_attr_int(c, n, "log2-nregister", env, p->log2_nregs, 0, &v);
+    p->log2_nregs = (int)v;
+    rc |= cg__xml_attr_int(c, n, "bank", env, p->bank, 0, &v);
+    p->bank = (int)v;
+    bool bad;
+    *memory = cg__xml_attr(c, n, "memory", env, &bad);
+    p->memory = *memory;
+    rc |= bad ? -1 : 0;
+    for (int i = 0; i < 2; i++) {
+        char *ops = cg__xml_attr(c, n, i ? "ops" : "op", env, &bad);
+        if (ops)
+            rc |= parse_ops(c, n, ops, inst, &p->ops);
+        rc |= bad ? -1 : 0;
+        free(ops);
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+static int add_prim(cg__xctx *c, int mod, const xmlNode *n, cg_prim_kind k,
+                    const char *inst, const cg__xvar *env)
+{
+    if (check_prim_attrs(c, n, k, inst) < 0)
+        return -1;
+    cg_prim_params p;
+    char *memory = NULL;
+    int id = -1;
+    if (prim_params(c, n, k, inst, env, &p, &memory) == 0) {
+        cg__xml_loc(c, n);
+        id = cg_arch_add_prim(c->a, mod, inst, &p, c->d);
+    }
+    free(memory);
+    return id;
+}
+
+/* Parameter names a template uses, "(name)" in any attribute below t. */
+static void tmpl_params(const xmlNode *t, char **names, int *n, int max)
+{
+    for (const xmlAttr *at = t->properties; at; at = at->next) {
+        xmlChar *v = xmlNodeListGetString(t->doc, at->children, 1);
+        if (v)
+            cg__xml_var_refs((const char *)v, names, n, max);
+        xmlFree(v);
+    }
+    for (const xmlNode *k = t->children; k; k = k->next)
+        if (k->type == XML_ELEMENT_NODE)
+            tmpl_params(k, names, n, max);
+}
+
+static void free_vars(cg__xvar *v)
+{
+    while (v) {
+        cg__xvar *next = (cg__xvar *)v->next;
+        free((char *)v->value);
+        free(v);
+        v = next;
+    }
+}
+
+/* The parameters given on instance node n of template t, evaluated in env.
+ * -1 after reporting an attribute that is not a parameter of t. */
+static int instance_params(cg__xctx *c, const xmlNode *n, const xmlNode *t,
+                           const char *tname, const cg__xvar *env,
+                           cg__xvar **out)
+{
+    char *names[64];
+    int nn = 0, rc = 0;
+    *out = NULL;
+    tmpl_params(t, names, &nn, 64);
+    for (xmlAttr *at = n->properties; at; at = at->next) {
+        const char *a = (const char *)at->name;
+        if (is_base(n, a))
+            continue;
+        bool used = false;
+        for (int i = 0; i < nn && !used; i++)
+            used = !strcmp(names[i], a);
+        if (!used) {
+            char list[512] = "";
+            for (int i = 0; i < nn; i++) {
+                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, names[i], sizeof list - strlen(list) - 1);
+            }
+            cg__xml_error(c, n, "unknown attribute '%s' on <%s>: module '%s' "
+                          "has no parameter '%s' (parameters: %s)", a,
+                          (const char *)n->name, tname, a,
+                          nn ? list : "none");
+            rc = -1;
+            continue;
+        }
+        bool bad;
+        cg__xvar *v = calloc(1, sizeof *v);
+        if (!v)
+            break;
+        v->name = a;
+        v->value = cg__xml_attr(c, n, a, env, &bad);
+        v->next = *out;
+        *out = v;
+        rc |= bad ? -1 : 0;
+    }
+    for (int i = 0; i < nn; i++)
+        free(names[i]);
+    return rc;
+}
+
+static void unknown_module(cg__xctx *c, const xmlNode *n, const char *m)
+{
+    char list[1024] = "";
+    for (int i = 0; i < c->ntmpls; i++) {
+        xmlChar *t = xmlGetProp(c->tmpls[i], (const xmlChar *)"name");
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, (const char *)t, sizeof list - strlen(list) - 1);
+        xmlFree(t);
+    }
+    char prims[256] = "";
+    for (int k = 0; k < CG_PRIM_COUNT; k++) {
+        strcat(prims, k ? ", " : "");
+        strcat(prims, cg_prim_kind_name((cg_prim_kind)k));
+    }
+    cg__xml_error(c, n, "unknown module '%s' (modules: %s; primitives: %s)", m,
+                  c->ntmpls ? list : "none", prims);
+}
+
+int cg__xml_instance(cg__xctx *c, int mod, const xmlNode *n,
+                     const char *inst, const cg__xvar *env)
+{
+    bool bad;
+    char *m = cg__xml_attr(c, n, "module", env, &bad);
+    int id = -1;
+    cg_prim_kind k;
+    const xmlNode *t = NULL;
+    if (!m) {
+        if (!bad)
+            cg__xml_error(c, n, "<%s> '%s' needs a module=\"...\"",
+                          (const char *)n->name, inst);
+    } else if (cg_prim_kind_parse(m, &k)) {
+        if (!strcmp((const char *)n->name, "sub-module"))
+            cg__xml_error(c, n, "<sub-module> '%s' names primitive '%s'; use "
+                          "<inst> for primitives", inst, m);
+        else
+            id = add_prim(c, mod, n, k, inst, env);
+    } else if (!(t = cg__xml_find_tmpl(c, m))) {
+        unknown_module(c, n, m);
+    } else {
+        cg__xvar *params;
+        if (instance_params(c, n, t, m, env, &params) == 0) {
+            char *cname = cg__xml_concrete(c, t, n, params);
+            cg__xml_loc(c, n);
+            if (cname)
+                id = cg_arch_add_submodule(c->a, mod, inst, cname, c->d);
+            free(cname);
+        }
+        free_vars(params);
+    }
+    free(m);
+    return id;
+}

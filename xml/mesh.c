@@ -1,0 +1,245 @@
+/* mesh.c: the <mesh> and <diagonal> sugar: an interior of stamped blocks,
+ * each connected to its four (eight) neighbours, optionally ringed by IO
+ * blocks on every side port and wrapped around as a torus. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xml_internal.h"
+
+enum { NDIRS = 8 };
+static const struct dir {
+    const char *name;
+    int dr, dc, opp;
+} dirs[NDIRS] = {
+    {"north", -1, 0, 2},      {"east", 0, 1, 3},       {"south", 1, 0, 0},
+    {"west", 0, -1, 1},       {"northeast", -1, 1, 7}, {"northwest", -1, -1, 6},
+    {"southeast", 1, 1, 5},   {"southwest", 1, -1, 4},
+};
+
+typedef struct mesh {
+    char *in[NDIRS], *out[NDIRS];
+    bool io, wrap;
+    int ndirs, off, rows, cols; /* interior size */
+} mesh;
+
+static void free_mesh(mesh *m)
+{
+    for (int i = 0; i < NDIRS; i++)
+        xmlFree(m->in[i]), xmlFree(m->out[i]);
+}
+
+static int parse_mesh(cg__xctx *c, const xmlNode *n, mesh *m, int off)
+{
+    static const char *const attrs[] = {
+        "out-north", "out-east", "out-south", "out-west", "in-north",
+        "in-east", "in-south", "in-west", "io", "wrap-around",
+        "out-northeast", "out-northwest", "out-southeast", "out-southwest",
+        "in-northeast", "in-northwest", "in-southeast", "in-southwest", NULL};
+    static const char *const mesh_attrs[] = {
+        "out-north", "out-east", "out-south", "out-west", "in-north",
+        "in-east", "in-south", "in-west", "io", "wrap-around", NULL};
+    memset(m, 0, sizeof *m);
+    bool diag = !strcmp((const char *)n->name, "diagonal");
+    m->ndirs = diag ? 8 : 4;
+    int rc = cg__xml_check_attrs(c, n, diag ? attrs : mesh_attrs, NULL);
+    for (int i = 0; i < m->ndirs; i++) {
+        char a[32];
+        snprintf(a, sizeof a, "in-%s", dirs[i].name);
+        m->in[i] = (char *)xmlGetProp(n, (const xmlChar *)a);
+        snprintf(a, sizeof a, "out-%s", dirs[i].name);
+        m->out[i] = (char *)xmlGetProp(n, (const xmlChar *)a);
+    }
+    for (int i = 0; i < m->ndirs; i++)
+        if (m->in[i] && !m->out[dirs[i].opp]) {
+            cg__xml_error(c, n, "in-%s=\"%s\" needs out-%s= (the port the "
+                          "neighbour drives it from)", dirs[i].name, m->in[i],
+                          dirs[dirs[i].opp].name);
+            rc = -1;
+        }
+    xmlChar *wrap = xmlGetProp(n, (const xmlChar *)"wrap-around");
+    m->wrap = wrap && !strcmp((const char *)wrap, "on");
+    if (wrap && !m->wrap && strcmp((const char *)wrap, "off")) {
+        cg__xml_error(c, n, "wrap-around=\"%s\" must be \"on\" or \"off\"",
+                      (const char *)wrap);
+        rc = -1;
+    }
+    xmlFree(wrap);
+    m->io = off == 1;
+    if (m->io && m->wrap) {
+        cg__xml_error(c, n, "io=\"every-side-port\" and wrap-around=\"on\" "
+                      "exclude each other: a torus has no sides");
+        rc = -1;
+    }
+    m->off = off;
+    m->rows = c->rows - 2 * off;
+    m->cols = c->cols - 2 * off;
+    return rc;
+}
+
+/* The IO block module: ports in and out around an IO primitive io. */
+static const char *io_module(cg__xctx *c, const xmlNode *n)
+{
+    static const char *const name = "io_block";
+    if (cg_arch_module_find(c->a, name) >= 0)
+        return name;
+    cg__xml_loc(c, n);
+    int mod = cg_arch_module_define(c->a, name, c->d);
+    cg_prim_params p;
+    cg_prim_params_init(&p, CG_PRIM_IO);
+    if (mod < 0 || cg_arch_add_port(c->a, mod, "in", CG_DIR_IN, 32, c->d) < 0 ||
+        cg_arch_add_port(c->a, mod, "out", CG_DIR_OUT, 32, c->d) < 0 ||
+        cg_arch_add_prim(c->a, mod, "io", &p, c->d) < 0 ||
+        cg_arch_connect(c->a, mod, "this.in", "io.in", c->d) < 0 ||
+        cg_arch_connect(c->a, mod, "io.out", "this.out", c->d) < 0)
+        return NULL;
+    return name;
+}
+
+static int place_io(cg__xctx *c, const xmlNode *n)
+{
+    const char *m = io_module(c, n);
+    if (!m)
+        return -1;
+    for (int r = 0; r < c->rows; r++)
+        for (int col = 0; col < c->cols; col++) {
+            bool edge = r == 0 || r == c->rows - 1 || col == 0 ||
+                        col == c->cols - 1;
+            bool corner = (r == 0 || r == c->rows - 1) &&
+                          (col == 0 || col == c->cols - 1);
+            if (!edge || corner)
+                continue;
+            char name[48];
+            snprintf(name, sizeof name, "block_%d_%d", r, col);
+            cg__xml_loc(c, n);
+            int id = cg_arch_add_submodule(c->a, c->top, name, m, c->d);
+            if (id < 0)
+                return -1;
+            cg_arch_set_position(c->a, c->top, id, r, col);
+            c->cell_line[r * c->cols + col] = cg__xml_line(n);
+        }
+    return 0;
+}
+
+static int interior(cg__xctx *c, const mesh *m, const xmlNode *k)
+{
+    static const char *const attrs[] = {"row", "col", "rows", "cols", NULL};
+    long h, w, x;
+    int rc = cg__xml_check_attrs(c, k, attrs, NULL);
+    if (cg__xml_attr_int(c, k, "row", NULL, 0, 1, &h) < 0 ||
+        cg__xml_attr_int(c, k, "rows", NULL, h, 1, &h) < 0 ||
+        cg__xml_attr_int(c, k, "col", NULL, 0, 1, &w) < 0 ||
+        cg__xml_attr_int(c, k, "cols", NULL, w, 1, &w) < 0 || rc < 0)
+        return -1;
+    h = h ? h : 1, w = w ? w : 1;
+    if (m->rows % h || m->cols % w) {
+        cg__xml_error(c, k, "the %ldx%ld <interior> stamp does not tile the "
+                      "%dx%d interior; pick a size that divides it", h, w,
+                      m->rows, m->cols);
+        return -1;
+    }
+    for (long r = 0; r < m->rows; r += h)
+        for (long col = 0; col < m->cols; col += w) {
+            long cell = 0;
+            for (xmlNode *b = k->children; b; b = b->next) {
+                if (cg__xml_is_text(c, b))
+                    continue;
+                if (strcmp((const char *)b->name, "block")) {
+                    cg__xml_error(c, b, "unknown tag <%s> inside <interior> "
+                                  "(expected: block)", (const char *)b->name);
+                    return -1;
+                }
+                if ((x = cell++) >= h * w) {
+                    cg__xml_error(c, b, "more <block>s than the %ldx%ld "
+                                  "stamp has cells", h, w);
+                    return -1;
+                }
+                bool on;
+                if (cg__xml_cond(c, b, NULL, &on) < 0)
+                    return -1;
+                if (on && xmlHasProp(b, (const xmlChar *)"module") &&
+                    cg__xml_place_block(c, b, m->off + r + x / w,
+                                        m->off + col + x % w, NULL) < 0)
+                    rc = -1;
+            }
+        }
+    return rc;
+}
+
+static int place(cg__xctx *c, const xmlNode *n, const mesh *m)
+{
+    int rc = 0, ninterior = 0;
+    for (xmlNode *k = n->children; k; k = k->next) {
+        if (cg__xml_is_text(c, k))
+            continue;
+        if (strcmp((const char *)k->name, "interior")) {
+            cg__xml_error(c, k, "unknown tag <%s> inside <%s> (expected: "
+                          "interior)", (const char *)k->name,
+                          (const char *)n->name);
+            rc = -1;
+        } else if (ninterior++) {
+            cg__xml_error(c, k, "a <%s> has one <interior>; put every block "
+                          "of the stamp in it", (const char *)n->name);
+            rc = -1;
+        } else {
+            rc |= interior(c, m, k);
+        }
+    }
+    if (!ninterior) {
+        cg__xml_error(c, n, "<%s> needs an <interior> with its blocks",
+                      (const char *)n->name);
+        rc = -1;
+    }
+    return rc < 0 || (m->io && place_io(c, n) < 0) ? -1 : 0;
+}
+
+static int link(cg__xctx *c, const xmlNode *n, int fr, int fc,
+                const char *fport, int tr, int tc, const char *tport)
+{
+    char from[256], to[256];
+    snprintf(from, sizeof from, "block_%d_%d.%s", fr, fc, fport);
+    snprintf(to, sizeof to, "block_%d_%d.%s", tr, tc, tport);
+    cg__xml_loc(c, n);
+    return cg_arch_connect(c->a, c->top, from, to, c->d);
+}
+
+/* Connect the block at (r, col) (grid coordinates) to its neighbours. */
+static int connect_cell(cg__xctx *c, const xmlNode *n, const mesh *m, int r,
+                        int col)
+{
+    int rc = 0;
+    for (int i = 0; i < m->ndirs; i++) {
+        const struct dir *d = &dirs[i];
+        int ir = r - m->off + d->dr, ic = col - m->off + d->dc;
+        bool inside = ir >= 0 && ir < m->rows && ic >= 0 && ic < m->cols;
+        if (!inside && m->wrap) {
+            ir = (ir + m->rows) % m->rows, ic = (ic + m->cols) % m->cols;
+            inside = true;
+        }
+        int nr = ir + m->off, nc = ic + m->off;
+        if (inside) {
+            if (m->in[i] && c->cell_line[nr * c->cols + nc])
+                rc |= link(c, n, nr, nc, m->out[d->opp], r, col, m->in[i]);
+        } else if (m->io && i < 4) {
+            if (m->in[i])
+                rc |= link(c, n, nr, nc, "out", r, col, m->in[i]);
+            if (m->out[i])
+                rc |= link(c, n, r, col, m->out[i], nr, nc, "in");
+        }
+    }
+    return rc;
+}
+
+int cg__xml_mesh(cg__xctx *c, const xmlNode *n, int pass, int off)
+{
+    mesh m;
+    int rc = parse_mesh(c, n, &m, off);
+    if (rc == 0 && pass == 1)
+        rc = place(c, n, &m);
+    for (int r = off; rc == 0 && pass == 2 && r < off + m.rows; r++)
+        for (int col = off; col < off + m.cols; col++)
+            if (c->cell_line[r * c->cols + col])
+                rc |= connect_cell(c, n, &m, r, col);
+    free_mesh(&m);
+    return rc < 0 ? -1 : 0;
+}

@@ -1,0 +1,583 @@
+/* top.c: the <architecture> element: grid, blocks, patterns with counters,
+ * relative references, the mesh and diagonal sugar, memories and DMA.
+ *
+ * Blocks are named block_<row>_<col>.  Pass 1 places blocks and declares
+ * ports, memories and the DMA; pass 2 makes the connections, so a (rel ..)
+ * reference may name a block placed by a later pattern. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xml_internal.h"
+
+typedef struct pattern {
+    long r0, r1, c0, c1, h, w, rskip, cskip;
+    bool wrap;
+    char *counter[3]; /* counter, row-counter, col-counter */
+} pattern;
+
+static void cell_name(char *buf, size_t n, long r, long col)
+{
+    snprintf(buf, n, "block_%ld_%ld", r, col);
+}
+
+/* A block at (r, col) from <block> node n. */
+int cg__xml_place_block(cg__xctx *c, const xmlNode *n, long r, long col,
+                       const cg__xvar *env)
+{
+    if (r < 0 || r >= c->rows || col < 0 || col >= c->cols) {
+        cg__xml_error(c, n, "block at (%ld, %ld) is outside the %dx%d grid; "
+                      "use rows 0..%d and columns 0..%d", r, col, c->rows,
+                      c->cols, c->rows - 1, c->cols - 1);
+        return -1;
+    }
+    int *line = &c->cell_line[r * c->cols + col];
+    if (*line) {
+        cg__xml_error(c, n, "duplicate block at (%ld, %ld): line %d already "
+                      "placed one there; move or remove one", r, col, *line);
+        return -1;
+    }
+    *line = cg__xml_line(n);
+    char name[48];
+    cell_name(name, sizeof name, r, col);
+    int id = cg__xml_instance(c, c->top, n, name, env);
+    if (id < 0)
+        return -1;
+    cg_arch_set_position(c->a, c->top, id, (int)r, (int)col);
+    return 0;
+}
+
+static int parse_range(cg__xctx *c, const xmlNode *n, const char *attr,
+                       long max, long *lo, long *hi)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+    *lo = 0, *hi = max - 1;
+    if (!v)
+        return 0;
+    int used = 0;
+    int k = sscanf((const char *)v, "%ld %ld %n", lo, hi, &used);
+    int rc = 0;
+    if (k != 2 || v[used] || *lo < 0 || *hi < *lo || *hi >= max) {
+        cg__xml_error(c, n, "%s=\"%s\" must be two numbers 'first last' with "
+                      "0 <= first <= last <= %ld", attr, (const char *)v,
+                      max - 1);
+        rc = -1;
+    }
+    xmlFree(v);
+    return rc;
+}
+
+/* Stamp size: row/col or rows/cols. */
+static int stamp_size(cg__xctx *c, const xmlNode *n, const char *a,
+                      const char *b, long *out)
+{
+    long x, y;
+    if (cg__xml_attr_int(c, n, a, NULL, 0, 1, &x) < 0 ||
+        cg__xml_attr_int(c, n, b, NULL, 0, 1, &y) < 0)
+        return -1;
+    if (x && y) {
+        cg__xml_error(c, n, "give the stamp size as %s= or %s=, not both", a,
+                      b);
+        return -1;
+    }
+    *out = x ? x : y ? y : 1;
+    return 0;
+}
+
+static int check_counters(cg__xctx *c, const xmlNode *n, pattern *p)
+{
+    static const char *const attr[] = {"counter", "row-counter",
+                                       "col-counter"};
+    static const char *const reserved[] = {"rel", "empty", "not", "this"};
+    int rc = 0;
+    for (int i = 0; i < 3; i++) {
+        xmlChar *v = xmlGetProp(n, (const xmlChar *)attr[i]);
+        p->counter[i] = v ? strdup((const char *)v) : NULL;
+        xmlFree(v);
+        if (!p->counter[i])
+            continue;
+        bool ok = *p->counter[i] && !isdigit((unsigned char)*p->counter[i]);
+        for (const char *s = p->counter[i]; *s; s++)
+            ok = ok && (isalnum((unsigned char)*s) || *s == '_');
+        for (int r = 0; r < 4; r++)
+            ok = ok && strcmp(p->counter[i], reserved[r]);
+        if (!ok) {
+            cg__xml_error(c, n, "%s=\"%s\" is not a valid counter name; use "
+                          "letters, digits and '_' (not rel, empty, not, "
+                          "this)", attr[i], p->counter[i]);
+            rc = -1;
+        }
+        for (int j = 0; j < i; j++)
+            if (p->counter[j] && !strcmp(p->counter[j], p->counter[i])) {
+                cg__xml_error(c, n, "counter name '%s' is used by both %s= "
+                              "and %s=; give each counter its own name",
+                              p->counter[i], attr[j], attr[i]);
+                rc = -1;
+            }
+    }
+    return rc;
+}
+
+static int parse_pattern(cg__xctx *c, const xmlNode *n, pattern *p)
+{
+    static const char *const attrs[] = {
+        "row-range", "col-range", "row", "col", "rows", "cols", "row-skip",
+        "col-skip", "counter", "row-counter", "col-counter", "wrap-around",
+        "if", NULL};
+    memset(p, 0, sizeof *p);
+    int rc = cg__xml_check_attrs(c, n, attrs, NULL);
+    rc |= parse_range(c, n, "row-range", c->rows, &p->r0, &p->r1);
+    rc |= parse_range(c, n, "col-range", c->cols, &p->c0, &p->c1);
+    rc |= stamp_size(c, n, "row", "rows", &p->h);
+    rc |= stamp_size(c, n, "col", "cols", &p->w);
+    rc |= cg__xml_attr_int(c, n, "row-skip", NULL, 0, 0, &p->rskip);
+    rc |= cg__xml_attr_int(c, n, "col-skip", NULL, 0, 0, &p->cskip);
+    xmlChar *wrap = xmlGetProp(n, (const xmlChar *)"wrap-around");
+    if (wrap && strcmp((const char *)wrap, "on") && strcmp((const char *)wrap,
+                                                           "off")) {
+        cg__xml_error(c, n, "wrap-around=\"%s\" must be \"on\" or \"off\"",
+                      (const char *)wrap);
+        rc = -1;
+    }
+    p->wrap = wrap && !strcmp((const char *)wrap, "on");
+    xmlFree(wrap);
+    rc |= check_counters(c, n, p);
+    if (rc == 0 && ((p->r1 - p->r0 + 1 + p->rskip) % (p->h + p->rskip) >
+                        p->rskip ||
+                    (p->c1 - p->c0 + 1 + p->cskip) % (p->w + p->cskip) >
+                        p->cskip)) {
+        cg__xml_error(c, n, "the %ldx%ld stamp (skips %ld, %ld) does not tile "
+                      "row-range %ld %ld, col-range %ld %ld; adjust the ranges "
+                      "or the stamp size", p->h, p->w, p->rskip, p->cskip,
+                      p->r0, p->r1, p->c0, p->c1);
+        rc = -1;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+static void free_pattern(pattern *p)
+{
+    for (int i = 0; i < 3; i++)
+        free(p->counter[i]);
+}
+
+/* Resolve one reference at the architecture level: "(rel dr dc).port" from
+ * the stamp at (r, col), or anything else with expressions substituted. */
+static char *resolve_ref(cg__xctx *c, const xmlNode *n, const char *ref,
+                         const cg__xvar *env, const pattern *p, long r,
+                         long col)
+{
+    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n), ref};
+    if (strncmp(ref, "(rel", 4) || !isspace((unsigned char)ref[4]))
+        return cg__xml_interp(ref, env, &src);
+    if (!p) {
+        cg__xml_error(c, n, "reference '%s' uses (rel ...) outside a "
+                      "<pattern>; name the block as block_<row>_<col>", ref);
+        return NULL;
+    }
+    const char *s = ref + 5;
+    long dr, dc;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (cg__xml_eval_int(&s, env, &src, &dr) < 0)
+        return NULL;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (cg__xml_eval_int(&s, env, &src, &dc) < 0)
+        return NULL;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (s[0] != ')' || s[1] != '.' || !s[2]) {
+        cg__xml_error(c, n, "reference '%s' must look like '(rel ROWS COLS)"
+                      ".port'", ref);
+        return NULL;
+    }
+    char *port = cg__xml_interp(s + 2, env, &src);
+    if (!port)
+        return NULL;
+    long tr = r + dr, tc = col + dc;
+    if (p->wrap) {
+        tr = ((tr % c->rows) + c->rows) % c->rows;
+        tc = ((tc % c->cols) + c->cols) % c->cols;
+    }
+    char *out = NULL;
+    if (tr < 0 || tr >= c->rows || tc < 0 || tc >= c->cols) {
+        cg__xml_error(c, n, "reference '%s' from block_%ld_%ld leaves the "
+                      "%dx%d grid at (%ld, %ld); narrow the pattern's ranges "
+                      "or set wrap-around=\"on\"", ref, r, col, c->rows,
+                      c->cols, tr, tc);
+    } else if (!c->cell_line[tr * c->cols + tc]) {
+        cg__xml_error(c, n, "reference '%s' from block_%ld_%ld names (%ld, "
+                      "%ld), where no block is placed", ref, r, col, tr, tc);
+    } else if ((out = malloc(strlen(port) + 48))) {
+        sprintf(out, "block_%ld_%ld.%s", tr, tc, port);
+    }
+    free(port);
+    return out;
+}
+
+static char **resolve_list(cg__xctx *c, const xmlNode *n, const char *s,
+                           const cg__xvar *env, const pattern *p, long r,
+                           long col, int *cnt)
+{
+    char **v = cg__xml_split(s, cnt);
+    for (int i = 0; v && i < *cnt; i++) {
+        char *x = resolve_ref(c, n, v[i], env, p, r, col);
+        if (!x) {
+            cg__xml_free_list(v, *cnt);
+            return NULL;
+        }
+        free(v[i]);
+        v[i] = x;
+    }
+    return v;
+}
+
+static int top_connection(cg__xctx *c, const xmlNode *n, const cg__xvar *env,
+                          const pattern *p, long r, long col)
+{
+    bool on;
+    if (cg__xml_cond(c, n, env, &on) < 0)
+        return -1;
+    if (!on)
+        return 0;
+    char *s, *t;
+    bool select;
+    if (cg__xml_connection_lists(c, n, &s, &t, &select) < 0)
+        return -1;
+    int nf = 0, nt = 0, rc = -1;
+    char **from = resolve_list(c, n, s, env, p, r, col, &nf);
+    char **to = from ? resolve_list(c, n, t, env, p, r, col, &nt) : NULL;
+    if (from && to)
+        rc = cg__xml_connect_lists(c, c->top, n, from, nf, to, nt, select);
+    if (from)
+        cg__xml_free_list(from, nf);
+    if (to)
+        cg__xml_free_list(to, nt);
+    free(s);
+    free(t);
+    return rc;
+}
+
+static int top_port(cg__xctx *c, const xmlNode *n, const cg__xvar *env)
+{
+    static const char *const attrs[] = {"name", "size", "if", NULL};
+    bool on, bad;
+    long w;
+    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0 ||
+        cg__xml_cond(c, n, env, &on) < 0)
+        return -1;
+    if (!on)
+        return 0;
+    char *name = cg__xml_attr(c, n, "name", env, &bad);
+    int rc = -1;
+    if (!name && !bad)
+        cg__xml_error(c, n, "<%s> needs a name=\"...\"", (const char *)n->name);
+    if (name && cg__xml_attr_int(c, n, "size", env, 32, 1, &w) == 0) {
+        const char *t = (const char *)n->name;
+        cg__xml_loc(c, n);
+        rc = !strcmp(t, "wire")
+                 ? cg_arch_add_wire(c->a, c->top, name, (int)w, c->d)
+                 : cg_arch_add_port(c->a, c->top, name,
+                                    !strcmp(t, "input")    ? CG_DIR_IN
+                                    : !strcmp(t, "output") ? CG_DIR_OUT
+                                                           : CG_DIR_INOUT,
+                                    (int)w, c->d);
+    }
+    free(name);
+    return rc < 0 ? -1 : 0;
+}
+
+static bool is_port_tag(const char *t)
+{
+    return !strcmp(t, "input") || !strcmp(t, "output") ||
+           !strcmp(t, "inout") || !strcmp(t, "wire");
+}
+
+/* Counters of the stamp (si, sj), number k, in a list on the stack. */
+static const cg__xvar *stamp_env(const pattern *p, cg__xvar v[3], long k,
+                                 long si, long sj)
+{
+    const cg__xvar *env = NULL;
+    long val[3] = {k, si, sj};
+    for (int i = 0; i < 3; i++) {
+        if (!p->counter[i])
+            continue;
+        v[i].name = p->counter[i];
+        snprintf(v[i].num, sizeof v[i].num, "%ld", val[i]);
+        v[i].value = v[i].num;
+        v[i].next = env;
+        env = &v[i];
+    }
+    return env;
+}
+
+/* One stamp of a pattern in the given pass. */
+static int stamp(cg__xctx *c, const xmlNode *n, const pattern *p, long r,
+                 long col, const cg__xvar *env, int pass)
+{
+    int rc = 0;
+    long cell = 0;
+    for (xmlNode *k = n->children; k; k = k->next) {
+        if (cg__xml_is_text(c, k))
+            continue;
+        const char *t = (const char *)k->name;
+        bool on = true;
+        if (!strcmp(t, "block")) {
+            long at = cell++;
+            if (pass != 1)
+                continue;
+            if (at >= p->h * p->w) {
+                cg__xml_error(c, k, "more <block>s than the %ldx%ld stamp "
+                              "has cells; enlarge the stamp (row=, col=)",
+                              p->h, p->w);
+                rc = -1;
+                continue;
+            }
+            if (cg__xml_cond(c, k, env, &on) < 0)
+                rc = -1;
+            else if (on && xmlHasProp(k, (const xmlChar *)"module"))
+                rc |= cg__xml_place_block(c, k, r + at / p->w, col + at % p->w, env);
+        } else if (!strcmp(t, "connection")) {
+            if (pass == 2)
+                rc |= top_connection(c, k, env, p, r, col);
+        } else if (is_port_tag(t)) {
+            if (pass == 1)
+                rc |= top_port(c, k, env);
+        } else {
+            if (pass == 1)
+                cg__xml_error(c, k, "unknown tag <%s> inside <pattern> "
+                              "(expected: block, connection, input, output, "
+                              "inout, wire)", t);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+static int top_pattern(cg__xctx *c, const xmlNode *n, int pass)
+{
+    pattern p;
+    bool on;
+    if (parse_pattern(c, n, &p) < 0 || cg__xml_cond(c, n, NULL, &on) < 0) {
+        free_pattern(&p);
+        return -1;
+    }
+    int rc = 0;
+    long k = 0, si = 0;
+    for (long r = p.r0; on && r + p.h - 1 <= p.r1; r += p.h + p.rskip, si++) {
+        long sj = 0;
+        for (long col = p.c0; col + p.w - 1 <= p.c1;
+             col += p.w + p.cskip, sj++, k++) {
+            cg__xvar v[3];
+            const cg__xvar *env = stamp_env(&p, v, k, si, sj);
+            rc |= stamp(c, n, &p, r, col, env, pass);
+        }
+    }
+    free_pattern(&p);
+    return rc < 0 ? -1 : 0;
+}
+
+static int top_memory(cg__xctx *c, const xmlNode *n)
+{
+    static const char *const attrs[] = {"name", "bytes", "banks", "ports",
+                                        NULL};
+    long bytes, banks, ports;
+    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0 ||
+        cg__xml_attr_int(c, n, "bytes", NULL, -1, 1, &bytes) < 0 ||
+        cg__xml_attr_int(c, n, "banks", NULL, 1, 1, &banks) < 0 ||
+        cg__xml_attr_int(c, n, "ports", NULL, 1, 1, &ports) < 0)
+        return -1;
+    xmlChar *name = xmlGetProp(n, (const xmlChar *)"name");
+    int rc = -1;
+    if (!name || bytes < 0)
+        cg__xml_error(c, n, "<memory> needs name=\"...\" and bytes=\"...\"");
+    else {
+        cg__xml_loc(c, n);
+        rc = cg_arch_add_memory(c->a, (const char *)name, bytes, (int)banks,
+                                (int)ports, c->d);
+    }
+    xmlFree(name);
+    return rc < 0 ? -1 : 0;
+}
+
+static int dma_dim(cg__xctx *c, const xmlNode *k, cg_dma_params *p)
+{
+    static const char *const attrs[] = {"index", "max-size", "max-stride",
+                                        NULL};
+    long i, size, stride;
+    if (cg__xml_check_attrs(c, k, attrs, NULL) < 0 ||
+        cg__xml_attr_int(c, k, "index", NULL, -1, 0, &i) < 0 ||
+        cg__xml_attr_int(c, k, "max-size", NULL, 0, 0, &size) < 0 ||
+        cg__xml_attr_int(c, k, "max-stride", NULL, 0, 0, &stride) < 0)
+        return -1;
+    if (i < 0 || i >= p->max_dims) {
+        cg__xml_error(c, k, "<dim> needs index=\"0\"..\"%d\" (below "
+                      "max-dims=\"%d\")", p->max_dims - 1, p->max_dims);
+        return -1;
+    }
+    p->max_size[i] = size;
+    p->max_stride[i] = stride;
+    return 0;
+}
+
+static int top_dma(cg__xctx *c, const xmlNode *n)
+{
+    static const char *const attrs[] = {"ext-bytes", "bytes-per-cycle",
+                                        "setup-cycles", "channels",
+                                        "max-dims", NULL};
+    cg_dma_params p;
+    cg_dma_params_init(&p);
+    long ext, setup, ch, dims;
+    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0 ||
+        cg__xml_attr_int(c, n, "ext-bytes", NULL, p.ext_bytes, 0, &ext) < 0 ||
+        cg__xml_attr_int(c, n, "setup-cycles", NULL, p.setup_cycles, 0,
+                         &setup) < 0 ||
+        cg__xml_attr_int(c, n, "channels", NULL, p.channels, 1, &ch) < 0 ||
+        cg__xml_attr_int(c, n, "max-dims", NULL, p.max_dims, 1, &dims) < 0)
+        return -1;
+    p.ext_bytes = ext, p.setup_cycles = (int)setup, p.channels = (int)ch;
+    if (dims > CG_DMA_MAX_DIMS) {
+        cg__xml_error(c, n, "max-dims=\"%ld\" is above the limit of %d", dims,
+                      CG_DMA_MAX_DIMS);
+        return -1;
+    }
+    p.max_dims = (int)dims;
+    xmlChar *bpc = xmlGetProp(n, (const xmlChar *)"bytes-per-cycle");
+    int rc = 0;
+    if (bpc) {
+        char *end;
+        p.bytes_per_cycle = strtod((const char *)bpc, &end);
+        if (end == (char *)bpc || *end || !(p.bytes_per_cycle > 0)) {
+            cg__xml_error(c, n, "bytes-per-cycle=\"%s\" must be a number "
+                          "above 0", (const char *)bpc);
+            rc = -1;
+        }
+        xmlFree(bpc);
+    }
+    for (xmlNode *k = n->children; k; k = k->next) {
+        if (cg__xml_is_text(c, k))
+            continue;
+        if (strcmp((const char *)k->name, "dim")) {
+            cg__xml_error(c, k, "unknown tag <%s> inside <dma> (expected: "
+                          "dim)", (const char *)k->name);
+            rc = -1;
+        } else {
+            rc |= dma_dim(c, k, &p);
+        }
+    }
+    if (rc == 0) {
+        cg__xml_loc(c, n);
+        rc = cg_arch_set_dma(c->a, &p, c->d);
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* A <block> directly in <architecture>, at row=, col=. */
+static int top_block(cg__xctx *c, const xmlNode *n)
+{
+    long r, col;
+    bool on;
+    if (cg__xml_cond(c, n, NULL, &on) < 0 ||
+        cg__xml_attr_int(c, n, "row", NULL, -1, 0, &r) < 0 ||
+        cg__xml_attr_int(c, n, "col", NULL, -1, 0, &col) < 0)
+        return -1;
+    if (r < 0 || col < 0) {
+        cg__xml_error(c, n, "a <block> outside a <pattern> needs row= and "
+                      "col=");
+        return -1;
+    }
+    return on ? cg__xml_place_block(c, n, r, col, NULL) : 0;
+}
+
+static int top_child(cg__xctx *c, const xmlNode *k, int pass, int off)
+{
+    const char *t = (const char *)k->name;
+    if (!strcmp(t, "pattern"))
+        return top_pattern(c, k, pass);
+    if (!strcmp(t, "mesh") || !strcmp(t, "diagonal"))
+        return cg__xml_mesh(c, k, pass, off);
+    if (!strcmp(t, "connection"))
+        return pass == 2 ? top_connection(c, k, NULL, NULL, 0, 0) : 0;
+    if (pass == 2)
+        return 0;
+    if (!strcmp(t, "block"))
+        return top_block(c, k);
+    if (is_port_tag(t))
+        return top_port(c, k, NULL);
+    if (!strcmp(t, "memory"))
+        return top_memory(c, k);
+    if (!strcmp(t, "dma"))
+        return top_dma(c, k);
+    cg__xml_error(c, k, "unknown tag <%s> inside <architecture> (expected: "
+                  "pattern, block, connection, mesh, diagonal, input, output, "
+                  "inout, wire, memory, dma)", t);
+    return -1;
+}
+
+/* Grid size and the IO ring offset of the mesh sugar. */
+static int grid(cg__xctx *c, const xmlNode *n, int *off)
+{
+    static const char *const attrs[] = {"rows", "cols", "row", "col",
+                                        "cgra-rows", "cgra-cols", NULL};
+    long v[6];
+    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
+        return -1;
+    for (int i = 0; i < 6; i++)
+        if (cg__xml_attr_int(c, n, attrs[i], NULL, 0, 1, &v[i]) < 0)
+            return -1;
+    int given = (v[0] || v[1]) + (v[2] || v[3]) + (v[4] || v[5]);
+    long rows = v[0] | v[2] | v[4], cols = v[1] | v[3] | v[5];
+    if (given != 1 || !rows || !cols) {
+        cg__xml_error(c, n, "<architecture> needs its size as rows= and "
+                      "cols= (or row= and col=, or cgra-rows= and "
+                      "cgra-cols=), once");
+        return -1;
+    }
+    *off = 0;
+    for (xmlNode *k = n->children; k; k = k->next) {
+        if (k->type != XML_ELEMENT_NODE ||
+            (strcmp((const char *)k->name, "mesh") &&
+             strcmp((const char *)k->name, "diagonal")))
+            continue;
+        xmlChar *io = xmlGetProp(k, (const xmlChar *)"io");
+        if (io && !strcmp((const char *)io, "every-side-port"))
+            *off = 1;
+        else if (io && strcmp((const char *)io, "none")) {
+            cg__xml_error(c, k, "io=\"%s\" must be \"every-side-port\" or "
+                          "\"none\"", (const char *)io);
+            xmlFree(io);
+            return -1;
+        }
+        xmlFree(io);
+    }
+    c->rows = (int)rows + 2 * *off;
+    c->cols = (int)cols + 2 * *off;
+    return 0;
+}
+
+int cg__xml_architecture(cg__xctx *c, const xmlNode *n)
+{
+    int off;
+    if (grid(c, n, &off) < 0)
+        return -1;
+    c->cell_line = calloc((size_t)c->rows * (size_t)c->cols, sizeof(int));
+    if (!c->cell_line)
+        return -1;
+    cg__xml_loc(c, n);
+    c->top = cg_arch_module_define(c->a, "architecture", c->d);
+    if (c->top < 0)
+        return -1;
+    cg_arch_set_top(c->a, c->top);
+    cg_arch_set_grid(c->a, c->rows, c->cols);
+    for (int pass = 1; pass <= 2; pass++) {
+        int rc = 0;
+        for (xmlNode *k = n->children; k; k = k->next)
+            if (!cg__xml_is_text(c, k))
+                rc |= top_child(c, k, pass, off);
+        if (rc < 0 || cg__xml_failed(c))
+            return -1;
+    }
+    return 0;
+}

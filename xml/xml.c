@@ -1,0 +1,471 @@
+/* xml.c: reading architecture XML files: documents, module templates,
+ * module bodies and instances.  The <architecture> element is in top.c, the
+ * expression language in expr.c. */
+#include "xml.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <libxml/parser.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xml_internal.h"
+
+const char *cg__xml_file(const xmlNode *n)
+{
+    return n->doc && n->doc->URL ? (const char *)n->doc->URL : "<xml>";
+}
+
+int cg__xml_line(const xmlNode *n) { return (int)xmlGetLineNo(n); }
+
+void cg__xml_error(cg__xctx *c, const xmlNode *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cg_diags_vadd(c->d, CG_SEV_ERROR, cg__xml_file(n), cg__xml_line(n), fmt,
+                  ap);
+    va_end(ap);
+}
+
+bool cg__xml_failed(const cg__xctx *c)
+{
+    return cg_diags_errors(c->d) > c->errors0;
+}
+
+void cg__xml_loc(cg__xctx *c, const xmlNode *n)
+{
+    cg_arch_set_loc(c->a, cg__xml_file(n), cg__xml_line(n));
+}
+
+int cg__xml_check_attrs(cg__xctx *c, const xmlNode *n,
+                        const char *const *allowed, const char *what)
+{
+    int rc = 0;
+    for (xmlAttr *at = n->properties; at; at = at->next) {
+        int ok = 0;
+        for (int i = 0; allowed[i] && !ok; i++)
+            ok = !strcmp((const char *)at->name, allowed[i]);
+        if (ok)
+            continue;
+        char list[512] = "";
+        for (int i = 0; allowed[i]; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, allowed[i], sizeof list - strlen(list) - 1);
+        }
+        cg__xml_error(c, n, "unknown attribute '%s' on <%s>%s (attributes: "
+                      "%s)", (const char *)at->name, (const char *)n->name,
+                      what ? what : "", list);
+        rc = -1;
+    }
+    return rc;
+}
+
+char *cg__xml_attr(cg__xctx *c, const xmlNode *n, const char *name,
+                   const cg__xvar *env, bool *bad)
+{
+    *bad = false;
+    xmlChar *raw = xmlGetProp(n, (const xmlChar *)name);
+    if (!raw)
+        return NULL;
+    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n),
+                    (const char *)raw};
+    char *v = cg__xml_interp((const char *)raw, env, &src);
+    xmlFree(raw);
+    *bad = !v;
+    return v;
+}
+
+int cg__xml_attr_int(cg__xctx *c, const xmlNode *n, const char *name,
+                     const cg__xvar *env, long def, long min, long *out)
+{
+    bool bad;
+    char *v = cg__xml_attr(c, n, name, env, &bad);
+    *out = def;
+    if (!v)
+        return bad ? -1 : 0;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (!*v || *end || errno || x < min) {
+        cg__xml_error(c, n, "%s=\"%s\" on <%s> must be an integer >= %ld", name,
+                      v, (const char *)n->name, min);
+        free(v);
+        return -1;
+    }
+    free(v);
+    *out = x;
+    return 0;
+}
+
+int cg__xml_cond(cg__xctx *c, const xmlNode *n, const cg__xvar *env,
+                 bool *out)
+{
+    *out = true;
+    xmlChar *raw = xmlGetProp(n, (const xmlChar *)"if");
+    if (!raw)
+        return 0;
+    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n),
+                    (const char *)raw};
+    int rc = cg__xml_eval_bool((const char *)raw, env, &src, out);
+    xmlFree(raw);
+    return rc;
+}
+
+int cg__xml_is_text(cg__xctx *c, const xmlNode *n)
+{
+    if (n->type == XML_ELEMENT_NODE)
+        return 0;
+    if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
+        for (const xmlChar *s = n->content; s && *s; s++)
+            if (!isspace(*s)) {
+                cg__xml_error(c, n, "unexpected text '%.20s' inside <%s>; "
+                              "only elements belong here",
+                              (const char *)n->content,
+                              (const char *)n->parent->name);
+                break;
+            }
+    }
+    return 1;
+}
+
+char **cg__xml_split(const char *s, int *n)
+{
+    *n = 0;
+    int cap = 4;
+    char **v = malloc((size_t)cap * sizeof *v);
+    while (v && *s) {
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s)
+            break;
+        const char *b = s;
+        int depth = 0;
+        while (*s && (depth > 0 || !isspace((unsigned char)*s))) {
+            depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
+            s++;
+        }
+        if (*n == cap) {
+            cap *= 2;
+            char **w = realloc(v, (size_t)cap * sizeof *v);
+            if (!w)
+                break;
+            v = w;
+        }
+        v[(*n)++] = strndup(b, (size_t)(s - b));
+    }
+    return v;
+}
+
+void cg__xml_free_list(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* ---- templates --------------------------------------------------------- */
+
+xmlNode *cg__xml_find_tmpl(const cg__xctx *c, const char *name)
+{
+    for (int i = 0; i < c->ntmpls; i++) {
+        xmlChar *t = xmlGetProp(c->tmpls[i], (const xmlChar *)"name");
+        int eq = t && !strcmp((const char *)t, name);
+        xmlFree(t);
+        if (eq)
+            return c->tmpls[i];
+    }
+    return NULL;
+}
+
+static int add_tmpl(cg__xctx *c, xmlNode *n)
+{
+    static const char *const attrs[] = {"name", NULL};
+    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
+        return -1;
+    xmlChar *name = xmlGetProp(n, (const xmlChar *)"name");
+    cg_prim_kind k;
+    int rc = -1;
+    if (!name || !*name) {
+        cg__xml_error(c, n, "<module> needs a name=\"...\"");
+    } else if (cg_prim_kind_parse((const char *)name, &k)) {
+        cg__xml_error(c, n, "module name '%s' is a primitive's; choose "
+                      "another name", (const char *)name);
+    } else if (cg__xml_find_tmpl(c, (const char *)name)) {
+        xmlNode *o = cg__xml_find_tmpl(c, (const char *)name);
+        cg__xml_error(c, n, "duplicate module '%s' (first defined at %s:%d); "
+                      "rename one", (const char *)name, cg__xml_file(o),
+                      cg__xml_line(o));
+    } else if (c->ntmpls == c->tcap &&
+               !(c->tmpls = realloc(c->tmpls, (size_t)(c->tcap = 2 * c->tcap +
+                                                       8) * sizeof(xmlNode *)))) {
+        cg__xml_error(c, n, "out of memory");
+    } else {
+        c->tmpls[c->ntmpls++] = n;
+        rc = 0;
+    }
+    xmlFree(name);
+    return rc;
+}
+
+
+int cg__xml_collect(cg__xctx *c, xmlNode *root, bool arch_ok)
+{
+    int rc = 0;
+    for (xmlNode *k = root->children; k; k = k->next) {
+        if (cg__xml_is_text(c, k))
+            continue;
+        const char *t = (const char *)k->name;
+        if (!strcmp(t, "module"))
+            rc |= add_tmpl(c, k);
+        else if (!strcmp(t, "definition"))
+            rc |= cg__xml_collect(c, k, false);
+        else if (!(arch_ok && !strcmp(t, "architecture"))) {
+            cg__xml_error(c, k, "unknown tag <%s> inside <%s> (expected: "
+                          "module, definition%s)", t,
+                          (const char *)root->name,
+                          arch_ok ? ", architecture" : "");
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+/* ---- module bodies ----------------------------------------------------- */
+
+static int body_port(cg__xctx *c, int mod, const xmlNode *n,
+                     const cg__xvar *env)
+{
+    static const char *const attrs[] = {"name", "size", "if", NULL};
+    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
+        return -1;
+    bool bad;
+    long w;
+    char *name = cg__xml_attr(c, n, "name", env, &bad);
+    int rc = -1;
+    if (!name) {
+        if (!bad)
+            cg__xml_error(c, n, "<%s> needs a name=\"...\"",
+                          (const char *)n->name);
+    } else if (cg__xml_attr_int(c, n, "size", env, 32, 1, &w) == 0) {
+        cg__xml_loc(c, n);
+        const char *t = (const char *)n->name;
+        if (!strcmp(t, "wire"))
+            rc = cg_arch_add_wire(c->a, mod, name, (int)w, c->d);
+        else
+            rc = cg_arch_add_port(c->a, mod, name,
+                                  !strcmp(t, "input")    ? CG_DIR_IN
+                                  : !strcmp(t, "output") ? CG_DIR_OUT
+                                                         : CG_DIR_INOUT,
+                                  (int)w, c->d);
+    }
+    free(name);
+    return rc < 0 ? -1 : 0;
+}
+
+/* A connection inside a module: references are plain names. */
+static int body_connection(cg__xctx *c, int mod, const xmlNode *n,
+                           const cg__xvar *env);
+
+static int body_inst(cg__xctx *c, int mod, const xmlNode *n,
+                     const cg__xvar *env)
+{
+    bool bad;
+    char *name = cg__xml_attr(c, n, "name", env, &bad);
+    int rc = -1;
+    if (!name && !bad)
+        cg__xml_error(c, n, "<%s> needs a name=\"...\"",
+                      (const char *)n->name);
+    else if (name)
+        rc = cg__xml_instance(c, mod, n, name, env);
+    free(name);
+    return rc < 0 ? -1 : 0;
+}
+
+static int body_element(cg__xctx *c, int mod, const xmlNode *n,
+                        const cg__xvar *env)
+{
+    bool on;
+    if (cg__xml_cond(c, n, env, &on) < 0)
+        return -1;
+    if (!on)
+        return 0;
+    const char *t = (const char *)n->name;
+    if (!strcmp(t, "input") || !strcmp(t, "output") || !strcmp(t, "inout") ||
+        !strcmp(t, "wire"))
+        return body_port(c, mod, n, env);
+    if (!strcmp(t, "inst") || !strcmp(t, "sub-module"))
+        return body_inst(c, mod, n, env);
+    if (!strcmp(t, "connection"))
+        return body_connection(c, mod, n, env);
+    cg__xml_error(c, n, "unknown tag <%s> inside <module> (expected: input, "
+                  "output, inout, wire, inst, sub-module, connection)", t);
+    return -1;
+}
+
+/* Define module `cname` from template node t with parameters env. */
+static int define_module(cg__xctx *c, const xmlNode *t, const char *cname,
+                         const cg__xvar *env)
+{
+    cg__xml_loc(c, t);
+    int mod = cg_arch_module_define(c->a, cname, c->d);
+    if (mod < 0)
+        return -1;
+    int rc = 0;
+    for (xmlNode *k = t->children; k; k = k->next)
+        if (!cg__xml_is_text(c, k))
+            rc |= body_element(c, mod, k, env);
+    return rc < 0 ? -1 : mod;
+}
+
+/* ---- connections ------------------------------------------------------- */
+
+int cg__xml_connect_lists(cg__xctx *c, int mod, const xmlNode *n,
+                         char **from, int nf, char **to, int nt, bool select)
+{
+    int rc = 0;
+    cg__xml_loc(c, n);
+    for (int j = 0; j < nt; j++) {
+        if (select) {
+            rc |= cg_arch_connect_select(c->a, mod, (const char *const *)from,
+                                         nf, to[j], c->d);
+            continue;
+        }
+        for (int i = 0; i < nf; i++)
+            rc |= cg_arch_connect(c->a, mod, from[i], to[j], c->d);
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+
+int cg__xml_connection_lists(cg__xctx *c, const xmlNode *n, char **src,
+                             char **dst, bool *select)
+{
+    static const char *const attrs[] = {"from", "to", "select-from",
+                                        "distribute-to", "if", NULL};
+    *src = *dst = NULL;
+    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
+        return -1;
+    xmlChar *from = xmlGetProp(n, (const xmlChar *)"from");
+    xmlChar *to = xmlGetProp(n, (const xmlChar *)"to");
+    xmlChar *sel = xmlGetProp(n, (const xmlChar *)"select-from");
+    xmlChar *dist = xmlGetProp(n, (const xmlChar *)"distribute-to");
+    int rc = 0;
+    *select = sel != NULL;
+    if (from && to && !sel && !dist) {
+        *src = strdup((char *)from), *dst = strdup((char *)to);
+    } else if (sel && to && !from && !dist) {
+        *src = strdup((char *)sel), *dst = strdup((char *)to);
+    } else if (from && dist && !to && !sel) {
+        *src = strdup((char *)from), *dst = strdup((char *)dist);
+    } else {
+        cg__xml_error(c, n, "<connection> needs from= with to=, select-from= "
+                      "with to=, or from= with distribute-to=");
+        rc = -1;
+    }
+    xmlFree(from), xmlFree(to), xmlFree(sel), xmlFree(dist);
+    return rc;
+}
+
+/* Interpolate every element of a reference list. */
+static char **interp_list(cg__xctx *c, const xmlNode *n, const char *s,
+                          const cg__xvar *env, int *cnt)
+{
+    char **v = cg__xml_split(s, cnt);
+    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n), s};
+    for (int i = 0; v && i < *cnt; i++) {
+        char *x = cg__xml_interp(v[i], env, &src);
+        if (!x) {
+            cg__xml_free_list(v, *cnt);
+            return NULL;
+        }
+        free(v[i]);
+        v[i] = x;
+    }
+    return v;
+}
+
+static int body_connection(cg__xctx *c, int mod, const xmlNode *n,
+                           const cg__xvar *env)
+{
+    char *s, *t;
+    bool select;
+    if (cg__xml_connection_lists(c, n, &s, &t, &select) < 0)
+        return -1;
+    int nf = 0, nt = 0, rc = -1;
+    char **from = interp_list(c, n, s, env, &nf);
+    char **to = from ? interp_list(c, n, t, env, &nt) : NULL;
+    if (from && to)
+        rc = cg__xml_connect_lists(c, mod, n, from, nf, to, nt, select);
+    if (from)
+        cg__xml_free_list(from, nf);
+    if (to)
+        cg__xml_free_list(to, nt);
+    free(s);
+    free(t);
+    return rc;
+}
+
+/* Name of the concrete module: the template's, plus the sorted parameters
+ * ("pe(mode=add sub)") when it has any. */
+static char *concrete_name(const char *tname, const cg__xvar *env)
+{
+    const cg__xvar *v[64];
+    int n = 0;
+    for (const cg__xvar *e = env; e && n < 64; e = e->next)
+        v[n++] = e;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(v[j - 1]->name, v[j]->name) > 0; j--) {
+            const cg__xvar *t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    size_t len = strlen(tname) + 3;
+    for (int i = 0; i < n; i++)
+        len += strlen(v[i]->name) + strlen(v[i]->value) + 2;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    strcpy(s, tname);
+    for (int i = 0; i < n; i++) {
+        strcat(s, i ? "," : "(");
+        strcat(s, v[i]->name);
+        strcat(s, "=");
+        strcat(s, v[i]->value);
+    }
+    if (n)
+        strcat(s, ")");
+    return s;
+}
+
+char *cg__xml_concrete(cg__xctx *c, const xmlNode *t, const xmlNode *use,
+                       const cg__xvar *env)
+{
+    xmlChar *tname = xmlGetProp(t, (const xmlChar *)"name");
+    char *cname = concrete_name((const char *)tname, env);
+    if (!cname || cg_arch_module_find(c->a, cname) >= 0) {
+        xmlFree(tname);
+        return cname;
+    }
+    int cyc = 0;
+    for (int i = 0; i < c->depth && !cyc; i++)
+        cyc = !strcmp(c->stack[i], (const char *)tname);
+    if (cyc || c->depth == 32) {
+        cg__xml_error(c, use, "module '%s' contains itself (through this "
+                      "instance); remove the recursion",
+                      (const char *)tname);
+        free(cname);
+        cname = NULL;
+    } else {
+        c->stack[c->depth++] = (const char *)tname;
+        if (define_module(c, t, cname, env) < 0) {
+            free(cname);
+            cname = NULL;
+        }
+        c->depth--;
+    }
+    xmlFree(tname);
+    return cname;
+}

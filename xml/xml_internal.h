@@ -1,0 +1,116 @@
+/* xml_internal.h: what the files of xml/ share (not a public header). */
+#ifndef CG_XML_INTERNAL_H
+#define CG_XML_INTERNAL_H
+
+#include <stdbool.h>
+
+#include <libxml/tree.h>
+
+#include "../arch/arch.h"
+#include "../common/diag.h"
+
+/* A variable visible to expressions: a module parameter or a counter. */
+typedef struct cg__xvar {
+    const char *name;
+    const char *value;
+    char num[24]; /* storage for counters */
+    const struct cg__xvar *next;
+} cg__xvar;
+
+/* Where an expression comes from, for messages. */
+typedef struct cg__xsrc {
+    cg_diags *d;
+    const char *file;
+    int line;
+    const char *text; /* the whole attribute value */
+} cg__xsrc;
+
+/* Replace every parenthesised expression of s (and the arithmetic written
+ * right after it, as in "out(i)*2+1") by its value.  Malloc'd; NULL after
+ * reporting an error. */
+char *cg__xml_interp(const char *s, const cg__xvar *env, const cg__xsrc *src);
+/* Evaluate an if= condition: false when the value is empty or "0". */
+int cg__xml_eval_bool(const char *s, const cg__xvar *env, const cg__xsrc *src,
+                      bool *out);
+/* Parse one integer expression at *p (a number, -x, or "(...)" followed by
+ * arithmetic), advancing *p.  -1 after reporting an error. */
+int cg__xml_eval_int(const char **p, const cg__xvar *env, const cg__xsrc *src,
+                     long *out);
+/* Names used as "(name)" anywhere in s, appended to names[*n] (up to max,
+ * not duplicated, pointers malloc'd). */
+void cg__xml_var_refs(const char *s, char **names, int *n, int max);
+
+/* State of one read. */
+typedef struct cg__xctx {
+    cg_arch *a;
+    cg_diags *d;
+    int errors0;          /* errors in d before this read */
+    xmlNode **tmpls;      /* <module> templates */
+    int ntmpls, tcap;
+    const char *stack[32]; /* templates being instantiated (cycles) */
+    int depth;
+    int top, rows, cols;  /* the architecture module and its grid */
+    int *cell_line;       /* line of the block at each cell, 0 = empty */
+} cg__xctx;
+
+/* File and line of a node, for messages and cg_arch_set_loc. */
+const char *cg__xml_file(const xmlNode *n);
+int cg__xml_line(const xmlNode *n);
+void cg__xml_error(cg__xctx *c, const xmlNode *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+bool cg__xml_failed(const cg__xctx *c);
+/* Stamp node's location on everything arch creates next. */
+void cg__xml_loc(cg__xctx *c, const xmlNode *n);
+/* Report every attribute of n not in allowed (NULL-terminated).  When
+ * params is non-NULL, the other attributes are collected there instead. */
+int cg__xml_check_attrs(cg__xctx *c, const xmlNode *n,
+                        const char *const *allowed, const char *what);
+/* Attribute value with expressions substituted (malloc'd); NULL when absent
+ * (*bad = false) or on error (*bad = true). */
+char *cg__xml_attr(cg__xctx *c, const xmlNode *n, const char *name,
+                   const cg__xvar *env, bool *bad);
+/* Integer attribute; def when absent; -1 after an error. */
+int cg__xml_attr_int(cg__xctx *c, const xmlNode *n, const char *name,
+                     const cg__xvar *env, long def, long min, long *out);
+/* Evaluate n's if= (true when absent); -1 after an error. */
+int cg__xml_cond(cg__xctx *c, const xmlNode *n, const cg__xvar *env,
+                 bool *out);
+/* Report non-blank text inside n. */
+int cg__xml_is_text(cg__xctx *c, const xmlNode *n);
+/* Element children only; text, comments skipped (non-blank text is an
+ * error reported by cg__xml_is_text). */
+
+/* Instantiate a block/inst/sub-module node whose module is the template or
+ * primitive named by its module= attribute, as instance `inst` of module
+ * mod.  Returns the instance id, -1 after an error. */
+int cg__xml_instance(cg__xctx *c, int mod, const xmlNode *n,
+                     const char *inst, const cg__xvar *env);
+/* Split a list of references at blanks outside parentheses (malloc'd
+ * strings, count in *n, free with cg__xml_free_list). */
+char **cg__xml_split(const char *s, int *n);
+void cg__xml_free_list(char **v, int n);
+/* A <connection>'s source and target lists (raw text, malloc'd) and
+ * whether it is a select-from. */
+int cg__xml_connection_lists(cg__xctx *c, const xmlNode *n, char **src,
+                             char **dst, bool *select);
+/* Connect every source to every target (or one mux per target). */
+int cg__xml_connect_lists(cg__xctx *c, int mod, const xmlNode *n, char **from,
+                          int nf, char **to, int nt, bool select);
+/* Find a <module> template by name. */
+xmlNode *cg__xml_find_tmpl(const cg__xctx *c, const char *name);
+/* Define (once) the concrete module for template t with parameters env;
+ * its name (malloc'd), NULL after an error. */
+char *cg__xml_concrete(cg__xctx *c, const xmlNode *t, const xmlNode *use,
+                       const cg__xvar *env);
+/* Place the <block> n at (r, col) as block_<r>_<col>. */
+int cg__xml_place_block(cg__xctx *c, const xmlNode *n, long r, long col,
+                        const cg__xvar *env);
+/* The <mesh> or <diagonal> sugar: pass 1 places blocks, pass 2 connects.
+ * off is 1 when IO blocks ring the array. */
+int cg__xml_mesh(cg__xctx *c, const xmlNode *n, int pass, int off);
+/* Gather the <module>s of a <cgra>, <templates> or <definition>. */
+int cg__xml_collect(cg__xctx *c, xmlNode *root, bool arch_ok);
+/* The <architecture> element. */
+int cg__xml_architecture(cg__xctx *c, const xmlNode *n);
+
+#endif
