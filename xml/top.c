@@ -366,9 +366,11 @@ static int top_pattern(cg__xctx *c, const xmlNode *n, int pass)
     }
     int rc = 0;
     long k = 0, si = 0;
-    for (long r = p.r0; on && r + p.h - 1 <= p.r1; r += p.h + p.rskip, si++) {
+    /* Stop at the first failing stamp: the others would repeat its errors. */
+    for (long r = p.r0; on && rc == 0 && r + p.h - 1 <= p.r1;
+         r += p.h + p.rskip, si++) {
         long sj = 0;
-        for (long col = p.c0; col + p.w - 1 <= p.c1;
+        for (long col = p.c0; rc == 0 && col + p.w - 1 <= p.c1;
              col += p.w + p.cskip, sj++, k++) {
             cg__xvar v[3];
             const cg__xvar *env = stamp_env(&p, v, k, si, sj);
