@@ -1,15 +1,80 @@
 /* read.c: the entry points: parse the documents with libxml2 (its messages
  * become diagnostics), gather the module templates, build the architecture
  * and check it by flattening once. */
+#include <errno.h>
 #include <libxml/parser.h>
+#include <libxml/xmlversion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "xml.h"
 #include "xml_internal.h"
 
-/* Parse from a file (text == NULL) or from memory; NULL after reporting
- * libxml2's message with its line. */
+/* The first libxml2 error of a parse (later ones are mostly fallout). */
+typedef struct first_error {
+    char msg[512];
+    int line;
+    bool set;
+} first_error;
+
+/* libxml2 calls this per error with the parser context as user data; the
+ * context's _private points at our first_error, so no global state. */
+#if LIBXML_VERSION >= 21200
+typedef const xmlError *error_ptr;
+#else
+typedef xmlError *error_ptr;
+#endif
+static void on_error(void *ctx, error_ptr e)
+{
+    first_error *fe = ((xmlParserCtxt *)ctx)->_private;
+    if (fe->set || !e || !e->message)
+        return;
+    snprintf(fe->msg, sizeof fe->msg, "%s", e->message);
+    size_t n = strlen(fe->msg);
+    while (n && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
+        fe->msg[--n] = 0;
+    fe->line = e->line;
+    fe->set = true;
+}
+
+/* The whole file, or NULL after reporting why it cannot be read. */
+static char *read_file(const char *path, cg_diags *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot open the file: %s; "
+                     "check the path", strerror(errno));
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    char tmp[8192];
+    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
+        if (len + n + 1 > cap) {
+            cap = 2 * (len + n + 1);
+            char *b = realloc(buf, cap);
+            if (!b)
+                break;
+            buf = b;
+        }
+        memcpy(buf + len, tmp, n);
+        len += n;
+    }
+    bool bad = ferror(f) || n > 0;
+    fclose(f);
+    if (bad || !buf) {
+        if (bad)
+            cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file");
+        free(buf);
+        return bad ? NULL : strdup("");
+    }
+    buf[len] = 0;
+    return buf;
+}
+
+/* Parse text named path; NULL after reporting libxml2's first message with
+ * its line. */
 static xmlDoc *parse(const char *path, const char *text, cg_diags *d)
 {
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
@@ -17,23 +82,16 @@ static xmlDoc *parse(const char *path, const char *text, cg_diags *d)
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "out of memory");
         return NULL;
     }
+    first_error fe = {.set = false};
+    ctxt->_private = &fe;
+    ctxt->sax->serror = on_error;
     int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
-    xmlDoc *doc = text ? xmlCtxtReadMemory(ctxt, text, (int)strlen(text),
-                                           path, NULL, opts)
-                       : xmlCtxtReadFile(ctxt, path, NULL, opts);
-    if (!doc || !ctxt->wellFormed) {
-        const xmlError *e = xmlCtxtGetLastError(ctxt);
-        char msg[512] = "cannot read the file";
-        int line = 0;
-        if (e && e->message) {
-            snprintf(msg, sizeof msg, "%s", e->message);
-            size_t n = strlen(msg);
-            while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-                msg[--n] = 0;
-            line = e->line;
-        }
-        cg_diags_add(d, CG_SEV_ERROR, path, line, "malformed XML: %s; fix the "
-                     "XML syntax there", msg);
+    xmlDoc *doc = xmlCtxtReadMemory(ctxt, text, (int)strlen(text), path,
+                                    NULL, opts);
+    if (!doc || !ctxt->wellFormed || fe.set) {
+        cg_diags_add(d, CG_SEV_ERROR, path, fe.set ? fe.line : 0,
+                     "malformed XML: %s; fix the XML syntax there",
+                     fe.set ? fe.msg : "the parser gave up");
         xmlFreeDoc(doc);
         doc = NULL;
     }
@@ -131,12 +189,12 @@ cg_arch *cg_xml_read_memory(const char *text, const char *name,
 cg_arch *cg_xml_read(const char *path, const char *templates_path,
                      cg_diags *d)
 {
-    xmlDoc *doc = parse(path, NULL, d);
-    xmlDoc *tdoc = templates_path ? parse(templates_path, NULL, d) : NULL;
+    char *text = read_file(path, d);
+    char *ttext = templates_path ? read_file(templates_path, d) : NULL;
     cg_arch *a = NULL;
-    if (doc && (tdoc || !templates_path))
-        a = read_docs(doc, tdoc, d);
-    xmlFreeDoc(doc);
-    xmlFreeDoc(tdoc);
+    if (text && (ttext || !templates_path))
+        a = cg_xml_read_memory(text, path, ttext, templates_path, d);
+    free(text);
+    free(ttext);
     return a;
 }

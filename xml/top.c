@@ -338,7 +338,8 @@ static int stamp(cg__xctx *c, const xmlNode *n, const pattern *p, long r,
             if (cg__xml_cond(c, k, env, &on) < 0)
                 rc = -1;
             else if (on && xmlHasProp(k, (const xmlChar *)"module"))
-                rc |= cg__xml_place_block(c, k, r + at / p->w, col + at % p->w, env);
+                rc |= cg__xml_place_block(c, k, r + at / p->w,
+                                          col + at % p->w, env);
         } else if (!strcmp(t, "connection")) {
             if (pass == 2)
                 rc |= top_connection(c, k, env, p, r, col);

@@ -180,6 +180,19 @@ xmlNode *cg__xml_find_tmpl(const cg__xctx *c, const char *name)
     return NULL;
 }
 
+static int grow_tmpls(cg__xctx *c)
+{
+    if (c->ntmpls < c->tcap)
+        return 0;
+    int cap = 2 * c->tcap + 8;
+    xmlNode **v = realloc(c->tmpls, (size_t)cap * sizeof *v);
+    if (!v)
+        return -1;
+    c->tmpls = v;
+    c->tcap = cap;
+    return 0;
+}
+
 static int add_tmpl(cg__xctx *c, xmlNode *n)
 {
     static const char *const attrs[] = {"name", NULL};
@@ -198,9 +211,7 @@ static int add_tmpl(cg__xctx *c, xmlNode *n)
         cg__xml_error(c, n, "duplicate module '%s' (first defined at %s:%d); "
                       "rename one", (const char *)name, cg__xml_file(o),
                       cg__xml_line(o));
-    } else if (c->ntmpls == c->tcap &&
-               !(c->tmpls = realloc(c->tmpls, (size_t)(c->tcap = 2 * c->tcap +
-                                                       8) * sizeof(xmlNode *)))) {
+    } else if (grow_tmpls(c) < 0) {
         cg__xml_error(c, n, "out of memory");
     } else {
         c->tmpls[c->ntmpls++] = n;
@@ -444,21 +455,19 @@ char *cg__xml_concrete(cg__xctx *c, const xmlNode *t, const xmlNode *use,
                        const cg__xvar *env)
 {
     xmlChar *tname = xmlGetProp(t, (const xmlChar *)"name");
-    char *cname = concrete_name((const char *)tname, env);
-    if (!cname || cg_arch_module_find(c->a, cname) >= 0) {
-        xmlFree(tname);
-        return cname;
-    }
     int cyc = 0;
     for (int i = 0; i < c->depth && !cyc; i++)
         cyc = !strcmp(c->stack[i], (const char *)tname);
-    if (cyc || c->depth == 32) {
+    char *cname = NULL;
+    if (cyc) {
         cg__xml_error(c, use, "module '%s' contains itself (through this "
                       "instance); remove the recursion",
                       (const char *)tname);
-        free(cname);
-        cname = NULL;
-    } else {
+    } else if (c->depth == 32) {
+        cg__xml_error(c, use, "modules nest more than 32 deep here; flatten "
+                      "the hierarchy");
+    } else if ((cname = concrete_name((const char *)tname, env)) &&
+               cg_arch_module_find(c->a, cname) < 0) {
         c->stack[c->depth++] = (const char *)tname;
         if (define_module(c, t, cname, env) < 0) {
             free(cname);

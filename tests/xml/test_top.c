@@ -1,0 +1,206 @@
+/* test_top.c: the <architecture> element of xml/top.c: grid sizes, blocks
+ * and their numbering, patterns (ranges, stamps, skips, counters,
+ * wrap-around), relative and absolute references, ports, memories and the
+ * DMA; each feature against a golden netlist, each mistake with its exact
+ * message and line. */
+#include "xml_test_util.h"
+
+/* Line 1 of every test file: a PE with four inputs and one output, and a
+ * source with odd-numbered outputs for the arithmetic tests. */
+#define MODS                                                                  \
+    "<cgra><module name=\"pe\"><input name=\"in\"/><input name=\"in2\"/>"    \
+    "<output name=\"out\"/><inst name=\"f\" module=\"FuncUnit\"/>"           \
+    "<connection select-from=\"this.in this.in2\" to=\"f.in_a f.in_b\"/>"    \
+    "<connection from=\"f.out\" to=\"this.out\"/></module>"                  \
+    "<module name=\"src\"><output name=\"out1\"/><output name=\"out3\"/>"     \
+    "<output name=\"out5\"/><output name=\"out7\"/>"                         \
+    "<inst name=\"c\" module=\"ConstUnit\"/>"                                \
+    "<connection from=\"c.out\" distribute-to=\"this.out1 this.out3 "         \
+    "this.out5 this.out7\"/></module>\n"
+
+static void test_counters_and_skips(void **state)
+{
+    (void)state;
+    /* 2x1 stamps every third column, every other row: blocks at rows 0-1
+     * and 4-5 (grid 6 rows), columns 0, 3; each stamp gets top ports named
+     * by its counters, driven by the stamp's first block. */
+    expect_golden(MODS
+                  "<architecture rows=\"6\" cols=\"4\">\n"
+                  "<pattern row-range=\"0 5\" col-range=\"0 3\" rows=\"2\" "
+                  "row-skip=\"2\" col-skip=\"2\" counter=\"k\" "
+                  "row-counter=\"r\" col-counter=\"c\">\n"
+                  "<block module=\"pe\"/><block module=\"pe\"/>\n"
+                  "<output name=\"o_(k)_(r)_(c)\"/>\n"
+                  "<connection from=\"(rel 0 0).out\" to=\"this.o_(k)_(r)_(c)\"/>\n"
+                  "<connection from=\"(rel 0 0).out\" to=\"(rel 1 0).in (rel 1 0).in2\"/>\n"
+                  "</pattern></architecture></cgra>\n",
+                  "top_counters.txt", 0);
+}
+
+static void test_rel_arithmetic(void **state)
+{
+    (void)state;
+    /* Row 3's block in column i reads out(2i+1) of the source at (0, 0):
+     * "(rel -3 -(i))" goes up three rows and back i columns. */
+    expect_golden(MODS
+                  "<architecture rows=\"4\" cols=\"4\">\n"
+                  "<block module=\"src\" row=\"0\" col=\"0\"/>\n"
+                  "<pattern row-range=\"3 3\" counter=\"i\">\n"
+                  "<block module=\"pe\"/>\n"
+                  "<connection from=\"(rel -3 -(i)).out(i)*2+1\" "
+                  "to=\"(rel 0 0).in\"/>\n"
+                  "<connection from=\"block_0_0.out(i)*2+1\" to=\"(rel 0 0).in2\"/>\n"
+                  "</pattern></architecture></cgra>\n",
+                  "top_rel.txt", 0);
+}
+
+static void test_wrap_around(void **state)
+{
+    (void)state;
+    /* A ring: each block of a 1x4 row feeds the one to its west, the first
+     * wraps to the last; "(rel 0 -13)" wraps several times. */
+    expect_golden(MODS
+                  "<architecture row=\"1\" col=\"4\">\n"
+                  "<pattern><block module=\"pe\"/></pattern>\n"
+                  "<pattern wrap-around=\"on\">\n"
+                  "<connection from=\"(rel 0 0).out\" to=\"(rel 0 -1).in\"/>\n"
+                  "<connection from=\"(rel 0 0).out\" to=\"(rel 0 -13).in2\"/>\n"
+                  "</pattern></architecture></cgra>\n",
+                  "top_wrap.txt", 0);
+}
+
+static void test_memory_dma(void **state)
+{
+    (void)state;
+    expect_golden("<cgra><module name=\"m\"><input name=\"a\"/>"
+                  "<output name=\"o\"/>"
+                  "<inst name=\"mem\" module=\"MEMUnit\" memory=\"spm1\" "
+                  "bank=\"1\"/><inst name=\"c\" module=\"ConstUnit\"/>"
+                  "<connection from=\"this.a\" to=\"mem.addr\"/>"
+                  "<connection from=\"c.out\" to=\"mem.data_in\"/>"
+                  "<connection from=\"mem.data_out\" to=\"this.o\"/></module>\n"
+                  "<architecture rows=\"1\" cols=\"2\">\n"
+                  "<pattern><block module=\"m\"/></pattern>\n"
+                  "<connection from=\"block_0_0.o\" to=\"block_0_1.a\"/>\n"
+                  "<connection from=\"block_0_1.o\" to=\"block_0_0.a\"/>\n"
+                  "<memory name=\"spm0\" bytes=\"4096\"/>\n"
+                  "<memory name=\"spm1\" bytes=\"8192\" banks=\"4\" ports=\"2\"/>\n"
+                  "<dma ext-bytes=\"1048576\" bytes-per-cycle=\"2.5\" "
+                  "setup-cycles=\"12\" channels=\"2\" max-dims=\"3\">\n"
+                  "<dim index=\"0\" max-size=\"256\" max-stride=\"4\"/>\n"
+                  "<dim index=\"2\" max-size=\"16\" max-stride=\"65536\"/>\n"
+                  "</dma></architecture></cgra>\n",
+                  "top_memory.txt", 0);
+}
+
+static void test_ports_and_absolute(void **state)
+{
+    (void)state;
+    expect_golden(MODS
+                  "<architecture rows=\"2\" cols=\"1\">\n"
+                  "<input name=\"x\"/><output name=\"y\"/>\n"
+                  "<block module=\"pe\" row=\"0\" col=\"0\"/>\n"
+                  "<block module=\"pe\" row=\"1\" col=\"0\"/>\n"
+                  "<connection from=\"this.x\" to=\"block_0_0.in block_1_0.in\"/>\n"
+                  "<connection from=\"block_0_0.out\" to=\"block_1_0.in2\"/>\n"
+                  "<connection from=\"block_1_0.out\" distribute-to=\"this.y block_0_0.in2\"/>\n"
+                  "</architecture></cgra>\n",
+                  "top_ports.txt", 0);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    const char *pe = "<pattern><block module=\"pe\"/></pattern>\n";
+    char buf[4096];
+#define ARCH(size, body)                                                      \
+    (snprintf(buf, sizeof buf, MODS "<architecture %s>\n%s%s"               \
+              "</architecture></cgra>\n", size, pe, body), buf)
+    expect_error(ARCH("rows=\"2\" cols=\"2\"",
+                      "<pattern col-range=\"0 1\">\n"
+                      "<connection from=\"(rel 0 1).out\" to=\"(rel 0 0).in\"/>\n"
+                      "</pattern>\n"),
+                 "t.xml:5: error: reference '(rel 0 1).out' from block_0_1 "
+                 "leaves the 2x2 grid at (0, 2); narrow the pattern's ranges "
+                 "or set wrap-around=\"on\"");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"",
+                      "<block module=\"pe\" row=\"1\" col=\"1\"/>\n"),
+                 "t.xml:4: error: duplicate block at (1, 1): line 3 already "
+                 "placed one there; move or remove one");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"",
+                      "<pattern counter=\"i\" col-counter=\"i\"/>\n"),
+                 "t.xml:4: error: counter name 'i' is used by both counter= "
+                 "and col-counter=; give each counter its own name");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"", "<pattern counter=\"rel\"/>\n"),
+                 "t.xml:4: error: counter=\"rel\" is not a valid counter name; "
+                 "use letters, digits and '_' (not rel, empty, not, this)");
+    expect_error(ARCH("rows=\"3\" cols=\"2\"", "<pattern rows=\"2\"/>\n"),
+                 "t.xml:4: error: the 2x1 stamp (skips 0, 0) does not tile "
+                 "row-range 0 2, col-range 0 1; adjust the ranges or the "
+                 "stamp size");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"",
+                      "<block module=\"pe\" row=\"2\" col=\"0\"/>\n"),
+                 "t.xml:4: error: block at (2, 0) is outside the 2x2 grid; use "
+                 "rows 0..1 and columns 0..1");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"",
+                      "<connection from=\"(rel 0 0).out\" to=\"block_0_0.in\"/>\n"),
+                 "t.xml:4: error: reference '(rel 0 0).out' uses (rel ...) "
+                 "outside a <pattern>; name the block as block_<row>_<col>");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"", "<pattern rows=\"2\" cols=\"2\" "
+                      "row=\"2\"/>\n"),
+                 "t.xml:4: error: give the stamp size as row= or rows=, not "
+                 "both");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"", "<pattern wrap-around=\"yes\"/>\n"),
+                 "t.xml:4: error: wrap-around=\"yes\" must be \"on\" or \"off\"");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"", "<pattern row-range=\"0 2\"/>\n"),
+                 "t.xml:4: error: row-range=\"0 2\" must be two numbers 'first "
+                 "last' with 0 <= first <= last <= 1");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"", "<pattern><blok/></pattern>\n"),
+                 "t.xml:4: error: unknown tag <blok> inside <pattern> "
+                 "(expected: block, connection, input, output, inout, wire)");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"", "<pattern><block/><block/></pattern>\n"),
+                 "t.xml:4: error: more <block>s than the 1x1 stamp has cells; "
+                 "enlarge the stamp (row=, col=)");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"", "<patern/>\n"),
+                 "t.xml:4: error: unknown tag <patern> inside <architecture> "
+                 "(expected: pattern, block, connection, mesh, diagonal, "
+                 "input, output, inout, wire, memory, dma)");
+    expect_error(ARCH("rows=\"2\" col=\"2\"", ""),
+                 "t.xml:2: error: <architecture> needs its size as rows= and "
+                 "cols= (or row= and col=, or cgra-rows= and cgra-cols=), "
+                 "once");
+    expect_error(ARCH("rows=\"2\" cols=\"x\"", ""),
+                 "t.xml:2: error: cols=\"x\" on <architecture> must be an "
+                 "integer >= 1");
+    pe = "<block module=\"pe\" row=\"0\" col=\"1\"/>\n";
+    expect_error(ARCH("rows=\"1\" cols=\"2\"", "<pattern col-range=\"1 1\">"
+                      "<connection from=\"(rel 0 0).out\" to=\"(rel 0 -1).in\"/>"
+                      "</pattern>\n"),
+                 "t.xml:4: error: reference '(rel 0 -1).in' from block_0_1 "
+                 "names (0, 0), where no block is placed");
+    pe = "<pattern><block module=\"pe\"/></pattern>\n";
+    expect_error(ARCH("rows=\"1\" cols=\"1\"", "<memory name=\"m\"/>\n"),
+                 "t.xml:4: error: <memory> needs name=\"...\" and bytes=\"...\"");
+    expect_error(ARCH("rows=\"1\" cols=\"1\"", "<dma max-dims=\"2\">\n"
+                      "<dim index=\"2\"/></dma>\n"),
+                 "t.xml:5: error: <dim> needs index=\"0\"..\"1\" (below "
+                 "max-dims=\"2\")");
+    expect_error(ARCH("rows=\"1\" cols=\"1\"", "<dma bytes-per-cycle=\"0\"/>\n"),
+                 "t.xml:4: error: bytes-per-cycle=\"0\" must be a number above 0");
+    expect_error(ARCH("rows=\"1\" cols=\"1\"", "<dma max-dims=\"9\"/>\n"),
+                 "t.xml:4: error: max-dims=\"9\" is above the limit of 8");
+#undef ARCH
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counters_and_skips),
+        cmocka_unit_test(test_rel_arithmetic),
+        cmocka_unit_test(test_wrap_around),
+        cmocka_unit_test(test_memory_dma),
+        cmocka_unit_test(test_ports_and_absolute),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
