@@ -24,8 +24,16 @@ static void cell_name(char *buf, size_t n, long r, long col)
 
 /* A block at (r, col) from <block> node n. */
 int cg__xml_place_block(cg__xctx *c, const xmlNode *n, long r, long col,
-                       const cg__xvar *env)
+                        const cg__xvar *env)
 {
+    if (strcmp((const char *)n->parent->name, "architecture") &&
+        (xmlHasProp(n, (const xmlChar *)"row") ||
+         xmlHasProp(n, (const xmlChar *)"col"))) {
+        cg__xml_error(c, n, "row= and col= belong on a <block> directly in "
+                      "<architecture>; inside <%s> the stamp places the "
+                      "block", (const char *)n->parent->name);
+        return -1;
+    }
     if (r < 0 || r >= c->rows || col < 0 || col >= c->cols) {
         cg__xml_error(c, n, "block at (%ld, %ld) is outside the %dx%d grid; "
                       "use rows 0..%d and columns 0..%d", r, col, c->rows,

@@ -189,6 +189,11 @@ static void test_errors(void **state)
                  "t.xml:4: error: bytes-per-cycle=\"0\" must be a number above 0");
     expect_error(ARCH("rows=\"1\" cols=\"1\"", "<dma max-dims=\"9\"/>\n"),
                  "t.xml:4: error: max-dims=\"9\" is above the limit of 8");
+    expect_error(ARCH("rows=\"1\" cols=\"2\"", "<pattern col-range=\"1 1\">"
+                      "<block module=\"pe\" row=\"0\"/></pattern>\n"),
+                 "t.xml:4: error: row= and col= belong on a <block> directly "
+                 "in <architecture>; inside <pattern> the stamp places the "
+                 "block");
 #undef ARCH
 }
 
