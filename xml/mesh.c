@@ -125,13 +125,11 @@ static int interior(cg__xctx *c, const mesh *m, const xmlNode *k)
 {
     static const char *const attrs[] = {"row", "col", "rows", "cols", NULL};
     long h, w, x;
-    int rc = cg__xml_check_attrs(c, k, attrs, NULL);
-    if (cg__xml_attr_int(c, k, "row", NULL, 0, 1, &h) < 0 ||
-        cg__xml_attr_int(c, k, "rows", NULL, h, 1, &h) < 0 ||
-        cg__xml_attr_int(c, k, "col", NULL, 0, 1, &w) < 0 ||
-        cg__xml_attr_int(c, k, "cols", NULL, w, 1, &w) < 0 || rc < 0)
+    if (cg__xml_check_attrs(c, k, attrs, NULL) < 0 ||
+        cg__xml_stamp_size(c, k, "row", "rows", &h) < 0 ||
+        cg__xml_stamp_size(c, k, "col", "cols", &w) < 0)
         return -1;
-    h = h ? h : 1, w = w ? w : 1;
+    int rc = 0;
     if (m->rows % h || m->cols % w) {
         cg__xml_error(c, k, "the %ldx%ld <interior> stamp does not tile the "
                       "%dx%d interior; pick a size that divides it", h, w,

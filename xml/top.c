@@ -77,8 +77,8 @@ static int parse_range(cg__xctx *c, const xmlNode *n, const char *attr,
 }
 
 /* Stamp size: row/col or rows/cols. */
-static int stamp_size(cg__xctx *c, const xmlNode *n, const char *a,
-                      const char *b, long *out)
+int cg__xml_stamp_size(cg__xctx *c, const xmlNode *n, const char *a,
+                       const char *b, long *out)
 {
     long x, y;
     if (cg__xml_attr_int(c, n, a, NULL, 0, 1, &x) < 0 ||
@@ -137,8 +137,8 @@ static int parse_pattern(cg__xctx *c, const xmlNode *n, pattern *p)
     int rc = cg__xml_check_attrs(c, n, attrs, NULL);
     rc |= parse_range(c, n, "row-range", c->rows, &p->r0, &p->r1);
     rc |= parse_range(c, n, "col-range", c->cols, &p->c0, &p->c1);
-    rc |= stamp_size(c, n, "row", "rows", &p->h);
-    rc |= stamp_size(c, n, "col", "cols", &p->w);
+    rc |= cg__xml_stamp_size(c, n, "row", "rows", &p->h);
+    rc |= cg__xml_stamp_size(c, n, "col", "cols", &p->w);
     rc |= cg__xml_attr_int(c, n, "row-skip", NULL, 0, 0, &p->rskip);
     rc |= cg__xml_attr_int(c, n, "col-skip", NULL, 0, 0, &p->cskip);
     xmlChar *wrap = xmlGetProp(n, (const xmlChar *)"wrap-around");

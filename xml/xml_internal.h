@@ -102,6 +102,9 @@ xmlNode *cg__xml_find_tmpl(const cg__xctx *c, const char *name);
  * its name (malloc'd), NULL after an error. */
 char *cg__xml_concrete(cg__xctx *c, const xmlNode *t, const xmlNode *use,
                        const cg__xvar *env);
+/* A stamp size given as a= or b= (not both), default 1. */
+int cg__xml_stamp_size(cg__xctx *c, const xmlNode *n, const char *a,
+                       const char *b, long *out);
 /* Place the <block> n at (r, col) as block_<r>_<col>. */
 int cg__xml_place_block(cg__xctx *c, const xmlNode *n, long r, long col,
                         const cg__xvar *env);
