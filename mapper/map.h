@@ -32,7 +32,9 @@ typedef struct cg_mrrg_node {
     cg_mrrg_kind kind;
     int context;   /* 0 .. II-1 */
     int prim;      /* netlist primitive it belongs to */
-    int port;      /* netlist port it stands for, -1 for FUNC nodes */
+    int port;      /* netlist port it stands for; -1 for FUNC nodes and
+                      for the registers of a RegisterFile (ROUTE nodes
+                      that hold a value from context c to c+1) */
     int operand;   /* ROUTE node that is an input pin of a FUNC node:
                       the operand index it feeds, else -1 */
     int func;      /* for an input pin or output of a FUNC node: that
@@ -49,14 +51,17 @@ typedef struct cg_mrrg_edge {
 
 typedef struct cg_mrrg cg_mrrg;
 
+/* The accessors are cg_mrrg_get_node/_get_edge: in C a function may not
+ * share its name with the typedefs cg_mrrg_node/cg_mrrg_edge. */
+
 /* Elaborate the netlist for an II (>= 1).  NULL with an error on bad input. */
 cg_mrrg *cg_mrrg_build(const cg_netlist *nl, int ii, cg_diags *d);
 void cg_mrrg_destroy(cg_mrrg *m); /* accepts NULL */
 int cg_mrrg_ii(const cg_mrrg *m);
 int cg_mrrg_nnodes(const cg_mrrg *m);
-const cg_mrrg_node *cg_mrrg_node(const cg_mrrg *m, int id);
+const cg_mrrg_node *cg_mrrg_get_node(const cg_mrrg *m, int id);
 int cg_mrrg_nedges(const cg_mrrg *m);
-const cg_mrrg_edge *cg_mrrg_edge(const cg_mrrg *m, int id);
+const cg_mrrg_edge *cg_mrrg_get_edge(const cg_mrrg *m, int id);
 /* Out-edges of node id: *n edges, returned as edge ids. */
 const int *cg_mrrg_out(const cg_mrrg *m, int id, int *n);
 const int *cg_mrrg_in(const cg_mrrg *m, int id, int *n);
