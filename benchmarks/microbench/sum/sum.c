@@ -1,0 +1,20 @@
+/* sum: reduction of an int array (one recurrence, one load). */
+#define N 64
+int a[N];
+int result;
+
+__attribute__((noinline)) int kernel(void)
+{
+    int s = 0;
+    for (int i = 0; i < N; i++) { //DFGLOOP: sum
+        s += a[i];
+    }
+    return s;
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++) a[i] = i * 3 - 7;
+    result = kernel();
+    return result == 0 ? 1 : 0;
+}
