@@ -1,0 +1,16 @@
+/* main.c: entry point of the cgramap program. */
+#include "cli/options.h"
+
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    switch (cg_cli_parse(argc, argv)) {
+    case CG_CLI_HELP: cg_cli_help(); return 0;
+    case CG_CLI_VERSION: printf("cgramap %s\n", CG_VERSION); return 0;
+    case CG_CLI_USAGE: return 2;
+    case CG_CLI_RUN: break;
+    }
+    cg_cli_help();
+    return 2;
+}

@@ -1,0 +1,104 @@
+/* test_main.c: runs the built cgramap binary and checks its exact stdout,
+ * stderr and exit status. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+typedef struct run { int status; char out[8192]; char err[8192]; } run;
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* Run cgramap with args (NULL-terminated), capturing both streams. */
+static void run_cgramap(run *r, const char *const *args)
+{
+    char out[] = "/tmp/cg_cli_outXXXXXX", err[] = "/tmp/cg_cli_errXXXXXX";
+    int fo = mkstemp(out), fe = mkstemp(err);
+    assert_true(fo >= 0 && fe >= 0);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fo, 1);
+    posix_spawn_file_actions_adddup2(&fa, fe, 2);
+    char *argv[16];
+    int n = 0;
+    argv[n++] = (char *)CG_CGRAMAP;
+    for (; args[n - 1]; n++) argv[n] = (char *)args[n - 1];
+    argv[n] = NULL;
+    pid_t pid;
+    assert_int_equal(posix_spawn(&pid, CG_CGRAMAP, &fa, NULL, argv, environ), 0);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fo);
+    close(fe);
+    assert_true(WIFEXITED(st));
+    r->status = WEXITSTATUS(st);
+    slurp(out, r->out, sizeof r->out);
+    slurp(err, r->err, sizeof r->err);
+    unlink(out);
+    unlink(err);
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    run r;
+    char golden[8192];
+    slurp("tests/cli/golden/help.txt", golden, sizeof golden);
+    run_cgramap(&r, (const char *const[]){"--help", NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, golden);
+    assert_string_equal(r.err, "");
+}
+
+static void test_version(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--version", NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "cgramap " CG_VERSION "\n");
+}
+
+static void test_bad_usage(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--bogus", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err,
+                        "cgramap: unknown option '--bogus' (see cgramap --help)\n");
+    run_cgramap(&r, (const char *const[]){"x", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err,
+                        "cgramap: unexpected argument 'x' (see cgramap --help)\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_version),
+        cmocka_unit_test(test_bad_usage),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
