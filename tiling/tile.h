@@ -1,0 +1,365 @@
+/* tile.h: the tiling stage of cgramap.
+ *
+ * A loop nest (cg_nest, filled by the extractor) whose arrays do not fit the
+ * tile memory is split into tiles.  The stage works in four layers, each
+ * usable on its own:
+ *
+ *   model      the nest normalised: trip counts, every access as an affine
+ *              map from iteration numbers to array element indices per
+ *              array dimension; footprints (boxes) of a tile follow.
+ *   plan       tile sizes, tile-loop order, which arrays are resident and
+ *              which are streamed (double-buffered), buffer placement in the
+ *              tile memory, traffic and its lower bound.
+ *   program    the DMA descriptors of every tile in issue order, lowered to
+ *              the DMA limits, interleaved with the compute steps.
+ *   schedule   the double-buffered timeline of the program: total cycles,
+ *              DMA stalls, bytes per array.
+ *
+ * Iteration numbers: loop l runs k_l = 0 .. trip_l-1 with counter
+ * start_l + step_l * k_l.  Everything below (tile origins, tile sizes) is in
+ * iteration numbers, loops indexed from the outermost (0).
+ *
+ * Errors never abort: failing calls return NULL or -1 with an entry in
+ * cg_diags that names the array, node, loop and values involved.
+ */
+#ifndef CG_TILE_H
+#define CG_TILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "../arch/arch.h"
+#include "../common/diag.h"
+
+/* From dfg/dfg.h (the loop nest record and memory images). */
+typedef struct cg_nest cg_nest;
+typedef struct cg_mem cg_mem;
+
+#define CG_TILE_MAX_LOOPS 8 /* CG_NEST_MAX_LOOPS */
+#define CG_TILE_MAX_DIMS 8
+
+/* ---- the target: tile memory and DMA ----------------------------------- */
+
+/* What the tiler needs to know about an architecture.  Filled from a netlist
+ * by cg_tile_target_from_netlist(), or by hand (tests, perf). */
+typedef struct cg_tile_target {
+    const char *memory;  /* tile memory name (messages), borrowed */
+    int64_t mem_bytes;   /* capacity used for buffers */
+    int banks;           /* banks, each mem_bytes / banks bytes, contiguous:
+                            bank b holds addresses [b*B, (b+1)*B) */
+    bool any_bank;       /* some MEMUnit reaches every bank: a buffer may
+                            lie anywhere, across bank borders */
+    uint64_t bank_mask;  /* bit b: some MEMUnit reaches bank b */
+    cg_dma_params dma;
+} cg_tile_target;
+
+/* The memory named `memory` (NULL: the only one, or the first one reached by
+ * a MEMUnit).  mem_bytes > 0 overrides the declared capacity.  Fails when the
+ * architecture declares no tile memory, the name is unknown, or no MEMUnit
+ * reaches it; a missing DMA engine is a warning (defaults of
+ * cg_dma_params_init are used). */
+int cg_tile_target_from_netlist(const cg_netlist *nl, const char *memory,
+                                int64_t mem_bytes, cg_tile_target *t,
+                                cg_diags *d);
+
+/* ---- the model ------------------------------------------------------------ */
+
+typedef struct cg_tile_model cg_tile_model;
+
+typedef struct cg_tile_array_info {
+    const char *name;
+    int64_t base;        /* byte address in external memory */
+    int64_t bytes;
+    int elem_size;
+    int ndims;           /* dimensions of the view used (below) */
+    int64_t dims[CG_TILE_MAX_DIMS];   /* outermost first */
+    bool flat;           /* the declared dimensions could not describe some
+                            access: the array is seen as 1-D */
+    bool read, written;
+    bool load;           /* tiles read it in: it is read, or written in a
+                            pattern that does not cover the whole box */
+    uint32_t loops;      /* bit l: some index depends on loop l */
+    bool exact[CG_TILE_MAX_DIMS]; /* every access has the same coefficients
+                            in dimension d, so box extents do not depend on
+                            the tile's position */
+} cg_tile_array_info;
+
+typedef struct cg_tile_access_info {
+    int node;            /* DFG load/store node */
+    bool is_store;
+    int array;
+    /* index in dimension d = cst[d] + sum_l coef[d][l] * k_l (elements) */
+    int64_t cst[CG_TILE_MAX_DIMS];
+    int64_t coef[CG_TILE_MAX_DIMS][CG_TILE_MAX_LOOPS];
+} cg_tile_access_info;
+
+/* An axis-aligned box of array elements: dimension d covers
+ * lo[d] .. lo[d]+size[d]-1. */
+typedef struct cg_tile_box {
+    int ndims;
+    int64_t lo[CG_TILE_MAX_DIMS];
+    int64_t size[CG_TILE_MAX_DIMS];
+} cg_tile_box;
+
+/* Normalise a nest.  `file` names the source in messages (may be NULL).
+ * Errors: a symbolic or empty trip count, an access that is not affine or
+ * names no array, an index not a multiple of the element size, an access
+ * outside its array, and a written array that is also accessed through a
+ * different index (tiling would reorder those accesses). */
+cg_tile_model *cg_tile_model_build(const cg_nest *n, const char *file,
+                                   cg_diags *d);
+void cg_tile_model_destroy(cg_tile_model *m); /* accepts NULL */
+
+int cg_tile_model_nloops(const cg_tile_model *m);
+int64_t cg_tile_model_trip(const cg_tile_model *m, int loop);
+int cg_tile_model_narrays(const cg_tile_model *m);
+const cg_tile_array_info *cg_tile_model_array(const cg_tile_model *m, int a);
+int cg_tile_model_naccesses(const cg_tile_model *m);
+const cg_tile_access_info *cg_tile_model_access(const cg_tile_model *m,
+                                                int i);
+/* Keep the tagged (last) loop whole: set when its body carries values
+ * between iterations that a split would cut. */
+void cg_tile_model_keep_inner(cg_tile_model *m, bool keep);
+bool cg_tile_model_inner_kept(const cg_tile_model *m);
+
+/* Box of elements of array a touched by the tile whose loop l covers
+ * iterations origin[l] .. origin[l]+size[l]-1. */
+void cg_tile_footprint(const cg_tile_model *m, int a, const int64_t *origin,
+                       const int64_t *size, cg_tile_box *box);
+/* Extents of the buffer that holds array a for any tile of these sizes
+ * (the exact extent in exact dimensions, the whole nest's extent in the
+ * others); returns the element count. */
+int64_t cg_tile_capacity(const cg_tile_model *m, int a, const int64_t *size,
+                         int64_t *extent);
+
+/* ---- the plan ------------------------------------------------------------- */
+
+typedef struct cg_tile_params {
+    const char *memory;  /* tile memory to tile for, NULL: see
+                            cg_tile_target_from_netlist */
+    int64_t mem_bytes;   /* > 0: use this capacity instead (--mem) */
+    int ii;              /* II assumed for compute time (>= 1) */
+    int depth;           /* pipeline depth in cycles assumed per inner-loop
+                            run (>= 0) */
+    bool search_orders;  /* try every tile-loop order (else keep the nest's
+                            order and only choose sizes) */
+} cg_tile_params;
+/* memory NULL, mem_bytes 0, ii 1, depth 8, orders on */
+void cg_tile_params_init(cg_tile_params *p);
+
+typedef enum cg_tile_bound_kind {
+    CG_TILE_BOUND_COMPULSORY, /* every element in once, out once */
+    CG_TILE_BOUND_GEMM,       /* max(2mnk/sqrt(M) - 2M, compulsory) */
+    CG_TILE_BOUND_HALO        /* compulsory + halo of the continuous optimum */
+} cg_tile_bound_kind;
+const char *cg_tile_bound_name(cg_tile_bound_kind k);
+
+typedef struct cg_tile_buffer {
+    int nbuf;            /* 2 streamed, 1 resident or whole */
+    bool streamed;       /* its box changes with every tile */
+    int64_t bytes;       /* one buffer */
+    int64_t addr[2];     /* tile-memory byte address of each buffer */
+    int bank;            /* bank holding both buffers, -1: may span banks */
+    int64_t extent[CG_TILE_MAX_DIMS]; /* buffer extents, outermost first */
+    int64_t in_bytes, out_bytes;      /* moved over the whole run */
+    int64_t loads;       /* times its box is brought in (or written out) */
+} cg_tile_buffer;
+
+typedef struct cg_tile_summary {
+    int nloops;
+    int64_t trip[CG_TILE_MAX_LOOPS];
+    int64_t size[CG_TILE_MAX_LOOPS];   /* tile size per loop */
+    int64_t count[CG_TILE_MAX_LOOPS];  /* tiles along each loop */
+    int order[CG_TILE_MAX_LOOPS];      /* tile loops, outermost first */
+    int64_t ntiles;
+    bool whole;            /* everything fits: one tile, one buffer each */
+    int64_t traffic;       /* bytes moved in + out */
+    int64_t compulsory;    /* bytes: each element touched in once/out once */
+    cg_tile_bound_kind bound_kind;
+    double bound;          /* bytes */
+    double ratio;          /* traffic / bound */
+    int64_t mem_bytes, mem_used;
+    double mem_use;        /* mem_used / mem_bytes */
+    bool dma_ok;           /* DMA time of a full tile <= its compute time */
+    int64_t candidates;    /* tile shapes evaluated */
+    double seconds;        /* selection time */
+} cg_tile_summary;
+
+typedef struct cg_tile_plan cg_tile_plan;
+
+/* Plan the tiling of a normalised nest on a target.  Fails with a message
+ * giving the buffer sizes when not even 1-iteration tiles fit. */
+cg_tile_plan *cg_tile_plan_model(const cg_tile_model *m,
+                                 const cg_tile_target *t,
+                                 const cg_tile_params *p, cg_diags *d);
+/* Build the model of nest n (file names the source in messages) and plan
+ * it on the tile memory p->memory of nl.  The plan owns the model. */
+cg_tile_plan *cg_tile_plan_nest(const cg_nest *n, const char *file,
+                                const cg_netlist *nl, const cg_tile_params *p,
+                                cg_diags *d);
+void cg_tile_plan_destroy(cg_tile_plan *p); /* accepts NULL */
+
+const cg_tile_model *cg_tile_plan_get_model(const cg_tile_plan *p);
+const cg_tile_target *cg_tile_plan_target(const cg_tile_plan *p);
+const cg_tile_params *cg_tile_plan_params(const cg_tile_plan *p);
+const cg_tile_summary *cg_tile_plan_summary(const cg_tile_plan *p);
+const cg_tile_buffer *cg_tile_plan_buffer(const cg_tile_plan *p, int array);
+/* Tile t (0 .. ntiles-1, in execution order): its origin and sizes. */
+void cg_tile_plan_tile(const cg_tile_plan *p, int64_t t, int64_t *origin,
+                       int64_t *size);
+
+/* ---- transfers ------------------------------------------------------------- */
+
+#define CG_TILE_DESC_DIMS CG_DMA_MAX_DIMS
+
+typedef enum cg_tile_dir {
+    CG_TILE_IN,  /* external memory -> tile memory */
+    CG_TILE_OUT  /* tile memory -> external memory */
+} cg_tile_dir;
+
+/* One DMA transfer.  Dimension 0 is the innermost.  Element x (one index
+ * per dimension) is at ext_base + ext_offset + sum x[d]*ext_stride[d] on the
+ * external side and tile_base + tile_offset + sum x[d]*tile_stride[d] in the
+ * tile memory.  x[d] < pad_lo[d] or x[d] >= size[d] - pad_hi[d] lies
+ * outside the array: an IN writes zeros there, an OUT skips it.  The whole
+ * pattern is issued `repeat` times, the r-th time with r*repeat_ext_stride
+ * and r*repeat_tile_stride added to the two addresses. */
+typedef struct cg_tile_desc {
+    cg_tile_dir dir;
+    int array;            /* array index in the model, -1 when none */
+    int64_t tile;         /* tile it serves, -1 when none */
+    int elem_size;        /* bytes per element */
+    int ndims;
+    int64_t size[CG_TILE_DESC_DIMS];
+    int64_t pad_lo[CG_TILE_DESC_DIMS], pad_hi[CG_TILE_DESC_DIMS];
+    int64_t ext_base, ext_offset;
+    int64_t ext_stride[CG_TILE_DESC_DIMS];   /* bytes, signed */
+    int64_t tile_base, tile_offset;
+    int64_t tile_stride[CG_TILE_DESC_DIMS];  /* bytes, signed */
+    int64_t repeat;
+    int64_t repeat_ext_stride, repeat_tile_stride;
+} cg_tile_desc;
+
+/* A growable list of descriptors. */
+typedef struct cg_tile_descs {
+    cg_tile_desc *v;
+    int n, cap;
+} cg_tile_descs;
+void cg_tile_descs_free(cg_tile_descs *l); /* frees v, zeroes l */
+int cg_tile_descs_push(cg_tile_descs *l, const cg_tile_desc *d);
+
+/* Elements moved per issue (padding included) and external bytes moved in
+ * all (padding and repeats accounted). */
+int64_t cg_tile_desc_elems(const cg_tile_desc *d);
+int64_t cg_tile_desc_ext_bytes(const cg_tile_desc *d);
+/* Cycles on one channel: repeat * (setup + ceil(elems*elem/bandwidth)). */
+int64_t cg_tile_desc_cycles(const cg_tile_desc *d, const cg_dma_params *dma);
+/* true when d respects dma's dimension count, sizes and strides. */
+bool cg_tile_desc_fits(const cg_tile_desc *d, const cg_dma_params *dma);
+
+/* Lower d for dma and append the result to out: dimensions of one element
+ * dropped, contiguous dimensions merged, a unit-stride dimension made the
+ * innermost, sizes beyond max_size split (by a factor into two dimensions
+ * when one divides, else into chunks), strides beyond max_stride and
+ * dimensions beyond max_dims peeled into repeats or separate descriptors.
+ * Every appended descriptor fits dma.  -1 with an error when d is
+ * malformed. */
+int cg_tile_desc_lower(const cg_tile_desc *d, const cg_dma_params *dma,
+                       cg_tile_descs *out, cg_diags *diag);
+
+/* Execute d: copy between the external image and the tile-memory image.
+ * -1 with an error naming the address when an access leaves an image. */
+int cg_tile_desc_exec(const cg_tile_desc *d, cg_mem *ext, cg_mem *tile,
+                      cg_diags *diag);
+
+/* 4D-data-mover-style buffer of one side of v[0..n-1]: word 0 is the entry
+ * count, then 9 words per entry: bias (address in elements), then
+ * (stride, size) for 4 dimensions, innermost first, strides in elements,
+ * negatives in two's complement; unused dimensions are (0, 1).  Repeats and
+ * dimensions beyond 4 become separate entries.  *buf is malloc'ed.  -1 with
+ * an error for padded descriptors or addresses/strides that are not whole
+ * elements. */
+int cg_tile_desc_export_4d(const cg_tile_desc *v, int n, bool tile_side,
+                           uint64_t **buf, size_t *nwords, cg_diags *diag);
+/* Readable table, one line per descriptor; array names from m (may be
+ * NULL). */
+void cg_tile_desc_write_table(const cg_tile_desc *v, int n,
+                              const cg_tile_model *m, FILE *out);
+json_t *cg_tile_desc_json(const cg_tile_desc *d, const cg_tile_model *m);
+
+/* ---- the program: transfers and compute steps in order ------------------ */
+
+typedef enum cg_tile_step_kind {
+    CG_TILE_STEP_DMA,     /* descriptors first .. first+count-1 */
+    CG_TILE_STEP_COMPUTE  /* run tile `tile` */
+} cg_tile_step_kind;
+
+typedef struct cg_tile_step {
+    cg_tile_step_kind kind;
+    int64_t tile;
+    int array;            /* DMA: the array moved */
+    cg_tile_dir dir;      /* DMA */
+    int buffer;           /* DMA: buffer index (0/1) */
+    int first, count;     /* DMA: descriptor range */
+} cg_tile_step;
+
+typedef struct cg_tile_program cg_tile_program;
+
+/* Every transfer of the plan, lowered to the target's DMA limits, and the
+ * compute steps, in the order a sequential machine may run them with the
+ * same result as the overlapped timeline: in(0); then per tile k:
+ * in of streamed arrays for k+1, compute k, out of k, resident swaps. */
+cg_tile_program *cg_tile_program_build(const cg_tile_plan *p, cg_diags *d);
+void cg_tile_program_destroy(cg_tile_program *g); /* accepts NULL */
+int64_t cg_tile_program_nsteps(const cg_tile_program *g);
+const cg_tile_step *cg_tile_program_step(const cg_tile_program *g, int64_t i);
+const cg_tile_descs *cg_tile_program_descs(const cg_tile_program *g);
+
+/* Run the program's transfers on images (ext covering every array, tile
+ * covering the tile memory), calling compute(ctx, tile, tile_mem) at each
+ * compute step.  Stops at the first failure. */
+typedef int (*cg_tile_compute_fn)(void *ctx, int64_t tile, cg_mem *tile_mem,
+                                  cg_diags *d);
+int cg_tile_program_run(const cg_tile_program *g, cg_mem *ext, cg_mem *tile,
+                        cg_tile_compute_fn compute, void *ctx, cg_diags *d);
+
+/* ---- the schedule ---------------------------------------------------------- */
+
+/* Compute cycles of tile t given its sizes: outer * (inner * ii + depth),
+ * where inner is the tagged loop's tile size and outer the product of the
+ * others'. */
+int64_t cg_tile_compute_cycles(const int64_t *size, int nloops, int ii,
+                               int depth);
+
+typedef struct cg_tile_sched {
+    int64_t total_cycles;
+    int64_t compute_cycles;   /* sum over tiles */
+    int64_t stall_cycles;     /* total - compute: the array waits for DMA */
+    int64_t dma_busy_cycles;  /* sum of transfer cycles over channels */
+    int64_t ntransfers;       /* descriptors issued (repeats counted) */
+    int64_t in_bytes, out_bytes;
+    int ii, depth;
+} cg_tile_sched;
+
+/* Simulate the double-buffered timeline: in-order DMA issue on the target's
+ * channels, a transfer waits for its buffer (the compute that last used it
+ * and, for a buffer also written out, its out transfer), compute of tile k
+ * waits for compute k-1 and its in transfers.  ii/depth: see
+ * cg_tile_compute_cycles. */
+int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
+                     int depth, cg_tile_sched *s, cg_diags *d);
+
+/* ---- printing ---------------------------------------------------------------- */
+
+void cg_tile_plan_write(const cg_tile_plan *p, FILE *out);
+void cg_tile_sched_write(const cg_tile_sched *s, const cg_tile_plan *p,
+                         FILE *out);
+json_t *cg_tile_plan_json(const cg_tile_plan *p);
+json_t *cg_tile_sched_json(const cg_tile_sched *s);
+/* The program's descriptors as a JSON array. */
+json_t *cg_tile_program_json(const cg_tile_program *g, const cg_tile_plan *p);
+
+#endif

@@ -1,0 +1,89 @@
+/* tile_internal.h: structures shared by the files of tiling/ (not installed).
+ */
+#ifndef CG_TILE_INTERNAL_H
+#define CG_TILE_INTERNAL_H
+
+#include "dfg_compat.h"
+#include "tile.h"
+
+_Static_assert(CG_TILE_MAX_LOOPS == CG_NEST_MAX_LOOPS, "loop limits differ");
+
+/* Names DFG nodes in messages: returns the node's name (or NULL) and sets
+ * *line to its source line (0 when unknown). */
+typedef const char *(*cg__tile_namefn)(void *ctx, int node, int *line);
+
+struct cg_tile_model {
+    char *file;
+    int nloops;
+    int64_t trip[CG_TILE_MAX_LOOPS];
+    char *loop_name[CG_TILE_MAX_LOOPS];
+    int loop_line[CG_TILE_MAX_LOOPS];
+    bool keep_inner;
+    int narrays;
+    cg_tile_array_info *arrays;
+    char **array_names;
+    int naccesses;
+    cg_tile_access_info *acc;
+    /* exact dimensions: the spread of the constant parts over accesses */
+    int64_t (*spread)[CG_TILE_MAX_DIMS];
+    /* the whole nest's box per array */
+    cg_tile_box *full;
+};
+
+cg_tile_model *cg__tile_model_build(const cg_nest *n, const char *file,
+                                    cg__tile_namefn names, void *ctx,
+                                    cg_diags *d);
+
+struct cg_tile_plan {
+    const cg_tile_model *m;   /* borrowed or owned (own_model) */
+    cg_tile_model *own_model;
+    cg_tile_target t;
+    char *mem_name;
+    cg_tile_params params;
+    cg_tile_summary s;
+    cg_tile_buffer *buf;      /* per array */
+    /* per array: bit l set when loop l's tile index is part of the key of
+       the array's box (a new key value brings a new box) */
+    uint32_t *key;
+};
+
+/* The evaluation of one candidate: traffic, buffers, criteria. */
+typedef struct cg__tile_eval {
+    bool feasible;
+    int64_t traffic;
+    int64_t mem_used;
+    bool dma_ok;
+    int nonunit;
+    int64_t ntiles;
+} cg__tile_eval;
+
+/* Count of tiles along a loop and size of its last tile. */
+static inline int64_t cg__ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Key loops of array a for sizes/order: loops whose tile index selects the
+ * array's box (its loops, and every changing loop outside its reuse
+ * suffix).  *streamed: the innermost changing loop is one of its loops. */
+uint32_t cg__tile_key(const cg_tile_model *m, int a, const int64_t *count,
+                      const int *order, bool *streamed, bool *any_changing);
+
+/* Place buffers of the given sizes (bytes per buffer, nbuf) in the target's
+ * memory; fills addr/bank.  Returns 0 when everything fits. */
+int cg__tile_place(const cg_tile_target *t, int narrays,
+                   const cg_tile_array_info *arrays, cg_tile_buffer *buf,
+                   int64_t *used);
+
+/* Bound of the plan (fills s->bound, bound_kind, ratio, compulsory). */
+void cg__tile_bound(const cg_tile_model *m, const cg_tile_target *t,
+                    const cg_tile_params *p, cg_tile_summary *s);
+
+/* Evaluate sizes/order exactly (also used by the bound's relaxation when
+ * continuous is set: counts trip/size instead of ceil). */
+void cg__tile_evaluate(const cg_tile_model *m, const cg_tile_target *t,
+                       const cg_tile_params *p, const int64_t *size,
+                       const int *order, cg__tile_eval *e,
+                       cg_tile_buffer *buf);
+
+#endif
