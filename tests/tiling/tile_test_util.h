@@ -1,0 +1,106 @@
+/* tile_test_util.h: targets and plans for the tiling tests.  Header-only;
+ * include after cmocka.h. */
+#ifndef CG_TILE_TEST_UTIL_H
+#define CG_TILE_TEST_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/tiling/nests.h"
+#include "tiling/tile.h"
+
+/* mem bytes in 2 banks every MEMUnit reaches; DMA 4 B/cycle, 10 setup
+ * cycles, 1 channel, 4 unlimited dimensions */
+static inline void test_target(cg_tile_target *t, int64_t mem)
+{
+    memset(t, 0, sizeof *t);
+    t->memory = "spm";
+    t->mem_bytes = mem;
+    t->banks = 2;
+    t->any_bank = true;
+    t->bank_mask = 3;
+    t->dma.ext_bytes = (int64_t)1 << 32;
+    t->dma.bytes_per_cycle = 4;
+    t->dma.setup_cycles = 10;
+    t->dma.channels = 1;
+    t->dma.max_dims = 4;
+}
+
+typedef struct planned {
+    cg_tile_model *model;
+    cg_tile_plan *plan;
+} planned;
+
+static inline planned plan(const nestb *b, const cg_tile_target *t)
+{
+    cg_diags *d = cg_diags_create();
+    planned p = {cg_tile_model_build(&b->n, "k.c", d), NULL};
+    if (p.model)
+        p.plan = cg_tile_plan_model(p.model, t, NULL, d);
+    if (cg_diags_errors(d))
+        cg_diags_print(d, stderr);
+    assert_int_equal(cg_diags_errors(d), 0);
+    assert_non_null(p.plan);
+    cg_diags_destroy(d);
+    return p;
+}
+
+static inline void planned_free(planned *p)
+{
+    cg_tile_plan_destroy(p->plan);
+    cg_tile_model_destroy(p->model);
+}
+
+/* Read a whole file (NULL when missing); caller frees. */
+static inline char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* Compare text with a golden file under tests/tiling/golden/; with
+ * CG_UPDATE_GOLDEN set, write it instead. */
+static inline void golden(const char *name, const char *text)
+{
+    char path[512];
+    const char *src = getenv("CG_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tests/tiling/golden/%s", src ? src : ".",
+             name);
+    if (getenv("CG_UPDATE_GOLDEN")) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+    }
+    char *want = slurp(path);
+    assert_non_null(want);
+    assert_string_equal(text, want);
+    free(want);
+}
+
+/* Run fn(ctx, FILE*) into a string. */
+static inline char *capture(void (*fn)(const void *, FILE *), const void *ctx)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fn(ctx, f);
+    fclose(f);
+    return buf;
+}
+
+#endif

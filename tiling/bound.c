@@ -1,0 +1,281 @@
+/* bound.c: the I/O lower bound a plan's traffic is measured against.
+ *
+ *   gemm (3 loops, 3 arrays each indexed by a different pair of loops, one
+ *   of them written): max(2mnk/sqrt(M) - 2M, compulsory) elements for a
+ *   memory of M elements (Smith et al., "The I/O complexity of matrix
+ *   multiplication").
+ *   stencils and convolutions (an array read at several constant offsets):
+ *   compulsory traffic plus the halo of the best tiling in the continuous
+ *   relaxation of the tiler's own buffer scheme (tile sizes real numbers,
+ *   tile counts trip/size without rounding, no alignment or bank limits).
+ *   everything else (elementwise, matrix-vector): compulsory traffic, each
+ *   element read in once (when it is read) and written out once (when
+ *   written).
+ */
+#include "tile_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *cg_tile_bound_name(cg_tile_bound_kind k)
+{
+    switch (k) {
+    case CG_TILE_BOUND_GEMM:
+        return "gemm";
+    case CG_TILE_BOUND_HALO:
+        return "compulsory+halo";
+    default:
+        return "compulsory";
+    }
+}
+
+static int popcount(uint32_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+static int64_t compulsory(const cg_tile_model *m)
+{
+    int64_t total = 0;
+    for (int a = 0; a < m->narrays; a++) {
+        const cg_tile_array_info *ai = &m->arrays[a];
+        int64_t e = cg_tile_capacity(m, a, m->trip, NULL) * ai->elem_size;
+        total += (ai->load ? e : 0) + (ai->written ? e : 0);
+    }
+    return total;
+}
+
+/* gemm: which loop is m, n, k; -1 when the nest is not a matrix product. */
+static int gemm_shape(const cg_tile_model *m, int64_t *mm, int64_t *nn,
+                      int64_t *kk, int *celem)
+{
+    if (m->nloops != 3 || m->narrays != 3)
+        return -1;
+    int w = -1;
+    uint32_t seen = 0;
+    for (int a = 0; a < 3; a++) {
+        uint32_t l = m->arrays[a].loops;
+        if (popcount(l) != 2 || (seen & (1u << l)))
+            return -1;
+        seen |= 1u << l;
+        if (m->arrays[a].written) {
+            if (w >= 0)
+                return -1;
+            w = a;
+        }
+    }
+    if (w < 0)
+        return -1;
+    uint32_t c = m->arrays[w].loops;
+    int lk = 0;
+    while ((c >> lk) & 1)
+        lk++;
+    /* the other two arrays: one shares loop i with C, the other j */
+    int64_t t[2];
+    int k = 0;
+    for (int l = 0; l < 3; l++)
+        if ((c >> l) & 1)
+            t[k++] = m->trip[l];
+    *mm = t[0];
+    *nn = t[1];
+    *kk = m->trip[lk];
+    *celem = m->arrays[w].elem_size;
+    return 0;
+}
+
+static bool has_halo(const cg_tile_model *m)
+{
+    for (int a = 0; a < m->narrays; a++)
+        for (int d = 0; d < m->arrays[a].ndims; d++)
+            if (m->spread[a][d] > 0)
+                return true;
+    return false;
+}
+
+/* ---- the continuous relaxation ------------------------------------------- */
+
+typedef struct relax {
+    const cg_tile_model *m;
+    const cg_tile_target *t;
+    const int *order;
+} relax;
+
+static double extent(const cg_tile_model *m, int a, int d, const double *x)
+{
+    if (!m->arrays[a].exact[d])
+        return (double)m->full[a].size[d];
+    const cg_tile_access_info *acc = NULL;
+    for (int i = 0; i < m->naccesses && !acc; i++)
+        if (m->acc[i].array == a)
+            acc = &m->acc[i];
+    double e = (double)m->spread[a][d] + 1;
+    for (int l = 0; acc && l < m->nloops; l++)
+        e += fabs((double)acc->coef[d][l]) * (x[l] - 1);
+    return e < (double)m->full[a].size[d] ? e : (double)m->full[a].size[d];
+}
+
+/* Traffic in bytes for real sizes x; *fits when the buffers fit. */
+static double relaxed(const relax *r, const double *x, bool *fits)
+{
+    const cg_tile_model *m = r->m;
+    int64_t cnt[CG_TILE_MAX_LOOPS];
+    for (int l = 0; l < m->nloops; l++)
+        cnt[l] = x[l] < (double)m->trip[l] ? 2 : 1;
+    double traffic = 0, mem = 0;
+    for (int a = 0; a < m->narrays; a++) {
+        const cg_tile_array_info *ai = &m->arrays[a];
+        bool st, any;
+        uint32_t key = cg__tile_key(m, a, cnt, r->order, &st, &any);
+        double box = 1, factor = 1;
+        for (int d = 0; d < ai->ndims; d++)
+            box *= extent(m, a, d, x);
+        for (int l = 0; l < m->nloops; l++)
+            if ((key >> l) & 1)
+                factor *= (double)m->trip[l] / x[l];
+        double moved = factor * box * ai->elem_size;
+        traffic += (ai->load ? moved : 0) + (ai->written ? moved : 0);
+        mem += (any && st ? 2 : 1) * box * ai->elem_size;
+    }
+    *fits = mem <= (double)r->t->mem_bytes;
+    return traffic;
+}
+
+/* Minimum over a geometric grid of the other loops, bisection on loop ls
+ * (traffic falls as a tile grows, memory rises). */
+static double relax_order(const relax *r, int ls, int grid)
+{
+    const cg_tile_model *m = r->m;
+    int L = m->nloops, idx[CG_TILE_MAX_LOOPS] = {0};
+    double best = INFINITY, x[CG_TILE_MAX_LOOPS];
+    for (;;) {
+        for (int l = 0, k = 0; l < L; l++) {
+            if (l == ls)
+                continue;
+            bool fixed = l == L - 1 && m->keep_inner;
+            x[l] = fixed ? (double)m->trip[l]
+                         : pow((double)m->trip[l], (double)idx[k] / grid);
+            k++;
+        }
+        bool ok;
+        x[ls] = (double)m->trip[ls];
+        double v = relaxed(r, x, &ok);
+        if (ok && v < best)
+            best = v;
+        if (!(ls == L - 1 && m->keep_inner)) {
+            double lo = 1, hi = (double)m->trip[ls];
+            x[ls] = lo;
+            relaxed(r, x, &ok);
+            if (ok) {
+                for (int it = 0; it < 48; it++) {
+                    x[ls] = sqrt(lo * hi);
+                    relaxed(r, x, &ok);
+                    if (ok)
+                        lo = x[ls];
+                    else
+                        hi = x[ls];
+                }
+                x[ls] = lo;
+                v = relaxed(r, x, &ok);
+                if (v < best)
+                    best = v;
+            }
+        }
+        int k = 0;
+        while (k < L - 1 && ++idx[k] > grid)
+            idx[k++] = 0;
+        if (k == L - 1)
+            break;
+    }
+    return best;
+}
+
+static double relax_min(const cg_tile_model *m, const cg_tile_target *t,
+                        const int *order)
+{
+    int L = m->nloops, ls = 0;
+    for (int l = 1; l < L; l++)
+        if (m->trip[l] > m->trip[ls])
+            ls = l;
+    int grid = L <= 1 ? 1 : L == 2 ? 400 : L == 3 ? 60 : L == 4 ? 16 : 6;
+    relax r = {m, t, order};
+    return relax_order(&r, ls, grid);
+}
+
+static bool next_perm(int *v, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && v[i] >= v[i + 1])
+        i--;
+    if (i < 0)
+        return false;
+    int j = n - 1;
+    while (v[j] <= v[i])
+        j--;
+    int tmp = v[i];
+    v[i] = v[j];
+    v[j] = tmp;
+    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
+        tmp = v[a];
+        v[a] = v[b];
+        v[b] = tmp;
+    }
+    return true;
+}
+
+/* The relaxation over every order (every permutation up to 4 loops, else
+ * the plan's order), and at the plan's own sizes so the bound never exceeds
+ * what the plan achieves through rounding of the grid. */
+static double halo_bound(const cg_tile_model *m, const cg_tile_target *t,
+                         const cg_tile_summary *s)
+{
+    int v[CG_TILE_MAX_LOOPS];
+    double best = INFINITY, x[CG_TILE_MAX_LOOPS];
+    for (int l = 0; l < m->nloops; l++) {
+        v[l] = l;
+        x[l] = (double)s->size[l];
+    }
+    bool ok;
+    relax r = {m, t, s->order};
+    double own = relaxed(&r, x, &ok);
+    if (ok)
+        best = own;
+    if (m->nloops > 4) {
+        double b = relax_min(m, t, s->order);
+        return b < best ? b : best;
+    }
+    do {
+        double b = relax_min(m, t, v);
+        if (b < best)
+            best = b;
+    } while (next_perm(v, m->nloops));
+    return best;
+}
+
+void cg__tile_bound(const cg_tile_model *m, const cg_tile_target *t,
+                    const cg_tile_params *p, cg_tile_summary *s)
+{
+    (void)p;
+    s->compulsory = compulsory(m);
+    int64_t mm, nn, kk;
+    int elem;
+    if (gemm_shape(m, &mm, &nn, &kk, &elem) == 0) {
+        double M = (double)(t->mem_bytes / elem);
+        double b = 2.0 * (double)mm * (double)nn * (double)kk / sqrt(M) -
+                   2.0 * M;
+        double comp = (double)s->compulsory / elem;
+        s->bound_kind = CG_TILE_BOUND_GEMM;
+        s->bound = (b > comp ? b : comp) * elem;
+    } else if (has_halo(m)) {
+        s->bound_kind = CG_TILE_BOUND_HALO;
+        double b = halo_bound(m, t, s);
+        s->bound = isfinite(b) && b > (double)s->compulsory
+                       ? b : (double)s->compulsory;
+    } else {
+        s->bound_kind = CG_TILE_BOUND_COMPULSORY;
+        s->bound = (double)s->compulsory;
+    }
+    s->ratio = s->bound > 0 ? (double)s->traffic / s->bound : 1.0;
+}

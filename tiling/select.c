@@ -1,0 +1,710 @@
+/* select.c: tile selection.  A candidate is a tile size per loop and an
+ * order of the tile loops; from them follow, per array, whether its box
+ * changes with every tile (streamed: two buffers) or only when an outer
+ * tile loop moves (resident: one buffer), the bytes moved and the memory
+ * used.  The search starts from a coarse geometric grid of sizes (the
+ * continuous optimum, e.g. gemm tiles near sqrt(M)), then tries every
+ * balanced size (ceil(trip/count)) in a window around it; the last size is
+ * found by bisection since memory grows with it.
+ */
+#include "tile_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void cg_tile_params_init(cg_tile_params *p)
+{
+    p->memory = NULL;
+    p->mem_bytes = 0;
+    p->ii = 1;
+    p->depth = 8;
+    p->search_orders = true;
+}
+
+int64_t cg_tile_compute_cycles(const int64_t *size, int nloops, int ii,
+                               int depth)
+{
+    int64_t outer = 1;
+    for (int l = 0; l + 1 < nloops; l++)
+        outer *= size[l];
+    return outer * (size[nloops - 1] * (int64_t)ii + depth);
+}
+
+static int64_t xfer_cycles(int64_t bytes, const cg_dma_params *dma)
+{
+    double bw = dma->bytes_per_cycle > 0 ? dma->bytes_per_cycle : 1;
+    return dma->setup_cycles + (int64_t)ceil((double)bytes / bw);
+}
+
+uint32_t cg__tile_key(const cg_tile_model *m, int a, const int64_t *count,
+                      const int *order, bool *streamed, bool *any_changing)
+{
+    uint32_t loops = m->arrays[a].loops, key = 0;
+    bool suffix = true;
+    *streamed = *any_changing = false;
+    for (int i = m->nloops - 1; i >= 0; i--) {
+        int l = order[i];
+        if (count[l] <= 1)
+            continue;
+        if (!*any_changing) {
+            *any_changing = true;
+            *streamed = (loops >> l) & 1;
+        }
+        if (suffix && !((loops >> l) & 1))
+            continue;
+        suffix = false;
+        key |= 1u << l;
+    }
+    return key;
+}
+
+static int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+int cg__tile_place(const cg_tile_target *t, int narrays,
+                   const cg_tile_array_info *arrays, cg_tile_buffer *buf,
+                   int64_t *used)
+{
+    int idx[64], n = 0;
+    int64_t bank_used[64] = {0};
+    for (int a = 0; a < narrays && n < 64; a++)
+        if (buf[a].bytes > 0)
+            idx[n++] = a;
+    /* biggest first, ties by index: deterministic first-fit decreasing */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0; j--) {
+            int x = idx[j - 1], y = idx[j];
+            int64_t bx = buf[x].bytes * buf[x].nbuf;
+            int64_t by = buf[y].bytes * buf[y].nbuf;
+            if (bx > by || (bx == by && x < y))
+                break;
+            idx[j - 1] = y;
+            idx[j] = x;
+        }
+    int64_t top = 0;
+    int banks = t->banks > 0 && t->banks <= 64 ? t->banks : 1;
+    int64_t bank_bytes = t->mem_bytes / banks;
+    *used = 0;
+    for (int i = 0; i < n; i++) {
+        cg_tile_buffer *b = &buf[idx[i]];
+        int64_t al = arrays[idx[i]].elem_size;
+        if (t->any_bank) {
+            for (int k = 0; k < b->nbuf; k++) {
+                top = align_up(top, al);
+                b->addr[k] = top;
+                top += b->bytes;
+            }
+            b->bank = -1;
+            if (top > t->mem_bytes)
+                return -1;
+            continue;
+        }
+        int bank = -1;
+        for (int k = 0; k < banks && bank < 0; k++) {
+            if (!((t->bank_mask >> k) & 1))
+                continue;
+            int64_t at = align_up(k * bank_bytes + bank_used[k], al);
+            int64_t end = at + (b->nbuf - 1) * align_up(b->bytes, al) +
+                          b->bytes;
+            if (end <= (k + 1) * bank_bytes)
+                bank = k;
+        }
+        if (bank < 0)
+            return -1;
+        for (int k = 0; k < b->nbuf; k++) {
+            int64_t at = align_up(bank * bank_bytes + bank_used[bank], al);
+            b->addr[k] = at;
+            bank_used[bank] = at + b->bytes - bank * bank_bytes;
+        }
+        b->bank = bank;
+    }
+    if (t->any_bank)
+        *used = top;
+    else
+        for (int k = 0; k < banks; k++)
+            *used += bank_used[k];
+    return 0;
+}
+
+/* Sum over the tiles of the array's loops of the box elements: full tiles
+ * and the last (partial) tile of each loop, 2^k shapes. */
+static int64_t box_sum(const cg_tile_model *m, int a, const int64_t *size,
+                       const int64_t *count)
+{
+    uint32_t loops = m->arrays[a].loops;
+    int vary[CG_TILE_MAX_LOOPS], nv = 0;
+    int64_t s[CG_TILE_MAX_LOOPS];
+    for (int l = 0; l < m->nloops; l++) {
+        s[l] = size[l] < m->trip[l] ? size[l] : m->trip[l];
+        if (((loops >> l) & 1) && count[l] > 1)
+            vary[nv++] = l;
+    }
+    int64_t total = 0;
+    for (uint32_t mask = 0; mask < (1u << nv); mask++) {
+        int64_t n = 1;
+        bool skip = false;
+        for (int i = 0; i < nv; i++) {
+            int l = vary[i];
+            int64_t rem = m->trip[l] % size[l];
+            if ((mask >> i) & 1) { /* the partial tile */
+                if (!rem) {
+                    skip = true;
+                    break;
+                }
+                s[l] = rem;
+            } else {
+                s[l] = size[l];
+                n *= m->trip[l] / size[l];
+            }
+        }
+        if (!skip)
+            total += n * cg_tile_capacity(m, a, s, NULL);
+    }
+    return total;
+}
+
+void cg__tile_evaluate(const cg_tile_model *m, const cg_tile_target *t,
+                       const cg_tile_params *p, const int64_t *size,
+                       const int *order, cg__tile_eval *e,
+                       cg_tile_buffer *out)
+{
+    cg_tile_buffer local[64];
+    cg_tile_buffer *buf = out ? out : local;
+    int64_t count[CG_TILE_MAX_LOOPS], full[CG_TILE_MAX_LOOPS];
+    memset(e, 0, sizeof *e);
+    e->ntiles = 1;
+    for (int l = 0; l < m->nloops; l++) {
+        count[l] = cg__ceil_div(m->trip[l], size[l]);
+        full[l] = size[l] < m->trip[l] ? size[l] : m->trip[l];
+        e->ntiles *= count[l];
+    }
+    int64_t dma = 0;
+    for (int a = 0; a < m->narrays && a < 64; a++) {
+        const cg_tile_array_info *ai = &m->arrays[a];
+        cg_tile_buffer *b = &buf[a];
+        memset(b, 0, sizeof *b);
+        bool streamed, anych;
+        uint32_t key = cg__tile_key(m, a, count, order, &streamed, &anych);
+        int64_t cap = cg_tile_capacity(m, a, full, b->extent);
+        b->streamed = anych && streamed;
+        b->nbuf = b->streamed ? 2 : 1;
+        b->bytes = cap * ai->elem_size;
+        b->bank = -1;
+        int64_t factor = 1;
+        for (int l = 0; l < m->nloops; l++)
+            if (((key >> l) & 1) && !((ai->loops >> l) & 1))
+                factor *= count[l];
+        int64_t moved = factor * box_sum(m, a, size, count) * ai->elem_size;
+        b->in_bytes = ai->load ? moved : 0;
+        b->out_bytes = ai->written ? moved : 0;
+        b->loads = 1;
+        for (int l = 0; l < m->nloops; l++)
+            if ((key >> l) & 1)
+                b->loads *= count[l];
+        e->traffic += b->in_bytes + b->out_bytes;
+        if (b->streamed) {
+            int64_t one = cap * ai->elem_size;
+            if (ai->load)
+                dma += xfer_cycles(one, &t->dma);
+            if (ai->written)
+                dma += xfer_cycles(one, &t->dma);
+        }
+        int D = ai->ndims;
+        if (cap > 1 && b->extent[D - 1] == 1 && ai->dims[D - 1] > 1)
+            e->nonunit++;
+    }
+    int ch = t->dma.channels > 0 ? t->dma.channels : 1;
+    e->dma_ok = (dma + ch - 1) / ch <=
+                cg_tile_compute_cycles(full, m->nloops, p->ii, p->depth);
+    e->feasible = cg__tile_place(t, m->narrays, m->arrays, buf,
+                                 &e->mem_used) == 0;
+}
+
+/* ---- the search ------------------------------------------------------------ */
+
+typedef struct cand {
+    bool have;
+    cg__tile_eval e;
+    int64_t size[CG_TILE_MAX_LOOPS];
+    int order[CG_TILE_MAX_LOOPS];
+} cand;
+
+/* true when x is better than y */
+static bool better(const cg__tile_eval *x, const int64_t *xs,
+                   const cg__tile_eval *y, const int64_t *ys, int L)
+{
+    if (x->traffic != y->traffic)
+        return x->traffic < y->traffic;
+    if (x->dma_ok != y->dma_ok)
+        return x->dma_ok;
+    if (x->nonunit != y->nonunit)
+        return x->nonunit < y->nonunit;
+    if (x->mem_used != y->mem_used)
+        return x->mem_used > y->mem_used;
+    if (x->ntiles != y->ntiles)
+        return x->ntiles < y->ntiles;
+    for (int l = L - 1; l >= 0; l--)
+        if (xs[l] != ys[l])
+            return xs[l] > ys[l];
+    return false;
+}
+
+typedef struct search {
+    const cg_tile_model *m;
+    const cg_tile_target *t;
+    const cg_tile_params *p;
+    int64_t *list[CG_TILE_MAX_LOOPS]; /* balanced sizes, descending */
+    int nlist[CG_TILE_MAX_LOOPS];
+    int64_t evals;
+    cand best;        /* overall */
+    cand obest;       /* within the current order */
+} search;
+
+/* Balanced sizes ceil(trip/c), c = 1..trip, descending, without repeats. */
+static int balanced(int64_t trip, int64_t **out)
+{
+    int cap = 16, n = 0;
+    int64_t *v = malloc((size_t)cap * sizeof *v);
+    int64_t c = 1;
+    while (v && c <= trip) {
+        int64_t T = cg__ceil_div(trip, c);
+        if (n == cap) {
+            int64_t *nv = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+            if (!nv) {
+                free(v);
+                v = NULL;
+                break;
+            }
+            v = nv;
+        }
+        v[n++] = T;
+        if (T == 1)
+            break;
+        c = cg__ceil_div(trip, T - 1); /* first count with a smaller size */
+    }
+    *out = v;
+    return v ? n : -1;
+}
+
+static void consider(search *s, const int64_t *size, const int *order,
+                     const cg__tile_eval *e)
+{
+    int L = s->m->nloops;
+    cand *c[2] = {&s->obest, &s->best};
+    for (int i = 0; i < 2; i++)
+        if (!c[i]->have || better(e, size, &c[i]->e, c[i]->size, L)) {
+            c[i]->have = true;
+            c[i]->e = *e;
+            memcpy(c[i]->size, size, sizeof c[i]->size);
+            memcpy(c[i]->order, order, sizeof c[i]->order);
+        }
+}
+
+static bool fits(search *s, int64_t *size, const int *order, cg__tile_eval *e)
+{
+    s->evals++;
+    cg__tile_evaluate(s->m, s->t, s->p, size, order, e, NULL);
+    return e->feasible;
+}
+
+/* With every other size fixed, find the largest feasible size of loop ls
+ * among vals[0..n-1] (descending) and consider it and two smaller ones. */
+static void last_loop(search *s, int64_t *size, const int *order, int ls,
+                      const int64_t *vals, int n)
+{
+    cg__tile_eval e;
+    size[ls] = vals[0];
+    if (fits(s, size, order, &e))
+        consider(s, size, order, &e);
+    if (n < 2)
+        return;
+    /* below the first value the set of changing loops is fixed, so memory
+       only grows with the size: bisection applies */
+    int lo = 1, hi = n - 1, found = -1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        size[ls] = vals[mid];
+        if (fits(s, size, order, &e)) {
+            found = mid;
+            hi = mid - 1;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    for (int k = 0; found >= 0 && k < 3 && found + k < n; k++) {
+        size[ls] = vals[found + k];
+        if (fits(s, size, order, &e))
+            consider(s, size, order, &e);
+    }
+}
+
+/* Every combination of vals over the loops in `loops` (all but ls). */
+static void enumerate(search *s, int64_t *size, const int *order, int ls,
+                      const int *loops, int nl, int64_t **vals,
+                      const int *nvals, const int64_t *lsvals, int nls)
+{
+    if (nl == 0) {
+        last_loop(s, size, order, ls, lsvals, nls);
+        return;
+    }
+    for (int i = 0; i < nvals[0]; i++) {
+        size[loops[0]] = vals[0][i];
+        enumerate(s, size, order, ls, loops + 1, nl - 1, vals + 1, nvals + 1,
+                  lsvals, nls);
+    }
+}
+
+/* Geometric subset of a descending list (ratio >= 1.25), ends kept. */
+static int coarse(const int64_t *v, int n, int64_t *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (n <= 12 || i == 0 || i == n - 1 || v[i] * 5 <= out[k - 1] * 4)
+            out[k++] = v[i];
+    return k;
+}
+
+/* Values of v within a window of radius r around the position of x. */
+static int window(const int64_t *v, int n, int64_t x, int r, int64_t *out)
+{
+    int at = 0;
+    while (at < n - 1 && v[at] > x)
+        at++;
+    int lo = at - r < 0 ? 0 : at - r, hi = at + r >= n ? n - 1 : at + r, k = 0;
+    for (int i = lo; i <= hi; i++)
+        out[k++] = v[i];
+    return k;
+}
+
+static int search_order(search *s, const int *order)
+{
+    const cg_tile_model *m = s->m;
+    int L = m->nloops, ls = -1, loops[CG_TILE_MAX_LOOPS], nl = 0;
+    for (int l = 0; l < L; l++)
+        if (ls < 0 || s->nlist[l] > s->nlist[ls])
+            ls = l;
+    for (int l = 0; l < L; l++)
+        if (l != ls)
+            loops[nl++] = l;
+    int64_t *vals[CG_TILE_MAX_LOOPS] = {0};
+    int nvals[CG_TILE_MAX_LOOPS];
+    int rc = 0;
+    for (int i = 0; i < nl; i++) {
+        vals[i] = malloc((size_t)s->nlist[loops[i]] * sizeof(int64_t));
+        if (!vals[i])
+            rc = -1;
+    }
+    int64_t size[CG_TILE_MAX_LOOPS];
+    memset(&s->obest, 0, sizeof s->obest);
+    if (rc == 0) {
+        for (int i = 0; i < nl; i++)
+            nvals[i] = coarse(s->list[loops[i]], s->nlist[loops[i]], vals[i]);
+        enumerate(s, size, order, ls, loops, nl, vals, nvals, s->list[ls],
+                  s->nlist[ls]);
+    }
+    if (rc == 0 && s->obest.have && nl > 0) {
+        cand c = s->obest;
+        int r = 32;
+        for (;;) {
+            int64_t prod = 1;
+            for (int i = 0; i < nl; i++)
+                prod *= 2 * r + 1 < s->nlist[loops[i]] ? 2 * r + 1
+                                                      : s->nlist[loops[i]];
+            if (prod <= 4096 || r == 1)
+                break;
+            r /= 2;
+        }
+        for (int i = 0; i < nl; i++)
+            nvals[i] = window(s->list[loops[i]], s->nlist[loops[i]],
+                              c.size[loops[i]], r, vals[i]);
+        enumerate(s, size, order, ls, loops, nl, vals, nvals, s->list[ls],
+                  s->nlist[ls]);
+    }
+    for (int i = 0; i < nl; i++)
+        free(vals[i]);
+    return rc;
+}
+
+/* Orders that differ in a way that matters: per array, the set of loops in
+ * its reuse suffix when every loop has several tiles. */
+static uint64_t order_sig(const cg_tile_model *m, const int *order)
+{
+    uint64_t sig = 0;
+    int64_t count[CG_TILE_MAX_LOOPS];
+    for (int l = 0; l < m->nloops; l++)
+        count[l] = 2;
+    for (int a = 0; a < m->narrays; a++) {
+        bool st, any;
+        uint32_t key = cg__tile_key(m, a, count, order, &st, &any);
+        uint32_t all = (1u << m->nloops) - 1;
+        sig = sig * 1000003u + ((all & ~key) | (st ? 1u << 9 : 0));
+    }
+    return sig;
+}
+
+static bool next_perm(int *v, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && v[i] >= v[i + 1])
+        i--;
+    if (i < 0)
+        return false;
+    int j = n - 1;
+    while (v[j] <= v[i])
+        j--;
+    int t = v[i];
+    v[i] = v[j];
+    v[j] = t;
+    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
+        t = v[a];
+        v[a] = v[b];
+        v[b] = t;
+    }
+    return true;
+}
+
+/* Every order to try: all permutations up to 5 loops (deduplicated by
+ * signature), else each loop innermost with the rest in nest order. */
+static int orders(const cg_tile_model *m, bool all, int (*out)[8])
+{
+    int L = m->nloops, n = 0;
+    uint64_t sigs[128];
+    int v[CG_TILE_MAX_LOOPS];
+    for (int l = 0; l < L; l++)
+        v[l] = l;
+    if (!all) {
+        memcpy(out[0], v, sizeof(int) * (size_t)L);
+        return 1;
+    }
+    if (L <= 5) {
+        do {
+            uint64_t sg = order_sig(m, v);
+            bool dup = false;
+            for (int i = 0; i < n && !dup; i++)
+                dup = sigs[i] == sg;
+            if (!dup && n < 128) {
+                sigs[n] = sg;
+                memcpy(out[n++], v, sizeof(int) * (size_t)L);
+            }
+        } while (next_perm(v, L));
+        return n;
+    }
+    for (int in = 0; in < L; in++) {
+        int k = 0;
+        for (int l = 0; l < L; l++)
+            if (l != in)
+                out[n][k++] = l;
+        out[n++][k] = in;
+    }
+    return n;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The error when not even the smallest tile fits: its buffers listed. */
+static void too_small(const cg_tile_model *m, const cg_tile_target *t,
+                      const cg_tile_params *p, cg_diags *d)
+{
+    int64_t size[CG_TILE_MAX_LOOPS];
+    int order[CG_TILE_MAX_LOOPS];
+    char shape[128] = "", list[512] = "";
+    size_t k = 0, j = 0;
+    for (int l = 0; l < m->nloops; l++) {
+        order[l] = l;
+        size[l] = l == m->nloops - 1 && m->keep_inner ? m->trip[l] : 1;
+        k += (size_t)snprintf(shape + k, sizeof shape - k, "%s%lld",
+                              l ? "x" : "", (long long)size[l]);
+        if (k >= sizeof shape)
+            k = sizeof shape - 1;
+    }
+    cg_tile_buffer buf[64];
+    cg__tile_eval e;
+    cg__tile_evaluate(m, t, p, size, order, &e, buf);
+    int64_t total = 0;
+    for (int a = 0; a < m->narrays && a < 64; a++) {
+        if (!buf[a].bytes)
+            continue;
+        total += buf[a].nbuf * buf[a].bytes;
+        j += (size_t)snprintf(list + j, sizeof list - j, "%s%s %d x %lld B",
+                              j ? ", " : "", m->arrays[a].name, buf[a].nbuf,
+                              (long long)buf[a].bytes);
+        if (j >= sizeof list)
+            j = sizeof list - 1;
+    }
+    char where[96] = "";
+    if (!t->any_bank)
+        snprintf(where, sizeof where, " (%d banks of %lld bytes; each "
+                 "array's buffers must lie in one bank its MEMUnits reach)",
+                 t->banks, (long long)(t->mem_bytes / (t->banks ? t->banks : 1)));
+    cg_diags_add(d, CG_SEV_ERROR, m->file, m->loop_line[0],
+                 "tile memory '%s' (%lld bytes)%s cannot hold the buffers of "
+                 "even the smallest tile (%s iterations): %s = %lld bytes; "
+                 "give a larger memory or use fewer arrays",
+                 t->memory ? t->memory : "?", (long long)t->mem_bytes, where,
+                 shape, list, (long long)total);
+}
+
+static int run_search(search *s)
+{
+    const cg_tile_model *m = s->m;
+    for (int l = 0; l < m->nloops; l++) {
+        if (l == m->nloops - 1 && m->keep_inner) {
+            s->list[l] = malloc(sizeof(int64_t));
+            if (s->list[l])
+                s->list[l][0] = m->trip[l];
+            s->nlist[l] = 1;
+        } else {
+            s->nlist[l] = balanced(m->trip[l], &s->list[l]);
+        }
+        if (!s->list[l] || s->nlist[l] < 1)
+            return -1;
+    }
+    int (*ord)[8] = malloc(128 * sizeof *ord);
+    if (!ord)
+        return -1;
+    int no = orders(m, s->p->search_orders, ord);
+    int rc = 0;
+    for (int i = 0; i < no && rc == 0; i++)
+        rc = search_order(s, ord[i]);
+    free(ord);
+    return rc;
+}
+
+static cg_tile_plan *make_plan(const cg_tile_model *m, const cg_tile_target *t,
+                               const cg_tile_params *p, const cand *c,
+                               cg_diags *d)
+{
+    cg_tile_plan *pl = calloc(1, sizeof *pl);
+    if (pl) {
+        pl->buf = calloc((size_t)m->narrays + 1, sizeof *pl->buf);
+        pl->key = calloc((size_t)m->narrays + 1, sizeof *pl->key);
+    }
+    if (!pl || !pl->buf || !pl->key) {
+        cg_tile_plan_destroy(pl);
+        cg_diags_add(d, CG_SEV_ERROR, m->file, 0, "out of memory");
+        return NULL;
+    }
+    pl->m = m;
+    pl->t = *t;
+    pl->mem_name = t->memory ? strdup(t->memory) : NULL;
+    pl->t.memory = pl->mem_name;
+    pl->params = *p;
+    cg__tile_eval e;
+    cg__tile_evaluate(m, t, p, c->size, c->order, &e, pl->buf);
+    cg_tile_summary *s = &pl->s;
+    s->nloops = m->nloops;
+    for (int l = 0; l < m->nloops; l++) {
+        s->trip[l] = m->trip[l];
+        s->size[l] = c->size[l] < m->trip[l] ? c->size[l] : m->trip[l];
+        s->count[l] = cg__ceil_div(m->trip[l], s->size[l]);
+        s->order[l] = c->order[l];
+    }
+    for (int a = 0; a < m->narrays; a++) {
+        bool st, any;
+        pl->key[a] = cg__tile_key(m, a, s->count, s->order, &st, &any);
+    }
+    s->ntiles = e.ntiles;
+    s->whole = e.ntiles == 1;
+    s->traffic = e.traffic;
+    s->mem_bytes = t->mem_bytes;
+    s->mem_used = e.mem_used;
+    s->mem_use = t->mem_bytes ? (double)e.mem_used / (double)t->mem_bytes : 0;
+    s->dma_ok = e.dma_ok;
+    cg__tile_bound(m, t, p, s);
+    return pl;
+}
+
+cg_tile_plan *cg_tile_plan_model(const cg_tile_model *m,
+                                 const cg_tile_target *t,
+                                 const cg_tile_params *p, cg_diags *d)
+{
+    cg_tile_params defp;
+    if (!p) {
+        cg_tile_params_init(&defp);
+        p = &defp;
+    }
+    if (m->narrays > 64) {
+        cg_diags_add(d, CG_SEV_ERROR, m->file, 0,
+                     "loop nest touches %d arrays; tiling handles up to 64",
+                     m->narrays);
+        return NULL;
+    }
+    if (t->mem_bytes <= 0 || p->ii < 1 || p->depth < 0) {
+        cg_diags_add(d, CG_SEV_ERROR, m->file, 0,
+                     "bad tiling parameters (memory %lld bytes, ii %d, depth "
+                     "%d)", (long long)t->mem_bytes, p->ii, p->depth);
+        return NULL;
+    }
+    double t0 = now();
+    search s = {.m = m, .t = t, .p = p};
+    int rc = run_search(&s);
+    double secs = now() - t0;
+    for (int l = 0; l < m->nloops; l++)
+        free(s.list[l]);
+    if (rc < 0) {
+        cg_diags_add(d, CG_SEV_ERROR, m->file, 0, "out of memory");
+        return NULL;
+    }
+    if (!s.best.have) {
+        too_small(m, t, p, d);
+        return NULL;
+    }
+    cg_tile_plan *pl = make_plan(m, t, p, &s.best, d);
+    if (pl) {
+        pl->s.candidates = s.evals;
+        pl->s.seconds = secs;
+    }
+    return pl;
+}
+
+void cg_tile_plan_destroy(cg_tile_plan *p)
+{
+    if (!p)
+        return;
+    cg_tile_model_destroy(p->own_model);
+    free(p->mem_name);
+    free(p->buf);
+    free(p->key);
+    free(p);
+}
+
+const cg_tile_model *cg_tile_plan_get_model(const cg_tile_plan *p)
+{
+    return p->m;
+}
+const cg_tile_target *cg_tile_plan_target(const cg_tile_plan *p)
+{
+    return &p->t;
+}
+const cg_tile_params *cg_tile_plan_params(const cg_tile_plan *p)
+{
+    return &p->params;
+}
+const cg_tile_summary *cg_tile_plan_summary(const cg_tile_plan *p)
+{
+    return &p->s;
+}
+const cg_tile_buffer *cg_tile_plan_buffer(const cg_tile_plan *p, int a)
+{
+    return &p->buf[a];
+}
+
+void cg_tile_plan_tile(const cg_tile_plan *p, int64_t t, int64_t *origin,
+                       int64_t *size)
+{
+    const cg_tile_summary *s = &p->s;
+    for (int i = s->nloops - 1; i >= 0; i--) {
+        int l = s->order[i];
+        int64_t idx = t % s->count[l];
+        t /= s->count[l];
+        origin[l] = idx * s->size[l];
+        size[l] = s->trip[l] - origin[l] < s->size[l] ? s->trip[l] - origin[l]
+                                                      : s->size[l];
+    }
+}
