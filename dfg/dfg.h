@@ -63,10 +63,10 @@ int cg_dfg_add_edge(cg_dfg *g, int src, int dst, int operand, int distance,
                     int init);
 
 int cg_dfg_nnodes(const cg_dfg *g);
-const cg_dfg_node *cg_dfg_node(const cg_dfg *g, int id);
+const cg_dfg_node *cg_dfg_get_node(const cg_dfg *g, int id);
 int cg_dfg_find(const cg_dfg *g, const char *name); /* -1 when none */
 int cg_dfg_nedges(const cg_dfg *g);
-const cg_dfg_edge *cg_dfg_edge(const cg_dfg *g, int id);
+const cg_dfg_edge *cg_dfg_get_edge(const cg_dfg *g, int id);
 /* Edge feeding operand k of node id, -1 when none. */
 int cg_dfg_operand_edge(const cg_dfg *g, int id, int k);
 

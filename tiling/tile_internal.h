@@ -3,7 +3,7 @@
 #ifndef CG_TILE_INTERNAL_H
 #define CG_TILE_INTERNAL_H
 
-#include "dfg_compat.h"
+#include "../dfg/dfg.h"
 #include "tile.h"
 
 _Static_assert(CG_TILE_MAX_LOOPS == CG_NEST_MAX_LOOPS, "loop limits differ");

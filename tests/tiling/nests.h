@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "tiling/dfg_compat.h"
+#include "dfg/dfg.h"
 
 typedef struct nestb {
     cg_nest n;
