@@ -50,7 +50,7 @@ static void test_parameters_and_if(void **state)
                   "</module>\n"
                   "<architecture rows=\"1\" cols=\"3\">\n"
                   "<pattern col=\"3\"><block module=\"pe\" mode=\"add sub mul\" w=\"16\"/>"
-                  "<block module=\"pe\" mode=\"\" w=\"32\"/>"
+                  "<block module=\"pe\" mode=\"\" w=\"16\"/>"
                   "<block module=\"pe\" mode=\"add sub mul\" w=\"16\"/></pattern>\n"
                   "<connection from=\"block_0_0.o\" to=\"block_0_1.a\"/>\n"
                   "<connection from=\"block_0_1.o\" to=\"block_0_2.a\"/>\n"

@@ -1,0 +1,471 @@
+/* arch.c: the architecture model and its building C API.  Building only
+ * records what the caller says (with the current location); names are
+ * resolved and checked by cg_arch_flatten (flatten.c), so modules may be
+ * used before they are defined. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch_internal.h"
+
+static const char *const kind_names[CG_PRIM_COUNT] = {
+    "FuncUnit", "MEMUnit", "Register", "Multiplexer",
+    "TriState", "IO", "RegisterFile", "ConstUnit",
+};
+
+const char *cg_prim_kind_name(cg_prim_kind k)
+{
+    return (unsigned)k < CG_PRIM_COUNT ? kind_names[k] : "?";
+}
+
+bool cg_prim_kind_parse(const char *name, cg_prim_kind *k)
+{
+    for (int i = 0; i < CG_PRIM_COUNT; i++)
+        if (!strcmp(name, kind_names[i])) {
+            *k = (cg_prim_kind)i;
+            return true;
+        }
+    return false;
+}
+
+void cg_prim_params_init(cg_prim_params *p, cg_prim_kind kind)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->width = 32;
+    p->ops = kind == CG_PRIM_FUNC  ? CG_OPSET(CG_OP_ADD) | CG_OPSET(CG_OP_SUB)
+             : kind == CG_PRIM_MEM ? CG_OPSET(CG_OP_LOAD) |
+                                         CG_OPSET(CG_OP_STORE)
+                                   : 0;
+    p->latency = 0;
+    p->ninput = kind == CG_PRIM_MUX ? 2 : 1;
+    p->noutput = 1;
+    p->log2_nregs = 2;
+    p->memory = NULL;
+    p->bank = -1;
+}
+
+void cg_dma_params_init(cg_dma_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->ext_bytes = (int64_t)1 << 30;
+    p->bytes_per_cycle = 4;
+    p->setup_cycles = 10;
+    p->channels = 1;
+    p->max_dims = 4;
+}
+
+int cg__arch_grow(void **v, int *cap, int n, size_t sz)
+{
+    if (n <= *cap)
+        return 0;
+    int c = *cap ? *cap : 4;
+    while (c < n)
+        c *= 2;
+    void *w = realloc(*v, (size_t)c * sz);
+    if (!w)
+        return -1;
+    *v = w;
+    *cap = c;
+    return 0;
+}
+
+#define GROW(arr, n, cap) cg__arch_grow((void **)&(arr), &(cap), (n), sizeof *(arr))
+
+cg_arch *cg_arch_create(void)
+{
+    cg_arch *a = calloc(1, sizeof *a);
+    if (a)
+        a->top = -1;
+    return a;
+}
+
+static void free_module(cg__module *m)
+{
+    free(m->name);
+    for (int i = 0; i < m->nsigs; i++)
+        free(m->sigs[i].name);
+    for (int i = 0; i < m->ninsts; i++) {
+        free(m->insts[i].name);
+        free(m->insts[i].memory);
+        free(m->insts[i].module);
+    }
+    for (int i = 0; i < m->nconns; i++) {
+        free(m->conns[i].from);
+        free(m->conns[i].to);
+    }
+    free(m->sigs);
+    free(m->insts);
+    free(m->conns);
+}
+
+void cg_arch_destroy(cg_arch *a)
+{
+    if (!a)
+        return;
+    for (int i = 0; i < a->nmods; i++)
+        free_module(&a->mods[i]);
+    for (int i = 0; i < a->nfiles; i++)
+        free(a->files[i]);
+    for (int i = 0; i < a->nmems; i++)
+        free(a->mems[i].name);
+    free(a->mods);
+    free(a->files);
+    free(a->mems);
+    free(a);
+}
+
+void cg_arch_set_loc(cg_arch *a, const char *file, int line)
+{
+    a->loc.line = line;
+    a->loc.file = NULL;
+    if (!file)
+        return;
+    for (int i = 0; i < a->nfiles; i++)
+        if (!strcmp(a->files[i], file)) {
+            a->loc.file = a->files[i];
+            return;
+        }
+    char *f = strdup(file);
+    if (!f || GROW(a->files, a->nfiles + 1, a->cfiles) < 0) {
+        free(f);
+        return; /* the location is lost, nothing else */
+    }
+    a->files[a->nfiles++] = f;
+    a->loc.file = f;
+}
+
+static int oom(cg_arch *a, cg_diags *d)
+{
+    cg_error_at(d, a->loc, "out of memory");
+    return -1;
+}
+
+int cg_arch_module_find(const cg_arch *a, const char *name)
+{
+    for (int i = 0; i < a->nmods; i++)
+        if (!strcmp(a->mods[i].name, name))
+            return i;
+    return -1;
+}
+
+int cg_arch_module_define(cg_arch *a, const char *name, cg_diags *d)
+{
+    cg_prim_kind k;
+    int old = cg_arch_module_find(a, name);
+    if (cg_prim_kind_parse(name, &k)) {
+        cg_error_at(d, a->loc, "module name '%s' is a primitive's; choose "
+                    "another name", name);
+        return -1;
+    }
+    if (old >= 0) {
+        cg_loc l = a->mods[old].loc;
+        cg_error_at(d, a->loc, "duplicate module '%s' (first defined at "
+                    "%s:%d); rename one", name, l.file ? l.file : "?", l.line);
+        return -1;
+    }
+    if (GROW(a->mods, a->nmods + 1, a->cmods) < 0)
+        return oom(a, d);
+    cg__module *m = &a->mods[a->nmods];
+    memset(m, 0, sizeof *m);
+    m->name = strdup(name);
+    m->loc = a->loc;
+    if (!m->name)
+        return oom(a, d);
+    return a->nmods++;
+}
+
+void cg_arch_set_top(cg_arch *a, int mod) { a->top = mod; }
+
+void cg_arch_set_grid(cg_arch *a, int rows, int cols)
+{
+    a->rows = rows;
+    a->cols = cols;
+}
+
+static const cg__sig *find_sig(const cg__module *m, const char *name)
+{
+    for (int i = 0; i < m->nsigs; i++)
+        if (!strcmp(m->sigs[i].name, name))
+            return &m->sigs[i];
+    return NULL;
+}
+
+static const cg__inst *find_inst(const cg__module *m, const char *name)
+{
+    for (int i = 0; i < m->ninsts; i++)
+        if (!strcmp(m->insts[i].name, name))
+            return &m->insts[i];
+    return NULL;
+}
+
+static int add_sig(cg_arch *a, int mod, const char *name, cg_dir dir,
+                   bool wire, int width, cg_diags *d)
+{
+    cg__module *m = &a->mods[mod];
+    const cg__sig *old = find_sig(m, name);
+    if (old) {
+        cg_error_at(d, a->loc, "duplicate %s '%s' in module '%s' (first "
+                    "declared at %s:%d); rename one", wire ? "wire" : "port",
+                    name, m->name, old->loc.file ? old->loc.file : "?",
+                    old->loc.line);
+        return -1;
+    }
+    if (width < 1) {
+        cg_error_at(d, a->loc, "%s '%s' in module '%s' needs a width >= 1 "
+                    "(got %d)", wire ? "wire" : "port", name, m->name, width);
+        return -1;
+    }
+    if (GROW(m->sigs, m->nsigs + 1, m->csigs) < 0)
+        return oom(a, d);
+    cg__sig *s = &m->sigs[m->nsigs];
+    s->name = strdup(name);
+    s->dir = dir;
+    s->wire = wire;
+    s->width = width;
+    s->loc = a->loc;
+    if (!s->name)
+        return oom(a, d);
+    return m->nsigs++;
+}
+
+int cg_arch_add_port(cg_arch *a, int mod, const char *name, cg_dir dir,
+                     int width, cg_diags *d)
+{
+    return add_sig(a, mod, name, dir, false, width, d);
+}
+
+int cg_arch_add_wire(cg_arch *a, int mod, const char *name, int width,
+                     cg_diags *d)
+{
+    return add_sig(a, mod, name, CG_DIR_INOUT, true, width, d);
+}
+
+/* A new instance slot named name, -1 after an error on a duplicate. */
+static int new_inst(cg_arch *a, int mod, const char *name, cg_diags *d)
+{
+    cg__module *m = &a->mods[mod];
+    const cg__inst *old = find_inst(m, name);
+    if (old) {
+        cg_error_at(d, a->loc, "duplicate instance '%s' in module '%s' "
+                    "(first declared at %s:%d); rename one", name, m->name,
+                    old->loc.file ? old->loc.file : "?", old->loc.line);
+        return -1;
+    }
+    if (GROW(m->insts, m->ninsts + 1, m->cinsts) < 0)
+        return oom(a, d);
+    cg__inst *in = &m->insts[m->ninsts];
+    memset(in, 0, sizeof *in);
+    in->name = strdup(name);
+    in->row = in->col = -1;
+    in->loc = a->loc;
+    if (!in->name)
+        return oom(a, d);
+    return m->ninsts++;
+}
+
+/* The first parameter of p out of range, as a message; NULL when none. */
+static int check_params(cg_arch *a, const char *inst, const cg_prim_params *p,
+                        cg_diags *d)
+{
+    const char *kn = cg_prim_kind_name(p->kind);
+    const char *what = NULL;
+    int got = 0, min = 1;
+    if ((unsigned)p->kind >= CG_PRIM_COUNT) {
+        cg_error_at(d, a->loc, "instance '%s' has an unknown primitive kind "
+                    "%d", inst, (int)p->kind);
+        return -1;
+    }
+    if (p->width < 1)
+        what = "width", got = p->width;
+    else if (p->latency < 0)
+        what = "latency", got = p->latency, min = 0;
+    else if (p->ninput < 1)
+        what = "ninput", got = p->ninput;
+    else if (p->noutput < 1)
+        what = "noutput", got = p->noutput;
+    else if (p->log2_nregs < 0 || p->log2_nregs > 16)
+        what = "log2-nregister", got = p->log2_nregs, min = 0;
+    else if (p->bank < -1)
+        what = "bank", got = p->bank, min = 0;
+    if (what && !strcmp(what, "log2-nregister") && got > 16) {
+        cg_error_at(d, a->loc, "%s '%s' needs log2-nregister <= 16 (got %d)",
+                    kn, inst, got);
+        return -1;
+    }
+    if (what) {
+        cg_error_at(d, a->loc, "%s '%s' needs %s >= %d (got %d)", kn, inst,
+                    what, min, got);
+        return -1;
+    }
+    if (p->kind == CG_PRIM_FUNC && !p->ops) {
+        cg_error_at(d, a->loc, "FuncUnit '%s' has no opcodes; give at least "
+                    "one (opcodes: %s)", inst, cg_op_all_names());
+        return -1;
+    }
+    return 0;
+}
+
+int cg_arch_add_prim(cg_arch *a, int mod, const char *inst,
+                     const cg_prim_params *p, cg_diags *d)
+{
+    if (check_params(a, inst, p, d) < 0)
+        return -1;
+    int id = new_inst(a, mod, inst, d);
+    if (id < 0)
+        return -1;
+    cg__inst *in = &a->mods[mod].insts[id];
+    in->prim = true;
+    in->p = *p;
+    in->p.memory = NULL;
+    if (p->memory) {
+        in->memory = strdup(p->memory);
+        if (!in->memory)
+            return oom(a, d);
+        in->p.memory = in->memory;
+    }
+    return id;
+}
+
+int cg_arch_add_submodule(cg_arch *a, int mod, const char *inst,
+                          const char *module, cg_diags *d)
+{
+    int id = new_inst(a, mod, inst, d);
+    if (id < 0)
+        return -1;
+    cg__inst *in = &a->mods[mod].insts[id];
+    in->module = strdup(module);
+    if (!in->module)
+        return oom(a, d);
+    return id;
+}
+
+void cg_arch_set_position(cg_arch *a, int mod, int inst, int row, int col)
+{
+    cg__inst *in = &a->mods[mod].insts[inst];
+    in->row = row;
+    in->col = col;
+}
+
+int cg_arch_connect(cg_arch *a, int mod, const char *from, const char *to,
+                    cg_diags *d)
+{
+    cg__module *m = &a->mods[mod];
+    if (GROW(m->conns, m->nconns + 1, m->cconns) < 0)
+        return oom(a, d);
+    cg__conn *c = &m->conns[m->nconns];
+    c->from = strdup(from);
+    c->to = strdup(to);
+    c->loc = a->loc;
+    if (!c->from || !c->to) {
+        free(c->from);
+        free(c->to);
+        return oom(a, d);
+    }
+    m->nconns++;
+    return 0;
+}
+
+/* "inst_port_mux" for "inst.port", "port_mux" for "port" or "this.port". */
+static void mux_name(const char *to, char *buf, size_t len)
+{
+    if (!strncmp(to, "this.", 5))
+        to += 5;
+    snprintf(buf, len, "%s_mux", to);
+    for (char *s = buf; *s; s++)
+        if (*s == '.')
+            *s = '_';
+}
+
+int cg_arch_connect_select(cg_arch *a, int mod, const char *const *froms,
+                           int n, const char *to, cg_diags *d)
+{
+    if (n < 1) {
+        cg_error_at(d, a->loc, "select-from for '%s' lists no source; give "
+                    "at least one", to);
+        return -1;
+    }
+    char name[256];
+    mux_name(to, name, sizeof name);
+    const cg__inst *old = find_inst(&a->mods[mod], name);
+    if (old) {
+        cg_error_at(d, a->loc, "'%s' already has a select-from multiplexer "
+                    "'%s' (at %s:%d); list all its sources in one "
+                    "select-from=", to, name,
+                    old->loc.file ? old->loc.file : "?", old->loc.line);
+        return -1;
+    }
+    cg_prim_params p;
+    cg_prim_params_init(&p, CG_PRIM_MUX);
+    p.ninput = n;
+    int id = cg_arch_add_prim(a, mod, name, &p, d);
+    if (id < 0)
+        return -1;
+    a->mods[mod].insts[id].autow = true;
+    char ref[300];
+    for (int i = 0; i < n; i++) {
+        snprintf(ref, sizeof ref, "%s.in%d", name, i);
+        if (cg_arch_connect(a, mod, froms[i], ref, d) < 0)
+            return -1;
+    }
+    snprintf(ref, sizeof ref, "%s.out", name);
+    return cg_arch_connect(a, mod, ref, to, d);
+}
+
+int cg_arch_add_memory(cg_arch *a, const char *name, int64_t bytes,
+                       int banks, int ports, cg_diags *d)
+{
+    for (int i = 0; i < a->nmems; i++)
+        if (!strcmp(a->mems[i].name, name)) {
+            cg_loc l = a->mems[i].loc;
+            cg_error_at(d, a->loc, "duplicate tile memory '%s' (first "
+                        "declared at %s:%d); rename one", name,
+                        l.file ? l.file : "?", l.line);
+            return -1;
+        }
+    if (bytes < 1 || banks < 1 || ports < 1 || bytes % banks) {
+        cg_error_at(d, a->loc, "tile memory '%s' needs bytes >= 1, banks >= "
+                    "1 dividing bytes, and ports >= 1 (got bytes=%lld, "
+                    "banks=%d, ports=%d)", name, (long long)bytes, banks,
+                    ports);
+        return -1;
+    }
+    if (GROW(a->mems, a->nmems + 1, a->cmems) < 0)
+        return oom(a, d);
+    cg__memory *m = &a->mems[a->nmems];
+    m->name = strdup(name);
+    if (!m->name)
+        return oom(a, d);
+    m->bytes = bytes;
+    m->banks = banks;
+    m->ports = ports;
+    m->loc = a->loc;
+    return a->nmems++;
+}
+
+int cg_arch_set_dma(cg_arch *a, const cg_dma_params *p, cg_diags *d)
+{
+    if (a->has_dma) {
+        cg_error_at(d, a->loc, "second DMA engine (the first is at %s:%d); "
+                    "an architecture has one", a->dma_loc.file ?
+                    a->dma_loc.file : "?", a->dma_loc.line);
+        return -1;
+    }
+    if (p->ext_bytes < 0 || !(p->bytes_per_cycle > 0) ||
+        p->setup_cycles < 0 || p->channels < 1 || p->max_dims < 1 ||
+        p->max_dims > CG_DMA_MAX_DIMS) {
+        cg_error_at(d, a->loc, "the DMA engine needs ext-bytes >= 0, "
+                    "bytes-per-cycle > 0, setup-cycles >= 0, channels >= 1 "
+                    "and max-dims 1..%d", CG_DMA_MAX_DIMS);
+        return -1;
+    }
+    for (int i = 0; i < CG_DMA_MAX_DIMS; i++)
+        if (p->max_size[i] < 0 || p->max_stride[i] < 0) {
+            cg_error_at(d, a->loc, "DMA dimension %d needs max-size >= 0 and "
+                        "max-stride >= 0 (0 = any)", i);
+            return -1;
+        }
+    a->dma = *p;
+    a->has_dma = true;
+    a->dma_loc = a->loc;
+    return 0;
+}

@@ -1,0 +1,122 @@
+/* arch_internal.h: what the files of arch/ share (not a public header):
+ * the model's structures, a string arena, and the port lists of the
+ * primitives. */
+#ifndef CG_ARCH_INTERNAL_H
+#define CG_ARCH_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arch.h"
+
+/* A port or wire of a module (both are "signals" named "port"/"this.port"). */
+typedef struct cg__sig {
+    char *name;
+    cg_dir dir;   /* direction of a port; CG_DIR_INOUT for a wire */
+    bool wire;
+    int width;
+    cg_loc loc;
+} cg__sig;
+
+/* A primitive or sub-module instance. */
+typedef struct cg__inst {
+    char *name;
+    bool prim;
+    cg_prim_params p;  /* primitives; p.memory points at memory below */
+    char *memory;      /* owned copy of p.memory */
+    bool autow;        /* a select-from multiplexer: width of its target */
+    char *module;      /* sub-modules: the module's name */
+    int row, col;      /* grid position (instances of the top), -1 none */
+    cg_loc loc;
+} cg__inst;
+
+/* One directed connection between two references. */
+typedef struct cg__conn {
+    char *from, *to;
+    cg_loc loc;
+} cg__conn;
+
+typedef struct cg__module {
+    char *name;
+    cg_loc loc;
+    cg__sig *sigs;
+    int nsigs, csigs;
+    cg__inst *insts;
+    int ninsts, cinsts;
+    cg__conn *conns;
+    int nconns, cconns;
+} cg__module;
+
+typedef struct cg__memory {
+    char *name;
+    int64_t bytes;
+    int banks, ports;
+    cg_loc loc;
+} cg__memory;
+
+struct cg_arch {
+    cg__module *mods;
+    int nmods, cmods;
+    int top;            /* -1 until cg_arch_set_top */
+    int rows, cols;
+    char **files;       /* interned file names of locations */
+    int nfiles, cfiles;
+    cg_loc loc;         /* stamped on new objects */
+    cg__memory *mems;
+    int nmems, cmems;
+    bool has_dma;
+    cg_dma_params dma;
+    cg_loc dma_loc;
+};
+
+/* Grow *v (of elements of size sz, capacity *cap) to hold n; -1 on no
+ * memory. */
+int cg__arch_grow(void **v, int *cap, int n, size_t sz);
+
+/* ---- string arena (the netlist's names) -------------------------------- */
+typedef struct cg__arena cg__arena;
+cg__arena *cg__arena_create(void);
+void cg__arena_destroy(cg__arena *a);
+void *cg__arena_alloc(cg__arena *a, size_t n);  /* zeroed, NULL on no mem */
+char *cg__arena_strdup(cg__arena *a, const char *s);
+
+/* ---- primitive ports ----------------------------------------------------- */
+typedef struct cg__pport {
+    char name[32];
+    cg_dir dir;
+    int width;
+    bool config; /* configuration, not data: needs no connection */
+} cg__pport;
+
+/* Number of ports of a primitive with parameters p (width resolved). */
+int cg__prim_nports(const cg_prim_params *p);
+/* Port k (0 <= k < cg__prim_nports) of such a primitive. */
+void cg__prim_port(const cg_prim_params *p, int k, cg__pport *out);
+/* Index of port name, -1 when it has none. */
+int cg__prim_find_port(const cg_prim_params *p, const char *name);
+/* "in_a, in_b, out" into buf. */
+void cg__prim_port_list(const cg_prim_params *p, char *buf, size_t len);
+
+/* Natural order of hierarchical names: digit runs compare as numbers, so
+ * block_2_0 < block_10_0. */
+int cg__name_cmp(const char *a, const char *b);
+
+
+
+/* ---- the netlist (built by flatten.c, read by netlist.c) ---------------- */
+struct cg_netlist {
+    cg__arena *arena;      /* every name and file string */
+    int rows, cols;
+    cg_nl_prim *prims;     /* sorted by cg__name_cmp of their names */
+    int nprims;
+    cg_nl_port *ports;
+    int nports;
+    cg_nl_net *nets;       /* ordered by driver port */
+    int nnets;
+    int *sinks;            /* storage of every net's sinks */
+    cg_nl_memory *mems;
+    int nmems;
+    bool has_dma;
+    cg_dma_params dma;
+};
+#endif

@@ -1,0 +1,347 @@
+/* netlist.c: reading the device netlist: accessors, its deterministic text
+ * form (golden tests compare it byte for byte), the human summary and the
+ * Graphviz picture laid out on the grid. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch_internal.h"
+
+int cg_netlist_rows(const cg_netlist *nl) { return nl->rows; }
+int cg_netlist_cols(const cg_netlist *nl) { return nl->cols; }
+int cg_netlist_nprims(const cg_netlist *nl) { return nl->nprims; }
+int cg_netlist_nports(const cg_netlist *nl) { return nl->nports; }
+int cg_netlist_nnets(const cg_netlist *nl) { return nl->nnets; }
+int cg_netlist_nmemories(const cg_netlist *nl) { return nl->nmems; }
+
+const cg_nl_prim *cg_netlist_prim(const cg_netlist *nl, int i)
+{
+    return i >= 0 && i < nl->nprims ? &nl->prims[i] : NULL;
+}
+
+const cg_nl_port *cg_netlist_port(const cg_netlist *nl, int i)
+{
+    return i >= 0 && i < nl->nports ? &nl->ports[i] : NULL;
+}
+
+const cg_nl_net *cg_netlist_net(const cg_netlist *nl, int i)
+{
+    return i >= 0 && i < nl->nnets ? &nl->nets[i] : NULL;
+}
+
+const cg_nl_memory *cg_netlist_memory(const cg_netlist *nl, int i)
+{
+    return i >= 0 && i < nl->nmems ? &nl->mems[i] : NULL;
+}
+
+const cg_dma_params *cg_netlist_dma(const cg_netlist *nl)
+{
+    return nl->has_dma ? &nl->dma : NULL;
+}
+
+/* Primitives are sorted by cg__name_cmp (then strcmp): binary search. */
+int cg_netlist_find_prim(const cg_netlist *nl, const char *name)
+{
+    int lo = 0, hi = nl->nprims - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        const char *s = nl->prims[mid].name;
+        int c = cg__name_cmp(name, s);
+        if (!c)
+            c = strcmp(name, s);
+        if (!c)
+            return mid;
+        if (c < 0)
+            hi = mid - 1;
+        else
+            lo = mid + 1;
+    }
+    return -1;
+}
+
+int cg_netlist_prim_port(const cg_netlist *nl, int prim, const char *name)
+{
+    if (prim < 0 || prim >= nl->nprims)
+        return -1;
+    const cg_nl_prim *p = &nl->prims[prim];
+    for (int k = 0; k < p->nports; k++)
+        if (!strcmp(nl->ports[p->port0 + k].name, name))
+            return p->port0 + k;
+    return -1;
+}
+
+/* ---- text form ------------------------------------------------------------- */
+
+static void write_ops(cg_opset ops, FILE *out)
+{
+    const char *sep = "";
+    for (int op = 0; op < CG_OP_COUNT; op++)
+        if (ops & CG_OPSET(op)) {
+            fprintf(out, "%s%s", sep, cg_op_name((cg_op)op));
+            sep = ",";
+        }
+}
+
+static void write_prim(const cg_netlist *nl, const cg_nl_prim *p, FILE *out)
+{
+    fprintf(out, "prim %s %s at=%d,%d width=%d", p->name,
+            cg_prim_kind_name(p->p.kind), p->row, p->col, p->p.width);
+    switch (p->p.kind) {
+    case CG_PRIM_FUNC:
+        fprintf(out, " latency=%d ops=", p->p.latency);
+        write_ops(p->p.ops, out);
+        break;
+    case CG_PRIM_MEM:
+        fprintf(out, " latency=%d memory=%s bank=%d", p->p.latency,
+                p->memory >= 0 ? nl->mems[p->memory].name : "-", p->p.bank);
+        break;
+    case CG_PRIM_MUX:
+        fprintf(out, " ninput=%d", p->p.ninput);
+        break;
+    case CG_PRIM_REGFILE:
+        fprintf(out, " ninput=%d noutput=%d log2-nregister=%d", p->p.ninput,
+                p->p.noutput, p->p.log2_nregs);
+        break;
+    default:
+        break;
+    }
+    fputc('\n', out);
+}
+
+static void write_port_ref(const cg_netlist *nl, int port, FILE *out)
+{
+    const cg_nl_port *pt = &nl->ports[port];
+    fprintf(out, "%s.%s", nl->prims[pt->prim].name, pt->name);
+}
+
+static void write_dma(const cg_dma_params *d, FILE *out)
+{
+    fprintf(out, "dma ext-bytes=%lld bytes-per-cycle=%g setup-cycles=%d "
+            "channels=%d max-dims=%d", (long long)d->ext_bytes,
+            d->bytes_per_cycle, d->setup_cycles, d->channels, d->max_dims);
+    for (int i = 0; i < d->max_dims; i++)
+        if (d->max_size[i] || d->max_stride[i])
+            fprintf(out, " dim%d=%lld/%lld", i, (long long)d->max_size[i],
+                    (long long)d->max_stride[i]);
+    fputc('\n', out);
+}
+
+void cg_netlist_write(const cg_netlist *nl, FILE *out)
+{
+    fprintf(out, "grid %d %d\n", nl->rows, nl->cols);
+    for (int i = 0; i < nl->nmems; i++)
+        fprintf(out, "memory %s bytes=%lld banks=%d ports=%d\n",
+                nl->mems[i].name, (long long)nl->mems[i].bytes,
+                nl->mems[i].banks, nl->mems[i].ports);
+    if (nl->has_dma)
+        write_dma(&nl->dma, out);
+    for (int i = 0; i < nl->nprims; i++)
+        write_prim(nl, &nl->prims[i], out);
+    for (int i = 0; i < nl->nnets; i++) {
+        const cg_nl_net *n = &nl->nets[i];
+        fprintf(out, "net ");
+        write_port_ref(nl, n->driver, out);
+        fprintf(out, " ->");
+        for (int k = 0; k < n->nsinks; k++) {
+            fputc(' ', out);
+            write_port_ref(nl, n->sinks[k], out);
+        }
+        fputc('\n', out);
+    }
+}
+
+/* ---- summary ----------------------------------------------------------------- */
+
+static int count_kind(const cg_netlist *nl, cg_prim_kind k)
+{
+    int n = 0;
+    for (int i = 0; i < nl->nprims; i++)
+        n += nl->prims[i].p.kind == k;
+    return n;
+}
+
+/* Blocks: distinct grid cells holding a primitive. */
+static int count_blocks(const cg_netlist *nl)
+{
+    int n = 0;
+    char *seen = calloc((size_t)nl->rows * (size_t)nl->cols + 1, 1);
+    for (int i = 0; seen && i < nl->nprims; i++) {
+        const cg_nl_prim *p = &nl->prims[i];
+        if (p->row < 0 || p->col < 0 || p->row >= nl->rows ||
+            p->col >= nl->cols || seen[p->row * nl->cols + p->col])
+            continue;
+        seen[p->row * nl->cols + p->col] = 1;
+        n++;
+    }
+    free(seen);
+    return n;
+}
+
+static void summary_funcs(const cg_netlist *nl, FILE *out)
+{
+    fprintf(out, "FuncUnits: %d\n", count_kind(nl, CG_PRIM_FUNC));
+    for (int op = 0; op < CG_OP_COUNT; op++) {
+        int n = 0;
+        for (int i = 0; i < nl->nprims; i++)
+            n += nl->prims[i].p.kind == CG_PRIM_FUNC &&
+                 (nl->prims[i].p.ops & CG_OPSET(op));
+        if (n)
+            fprintf(out, "  %-7s %d\n", cg_op_name((cg_op)op), n);
+    }
+}
+
+static void summary_mems(const cg_netlist *nl, FILE *out)
+{
+    fprintf(out, "MEMUnits: %d\n", count_kind(nl, CG_PRIM_MEM));
+    for (int m = -1; m < nl->nmems; m++) {
+        int n = 0;
+        for (int i = 0; i < nl->nprims; i++)
+            n += nl->prims[i].p.kind == CG_PRIM_MEM &&
+                 nl->prims[i].memory == m;
+        if (n)
+            fprintf(out, "  %-7s %d\n", m < 0 ? "(none)" : nl->mems[m].name,
+                    n);
+    }
+}
+
+static void summary_muxes(const cg_netlist *nl, FILE *out)
+{
+    int n = 0, lo = 0, hi = 0;
+    for (int i = 0; i < nl->nprims; i++) {
+        const cg_nl_prim *p = &nl->prims[i];
+        if (p->p.kind != CG_PRIM_MUX)
+            continue;
+        lo = n && lo < p->p.ninput ? lo : p->p.ninput;
+        hi = n && hi > p->p.ninput ? hi : p->p.ninput;
+        n++;
+    }
+    fprintf(out, "muxes: %d", n);
+    if (n)
+        fprintf(out, " (%d..%d inputs)", lo, hi);
+    fputc('\n', out);
+}
+
+void cg_netlist_summary(const cg_netlist *nl, FILE *out)
+{
+    fprintf(out, "grid: %dx%d\n", nl->rows, nl->cols);
+    fprintf(out, "blocks: %d\n", count_blocks(nl));
+    fprintf(out, "primitives: %d (ports %d, nets %d)\n", nl->nprims,
+            nl->nports, nl->nnets);
+    summary_funcs(nl, out);
+    summary_mems(nl, out);
+    fprintf(out, "registers: %d\n", count_kind(nl, CG_PRIM_REG));
+    summary_muxes(nl, out);
+    fprintf(out, "register files: %d\n", count_kind(nl, CG_PRIM_REGFILE));
+    fprintf(out, "IOs: %d\n", count_kind(nl, CG_PRIM_IO));
+    fprintf(out, "const units: %d\n", count_kind(nl, CG_PRIM_CONST));
+    fprintf(out, "tri-states: %d\n", count_kind(nl, CG_PRIM_TRISTATE));
+    fprintf(out, "memories: %d\n", nl->nmems);
+    for (int i = 0; i < nl->nmems; i++)
+        fprintf(out, "  %s: %lld bytes, %d bank(s), %d port(s) per bank\n",
+                nl->mems[i].name, (long long)nl->mems[i].bytes,
+                nl->mems[i].banks, nl->mems[i].ports);
+    if (!nl->has_dma) {
+        fprintf(out, "DMA: none\n");
+        return;
+    }
+    const cg_dma_params *d = &nl->dma;
+    fprintf(out, "DMA: %d channel(s), %g bytes/cycle, %d setup cycles, %d "
+            "dims, external memory %lld bytes\n", d->channels,
+            d->bytes_per_cycle, d->setup_cycles, d->max_dims,
+            (long long)d->ext_bytes);
+}
+
+/* ---- Graphviz ---------------------------------------------------------------- */
+
+/* Points between blocks, and between primitives inside one. */
+enum { BLOCK_PT = 300, PRIM_PT = 60 };
+
+/* The part of a hierarchical name after its block ("func" of
+ * "block_0_0.func"); the whole name for a block that is a primitive. */
+static const char *short_name(const char *s)
+{
+    const char *dot = strchr(s, '.');
+    return dot ? dot + 1 : s;
+}
+
+static void dot_string(const char *s, FILE *out)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* Primitives of one block sit on a small square inside its cell. */
+static void dot_prims(const cg_netlist *nl, FILE *out)
+{
+    int side = 1, loose = 0;
+    for (int i = 0, k = 0; i < nl->nprims; i++) {
+        const cg_nl_prim *p = &nl->prims[i];
+        k = i && p->row == nl->prims[i - 1].row &&
+                    p->col == nl->prims[i - 1].col ? k + 1 : 0;
+        while (side * side <= k)
+            side++;
+    }
+    for (int i = 0, k = 0; i < nl->nprims; i++) {
+        const cg_nl_prim *p = &nl->prims[i];
+        bool placed = p->row >= 0 && p->col >= 0;
+        k = i && p->row == nl->prims[i - 1].row &&
+                    p->col == nl->prims[i - 1].col ? k + 1 : 0;
+        double x, y;
+        if (placed) {
+            x = p->col * BLOCK_PT + (k % side) * PRIM_PT;
+            y = -(p->row * BLOCK_PT + (k / side) * PRIM_PT);
+        } else {
+            x = (loose % 16) * PRIM_PT;
+            y = -((nl->rows + 1) * BLOCK_PT + (loose / 16) * PRIM_PT);
+            loose++;
+        }
+        fprintf(out, "  p%d [label=", i);
+        dot_string(short_name(p->name), out);
+        fprintf(out, " + \"\\n%s\", tooltip=", cg_prim_kind_name(p->p.kind));
+        dot_string(p->name, out);
+        fprintf(out, ", pos=\"%g,%g!\"];\n", x / 72.0, y / 72.0);
+    }
+}
+
+/* A cluster per block, labelled with its name and position. */
+static void dot_blocks(const cg_netlist *nl, FILE *out)
+{
+    for (int i = 0; i < nl->nprims;) {
+        const cg_nl_prim *p = &nl->prims[i];
+        int j = i;
+        while (j < nl->nprims && nl->prims[j].row == p->row &&
+               nl->prims[j].col == p->col)
+            j++;
+        if (p->row >= 0) {
+            fprintf(out, "  subgraph cluster_%d_%d {\n    label=\"(%d, %d)"
+                    "\";\n   ", p->row, p->col, p->row, p->col);
+            for (int k = i; k < j; k++)
+                fprintf(out, " p%d;", k);
+            fprintf(out, "\n  }\n");
+        }
+        i = j;
+    }
+}
+
+void cg_netlist_write_dot(const cg_netlist *nl, FILE *out)
+{
+    fprintf(out, "digraph cgra {\n  layout=neato;\n  splines=true;\n"
+            "  overlap=true;\n  node [shape=box, fontsize=8, width=0.7, "
+            "height=0.4];\n  edge [arrowsize=0.4];\n");
+    dot_prims(nl, out);
+    dot_blocks(nl, out);
+    for (int i = 0; i < nl->nnets; i++) {
+        const cg_nl_net *n = &nl->nets[i];
+        int a = nl->ports[n->driver].prim;
+        for (int k = 0; k < n->nsinks; k++) {
+            const cg_nl_port *s = &nl->ports[n->sinks[k]];
+            fprintf(out, "  p%d -> p%d [tooltip=\"%s -> %s\"];\n", a, s->prim,
+                    nl->ports[n->driver].name, s->name);
+        }
+    }
+    fprintf(out, "}\n");
+}
