@@ -1,0 +1,109 @@
+/* arch_test_util.h: helpers shared by the tests of arch/: render netlists
+ * as text, compare with golden files under tests/arch/golden (set
+ * CG_UPDATE_GOLDEN=1 to rewrite them, then review with git diff), and
+ * assert exact diagnostics. */
+#ifndef ARCH_TEST_UTIL_H
+#define ARCH_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arch/arch.h"
+
+enum { AS_WRITE, AS_SUMMARY, AS_DOT };
+
+/* The netlist as text in one of the three forms. */
+static inline char *nl_text(const cg_netlist *nl, int form)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (form == AS_WRITE)
+        cg_netlist_write(nl, f);
+    else if (form == AS_SUMMARY)
+        cg_netlist_summary(nl, f);
+    else
+        cg_netlist_write_dot(nl, f);
+    fclose(f);
+    return buf;
+}
+
+/* Flatten a (which must succeed without errors) and render it. */
+static inline char *arch_text(const cg_arch *a, int form)
+{
+    cg_diags *d = cg_diags_create();
+    cg_netlist *nl = cg_arch_flatten(a, d);
+    if (!nl)
+        cg_diags_print(d, stderr);
+    assert_non_null(nl);
+    char *t = nl_text(nl, form);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+    return t;
+}
+
+static inline char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    char tmp[4096];
+    size_t n;
+    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+        fwrite(tmp, 1, n, m);
+    fclose(m);
+    fclose(f);
+    return buf;
+}
+
+static inline const char *src_dir(void)
+{
+    const char *s = getenv("CG_SOURCE_DIR");
+    return s ? s : ".";
+}
+
+/* Compare text with tests/arch/golden/name. */
+static inline void check_golden(const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/arch/golden/%s", src_dir(), name);
+    if (getenv("CG_UPDATE_GOLDEN")) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+        return;
+    }
+    char *want = slurp(path);
+    if (!want)
+        fail_msg("golden file %s is missing (CG_UPDATE_GOLDEN=1 writes it)",
+                 path);
+    if (strcmp(want, text) != 0) {
+        fprintf(stderr, "---- got for %s:\n%s----\n", name, text);
+        free(want);
+        fail_msg("output differs from %s", path);
+    }
+    free(want);
+}
+
+/* Diagnostic i of d, formatted, equals want. */
+static inline void expect_diag(const cg_diags *d, int i, const char *want)
+{
+    assert_true(i < cg_diags_size(d));
+    char *got = cg_diag_format(cg_diags_get(d, i));
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "got:  %s\nwant: %s\n", got, want);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+#endif
