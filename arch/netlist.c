@@ -253,7 +253,7 @@ void cg_netlist_summary(const cg_netlist *nl, FILE *out)
 /* ---- Graphviz ---------------------------------------------------------------- */
 
 /* Points between blocks, and between primitives inside one. */
-enum { BLOCK_PT = 300, PRIM_PT = 60 };
+enum { BLOCK_PT = 480, PRIM_X = 100, PRIM_Y = 50 };
 
 /* The part of a hierarchical name after its block ("func" of
  * "block_0_0.func"); the whole name for a block that is a primitive. */
@@ -292,11 +292,11 @@ static void dot_prims(const cg_netlist *nl, FILE *out)
                     p->col == nl->prims[i - 1].col ? k + 1 : 0;
         double x, y;
         if (placed) {
-            x = p->col * BLOCK_PT + (k % side) * PRIM_PT;
-            y = -(p->row * BLOCK_PT + (k / side) * PRIM_PT);
+            x = p->col * BLOCK_PT + (k % side) * PRIM_X;
+            y = -(p->row * BLOCK_PT + (k / side) * PRIM_Y);
         } else {
-            x = (loose % 16) * PRIM_PT;
-            y = -((nl->rows + 1) * BLOCK_PT + (loose / 16) * PRIM_PT);
+            x = (loose % 16) * PRIM_X;
+            y = -(nl->rows * BLOCK_PT + (loose / 16) * PRIM_Y);
             loose++;
         }
         fprintf(out, "  p%d [label=", i);
@@ -307,7 +307,8 @@ static void dot_prims(const cg_netlist *nl, FILE *out)
     }
 }
 
-/* A cluster per block, labelled with its name and position. */
+/* A cluster (an outline) per block and a plain label above it: neato
+ * draws cluster labels over the pinned nodes. */
 static void dot_blocks(const cg_netlist *nl, FILE *out)
 {
     for (int i = 0; i < nl->nprims;) {
@@ -316,12 +317,14 @@ static void dot_blocks(const cg_netlist *nl, FILE *out)
         while (j < nl->nprims && nl->prims[j].row == p->row &&
                nl->prims[j].col == p->col)
             j++;
-        if (p->row >= 0) {
-            fprintf(out, "  subgraph cluster_%d_%d {\n    label=\"(%d, %d)"
-                    "\";\n   ", p->row, p->col, p->row, p->col);
+        if (p->row >= 0 && p->col >= 0) {
+            fprintf(out, "  subgraph cluster_%d_%d {\n   ", p->row, p->col);
             for (int k = i; k < j; k++)
                 fprintf(out, " p%d;", k);
-            fprintf(out, "\n  }\n");
+            fprintf(out, "\n  }\n  b%d_%d [shape=plaintext, fontsize=10, "
+                    "label=\"block_%d_%d\", pos=\"%g,%g!\"];\n", p->row,
+                    p->col, p->row, p->col, (p->col * BLOCK_PT) / 72.0,
+                    (-p->row * BLOCK_PT + PRIM_Y) / 72.0);
         }
         i = j;
     }
@@ -330,8 +333,9 @@ static void dot_blocks(const cg_netlist *nl, FILE *out)
 void cg_netlist_write_dot(const cg_netlist *nl, FILE *out)
 {
     fprintf(out, "digraph cgra {\n  layout=neato;\n  splines=true;\n"
-            "  overlap=true;\n  node [shape=box, fontsize=8, width=0.7, "
-            "height=0.4];\n  edge [arrowsize=0.4];\n");
+            "  overlap=true;\n  node [shape=box, "
+            "fontsize=8, width=1.2, height=0.4];\n  edge [arrowsize=0.4, "
+            "color=gray40];\n");
     dot_prims(nl, out);
     dot_blocks(nl, out);
     for (int i = 0; i < nl->nnets; i++) {
