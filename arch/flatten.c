@@ -300,7 +300,7 @@ static void check_drivers(fctx *f, int mi)
     for (int i = 0; i < mc->nlocal; i++)
         drv[i] = -1;
     for (int i = 0; i < m->nconns; i++) {
-        if (mc->to[i].kind == R_NONE || mc->from[i].kind == R_NONE)
+        if (mc->to[i].kind == R_NONE) /* an unknown source still drives */
             continue;
         int n = local_node(f, mi, mc->to[i]);
         if (drv[n] < 0) {

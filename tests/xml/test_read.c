@@ -82,6 +82,88 @@ static void test_two_files(void **state)
     free(tmpl);
 }
 
+/* A module (lines 2..) in a 1x1 architecture (the line after it). */
+#define PE(body)                                                              \
+    "<cgra>\n<module name=\"pe\">\n<input name=\"a\"/><input name=\"b\"/>"  \
+    "<output name=\"o\"/>\n<inst name=\"func\" module=\"FuncUnit\"/>\n"     \
+    body "</module>\n<architecture rows=\"1\" cols=\"1\"><pattern>"           \
+    "<block module=\"pe\"/></pattern></architecture></cgra>\n"
+
+/* Errors only flattening finds, at the line of the element that made the
+ * object; the arch is NULL. */
+static void test_flatten_errors(void **state)
+{
+    (void)state;
+    expect_error(PE("<connection from=\"a\" to=\"func.in_a func.in_b\"/>\n"
+                    "<connection from=\"b\" to=\"func.in_c\"/>\n"),
+                 "t.xml:6: error: unknown port 'in_c' on FuncUnit 'func' "
+                 "(ports: in_a, in_b, out)");
+    expect_error(PE("<connection from=\"this.a\" to=\"func.in_a\"/>\n"
+                    "<connection from=\"this.b\" to=\"func.in_a func.in_b\"/>\n"),
+                 "t.xml:6: error: 'func.in_a' in module 'pe' is driven by both "
+                 "'a' (at t.xml:5) and 'b'; list both in one select-from= to "
+                 "put a multiplexer in front of it");
+    expect_error(PE("<connection from=\"a b\" to=\"func.in_a\"/>\n"
+                    "<connection from=\"b\" to=\"func.in_b\"/>\n"),
+                 "t.xml:5: error: 'func.in_a' in module 'pe' is driven by both "
+                 "'a' (at t.xml:5) and 'b'; list both in one select-from= to "
+                 "put a multiplexer in front of it");
+    expect_error(PE("<wire name=\"w\" size=\"16\"/>\n"
+                    "<connection from=\"a\" distribute-to=\"func.in_a func.in_b\"/>\n"
+                    "<connection from=\"func.out\" to=\"w\"/>\n"),
+                 "t.xml:7: error: width mismatch: 'func.out' is 32 bits but 'w' "
+                 "is 16 bits; give both the same size=");
+    expect_error(PE("<connection from=\"a\" to=\"func.in_a func.in_b\"/>\n"
+                    "<connection from=\"a\" to=\"fun.in_a\"/>\n"),
+                 "t.xml:6: error: unknown instance 'fun' in reference "
+                 "'fun.in_a' in module 'pe' (instances: func)");
+    expect_error(PE("<connection from=\"a\" to=\"func.in_b\"/>\n"
+                    "<connection from=\"this.c\" to=\"func.in_a\"/>\n"),
+                 "t.xml:6: error: unknown port or wire 'c' in module 'pe' "
+                 "(ports and wires: a, b, o)");
+    expect_error(PE("<inst name=\"func\" module=\"Register\"/>\n"
+                    "<connection from=\"a\" to=\"func.in_a func.in_b\"/>\n"),
+                 "t.xml:5: error: duplicate instance 'func' in module 'pe' "
+                 "(first declared at t.xml:4); rename one");
+    expect_error(PE("<wire name=\"a\"/>\n"
+                    "<connection from=\"a\" to=\"func.in_a func.in_b\"/>\n"),
+                 "t.xml:5: error: duplicate wire 'a' in module 'pe' (first "
+                 "declared at t.xml:3); rename one");
+    expect_error(PE("<connection from=\"a\" to=\"func.in_a func.in_b\"/>\n"
+                    "<connection from=\"func.in_a\" to=\"o\"/>\n"),
+                 "t.xml:6: error: 'func.in_a' is an input of FuncUnit 'func'; "
+                 "it cannot drive 'o' (swap from= and to=?)");
+    expect_error(PE("<inst name=\"m\" module=\"MEMUnit\" memory=\"spm\"/>\n"
+                    "<connection from=\"a\" distribute-to=\"func.in_a "
+                    "func.in_b m.addr m.data_in\"/>\n"),
+                 "t.xml:5: error: MEMUnit 'm' reaches tile memory 'spm', which "
+                 "is not declared (memories: none)");
+    /* the top module's connections too */
+    expect_error("<cgra><module name=\"pe\"><output name=\"o\"/></module>\n"
+                 "<architecture rows=\"1\" cols=\"2\"><pattern><block "
+                 "module=\"pe\"/></pattern>\n"
+                 "<connection from=\"block_0_0.o\" to=\"block_0_1.i\"/>\n"
+                 "</architecture></cgra>\n",
+                 "t.xml:3: error: unknown port 'i' on instance 'block_0_1' of "
+                 "module 'pe' (ports: o)");
+}
+
+/* An unconnected primitive input is a warning: the arch is built. */
+static void test_unconnected_warning(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = read_mem(PE("<connection from=\"a\" to=\"func.in_a\"/>\n"
+                             "<connection from=\"func.out\" to=\"o\"/>\n"), d);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), 1);
+    expect_diag(d, 0, "t.xml:4: warning: input 'in_b' of FuncUnit 'func' in "
+                      "module 'pe' is not connected; connect it or remove "
+                      "the unit");
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
 static void summary_of(const char *file)
 {
     char rel[256], golden[256];
@@ -107,7 +189,7 @@ static void test_benchmarks(void **state)
     (void)state;
     static const char *const files[] = {
         "nswe_mesh", "nswe_mesh_8x8", "diagonal", "diagonal_8x8",
-        "adres_4x4", "hetero_4x4", "hetero_8x8",
+        "adres_4x4", "hetero_4x4", "hetero_8x8", "default_4x4",
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         summary_of(files[i]);
@@ -120,6 +202,8 @@ int main(void)
         cmocka_unit_test(test_roots),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_two_files),
+        cmocka_unit_test(test_flatten_errors),
+        cmocka_unit_test(test_unconnected_warning),
         cmocka_unit_test(test_benchmarks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,23 @@ static void test_counters_and_skips(void **state)
                   "top_counters.txt", 0);
 }
 
+/* The counters' values made visible: each stamp's block is a "tag" whose
+ * ConstUnit is named after the counters passed to it as parameters. */
+static void test_counter_values(void **state)
+{
+    (void)state;
+    expect_golden("<cgra><module name=\"tag\">"
+                  "<inst name=\"k(k)_r(r)_c(c)_sum(+ (r) (c))\" "
+                  "module=\"ConstUnit\"/></module>\n"
+                  "<architecture rows=\"5\" cols=\"8\">\n"
+                  "<pattern row-range=\"1 4\" col-range=\"0 7\" col=\"2\" "
+                  "row-skip=\"1\" col-skip=\"1\" counter=\"n\" "
+                  "row-counter=\"i\" col-counter=\"j\">\n"
+                  "<block module=\"tag\" k=\"(n)\" r=\"(i)\" c=\"(j)\"/>\n"
+                  "</pattern></architecture></cgra>\n",
+                  "top_counter_values.txt", 0);
+}
+
 static void test_rel_arithmetic(void **state)
 {
     (void)state;
@@ -201,6 +218,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counters_and_skips),
+        cmocka_unit_test(test_counter_values),
         cmocka_unit_test(test_rel_arithmetic),
         cmocka_unit_test(test_wrap_around),
         cmocka_unit_test(test_memory_dma),
