@@ -307,6 +307,8 @@ static void check_drivers(fctx *f, int mi)
             drv[n] = i;
             continue;
         }
+        if (mc->from[i].kind == R_NONE || mc->from[drv[n]].kind == R_NONE)
+            continue; /* fallout of an unknown name, reported already */
         const cg__conn *c0 = &m->conns[drv[n]], *c = &m->conns[i];
         cg_error_at(f->d, c->loc, "'%s' in module '%s' is driven by both "
                     "'%s' (at %s:%d) and '%s'; list both in one select-from= "
