@@ -263,39 +263,35 @@ static int new_inst(cg_arch *a, int mod, const char *name, cg_diags *d)
     return m->ninsts++;
 }
 
-/* The first parameter of p out of range, as a message; NULL when none. */
+/* Report the first parameter of p out of its range; -1 when there is one. */
 static int check_params(cg_arch *a, const char *inst, const cg_prim_params *p,
                         cg_diags *d)
 {
-    const char *kn = cg_prim_kind_name(p->kind);
-    const char *what = NULL;
-    int got = 0, min = 1;
     if ((unsigned)p->kind >= CG_PRIM_COUNT) {
         cg_error_at(d, a->loc, "instance '%s' has an unknown primitive kind "
                     "%d", inst, (int)p->kind);
         return -1;
     }
-    if (p->width < 1)
-        what = "width", got = p->width;
-    else if (p->latency < 0)
-        what = "latency", got = p->latency, min = 0;
-    else if (p->ninput < 1)
-        what = "ninput", got = p->ninput;
-    else if (p->noutput < 1)
-        what = "noutput", got = p->noutput;
-    else if (p->log2_nregs < 0 || p->log2_nregs > 16)
-        what = "log2-nregister", got = p->log2_nregs, min = 0;
-    else if (p->bank < -1)
-        what = "bank", got = p->bank, min = 0;
-    if (what && !strcmp(what, "log2-nregister") && got > 16) {
-        cg_error_at(d, a->loc, "%s '%s' needs log2-nregister <= 16 (got %d)",
-                    kn, inst, got);
-        return -1;
-    }
-    if (what) {
-        cg_error_at(d, a->loc, "%s '%s' needs %s >= %d (got %d)", kn, inst,
-                    what, min, got);
-        return -1;
+    const struct {
+        const char *name;
+        int value, min, max;
+    } range[] = {
+        {"width", p->width, 1, 1 << 16},  {"latency", p->latency, 0, 1 << 16},
+        {"ninput", p->ninput, 1, 1 << 12}, {"noutput", p->noutput, 1, 1 << 12},
+        {"log2-nregister", p->log2_nregs, 0, 16}, {"bank", p->bank, -1, 1 << 16},
+    };
+    const char *kn = cg_prim_kind_name(p->kind);
+    for (size_t i = 0; i < sizeof range / sizeof *range; i++) {
+        if (range[i].value < range[i].min) {
+            cg_error_at(d, a->loc, "%s '%s' needs %s >= %d (got %d)", kn,
+                        inst, range[i].name, range[i].min, range[i].value);
+            return -1;
+        }
+        if (range[i].value > range[i].max) {
+            cg_error_at(d, a->loc, "%s '%s' needs %s <= %d (got %d)", kn,
+                        inst, range[i].name, range[i].max, range[i].value);
+            return -1;
+        }
     }
     if (p->kind == CG_PRIM_FUNC && !p->ops) {
         cg_error_at(d, a->loc, "FuncUnit '%s' has no opcodes; give at least "
