@@ -40,7 +40,29 @@ typedef struct fctx {
     cg_diags *d;
     int errors0;
     mcheck *mc;      /* per module */
+    char **said;     /* keys of messages given once (see once()) */
+    int nsaid, csaid;
 } fctx;
+
+/* False when the message keyed by (loc, a, b) was given already: the
+ * sugar makes one connection per block from a single XML line, and its
+ * mistake is one mistake. */
+static bool once(fctx *f, cg_loc loc, const char *a, const char *b)
+{
+    char key[512];
+    snprintf(key, sizeof key, "%s:%d:%s:%s", loc.file ? loc.file : "",
+             loc.line, a, b);
+    for (int i = 0; i < f->nsaid; i++)
+        if (!strcmp(f->said[i], key))
+            return false;
+    char *k = strdup(key);
+    if (k && cg__arch_grow((void **)&f->said, &f->csaid, f->nsaid + 1,
+                           sizeof *f->said) == 0)
+        f->said[f->nsaid++] = k;
+    else
+        free(k);
+    return true;
+}
 
 static bool failed(const fctx *f) { return cg_diags_errors(f->d) > f->errors0; }
 
@@ -124,6 +146,8 @@ static ref resolve_inst_port(fctx *f, int mi, int ii, const char *port,
         r.kind = R_SUB;
         return r;
     }
+    if (!once(f, loc, c->name, port))
+        return r;
     sig_list(c, false, list, sizeof list);
     cg_error_at(f->d, loc, "unknown port '%s' on instance '%s' of module "
                 "'%s' (ports: %s)", port, in->name, c->name, list);
@@ -283,9 +307,12 @@ static void check_conn(fctx *f, int mi, int i)
                     "driven inside that module, not by '%s'", c->to,
                     owner_name(f, mi, t), shown(c->from));
     } else if (sw != tw) {
-        cg_error_at(f->d, c->loc, "width mismatch: '%s' is %d bits but '%s' "
-                    "is %d bits; give both the same size=", shown(c->from), sw,
-                    shown(c->to), tw);
+        char ws[32];
+        snprintf(ws, sizeof ws, "%d/%d", sw, tw);
+        if (once(f, c->loc, "width mismatch", ws))
+            cg_error_at(f->d, c->loc, "width mismatch: '%s' is %d bits but "
+                        "'%s' is %d bits; give both the same size=",
+                        shown(c->from), sw, shown(c->to), tw);
     }
 }
 
@@ -894,11 +921,14 @@ static void free_checks(fctx *f)
         free(f->mc[i].base);
     }
     free(f->mc);
+    for (int i = 0; i < f->nsaid; i++)
+        free(f->said[i]);
+    free(f->said);
 }
 
 cg_netlist *cg_arch_flatten(const cg_arch *a, cg_diags *d)
 {
-    fctx f = {a, d, cg_diags_errors(d), NULL};
+    fctx f = {a, d, cg_diags_errors(d), NULL, NULL, 0, 0};
     if (a->top < 0 || a->top >= a->nmods) {
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "the architecture has no top "
                      "module; define one and call cg_arch_set_top");

@@ -109,6 +109,30 @@ static void test_errors(void **state)
                  "(expected: block)");
 }
 
+/* The sugar makes one connection per block from one line; its mistake is
+ * reported once. */
+static void test_errors_once(void **state)
+{
+    (void)state;
+    expect_error(MODS "<architecture cgra-rows=\"2\" cgra-cols=\"2\">\n"
+                 "<mesh out-north=\"out\" out-south=\"out\" in-north=\"north\" "
+                 "in-south=\"s\">\n<interior><block module=\"pe\"/></interior>"
+                 "</mesh></architecture></cgra>\n",
+                 "t.xml:3: error: unknown port 'north' on instance 'block_1_0' "
+                 "of module 'pe' (ports: n, e, s, w, ne, nw, se, sw, out)");
+    expect_error("<cgra><module name=\"p\"><input name=\"n\" size=\"16\"/>"
+                 "<input name=\"s\"/><output name=\"out\"/>"
+                 "<inst name=\"r\" module=\"Register\"/>"
+                 "<connection from=\"this.s\" to=\"r.in\"/>"
+                 "<connection from=\"r.out\" to=\"this.out\"/></module>\n"
+                 "<architecture cgra-rows=\"2\" cgra-cols=\"2\">\n"
+                 "<mesh out-north=\"out\" out-south=\"out\" in-north=\"n\" "
+                 "in-south=\"s\">\n<interior><block module=\"p\"/></interior>"
+                 "</mesh></architecture></cgra>\n",
+                 "t.xml:3: error: width mismatch: 'block_0_0.out' is 32 bits "
+                 "but 'block_1_0.n' is 16 bits; give both the same size=");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +141,7 @@ int main(void)
         cmocka_unit_test(test_mesh_torus),
         cmocka_unit_test(test_diagonal),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
