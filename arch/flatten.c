@@ -866,7 +866,8 @@ static int build(fctx *f, cg_netlist *nl)
     int *node_port = NULL, *port_node = NULL, rc = -1;
     if (copy_memories(f->a, nl) < 0 || expand(&x, f->a->top, "", -1, -1) < 0)
         goto out;
-    qsort(x.fp, (size_t)x.nfp, sizeof *x.fp, cmp_fprim);
+    if (x.nfp)
+        qsort(x.fp, (size_t)x.nfp, sizeof *x.fp, cmp_fprim);
     node_port = malloc(sizeof(int) * (size_t)(x.nnodes + 1));
     if (!node_port)
         goto out;

@@ -418,6 +418,30 @@ static void test_build_errors(void **state)
     cg_diags_destroy(d);
 }
 
+/* A top module without anything: an empty netlist, not an error. */
+static void test_empty(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_create();
+    cg_arch_set_top(a, cg_arch_module_define(a, "architecture", d));
+    cg_arch_set_grid(a, 2, 3);
+    cg_netlist *nl = cg_arch_flatten(a, d);
+    assert_non_null(nl);
+    assert_int_equal(cg_diags_size(d), 0);
+    assert_int_equal(cg_netlist_nprims(nl), 0);
+    assert_int_equal(cg_netlist_find_prim(nl, "x"), -1);
+    char *t = nl_text(nl, AS_WRITE);
+    assert_string_equal(t, "grid 2 3\n");
+    free(t);
+    t = nl_text(nl, AS_SUMMARY);
+    assert_non_null(strstr(t, "blocks: 0\n"));
+    free(t);
+    cg_netlist_destroy(nl);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_flatten_errors),
         cmocka_unit_test(test_unconnected_warning),
         cmocka_unit_test(test_build_errors),
+        cmocka_unit_test(test_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
