@@ -1,7 +1,19 @@
 /* extract.h: the LLVM 16 C-API loop extractor (//DFGLOOP tags -> DFGs) and
  * the native run used to prove extracted DFGs right.
  *
- * STATUS: contract only.  No extract*.c implements it yet; see issue 3.
+ * A C file is compiled once by clang-16 into a cg_extract_prog; each tagged
+ * loop of it is then extracted into a DFG (cg_extract_loop) and can be run
+ * natively (cg_extract_run) to check the DFG, the tiler or the simulator
+ * against the real code.  docs/dfg.md (## Extractor) states the rules.
+ *
+ * Memory layout: every global variable defined in the file gets a fixed
+ * byte address (cg_extract_global).  Extracted DFGs compute addresses in
+ * that layout: a const node with sym = G holds an address inside global G.
+ *
+ * Kernel convention: the function holding a tagged loop is the kernel.  Its
+ * parameters must be integers; the native run passes each the value of the
+ * symbol of the same name (cg_extract_params.syms), and fails naming the
+ * parameter when none is given.  Arrays are globals, never parameters.
  */
 #ifndef CG_EXTRACT_H
 #define CG_EXTRACT_H
@@ -39,5 +51,72 @@ void cg_extract_params_init(cg_extract_params *p);
 int cg_extract_file(const char *c_path, const char *loop_tag,
                     const cg_extract_params *p, cg_dfg ***out, int *n,
                     cg_diags *d);
+
+/* ---- step by step: the compiled file, its loops, its native run ------- */
+
+typedef struct cg_extract_prog cg_extract_prog;
+
+/* Compile c_path with clang-16 (the flags of docs/dfg.md + p->cflags),
+ * load the module, read the //DFGLOOP tags and find the loops.  NULL with
+ * errors (clang's messages as notes) on failure.  p is copied. */
+cg_extract_prog *cg_extract_open(const char *c_path,
+                                 const cg_extract_params *p, cg_diags *d);
+void cg_extract_close(cg_extract_prog *x);          /* accepts NULL */
+int cg_extract_ntags(const cg_extract_prog *x);
+const char *cg_extract_tag(const cg_extract_prog *x, int i);
+int cg_extract_tag_line(const cg_extract_prog *x, int i);
+/* The DFG of the loop tagged tag (its nest attached), NULL with an error
+ * naming file:line and the reason. */
+cg_dfg *cg_extract_loop(cg_extract_prog *x, const char *tag, cg_diags *d);
+
+/* One global of the memory layout. */
+typedef struct cg_extract_global {
+    const char *name;
+    uint64_t base;      /* byte address */
+    uint64_t bytes;
+    bool is_const;      /* read-only: keeps its initializer in native runs */
+} cg_extract_global;
+
+int cg_extract_nglobals(const cg_extract_prog *x);
+const cg_extract_global *cg_extract_global_get(const cg_extract_prog *x,
+                                               int i);
+/* Index of the global called name, -1 when none. */
+int cg_extract_global_find(const cg_extract_prog *x, const char *name);
+/* A zeroed image covering every global (mem->data malloc'd, caller frees).
+ * Returns -1 when out of memory. */
+int cg_extract_image(const cg_extract_prog *x, cg_mem *mem);
+
+/* One execution of the tagged loop seen by the native run: memory and
+ * live-ins when it was entered, memory and live-outs when it exited. */
+typedef struct cg_extract_instance {
+    int64_t index;            /* 0 for the first execution of the loop */
+    int64_t iters;            /* iterations it ran */
+    const cg_mem *before;     /* image at entry (layout addresses) */
+    const cg_mem *after;      /* image at exit */
+    const uint64_t *inputs;   /* by DFG node id: value of each input node */
+    const uint64_t *outputs;  /* by DFG node id: value of each output node
+                                 after the last iteration */
+} cg_extract_instance;
+
+/* Called at each exit of the loop; everything it gets lives until it
+ * returns. */
+typedef void (*cg_extract_probe_fn)(void *arg,
+                                    const cg_extract_instance *in);
+
+/* Run the kernel holding the loop tagged tag natively (LLVM MCJIT) on mem:
+ * the writable globals start with mem's bytes, read-only globals keep
+ * their initializers (and mem receives them); afterwards mem holds the
+ * final bytes of every global.  probe (may be NULL) sees every execution
+ * of the loop, with inputs/outputs indexed by the node ids of the DFG that
+ * cg_extract_loop returned for tag (extract it first).  Kernel parameters
+ * take the values of p->syms of the same name.  *ninstances (may be NULL)
+ * receives the number of executions.  Returns 0, or -1 with an error. */
+int cg_extract_run(cg_extract_prog *x, const char *tag, cg_mem *mem,
+                   cg_extract_probe_fn probe, void *arg, int64_t *ninstances,
+                   cg_diags *d);
+
+/* The trip count of the tagged loop as recorded in its nest, with the
+ * symbol values of p substituted; -1 when unknown. */
+int64_t cg_extract_trip(const cg_dfg *g);
 
 #endif

@@ -1,0 +1,505 @@
+/* extract_prog.c: a C file compiled for extraction.  clang-16 turns it into
+ * bitcode in a private temporary directory (its messages become notes of
+ * one error), the module is loaded, the //DFGLOOP tags are read from the
+ * source text (never rewritten), and every global gets its address in the
+ * memory layout that DFGs and native runs share.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <llvm-c/BitReader.h>
+
+#include "extract_internal.h"
+
+extern char **environ;
+
+/* The flags of issue 3: -O2 without the passes that would vectorise,
+ * unroll or outline the loop away.  -fno-discard-value-names keeps the
+ * source names of values (live-in symbols, counters); it changes no code. */
+static const char *const clang_flags[] = {
+    "-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops",
+    "-fno-builtin-memset", "-fno-builtin-memcpy", "-fno-builtin-memmove",
+    "-fno-inline-functions", "-gline-tables-only", "-emit-llvm",
+    "-fno-discard-value-names"};
+
+#define LAYOUT_BASE 0x10000u
+
+char *cg__ex_strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c)
+        memcpy(c, s, n);
+    return c;
+}
+
+void cg_extract_params_init(cg_extract_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->phi_removal = true;
+    p->leaf_removal = true;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(buf, 2 * cap + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        if (len)
+            *len = n;
+    }
+    return buf;
+}
+
+/* argv of the clang run: flags, the user's cflags split on blanks (words
+ * is cut in place), -c. */
+static char **clang_argv(char *words, const char *src, const char *bc)
+{
+    int nflags = (int)(sizeof clang_flags / sizeof *clang_flags);
+    char **argv = calloc((size_t)nflags + strlen(words) / 2 + 8, sizeof *argv);
+    if (!argv)
+        return NULL;
+    int k = 0;
+    argv[k++] = (char *)CG_CLANG;
+    for (int i = 0; i < nflags; i++)
+        argv[k++] = (char *)clang_flags[i];
+    for (char *w = words; *w;) {
+        while (*w == ' ' || *w == '\t' || *w == '\n')
+            *w++ = 0;
+        if (!*w)
+            break;
+        argv[k++] = w;
+        while (*w && *w != ' ' && *w != '\t' && *w != '\n')
+            w++;
+    }
+    argv[k++] = "-c";
+    argv[k++] = (char *)src;
+    argv[k++] = "-o";
+    argv[k++] = (char *)bc;
+    return argv;
+}
+
+/* clang's stderr as one error (its first error line) and notes. */
+static void clang_failed(const char *path, int status, const char *err,
+                         cg_diags *d)
+{
+    const char *first = strstr(err, "error:");
+    int n = 0;
+    if (first) {
+        const char *e = strchr(first, '\n');
+        n = e ? (int)(e - first) : (int)strlen(first);
+    }
+    cg_diags_add(d, CG_SEV_ERROR, path, 0,
+                 "clang-16 could not compile the file (exit status %d)%s%.*s",
+                 status, first ? ": " : "", n, first ? first : "");
+    const char *l = err;
+    while (*l) {
+        const char *e = strchr(l, '\n');
+        int len = e ? (int)(e - l) : (int)strlen(l);
+        if (len > 0)
+            cg_diags_add(d, CG_SEV_NOTE, NULL, 0, "%.*s", len, l);
+        l += len + (e ? 1 : 0);
+    }
+}
+
+static int run_clang(const char *path, const char *cflags, const char *dir,
+                     cg_diags *d, char **bc_out)
+{
+    size_t dl = strlen(dir) + 16;
+    char *bc = malloc(dl), *errf = malloc(dl);
+    char *words = cg__ex_strdup(cflags ? cflags : "");
+    char **argv = bc && errf && words ? clang_argv(words, path, bc) : NULL;
+    int rc = -1;
+    if (!argv) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "out of memory");
+        goto out;
+    }
+    snprintf(bc, dl, "%s/k.bc", dir);
+    snprintf(errf, dl, "%s/err.txt", dir);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 2, errf, O_WRONLY | O_CREAT | O_TRUNC,
+                                     0600);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int err = posix_spawn(&pid, CG_CLANG, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (err) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot run %s: %s (install "
+                     "clang-16)", CG_CLANG, strerror(err));
+        goto out;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (code != 0) {
+        char *msg = read_file(errf, NULL);
+        clang_failed(path, code, msg ? msg : "", d);
+        free(msg);
+        goto out;
+    }
+    rc = 0;
+    *bc_out = bc;
+    bc = NULL;
+out:
+    free(argv);
+    free(words);
+    free(bc);
+    if (errf)
+        unlink(errf);
+    free(errf);
+    return rc;
+}
+
+static int load_module(cg_extract_prog *x, const char *bc, cg_diags *d)
+{
+    LLVMMemoryBufferRef buf = NULL;
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(bc, &buf, &msg)) {
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot read clang's "
+                     "bitcode: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        return -1;
+    }
+    int bad = LLVMParseBitcodeInContext2(x->ctx, buf, &x->mod);
+    LLVMDisposeMemoryBuffer(buf);
+    if (bad) {
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot parse clang's "
+                     "bitcode");
+        return -1;
+    }
+    x->td = LLVMGetModuleDataLayout(x->mod);
+    return 0;
+}
+
+/* Compile into a fresh temporary directory and load the result. */
+static int compile(cg_extract_prog *x, cg_diags *d)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/cgramap-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot create a temporary "
+                     "directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
+                     strerror(errno));
+        return -1;
+    }
+    char *bc = NULL;
+    int rc = run_clang(x->path, x->cflags, dir, d, &bc);
+    if (rc == 0)
+        rc = load_module(x, bc, d);
+    if (bc)
+        unlink(bc);
+    free(bc);
+    rmdir(dir);
+    return rc;
+}
+
+/* "//DFGLOOP: name" anywhere on a line (spaces allowed after // and :). */
+static int read_tags(cg_extract_prog *x, cg_diags *d)
+{
+    char *src = read_file(x->path, NULL);
+    if (!src) {
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot read the file: %s",
+                     strerror(errno));
+        return -1;
+    }
+    int line = 1, rc = 0;
+    for (char *p = src; *p; p++) {
+        if (*p == '\n') {
+            line++;
+            continue;
+        }
+        if (p[0] != '/' || p[1] != '/')
+            continue;
+        char *q = p + 2;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, "DFGLOOP:", 8) != 0) {
+            p = q - 1; /* skip the slashes only */
+            continue;
+        }
+        q += 8;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        int n = 0;
+        while (q[n] && q[n] != '\n' && q[n] != ' ' && q[n] != '\t' &&
+               q[n] != '\r')
+            n++;
+        if (n == 0) {
+            cg_diags_add(d, CG_SEV_ERROR, x->path, line, "//DFGLOOP: tag "
+                         "without a name (write //DFGLOOP: name)");
+            rc = -1;
+        } else {
+            for (int i = 0; i < x->ntags; i++)
+                if ((int)strlen(x->tags[i].name) == n &&
+                    !strncmp(x->tags[i].name, q, (size_t)n)) {
+                    cg_diags_add(d, CG_SEV_ERROR, x->path, line, "loop tag "
+                                 "'%.*s' is already used at line %d; tags "
+                                 "must be unique in a file", n, q,
+                                 x->tags[i].line);
+                    rc = -1;
+                    n = -n;
+                    break;
+                }
+        }
+        if (n > 0) {
+            cg__ex_tag *t = realloc(x->tags, (size_t)(x->ntags + 1) * sizeof *t);
+            if (!t) {
+                rc = -1;
+                break;
+            }
+            x->tags = t;
+            t[x->ntags].name = malloc((size_t)n + 1);
+            if (t[x->ntags].name) {
+                memcpy(t[x->ntags].name, q, (size_t)n);
+                t[x->ntags].name[n] = 0;
+            }
+            t[x->ntags++].line = line;
+        }
+        p = q + (n < 0 ? -n : n) - 1;
+    }
+    free(src);
+    return rc;
+}
+
+int cg__ex_type_bits(const cg_extract_prog *x, LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+        return (int)LLVMGetIntTypeWidth(t);
+    return (int)LLVMSizeOfTypeInBits(x->td, t);
+}
+
+/* Every defined global, in module order, aligned to at least 16 bytes. */
+static int layout(cg_extract_prog *x)
+{
+    int n = 0;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(x->mod); g;
+         g = LLVMGetNextGlobal(g))
+        n++;
+    x->globals = calloc((size_t)n + 1, sizeof *x->globals);
+    x->gvs = calloc((size_t)n + 1, sizeof *x->gvs);
+    if (!x->globals || !x->gvs)
+        return -1;
+    uint64_t at = LAYOUT_BASE;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(x->mod); g;
+         g = LLVMGetNextGlobal(g)) {
+        if (LLVMIsDeclaration(g))
+            continue;
+        uint64_t align = LLVMGetAlignment(g);
+        if (align < 16)
+            align = 16;
+        at = (at + align - 1) / align * align;
+        cg_extract_global *e = &x->globals[x->nglobals];
+        size_t len;
+        const char *nm = LLVMGetValueName2(g, &len);
+        e->name = cg__ex_strdup(nm);
+        e->base = at;
+        e->bytes = LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(g));
+        e->is_const = LLVMIsGlobalConstant(g);
+        x->gvs[x->nglobals++] = g;
+        at += e->bytes ? e->bytes : 1;
+    }
+    x->mem_base = LAYOUT_BASE;
+    x->mem_size = (at + 15) / 16 * 16 - LAYOUT_BASE;
+    return 0;
+}
+
+int cg__ex_global_index(const cg_extract_prog *x, LLVMValueRef gv)
+{
+    for (int i = 0; i < x->nglobals; i++)
+        if (x->gvs[i] == gv)
+            return i;
+    return -1;
+}
+
+cg_extract_prog *cg_extract_open(const char *c_path,
+                                 const cg_extract_params *p, cg_diags *d)
+{
+    cg_extract_prog *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    if (p)
+        x->params = *p;
+    else
+        cg_extract_params_init(&x->params);
+    x->path = cg__ex_strdup(c_path);
+    x->cflags = cg__ex_strdup(x->params.cflags);
+    x->params.cflags = x->cflags;
+    x->ctx = LLVMContextCreate();
+    if (read_tags(x, d) || compile(x, d) || layout(x) ||
+        cg__ex_find_loops(x, d)) {
+        cg_extract_close(x);
+        return NULL;
+    }
+    return x;
+}
+
+static void free_done(cg__ex_done *e)
+{
+    free(e->tag);
+    free(e->fn);
+    free(e->in);
+    free(e->out);
+}
+
+void cg_extract_close(cg_extract_prog *x)
+{
+    if (!x)
+        return;
+    for (int i = 0; i < x->ntags; i++)
+        free(x->tags[i].name);
+    free(x->tags);
+    for (int i = 0; i < x->nglobals; i++)
+        free((char *)x->globals[i].name);
+    free(x->globals);
+    free(x->gvs);
+    for (int i = 0; i < x->nloops; i++)
+        free(x->loops[i].blocks);
+    free(x->loops);
+    for (int i = 0; i < x->ndone; i++)
+        free_done(&x->done[i]);
+    free(x->done);
+    if (x->mod)
+        LLVMDisposeModule(x->mod);
+    LLVMContextDispose(x->ctx);
+    free(x->cflags);
+    free(x->path);
+    free(x);
+}
+
+int cg_extract_ntags(const cg_extract_prog *x) { return x->ntags; }
+const char *cg_extract_tag(const cg_extract_prog *x, int i)
+{
+    return i >= 0 && i < x->ntags ? x->tags[i].name : NULL;
+}
+int cg_extract_tag_line(const cg_extract_prog *x, int i)
+{
+    return i >= 0 && i < x->ntags ? x->tags[i].line : 0;
+}
+
+int cg_extract_nglobals(const cg_extract_prog *x) { return x->nglobals; }
+const cg_extract_global *cg_extract_global_get(const cg_extract_prog *x,
+                                               int i)
+{
+    return i >= 0 && i < x->nglobals ? &x->globals[i] : NULL;
+}
+
+int cg_extract_global_find(const cg_extract_prog *x, const char *name)
+{
+    for (int i = 0; i < x->nglobals; i++)
+        if (!strcmp(x->globals[i].name, name))
+            return i;
+    return -1;
+}
+
+int cg_extract_image(const cg_extract_prog *x, cg_mem *mem)
+{
+    mem->base = x->mem_base;
+    mem->size = x->mem_size;
+    mem->data = calloc(1, (size_t)x->mem_size);
+    return mem->data ? 0 : -1;
+}
+
+static void no_such_tag(const cg_extract_prog *x, const char *tag,
+                        cg_diags *d)
+{
+    size_t len = 1;
+    for (int i = 0; i < x->ntags; i++)
+        len += strlen(x->tags[i].name) + 2;
+    char *list = calloc(1, len);
+    for (int i = 0; list && i < x->ntags; i++) {
+        if (i)
+            strcat(list, ", ");
+        strcat(list, x->tags[i].name);
+    }
+    cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "no loop tagged '%s' (tags "
+                 "in the file: %s)", tag, x->ntags && list ? list : "none");
+    free(list);
+}
+
+cg_dfg *cg_extract_loop(cg_extract_prog *x, const char *tag, cg_diags *d)
+{
+    for (int i = 0; i < x->ntags; i++) {
+        if (strcmp(x->tags[i].name, tag))
+            continue;
+        int l = cg__ex_match_tag(x, &x->tags[i], d);
+        return l < 0 ? NULL : cg__ex_build(x, &x->tags[i], l, d);
+    }
+    no_such_tag(x, tag, d);
+    return NULL;
+}
+
+int64_t cg_extract_trip(const cg_dfg *g)
+{
+    const cg_nest *n = cg_dfg_nest(g);
+    return n && n->nloops > 0 ? n->loops[n->nloops - 1].trip : -1;
+}
+
+static int push(cg_dfg ***out, int *n, cg_dfg *g)
+{
+    cg_dfg **a = realloc(*out, (size_t)(*n + 1) * sizeof *a);
+    if (!a) {
+        cg_dfg_destroy(g);
+        return -1;
+    }
+    *out = a;
+    a[(*n)++] = g;
+    return 0;
+}
+
+int cg_extract_file(const char *c_path, const char *loop_tag,
+                    const cg_extract_params *p, cg_dfg ***out, int *n,
+                    cg_diags *d)
+{
+    *out = NULL;
+    *n = 0;
+    cg_extract_prog *x = cg_extract_open(c_path, p, d);
+    if (!x)
+        return -1;
+    int rc = 0;
+    if (loop_tag) {
+        cg_dfg *g = cg_extract_loop(x, loop_tag, d);
+        rc = g ? push(out, n, g) : -1;
+    } else {
+        if (x->ntags == 0) {
+            cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "no //DFGLOOP: tag in "
+                         "the file (put '//DFGLOOP: name' on the line of a "
+                         "loop)");
+            rc = -1;
+        }
+        for (int i = 0; i < x->ntags; i++) {
+            cg_dfg *g = cg_extract_loop(x, x->tags[i].name, d);
+            if (!g || push(out, n, g))
+                rc = -1;
+        }
+    }
+    cg_extract_close(x);
+    return rc;
+}

@@ -1,0 +1,408 @@
+/* extract_run.c: run a kernel natively and watch one tagged loop.
+ *
+ * The run works on a clone of the module.  The loop's entry edge and exit
+ * edge get a block each that stores the loop's live-ins (resp. its trip
+ * count and live-outs) into a global array and calls back into this file
+ * through an absolute address, with this run's context as an integer
+ * argument (no global state).  The callback snapshots every global at
+ * layout addresses, so each execution of the loop can be compared with the
+ * DFG interpreter started from exactly the same state.  A wrapper function
+ * calls the kernel with its parameters taken from the symbols; MCJIT
+ * compiles the clone and runs the wrapper.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/ExecutionEngine.h>
+
+#include "extract_internal.h"
+
+typedef struct rctx {
+    cg_extract_prog *x;
+    const cg__ex_done *e;
+    uint64_t *host;         /* host address of each global */
+    cg_mem before, after;
+    uint64_t *inputs, *outputs;
+    int64_t count;
+    cg_extract_probe_fn probe;
+    void *arg;
+    int bad_node;           /* a pointer live value outside every global */
+} rctx;
+
+static void snapshot(const rctx *r, cg_mem *m)
+{
+    const cg_extract_prog *x = r->x;
+    for (int g = 0; g < x->nglobals; g++)
+        if (r->host[g])
+            memcpy(m->data + (x->globals[g].base - x->mem_base),
+                   (const void *)(uintptr_t)r->host[g],
+                   (size_t)x->globals[g].bytes);
+}
+
+/* A live value as the DFG sees it: narrowed, pointers in the layout. */
+static uint64_t to_layout(rctx *r, const cg__ex_probe *p, uint64_t v)
+{
+    if (!p->is_ptr)
+        return cg_trunc(v, p->width);
+    const cg_extract_prog *x = r->x;
+    for (int g = 0; g < x->nglobals; g++)
+        if (r->host[g] && v >= r->host[g] &&
+            v <= r->host[g] + x->globals[g].bytes)
+            return x->globals[g].base + (v - r->host[g]);
+    if (r->bad_node < 0)
+        r->bad_node = p->node;
+    return v;
+}
+
+/* Called by the instrumented code: event 0 = entry, 1 = exit. */
+static void hook(uint64_t ctx, int32_t event, const uint64_t *vals)
+{
+    rctx *r = (rctx *)(uintptr_t)ctx;
+    const cg__ex_done *e = r->e;
+    if (event == 0) {
+        snapshot(r, &r->before);
+        for (int k = 0; k < e->nin; k++)
+            r->inputs[e->in[k].node] = to_layout(r, &e->in[k], vals[k]);
+        return;
+    }
+    snapshot(r, &r->after);
+    for (int k = 0; k < e->nout; k++)
+        r->outputs[e->out[k].node] =
+            e->out[k].where == CG__EX_CONST
+                ? e->out[k].value : to_layout(r, &e->out[k], vals[1 + k]);
+    cg_extract_instance in = {r->count++, (int64_t)vals[e->nout + 1],
+                              &r->before, &r->after, r->inputs, r->outputs};
+    if (r->probe)
+        r->probe(r->arg, &in);
+}
+
+/* ---- instrumentation ----------------------------------------------------- */
+
+typedef struct inst {
+    LLVMContextRef c;
+    LLVMModuleRef m;
+    LLVMBuilderRef b;
+    LLVMTypeRef i64, i32, ptr, hookty;
+    LLVMValueRef vals, cnt, hookfn;
+} inst;
+
+static LLVMValueRef nth_inst(LLVMBasicBlockRef bb, int idx)
+{
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    while (i && idx-- > 0)
+        i = LLVMGetNextInstruction(i);
+    return i;
+}
+
+static LLVMValueRef locate(LLVMValueRef fn, const cg__ex_probe *p)
+{
+    if (p->where == CG__EX_ARG)
+        return LLVMGetParam(fn, (unsigned)p->idx);
+    if (p->where == CG__EX_INST)
+        return nth_inst(cg__ex_block_at(fn, p->bb), p->idx);
+    return NULL;
+}
+
+/* A new block on the edge from -> to (appended, so block indices hold;
+ * phis of `to` are rebuilt in place, so instruction indices hold). */
+static LLVMBasicBlockRef split_edge(inst *s, LLVMValueRef fn,
+                                    LLVMBasicBlockRef from,
+                                    LLVMBasicBlockRef to)
+{
+    LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(s->c, fn, "cg.edge");
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(from);
+    for (unsigned i = 0; i < LLVMGetNumSuccessors(t); i++)
+        if (LLVMGetSuccessor(t, i) == to)
+            LLVMSetSuccessor(t, i, nb);
+    LLVMValueRef next;
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(to);
+         phi && LLVMIsAPHINode(phi); phi = next) {
+        next = LLVMGetNextInstruction(phi);
+        LLVMPositionBuilderBefore(s->b, phi);
+        LLVMValueRef np = LLVMBuildPhi(s->b, LLVMTypeOf(phi), "");
+        for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+            LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+            LLVMBasicBlockRef bb = LLVMGetIncomingBlock(phi, i);
+            if (bb == from)
+                bb = nb;
+            LLVMAddIncoming(np, &v, &bb, 1);
+        }
+        LLVMReplaceAllUsesWith(phi, np);
+        LLVMInstructionEraseFromParent(phi);
+    }
+    return nb;
+}
+
+static void store_val(inst *s, LLVMValueRef v, int k)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
+        v = LLVMBuildPtrToInt(s->b, v, s->i64, "");
+    else if (LLVMGetIntTypeWidth(t) < 64)
+        v = LLVMBuildZExt(s->b, v, s->i64, "");
+    LLVMValueRef ix = LLVMConstInt(s->i64, (unsigned long long)k, 0);
+    LLVMValueRef at = LLVMBuildGEP2(s->b, s->i64, s->vals, &ix, 1, "");
+    LLVMBuildStore(s->b, v, at);
+}
+
+static void call_hook(inst *s, rctx *r, int event)
+{
+    LLVMValueRef args[3] = {
+        LLVMConstInt(s->i64, (unsigned long long)(uintptr_t)r, 0),
+        LLVMConstInt(s->i32, (unsigned long long)event, 0), s->vals};
+    LLVMBuildCall2(s->b, s->hookty, s->hookfn, args, 3, "");
+}
+
+/* The kernel now writes memory and calls out: drop what says otherwise. */
+static void drop_attributes(inst *s, LLVMValueRef fn)
+{
+    static const char *const kinds[] = {"memory", "readonly", "readnone",
+                                        "writeonly", "nosync", "nocallback"};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        unsigned k = LLVMGetEnumAttributeKindForName(kinds[i],
+                                                     strlen(kinds[i]));
+        if (k)
+            LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, k);
+    }
+    (void)s;
+}
+
+static void instrument(inst *s, rctx *r, LLVMValueRef fn)
+{
+    const cg__ex_done *e = r->e;
+    drop_attributes(s, fn);
+    LLVMBasicBlockRef body = cg__ex_block_at(fn, e->header);
+    LLVMBasicBlockRef enter =
+        split_edge(s, fn, cg__ex_block_at(fn, e->preheader), body);
+    LLVMBasicBlockRef leave =
+        split_edge(s, fn, body, cg__ex_block_at(fn, e->exit));
+    LLVMValueRef *in = calloc((size_t)e->nin + 1, sizeof *in);
+    LLVMValueRef *out = calloc((size_t)e->nout + 1, sizeof *out);
+    for (int k = 0; in && k < e->nin; k++)
+        in[k] = locate(fn, &e->in[k]);
+    for (int k = 0; out && k < e->nout; k++)
+        out[k] = locate(fn, &e->out[k]);
+    LLVMPositionBuilderAtEnd(s->b, enter);
+    for (int k = 0; in && k < e->nin; k++)
+        store_val(s, in[k], k);
+    LLVMBuildStore(s->b, LLVMConstInt(s->i64, 0, 0), s->cnt);
+    call_hook(s, r, 0);
+    LLVMBuildBr(s->b, body);
+    LLVMPositionBuilderAtEnd(s->b, leave);
+    for (int k = 0; out && k < e->nout; k++)
+        if (out[k])
+            store_val(s, out[k], 1 + k);
+    store_val(s, LLVMBuildLoad2(s->b, s->i64, s->cnt, ""), e->nout + 1);
+    call_hook(s, r, 1);
+    LLVMBuildBr(s->b, cg__ex_block_at(fn, e->exit));
+    LLVMValueRef first = LLVMGetFirstInstruction(body);
+    while (LLVMIsAPHINode(first))
+        first = LLVMGetNextInstruction(first);
+    LLVMPositionBuilderBefore(s->b, first);
+    LLVMValueRef c = LLVMBuildLoad2(s->b, s->i64, s->cnt, "");
+    LLVMBuildStore(s->b, LLVMBuildAdd(s->b, c, LLVMConstInt(s->i64, 1, 0), ""),
+                   s->cnt);
+    free(in);
+    free(out);
+}
+
+/* void __cg_entry(void) { kernel(sym1, sym2, ...); } */
+static int entry(inst *s, rctx *r, LLVMValueRef fn, cg_diags *d)
+{
+    const cg_extract_prog *x = r->x;
+    unsigned n = LLVMCountParams(fn);
+    LLVMValueRef *args = calloc(n + 1, sizeof *args);
+    int rc = args ? 0 : -1;
+    for (unsigned i = 0; rc == 0 && i < n; i++) {
+        LLVMValueRef p = LLVMGetParam(fn, i);
+        size_t len;
+        const char *nm = LLVMGetValueName2(p, &len);
+        int k = 0;
+        while (k < x->params.nsyms && strcmp(x->params.syms[k].name, nm))
+            k++;
+        if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMIntegerTypeKind ||
+            k == x->params.nsyms) {
+            cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "kernel '%s' of loop "
+                         "'%s': parameter '%s' needs %s", r->e->fn, r->e->tag,
+                         nm, k == x->params.nsyms ? "a value (give the "
+                         "symbol of that name a value)" : "an integer type");
+            rc = -1;
+            break;
+        }
+        args[i] = LLVMConstInt(LLVMTypeOf(p),
+                               (unsigned long long)x->params.syms[k].value, 1);
+    }
+    if (rc == 0) {
+        LLVMTypeRef vt = LLVMFunctionType(LLVMVoidTypeInContext(s->c), NULL,
+                                          0, 0);
+        LLVMValueRef w = LLVMAddFunction(s->m, "__cg_entry", vt);
+        LLVMPositionBuilderAtEnd(s->b, LLVMAppendBasicBlockInContext(s->c, w,
+                                                                     "entry"));
+        LLVMBuildCall2(s->b, LLVMGlobalGetValueType(fn), fn, args, n, "");
+        LLVMBuildRetVoid(s->b);
+    }
+    free(args);
+    return rc;
+}
+
+static void setup(inst *s, const rctx *r)
+{
+    s->i64 = LLVMInt64TypeInContext(s->c);
+    s->i32 = LLVMInt32TypeInContext(s->c);
+    s->ptr = LLVMPointerTypeInContext(s->c, 0);
+    LLVMTypeRef a[3] = {s->i64, s->i32, s->ptr};
+    s->hookty = LLVMFunctionType(LLVMVoidTypeInContext(s->c), a, 3, 0);
+    s->hookfn = LLVMConstIntToPtr(
+        LLVMConstInt(s->i64, (unsigned long long)(uintptr_t)hook, 0), s->ptr);
+    LLVMTypeRef at = LLVMArrayType(s->i64, (unsigned)(r->e->nin +
+                                                      r->e->nout + 2));
+    s->vals = LLVMAddGlobal(s->m, at, "__cg_vals");
+    LLVMSetInitializer(s->vals, LLVMConstNull(at));
+    s->cnt = LLVMAddGlobal(s->m, s->i64, "__cg_cnt");
+    LLVMSetInitializer(s->cnt, LLVMConstNull(s->i64));
+    /* MCJIT only finds global symbols */
+    for (int g = 0; g < r->x->nglobals; g++) {
+        LLVMValueRef gv = LLVMGetNamedGlobal(s->m, r->x->globals[g].name);
+        if (gv) {
+            LLVMSetLinkage(gv, LLVMExternalLinkage);
+            LLVMSetVisibility(gv, LLVMDefaultVisibility);
+        }
+    }
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+static const cg__ex_done *done_of(const cg_extract_prog *x, const char *tag)
+{
+    for (int i = 0; i < x->ndone; i++)
+        if (!strcmp(x->done[i].tag, tag))
+            return &x->done[i];
+    return NULL;
+}
+
+static LLVMExecutionEngineRef jit(LLVMModuleRef m, const char *path,
+                                  cg_diags *d)
+{
+    LLVMLinkInMCJIT();
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    struct LLVMMCJITCompilerOptions o;
+    LLVMInitializeMCJITCompilerOptions(&o, sizeof o);
+    o.OptLevel = 0;
+    LLVMExecutionEngineRef ee = NULL;
+    char *err = NULL;
+    if (LLVMCreateMCJITCompilerForModule(&ee, m, &o, sizeof o, &err)) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot start the native "
+                     "run (LLVM MCJIT): %s", err ? err : "?");
+        LLVMDisposeMessage(err);
+        LLVMDisposeModule(m);
+        return NULL;
+    }
+    return ee;
+}
+
+/* Globals' host addresses; writable ones take mem's bytes, read-only ones
+ * give theirs to mem. */
+static void load_globals(rctx *r, LLVMExecutionEngineRef ee, cg_mem *mem)
+{
+    const cg_extract_prog *x = r->x;
+    for (int g = 0; g < x->nglobals; g++) {
+        const cg_extract_global *gl = &x->globals[g];
+        r->host[g] = LLVMGetGlobalValueAddress(ee, gl->name);
+        if (!r->host[g])
+            continue;
+        uint8_t *img = mem->data + (gl->base - x->mem_base);
+        void *h = (void *)(uintptr_t)r->host[g];
+        if (gl->is_const)
+            memcpy(img, h, (size_t)gl->bytes);
+        else
+            memcpy(h, img, (size_t)gl->bytes);
+    }
+}
+
+static int alloc_ctx(rctx *r, const cg_mem *mem)
+{
+    size_t nn = (size_t)r->e->nnodes + 1;
+    r->host = calloc((size_t)r->x->nglobals + 1, sizeof *r->host);
+    r->inputs = calloc(nn, sizeof *r->inputs);
+    r->outputs = calloc(nn, sizeof *r->outputs);
+    r->before = r->after = *mem;
+    r->before.data = malloc((size_t)mem->size);
+    r->after.data = malloc((size_t)mem->size);
+    r->bad_node = -1;
+    return r->host && r->inputs && r->outputs && r->before.data &&
+                   r->after.data ? 0 : -1;
+}
+
+static void free_ctx(rctx *r)
+{
+    free(r->host);
+    free(r->inputs);
+    free(r->outputs);
+    free(r->before.data);
+    free(r->after.data);
+}
+
+static int execute(rctx *r, LLVMModuleRef m, cg_mem *mem, cg_diags *d)
+{
+    LLVMExecutionEngineRef ee = jit(m, r->x->path, d);
+    if (!ee)
+        return -1;
+    uint64_t f = LLVMGetFunctionAddress(ee, "__cg_entry");
+    int rc = 0;
+    if (!f) {
+        cg_diags_add(d, CG_SEV_ERROR, r->x->path, 0, "the native run found "
+                     "no code for the kernel");
+        rc = -1;
+    } else {
+        load_globals(r, ee, mem);
+        memcpy(r->before.data, mem->data, (size_t)mem->size);
+        memcpy(r->after.data, mem->data, (size_t)mem->size);
+        ((void (*)(void))(uintptr_t)f)();
+        snapshot(r, mem);
+    }
+    LLVMDisposeExecutionEngine(ee);
+    return rc;
+}
+
+int cg_extract_run(cg_extract_prog *x, const char *tag, cg_mem *mem,
+                   cg_extract_probe_fn probe, void *arg, int64_t *ninstances,
+                   cg_diags *d)
+{
+    rctx r = {.x = x, .e = done_of(x, tag), .probe = probe, .arg = arg};
+    if (!r.e) {
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "loop '%s' was not "
+                     "extracted; extract it before running it", tag);
+        return -1;
+    }
+    if (mem->base != x->mem_base || mem->size != x->mem_size) {
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "the memory image does not "
+                     "match the layout (use cg_extract_image)");
+        return -1;
+    }
+    if (alloc_ctx(&r, mem)) {
+        free_ctx(&r);
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "out of memory");
+        return -1;
+    }
+    inst s = {.c = x->ctx, .m = LLVMCloneModule(x->mod)};
+    s.b = LLVMCreateBuilderInContext(s.c);
+    LLVMValueRef fn = LLVMGetNamedFunction(s.m, r.e->fn);
+    setup(&s, &r);
+    instrument(&s, &r, fn);
+    int rc = entry(&s, &r, fn, d);
+    LLVMDisposeBuilder(s.b);
+    if (rc == 0)
+        rc = execute(&r, s.m, mem, d);
+    else
+        LLVMDisposeModule(s.m);
+    if (rc == 0 && r.bad_node >= 0) {
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "loop '%s': node %d holds a "
+                     "pointer outside every global", tag, r.bad_node);
+        rc = -1;
+    }
+    if (ninstances)
+        *ninstances = r.count;
+    free_ctx(&r);
+    return rc;
+}
