@@ -182,6 +182,16 @@ void cg_arch_set_grid(cg_arch *a, int rows, int cols)
     a->cols = cols;
 }
 
+/* A module id the caller passes must be one cg_arch_module_define gave. */
+static bool bad_mod(cg_arch *a, int mod, cg_diags *d)
+{
+    if (mod >= 0 && mod < a->nmods)
+        return false;
+    cg_error_at(d, a->loc, "module id %d does not exist (cg_arch_module_"
+                "define returned it?)", mod);
+    return true;
+}
+
 static const cg__sig *find_sig(const cg__module *m, const char *name)
 {
     for (int i = 0; i < m->nsigs; i++)
@@ -201,6 +211,8 @@ static const cg__inst *find_inst(const cg__module *m, const char *name)
 static int add_sig(cg_arch *a, int mod, const char *name, cg_dir dir,
                    bool wire, int width, cg_diags *d)
 {
+    if (bad_mod(a, mod, d))
+        return -1;
     cg__module *m = &a->mods[mod];
     const cg__sig *old = find_sig(m, name);
     if (old) {
@@ -243,6 +255,8 @@ int cg_arch_add_wire(cg_arch *a, int mod, const char *name, int width,
 /* A new instance slot named name, -1 after an error on a duplicate. */
 static int new_inst(cg_arch *a, int mod, const char *name, cg_diags *d)
 {
+    if (bad_mod(a, mod, d))
+        return -1;
     cg__module *m = &a->mods[mod];
     const cg__inst *old = find_inst(m, name);
     if (old) {
@@ -337,6 +351,9 @@ int cg_arch_add_submodule(cg_arch *a, int mod, const char *inst,
 
 void cg_arch_set_position(cg_arch *a, int mod, int inst, int row, int col)
 {
+    if (mod < 0 || mod >= a->nmods || inst < 0 ||
+        inst >= a->mods[mod].ninsts)
+        return; /* ids the API never gave; nothing to place */
     cg__inst *in = &a->mods[mod].insts[inst];
     in->row = row;
     in->col = col;
@@ -345,6 +362,8 @@ void cg_arch_set_position(cg_arch *a, int mod, int inst, int row, int col)
 int cg_arch_connect(cg_arch *a, int mod, const char *from, const char *to,
                     cg_diags *d)
 {
+    if (bad_mod(a, mod, d))
+        return -1;
     cg__module *m = &a->mods[mod];
     if (GROW(m->conns, m->nconns + 1, m->cconns) < 0)
         return oom(a, d);
@@ -380,6 +399,8 @@ int cg_arch_connect_select(cg_arch *a, int mod, const char *const *froms,
                     "at least one", to);
         return -1;
     }
+    if (bad_mod(a, mod, d))
+        return -1;
     char name[256];
     mux_name(to, name, sizeof name);
     const cg__inst *old = find_inst(&a->mods[mod], name);

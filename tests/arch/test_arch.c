@@ -41,6 +41,17 @@ static void test_kinds_and_defaults(void **state)
     assert_true(dma.bytes_per_cycle == 4.0);
     cg_arch_destroy(NULL);
     cg_netlist_destroy(NULL);
+    /* module ids the API never gave are errors, not crashes */
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_create();
+    assert_int_equal(cg_arch_add_port(a, 3, "x", CG_DIR_IN, 8, d), -1);
+    assert_int_equal(cg_arch_connect(a, -1, "x", "y", d), -1);
+    cg_arch_set_position(a, 0, 0, 1, 1);
+    assert_int_equal(cg_diags_size(d), 2);
+    expect_diag(d, 0, "error: module id 3 does not exist "
+                      "(cg_arch_module_define returned it?)");
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
 }
 
 /* The same 2x2 array in XML... */
