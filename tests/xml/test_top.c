@@ -5,8 +5,9 @@
  * message and line. */
 #include "xml_test_util.h"
 
-/* Line 1 of every test file: a PE with four inputs and one output, and a
- * source with odd-numbered outputs for the arithmetic tests. */
+/* Line 1 of every test file: a PE with two inputs and one output, and a
+ * source whose odd-numbered outputs out<k> are driven by ConstUnit c<k>
+ * (so the netlist shows which output a reference picked). */
 #define MODS                                                                  \
     "<cgra><module name=\"pe\"><input name=\"in\"/><input name=\"in2\"/>"    \
     "<output name=\"out\"/><inst name=\"f\" module=\"FuncUnit\"/>"           \
@@ -14,9 +15,13 @@
     "<connection from=\"f.out\" to=\"this.out\"/></module>"                  \
     "<module name=\"src\"><output name=\"out1\"/><output name=\"out3\"/>"     \
     "<output name=\"out5\"/><output name=\"out7\"/>"                         \
-    "<inst name=\"c\" module=\"ConstUnit\"/>"                                \
-    "<connection from=\"c.out\" distribute-to=\"this.out1 this.out3 "         \
-    "this.out5 this.out7\"/></module>\n"
+    "<inst name=\"c1\" module=\"ConstUnit\"/><inst name=\"c3\" "           \
+    "module=\"ConstUnit\"/><inst name=\"c5\" module=\"ConstUnit\"/>"         \
+    "<inst name=\"c7\" module=\"ConstUnit\"/>"                               \
+    "<connection from=\"c1.out\" to=\"this.out1\"/>"                         \
+    "<connection from=\"c3.out\" to=\"this.out3\"/>"                         \
+    "<connection from=\"c5.out\" to=\"this.out5\"/>"                         \
+    "<connection from=\"c7.out\" to=\"this.out7\"/></module>\n"
 
 static void test_counters_and_skips(void **state)
 {
