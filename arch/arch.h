@@ -218,6 +218,13 @@ const cg_nl_memory *cg_netlist_memory(const cg_netlist *nl, int i);
 /* The DMA engine, NULL when the architecture declares none. */
 const cg_dma_params *cg_netlist_dma(const cg_netlist *nl);
 
+/* Check the netlist's invariants (ports belong to their primitive, one
+ * driver per net, sinks sorted and on the net, equal widths along a net,
+ * names sorted and unique, memory indices valid); 0, or -1 with an error
+ * per broken one.  Flatten's output always passes; later stages may run it
+ * on netlists they edit or reload. */
+int cg_netlist_check(const cg_netlist *nl, cg_diags *d);
+
 /* Deterministic text form of the whole netlist (golden tests). */
 void cg_netlist_write(const cg_netlist *nl, FILE *out);
 /* Human summary: grid, blocks, FuncUnits per opcode, MEMUnits, registers,

@@ -69,6 +69,79 @@ int cg_netlist_prim_port(const cg_netlist *nl, int prim, const char *name)
     return -1;
 }
 
+/* ---- checker --------------------------------------------------------------- */
+
+static int broken(cg_diags *d, const char *what, int id)
+{
+    cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "netlist invariant broken: %s "
+                 "(id %d)", what, id);
+    return -1;
+}
+
+static int check_prims(const cg_netlist *nl, cg_diags *d)
+{
+    int rc = 0, next = 0;
+    for (int i = 0; i < nl->nprims; i++) {
+        const cg_nl_prim *p = &nl->prims[i];
+        if (p->port0 != next || p->nports != cg__prim_nports(&p->p))
+            rc = broken(d, "primitive ports are not contiguous", i);
+        next = p->port0 + p->nports;
+        for (int k = 0; k < p->nports && p->port0 + k < nl->nports; k++)
+            if (nl->ports[p->port0 + k].prim != i)
+                rc = broken(d, "port does not point back at its primitive",
+                            p->port0 + k);
+        if (i && cg__name_cmp(nl->prims[i - 1].name, p->name) >= 0 &&
+            strcmp(nl->prims[i - 1].name, p->name) >= 0)
+            rc = broken(d, "primitive names are not sorted and unique", i);
+        if (p->memory < -1 || p->memory >= nl->nmems ||
+            (p->memory >= 0 && p->p.kind != CG_PRIM_MEM))
+            rc = broken(d, "bad memory index", i);
+    }
+    if (next != nl->nports)
+        rc = broken(d, "ports belong to no primitive", next);
+    return rc;
+}
+
+static int check_nets(const cg_netlist *nl, cg_diags *d)
+{
+    int rc = 0, on = 0;
+    for (int n = 0; n < nl->nnets; n++) {
+        const cg_nl_net *net = &nl->nets[n];
+        if (net->driver < 0 || net->driver >= nl->nports) {
+            rc = broken(d, "net driver out of range", n);
+            continue;
+        }
+        const cg_nl_port *drv = &nl->ports[net->driver];
+        if (drv->dir == CG_DIR_IN || drv->net != n)
+            rc = broken(d, "net driver is an input or not on the net", n);
+        on += 1 + net->nsinks;
+        for (int k = 0; k < net->nsinks; k++) {
+            int s = net->sinks[k];
+            if (s < 0 || s >= nl->nports || (k && s <= net->sinks[k - 1])) {
+                rc = broken(d, "net sinks out of range or not sorted", n);
+                break;
+            }
+            const cg_nl_port *sp = &nl->ports[s];
+            if (sp->dir == CG_DIR_OUT || sp->net != n ||
+                sp->width != drv->width)
+                rc = broken(d, "net sink is an output, off the net, or of "
+                            "another width", s);
+        }
+    }
+    int claimed = 0;
+    for (int p = 0; p < nl->nports; p++)
+        claimed += nl->ports[p].net >= 0;
+    if (claimed != on)
+        rc = broken(d, "ports claim nets that do not list them", claimed);
+    return rc;
+}
+
+int cg_netlist_check(const cg_netlist *nl, cg_diags *d)
+{
+    int rc = check_prims(nl, d);
+    return check_nets(nl, d) < 0 ? -1 : rc;
+}
+
 /* ---- text form ------------------------------------------------------------- */
 
 static void write_ops(cg_opset ops, FILE *out)

@@ -42,6 +42,7 @@ static inline char *arch_text(const cg_arch *a, int form)
     if (!nl)
         cg_diags_print(d, stderr);
     assert_non_null(nl);
+    assert_int_equal(cg_netlist_check(nl, d), 0);
     char *t = nl_text(nl, form);
     cg_netlist_destroy(nl);
     cg_diags_destroy(d);

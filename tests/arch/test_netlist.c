@@ -71,6 +71,28 @@ static void test_forms(void **state)
     cg_diags_destroy(d);
 }
 
+/* The checker passes flatten's output and finds a broken invariant. */
+static void test_check(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_netlist *nl = small(d);
+    assert_int_equal(cg_netlist_check(nl, d), 0);
+    assert_int_equal(cg_diags_size(d), 0);
+    /* a sink that claims another net (edit through the const view) */
+    const cg_nl_net *n = cg_netlist_net(nl, 0);
+    cg_nl_port *sink = (cg_nl_port *)cg_netlist_port(nl, n->sinks[0]);
+    sink->net = 1;
+    assert_int_equal(cg_netlist_check(nl, d), -1);
+    char want[128];
+    snprintf(want, sizeof want, "error: netlist invariant broken: net sink "
+             "is an output, off the net, or of another width (id %d)",
+             n->sinks[0]);
+    expect_diag(d, 0, want);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 /* block_2_0 sorts before block_10_0: an 11-row grid. */
 static void test_natural_order(void **state)
 {
@@ -97,6 +119,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_accessors),
         cmocka_unit_test(test_forms),
+        cmocka_unit_test(test_check),
         cmocka_unit_test(test_natural_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,6 +27,7 @@ static inline char *netlist_text(const cg_arch *a, int summary)
     cg_diags *d = cg_diags_create();
     cg_netlist *nl = cg_arch_flatten(a, d);
     assert_non_null(nl);
+    assert_int_equal(cg_netlist_check(nl, d), 0);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
