@@ -104,19 +104,30 @@ static char **clang_argv(char *words, const char *src, const char *bc)
     return argv;
 }
 
-/* clang's stderr as one error (its first error line) and notes. */
+/* clang's stderr: its first error at its line ("file:line:col: error:
+ * msg"), every line of it as a note. */
 static void clang_failed(const char *path, int status, const char *err,
                          cg_diags *d)
 {
-    const char *first = strstr(err, "error:");
-    int n = 0;
+    const char *first = strstr(err, " error: ");
+    int line = 0, n = 0;
     if (first) {
+        const char *s = first;
+        while (s > err && s[-1] != '\n')
+            s--;
+        /* s = "file:line:col: error: ..." */
+        const char *c = strchr(s, ':');
+        if (c && c < first)
+            line = atoi(c + 1);
+        first += 8;
         const char *e = strchr(first, '\n');
         n = e ? (int)(e - first) : (int)strlen(first);
     }
-    cg_diags_add(d, CG_SEV_ERROR, path, 0,
-                 "clang-16 could not compile the file (exit status %d)%s%.*s",
-                 status, first ? ": " : "", n, first ? first : "");
+    if (first)
+        cg_diags_add(d, CG_SEV_ERROR, path, line, "clang-16: %.*s", n, first);
+    else
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "clang-16 could not compile "
+                     "the file (exit status %d)", status);
     const char *l = err;
     while (*l) {
         const char *e = strchr(l, '\n');
