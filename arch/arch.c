@@ -69,7 +69,8 @@ int cg__arch_grow(void **v, int *cap, int n, size_t sz)
     return 0;
 }
 
-#define GROW(arr, n, cap) cg__arch_grow((void **)&(arr), &(cap), (n), sizeof *(arr))
+#define GROW(arr, n, cap)                                                      \
+    cg__arch_grow((void **)&(arr), &(cap), (n), sizeof *(arr))
 
 cg_arch *cg_arch_create(void)
 {
@@ -290,9 +291,12 @@ static int check_params(cg_arch *a, const char *inst, const cg_prim_params *p,
         const char *name;
         int value, min, max;
     } range[] = {
-        {"width", p->width, 1, 1 << 16},  {"latency", p->latency, 0, 1 << 16},
-        {"ninput", p->ninput, 1, 1 << 12}, {"noutput", p->noutput, 1, 1 << 12},
-        {"log2-nregister", p->log2_nregs, 0, 16}, {"bank", p->bank, -1, 1 << 16},
+        {"width", p->width, 1, 1 << 16},
+        {"latency", p->latency, 0, 1 << 16},
+        {"ninput", p->ninput, 1, 1 << 12},
+        {"noutput", p->noutput, 1, 1 << 12},
+        {"log2-nregister", p->log2_nregs, 0, 16},
+        {"bank", p->bank, -1, 1 << 16},
     };
     const char *kn = cg_prim_kind_name(p->kind);
     for (size_t i = 0; i < sizeof range / sizeof *range; i++) {

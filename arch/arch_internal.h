@@ -80,7 +80,7 @@ void cg__arena_destroy(cg__arena *a);
 void *cg__arena_alloc(cg__arena *a, size_t n);  /* zeroed, NULL on no mem */
 char *cg__arena_strdup(cg__arena *a, const char *s);
 
-/* ---- primitive ports ----------------------------------------------------- */
+/* ---- primitive ports ---------------------------------------------------- */
 typedef struct cg__pport {
     char name[32];
     cg_dir dir;
@@ -119,4 +119,47 @@ struct cg_netlist {
     bool has_dma;
     cg_dma_params dma;
 };
+
+/* ---- flattening: check.c checks, flatten.c expands ---------------------- */
+/* What a resolved reference names. */
+enum { CG__REF_NONE, CG__REF_SIG, CG__REF_PRIM, CG__REF_SUB };
+
+/* A reference resolved inside its module. */
+typedef struct cg__ref {
+    int kind;
+    int inst; /* CG__REF_PRIM, CG__REF_SUB */
+    int idx;  /* signal (SIG; SUB: the child's) or primitive port */
+} cg__ref;
+
+/* What the check learnt about one module definition. */
+typedef struct cg__mcheck {
+    cg__ref *from, *to; /* per connection */
+    int *sub;        /* per instance: child module, -1 for prims/unknown */
+    int *autow;      /* per instance: width of a select-from mux, else 0 */
+    int *base;       /* per instance: first local node of its ports */
+    int nlocal;      /* signals + primitive ports + sub-module ports */
+} cg__mcheck;
+
+typedef struct cg__fctx {
+    const cg_arch *a;
+    cg_diags *d;
+    int errors0;
+    cg__mcheck *mc;  /* per module */
+    char **said;     /* keys of messages given once (see once()) */
+    int nsaid, csaid;
+} cg__fctx;
+
+/* Check every module definition of f->a (names, directions, widths,
+ * drivers, memories, positions, recursion), filling f->mc; false when an
+ * error was reported. */
+bool cg__flat_check(cg__fctx *f);
+/* Free what cg__flat_check allocated. */
+void cg__flat_free(cg__fctx *f);
+/* True when errors were added since the flatten began. */
+bool cg__flat_failed(const cg__fctx *f);
+/* A reference as written, without "this.". */
+const char *cg__flat_shown(const char *s);
+/* The tile memory a MEMUnit reaches (index, -1 none); report problems. */
+int cg__flat_mem_of(cg__fctx *f, const cg__inst *in, bool report);
+
 #endif

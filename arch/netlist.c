@@ -69,7 +69,7 @@ int cg_netlist_prim_port(const cg_netlist *nl, int prim, const char *name)
     return -1;
 }
 
-/* ---- checker --------------------------------------------------------------- */
+/* ---- checker ------------------------------------------------------------ */
 
 static int broken(cg_diags *d, const char *what, int id)
 {
@@ -142,7 +142,7 @@ int cg_netlist_check(const cg_netlist *nl, cg_diags *d)
     return check_nets(nl, d) < 0 ? -1 : rc;
 }
 
-/* ---- text form ------------------------------------------------------------- */
+/* ---- text form ---------------------------------------------------------- */
 
 static void write_ops(cg_opset ops, FILE *out)
 {
@@ -222,7 +222,7 @@ void cg_netlist_write(const cg_netlist *nl, FILE *out)
     }
 }
 
-/* ---- summary ----------------------------------------------------------------- */
+/* ---- summary ------------------------------------------------------------ */
 
 static int count_kind(const cg_netlist *nl, cg_prim_kind k)
 {
@@ -323,7 +323,7 @@ void cg_netlist_summary(const cg_netlist *nl, FILE *out)
             (long long)d->ext_bytes);
 }
 
-/* ---- Graphviz ---------------------------------------------------------------- */
+/* ---- Graphviz ----------------------------------------------------------- */
 
 /* Points between blocks, and between primitives inside one. */
 enum { BLOCK_PT = 480, PRIM_X = 100, PRIM_Y = 50 };

@@ -101,8 +101,11 @@ void cg__prim_port(const cg_prim_params *p, int k, cg__pport *o)
                 false);
         return;
     case CG_PRIM_IO:
-        set(o, io[k], -1, k == 0 ? CG_DIR_IN : k == 1 ? CG_DIR_OUT
-                                                      : CG_DIR_INOUT, w, k == 2);
+        set(o, io[k], -1,
+            k == 0   ? CG_DIR_IN
+            : k == 1 ? CG_DIR_OUT
+                     : CG_DIR_INOUT,
+            w, k == 2);
         return;
     case CG_PRIM_REGFILE:
         regfile_port(p, k, o);
