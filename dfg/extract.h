@@ -52,6 +52,27 @@ int cg_extract_file(const char *c_path, const char *loop_tag,
                     const cg_extract_params *p, cg_dfg ***out, int *n,
                     cg_diags *d);
 
+/* ---- benchmark folders (CGRA-ME style) -------------------------------- */
+
+/* The variables of a benchmark folder's Makefile (NULL when not set). */
+typedef struct cg_extract_makefile {
+    char *loop_tags;    /* LOOP_TAGS: tags to extract, space separated */
+    char *dfg_flags;    /* DFG_FLAGS: see cg_extract_params_parse */
+    char *cflags;       /* CFLAGS: extra clang flags */
+} cg_extract_makefile;
+
+/* Read LOOP_TAGS, DFG_FLAGS and CFLAGS ("VAR = value", :=, ?=, +=, "\"
+ * continuations, # comments) from the Makefile at path. */
+int cg_extract_makefile_read(const char *path, cg_extract_makefile *m,
+                             cg_diags *d);
+void cg_extract_makefile_free(cg_extract_makefile *m);
+/* Apply DFG flags to p: -no-phi-removal, -no-leaf-removal (CGRA-ME's
+ * spellings, -- also accepted), --sym NAME=VALUE or --sym=NAME=VALUE.
+ * flags is cut in place and must outlive p (symbol names point into it).
+ * Errors name file. */
+int cg_extract_params_parse(cg_extract_params *p, char *flags,
+                            const char *file, cg_diags *d);
+
 /* ---- step by step: the compiled file, its loops, its native run ------- */
 
 typedef struct cg_extract_prog cg_extract_prog;
