@@ -2,6 +2,7 @@
  * records what the caller says (with the current location); names are
  * resolved and checked by cg_arch_flatten (flatten.c), so modules may be
  * used before they are defined. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -363,17 +364,15 @@ void cg_arch_set_position(cg_arch *a, int mod, int inst, int row, int col)
     in->col = col;
 }
 
-int cg_arch_connect(cg_arch *a, int mod, const char *from, const char *to,
-                    cg_diags *d)
+static int connect_one(cg_arch *a, int mod, const char *from, size_t flen,
+                       const char *to, size_t tlen, cg_diags *d)
 {
-    if (bad_mod(a, mod, d))
-        return -1;
     cg__module *m = &a->mods[mod];
     if (GROW(m->conns, m->nconns + 1, m->cconns) < 0)
         return oom(a, d);
     cg__conn *c = &m->conns[m->nconns];
-    c->from = strdup(from);
-    c->to = strdup(to);
+    c->from = strndup(from, flen);
+    c->to = strndup(to, tlen);
     c->loc = a->loc;
     if (!c->from || !c->to) {
         free(c->from);
@@ -381,6 +380,42 @@ int cg_arch_connect(cg_arch *a, int mod, const char *from, const char *to,
         return oom(a, d);
     }
     m->nconns++;
+    return 0;
+}
+
+/* The next blank-separated word of *s (its length in *len), NULL at the
+ * end. */
+static const char *word(const char **s, size_t *len)
+{
+    while (isspace((unsigned char)**s))
+        (*s)++;
+    if (!**s)
+        return NULL;
+    const char *w = *s;
+    while (**s && !isspace((unsigned char)**s))
+        (*s)++;
+    *len = (size_t)(*s - w);
+    return w;
+}
+
+/* from and to may each list several references separated by blanks:
+ * every source is connected to every target. */
+int cg_arch_connect(cg_arch *a, int mod, const char *from, const char *to,
+                    cg_diags *d)
+{
+    if (bad_mod(a, mod, d))
+        return -1;
+    const char *ts = to, *fs = from, *t, *f;
+    size_t tl, fl;
+    if (!word(&fs, &fl) || !word(&ts, &tl)) {
+        cg_error_at(d, a->loc, "a connection needs a source and a target "
+                    "(got from='%s', to='%s')", from, to);
+        return -1;
+    }
+    for (ts = to; (t = word(&ts, &tl));)
+        for (fs = from; (f = word(&fs, &fl));)
+            if (connect_one(a, mod, f, fl, t, tl, d) < 0)
+                return -1;
     return 0;
 }
 

@@ -123,7 +123,10 @@ int cg_arch_add_submodule(cg_arch *a, int mod, const char *inst,
 void cg_arch_set_position(cg_arch *a, int mod, int inst, int row, int col);
 
 /* Connect two references inside mod.  A reference is "port" or "this.port"
- * (a port or wire of mod) or "inst.port".  Checked when flattening. */
+ * (a port or wire of mod) or "inst.port".  Checked when flattening.  from
+ * and to may list several references separated by blanks: each source is
+ * connected to each target (one to several is fan-out; several to one is
+ * a two-driver error when flattening, use cg_arch_connect_select). */
 int cg_arch_connect(cg_arch *a, int mod, const char *from, const char *to,
                     cg_diags *d);
 /* Drive `to` from any of froms[0..n-1] through a new multiplexer named

@@ -47,7 +47,11 @@ static void test_kinds_and_defaults(void **state)
     assert_int_equal(cg_arch_add_port(a, 3, "x", CG_DIR_IN, 8, d), -1);
     assert_int_equal(cg_arch_connect(a, -1, "x", "y", d), -1);
     cg_arch_set_position(a, 0, 0, 1, 1);
-    assert_int_equal(cg_diags_size(d), 2);
+    int m = cg_arch_module_define(a, "m", d);
+    assert_int_equal(cg_arch_connect(a, m, " ", "y", d), -1);
+    assert_int_equal(cg_diags_size(d), 3);
+    expect_diag(d, 2, "error: a connection needs a source and a target (got "
+                      "from=' ', to='y')");
     expect_diag(d, 0, "error: module id 3 does not exist "
                       "(cg_arch_module_define returned it?)");
     cg_arch_destroy(a);
@@ -117,8 +121,7 @@ static cg_arch *build_c(cg_diags *d)
     p.memory = "spm";
     p.bank = 1;
     cg_arch_add_prim(a, mem, "m", &p, d);
-    cg_arch_connect(a, mem, "addr", "m.addr", d);
-    cg_arch_connect(a, mem, "addr", "m.data_in", d);
+    cg_arch_connect(a, mem, "addr", " m.addr  m.data_in ", d); /* fan-out */
     cg_arch_connect(a, mem, "m.data_out", "this.out", d);
     int top = cg_arch_module_define(a, "architecture", d);
     cg_arch_set_top(a, top);
@@ -131,8 +134,8 @@ static cg_arch *build_c(cg_diags *d)
         cg_arch_set_position(a, top, id, blocks[i][0][6] - '0',
                              blocks[i][0][8] - '0');
     }
-    cg_arch_connect(a, top, "block_0_0.out", "block_0_1.in0", d);
-    cg_arch_connect(a, top, "block_0_0.out", "block_1_0.addr", d);
+    cg_arch_connect(a, top, "block_0_0.out", "block_0_1.in0 block_1_0.addr",
+                    d);
     const char *sel[] = {"block_0_1.out", "block_1_0.out"};
     cg_arch_connect_select(a, top, sel, 2, "block_1_1.in0", d);
     cg_arch_connect(a, top, "block_1_1.out", "block_0_0.in0", d);
