@@ -59,6 +59,7 @@ typedef struct cg__ex_done {
 
 struct cg_extract_prog {
     char *path;
+    char *src;                  /* the C source text */
     char *cflags;
     cg_extract_params params;   /* cflags points at the copy above */
     LLVMContextRef ctx;

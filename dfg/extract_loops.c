@@ -6,6 +6,7 @@
  * in the source by the !llvm.loop metadata clang puts on its latch branch
  * (first DILocation = the loop keyword, second = the loop's end).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,6 +332,35 @@ int cg__ex_find_loops(cg_extract_prog *x, cg_diags *d)
     return 0;
 }
 
+/* Does source line `line` (comments after // ignored) hold a loop keyword? */
+static bool loop_keyword(const char *src, int line)
+{
+    const char *p = src;
+    for (int l = 1; l < line && p; l++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (!p)
+        return false;
+    const char *end = strchr(p, '\n'), *cmt = strstr(p, "//");
+    if (!end)
+        end = p + strlen(p);
+    if (cmt && cmt < end)
+        end = cmt;
+    static const char *const kw[] = {"for", "while", "do"};
+    for (const char *q = p; q < end; q++) {
+        if (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+            continue;
+        for (size_t k = 0; k < sizeof kw / sizeof *kw; k++) {
+            size_t n = strlen(kw[k]);
+            if (q + n <= end && !strncmp(q, kw[k], n) &&
+                (q + n == end || (!isalnum((unsigned char)q[n]) && q[n] != '_')))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* The loop whose keyword is the nearest at or above the tag line and whose
  * span holds the tag; the later column wins on a shared line. */
 int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
@@ -358,6 +388,16 @@ int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
                      "tag is not inside a loop)", t->name);
         return -1;
     }
+    for (int ln = x->loops[best].line + 1; x->src && ln <= t->line; ln++)
+        if (loop_keyword(x->src, ln)) {
+            cg_diags_add(d, CG_SEV_ERROR, x->path, t->line, "loop '%s' not "
+                         "found: the loop at line %d is gone from the "
+                         "optimized code (fully unrolled, replaced by a "
+                         "formula or removed); the nearest remaining loop "
+                         "starts at line %d", t->name, ln,
+                         x->loops[best].line);
+            return -1;
+        }
     if (ties) {
         cg_diags_add(d, CG_SEV_ERROR, x->path, t->line, "loop '%s' exists %d "
                      "times in the optimized code (its function was "

@@ -296,7 +296,7 @@ static int read_tags(cg_extract_prog *x, cg_diags *d)
         }
         p = q + (n < 0 ? -n : n) - 1;
     }
-    free(src);
+    x->src = src;
     return rc;
 }
 
@@ -401,6 +401,7 @@ void cg_extract_close(cg_extract_prog *x)
         LLVMDisposeModule(x->mod);
     LLVMContextDispose(x->ctx);
     free(x->cflags);
+    free(x->src);
     free(x->path);
     free(x);
 }

@@ -37,3 +37,17 @@ __attribute__((noinline)) void good(int k)
 }
 
 //DFGLOOP: nowhere
+
+int out[N];
+
+/* The inner loop becomes a formula: its tag must not fall to the outer. */
+__attribute__((noinline)) void gone(void)
+{
+    for (int j = 0; j < N; j++) {
+        int s = 0;
+        for (int i = 0; i < j; i++) { //DFGLOOP: gone
+            s += i;
+        }
+        out[j] = s;
+    }
+}
