@@ -405,7 +405,7 @@ static void dot_blocks(const cg_netlist *nl, FILE *out)
 
 void cg_netlist_write_dot(const cg_netlist *nl, FILE *out)
 {
-    fprintf(out, "digraph cgra {\n  layout=neato;\n  splines=true;\n"
+    fprintf(out, "digraph cgra {\n  layout=neato;\n  splines=false;\n"
             "  overlap=true;\n  node [shape=box, "
             "fontsize=8, width=1.2, height=0.4];\n  edge [arrowsize=0.4, "
             "color=gray40];\n");
