@@ -190,8 +190,10 @@ static int local_node(const cg__fctx *f, int mi, cg__ref r)
 
 static bool is_auto_data(const cg__fctx *f, int mi, cg__ref r)
 {
+    if (r.kind != CG__REF_PRIM)
+        return false;
     const cg__inst *in = &f->a->mods[mi].insts[r.inst];
-    return r.kind == CG__REF_PRIM && in->autow && r.idx != in->p.ninput;
+    return in->autow && r.idx != in->p.ninput; /* not its select */
 }
 
 /* Widths of select-from multiplexers: their target's (or any neighbour's
