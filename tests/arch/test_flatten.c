@@ -418,6 +418,46 @@ static void test_build_errors(void **state)
     cg_diags_destroy(d);
 }
 
+/* A select-from multiplexer takes its target's width: 16-bit sources into
+ * a 16-bit FuncUnit pin need no size on the mux; a 32-bit source is then
+ * a width mismatch at the select's line. */
+static void test_select_width(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_create();
+    int top = cg_arch_module_define(a, "top", d);
+    cg_arch_set_top(a, top);
+    cg_prim_params fu = params(CG_PRIM_FUNC), k = params(CG_PRIM_CONST);
+    fu.width = k.width = 16;
+    cg_arch_add_prim(a, top, "f", &fu, d);
+    cg_arch_add_prim(a, top, "k", &k, d);
+    const char *srcs[] = {"k.out", "f.out"};
+    cg_arch_connect_select(a, top, srcs, 2, "f.in_a", d);
+    cg_arch_connect(a, top, "k.out", "f.in_b", d);
+    cg_netlist *nl = cg_arch_flatten(a, d);
+    assert_non_null(nl);
+    assert_int_equal(cg_diags_size(d), 0);
+    int m = cg_netlist_find_prim(nl, "f_in_a_mux");
+    assert_int_equal(cg_netlist_prim(nl, m)->p.width, 16);
+    assert_int_equal(cg_netlist_prim(nl, m)->row, -1);
+    cg_netlist_destroy(nl);
+    k.width = 32;
+    cg_arch_set_loc(a, "s.xml", 9);
+    cg_arch_add_prim(a, top, "wide", &k, d);
+    cg_arch_add_prim(a, top, "g", &fu, d);
+    const char *mixed[] = {"k.out", "wide.out"};
+    cg_arch_connect_select(a, top, mixed, 2, "g.in_a", d);
+    cg_arch_connect(a, top, "k.out", "g.in_b", d);
+    assert_null(cg_arch_flatten(a, d));
+    assert_int_equal(cg_diags_size(d), 1);
+    expect_diag(d, 0, "s.xml:9: error: width mismatch: 'wide.out' is 32 bits "
+                      "but 'g_in_a_mux.in1' is 16 bits; give both the same "
+                      "size=");
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
 /* A top module without anything: an empty netlist, not an error. */
 static void test_empty(void **state)
 {
@@ -450,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_flatten_errors),
         cmocka_unit_test(test_unconnected_warning),
         cmocka_unit_test(test_build_errors),
+        cmocka_unit_test(test_select_width),
         cmocka_unit_test(test_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
