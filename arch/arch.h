@@ -29,7 +29,8 @@
 typedef enum cg_dir { CG_DIR_IN, CG_DIR_OUT, CG_DIR_INOUT } cg_dir;
 
 /* Primitive kinds and their ports (exactly these names):
- *   FuncUnit      in_a, in_b, out         (ops; width; latency)
+ *   FuncUnit      in_a, in_b, [in_c], out (ops; width; latency; in_c only
+ *                                          when the ops include select)
  *   MEMUnit       addr, data_in, data_out (ops load store; memory, bank)
  *   Register      in, out
  *   Multiplexer   in0..in{n-1}, select, out (select is configuration)
@@ -37,6 +38,9 @@ typedef enum cg_dir { CG_DIR_IN, CG_DIR_OUT, CG_DIR_INOUT } cg_dir;
  *   IO            in, out, bidir
  *   RegisterFile  in0.., address_in0.., WEN0.., out0.., address_out0..
  *   ConstUnit     out                     (supplies an immediate per context)
+ * Multiplexer select, TriState enable, RegisterFile address_* and WEN*, and
+ * IO bidir are configuration: they need no connection.  docs/arch.md has
+ * the details, the default array's PE and every message.
  */
 typedef enum cg_prim_kind {
     CG_PRIM_FUNC,
