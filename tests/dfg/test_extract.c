@@ -1,0 +1,378 @@
+/* test_extract.c: the extractor's errors (exact messages and lines), its
+ * options, the loop nest it records, and the CGRA-ME dot form of every
+ * benchmark DFG (write -> read -> write is byte-identical). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dfg/extract.h"
+
+static const char *const benches[] = {
+    "accumulate", "bicg", "cap", "conv2", "conv3", "dot", "fir", "gemm",
+    "gemv", "histogram", "initrec", "jacobi2d", "mac", "mac2",
+    "matrixmultiply", "mults1", "mults2", "narrow", "nomem1", "relu", "saxpy",
+    "simple", "simple2", "sobel", "sum"};
+
+static char *diag(const cg_diags *d, int i)
+{
+    return cg_diag_format(cg_diags_get(d, i));
+}
+
+static void assert_diag(const cg_diags *d, int i, const char *want)
+{
+    assert_true(i < cg_diags_size(d));
+    char *s = diag(d, i);
+    assert_string_equal(s, want);
+    free(s);
+}
+
+static cg_dfg *extract(const char *path, const char *tag,
+                       const cg_extract_params *p)
+{
+    cg_diags *d = cg_diags_create();
+    cg_dfg **gs = NULL;
+    int n = 0;
+    int rc = cg_extract_file(path, tag, p, &gs, &n, d);
+    if (rc || n != 1)
+        cg_diags_print(d, stderr);
+    assert_int_equal(rc, 0);
+    assert_int_equal(n, 1);
+    cg_dfg *g = gs[0];
+    free(gs);
+    cg_diags_destroy(d);
+    return g;
+}
+
+static int count_op(const cg_dfg *g, cg_op op)
+{
+    int k = 0;
+    for (int i = 0; i < cg_dfg_nnodes(g); i++)
+        k += cg_dfg_get_node(g, i)->op == op;
+    return k;
+}
+
+/* One bad loop never stops the others; each says why, at its line. */
+static void test_errors(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_dfg **gs = NULL;
+    int n = 0;
+    assert_int_equal(cg_extract_file("tests/dfg/data/errors.c", NULL, NULL,
+                                     &gs, &n, d), -1);
+    assert_int_equal(cg_diags_size(d), 5);
+    assert_diag(d, 0, "tests/dfg/data/errors.c:9: error: loop 'call': calls "
+                "'lookup'; calls are not supported in loop bodies (make the "
+                "callee static inline or move the call out of the loop)");
+    assert_diag(d, 1, "tests/dfg/data/errors.c:15: error: loop 'blocks': has "
+                "3 blocks in its body; only single-block bodies are "
+                "supported (write if/else as ?: without stores inside, or "
+                "tag the inner loop)");
+    assert_diag(d, 2, "tests/dfg/data/errors.c:24: error: loop 'exits': has 2 "
+                "exits; only loops with one exit are supported (remove the "
+                "break, return or goto)");
+    assert_diag(d, 3, "tests/dfg/data/errors.c:39: error: loop 'nowhere' not "
+                "found: no loop of the optimized code spans this line (the "
+                "optimizer removed or fully unrolled it, or the tag is not "
+                "inside a loop)");
+    assert_diag(d, 4, "tests/dfg/data/errors.c:48: error: loop 'gone' not "
+                "found: the loop at line 48 is gone from the optimized code "
+                "(fully unrolled, replaced by a formula or removed); the "
+                "nearest remaining loop starts at line 46");
+    assert_int_equal(n, 1);
+    assert_string_equal(cg_dfg_name(gs[0]), "good");
+    cg_dfg_destroy(gs[0]);
+    free(gs);
+    cg_diags_destroy(d);
+}
+
+static void test_no_such_tag(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_dfg **gs = NULL;
+    int n = 0;
+    assert_int_equal(cg_extract_file("tests/dfg/data/errors.c", "nosuch",
+                                     NULL, &gs, &n, d), -1);
+    assert_int_equal(n, 0);
+    assert_int_equal(cg_diags_size(d), 1);
+    assert_diag(d, 0, "tests/dfg/data/errors.c: error: no loop tagged "
+                "'nosuch' (tags in the file: call, blocks, exits, good, "
+                "nowhere, gone)");
+    free(gs);
+    cg_diags_destroy(d);
+}
+
+/* clang's first error at its line, everything it said as notes. */
+static void test_clang_error(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    assert_null(cg_extract_open("tests/dfg/data/broken.c", &p, d));
+    assert_int_equal(cg_diags_errors(d), 1);
+    assert_diag(d, 0, "tests/dfg/data/broken.c:6: error: clang-16: use of "
+                "undeclared identifier 'undeclared'");
+    assert_diag(d, 1, "note: tests/dfg/data/broken.c:6:16: error: use of "
+                "undeclared identifier 'undeclared'");
+    cg_diags_destroy(d);
+}
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    assert_null(cg_extract_open("tests/dfg/data/none.c", NULL, d));
+    assert_diag(d, 0, "tests/dfg/data/none.c: error: cannot read the file: "
+                "No such file or directory");
+    cg_diags_destroy(d);
+}
+
+/* The native run names a kernel parameter without a value. */
+static void test_run_needs_parameter(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_extract_prog *x = cg_extract_open("tests/dfg/data/errors.c", NULL, d);
+    assert_non_null(x);
+    cg_mem m;
+    assert_int_equal(cg_extract_image(x, &m), 0);
+    assert_int_equal(cg_extract_run(x, "good", &m, NULL, NULL, NULL, d), -1);
+    assert_diag(d, 0, "tests/dfg/data/errors.c: error: loop 'good' was not "
+                "extracted; extract it before running it");
+    cg_diags_clear(d);
+    cg_dfg *g = cg_extract_loop(x, "good", d);
+    assert_non_null(g);
+    assert_int_equal(cg_extract_run(x, "good", &m, NULL, NULL, NULL, d), -1);
+    assert_diag(d, 0, "tests/dfg/data/errors.c: error: kernel 'good' of loop "
+                "'good': parameter 'k' needs a value (give the symbol of "
+                "that name a value)");
+    free(m.data);
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
+    cg_diags_destroy(d);
+}
+
+/* Makefile variables and DFG flags, CGRA-ME spellings. */
+static void test_makefile(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_extract_makefile m;
+    assert_int_equal(cg_extract_makefile_read(
+                         "benchmarks/microbench/nomem1/Makefile", &m, d), 0);
+    assert_string_equal(m.loop_tags, "nomem1");
+    assert_string_equal(m.dfg_flags, "--sym n=50 --sym seed=7");
+    assert_string_equal(m.cflags, "");
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    assert_int_equal(cg_extract_params_parse(&p, m.dfg_flags, "Makefile", d),
+                     0);
+    assert_int_equal(p.nsyms, 2);
+    assert_string_equal(p.syms[1].name, "seed");
+    assert_int_equal(p.syms[1].value, 7);
+    char flags[] = "-no-phi-removal --sym=k=-3 -no-leaf-removal -O3";
+    assert_int_equal(cg_extract_params_parse(&p, flags, "Makefile", d), -1);
+    assert_false(p.phi_removal);
+    assert_false(p.leaf_removal);
+    assert_int_equal(p.syms[2].value, -3);
+    assert_diag(d, 0, "Makefile: error: unknown DFG flag '-O3' (known: "
+                "-no-phi-removal, -no-leaf-removal, --sym NAME=VALUE)");
+    char bad[] = "--sym k";
+    assert_int_equal(cg_extract_params_parse(&p, bad, "Makefile", d), -1);
+    assert_diag(d, 1, "Makefile: error: --sym needs NAME=INTEGER, got 'k'");
+    cg_extract_makefile_free(&m);
+    cg_diags_destroy(d);
+}
+
+/* Defaults remove phis and dead leaves; the flags keep them.  Initial
+ * values of recurrences are kept (initrec starts at 12345). */
+static void test_phi_removal(void **state)
+{
+    (void)state;
+    const char *path = "benchmarks/microbench/initrec/initrec.c";
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    cg_dfg *g = extract(path, "initrec", &p);
+    assert_int_equal(count_op(g, CG_OP_PHI), 0);
+    bool init = false;
+    for (int e = 0; e < cg_dfg_nedges(g); e++) {
+        const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
+        if (x->distance == 1 && x->init >= 0) {
+            const cg_dfg_node *n = cg_dfg_get_node(g, x->init);
+            init |= n->op == CG_OP_CONST && n->value == 12345;
+        }
+    }
+    assert_true(init);
+    cg_dfg_destroy(g);
+    p.phi_removal = false;
+    g = extract(path, "initrec", &p);
+    assert_int_equal(count_op(g, CG_OP_PHI), 2); /* counter and s */
+    cg_dfg_destroy(g);
+}
+
+/* gemm: three loops of 8, A[i][k] and B[k][j] as byte offsets. */
+static void test_nest_gemm(void **state)
+{
+    (void)state;
+    cg_dfg *g = extract("benchmarks/microbench/gemm/gemm.c", "gemm", NULL);
+    const cg_nest *n = cg_dfg_nest(g);
+    assert_non_null(n);
+    assert_int_equal(n->nloops, 3);
+    for (int l = 0; l < 3; l++) {
+        assert_int_equal(n->loops[l].trip, 8);
+        assert_int_equal(n->loops[l].start, 0);
+        assert_int_equal(n->loops[l].step, 1);
+        assert_int_equal(n->loops[l].line, 9 + l + (l == 2));
+    }
+    assert_int_equal(n->naccesses, 2);
+    static const int64_t want[2][3] = {{32, 0, 4}, {0, 4, 32}};
+    for (int a = 0; a < 2; a++) {
+        const cg_nest_access *x = &n->accesses[a];
+        assert_false(x->is_store);
+        assert_true(x->index.is_affine);
+        assert_int_equal(x->index.cst, 0);
+        assert_string_equal(n->arrays[x->array].name, a ? "B" : "A");
+        for (int l = 0; l < 3; l++)
+            assert_int_equal(x->index.coef[l], want[a][l]);
+    }
+    const cg_nest_array *A = &n->arrays[n->accesses[0].array];
+    assert_int_equal(A->bytes, 256);
+    assert_int_equal(A->elem_size, 4);
+    assert_int_equal(A->ndims, 2);
+    assert_int_equal(A->dims[0], 8);
+    assert_int_equal(A->dims[1], 8);
+    cg_dfg_destroy(g);
+}
+
+/* nomem1's trip count is the parameter n: symbolic until given. */
+static void test_symbolic_trip(void **state)
+{
+    (void)state;
+    const char *path = "benchmarks/microbench/nomem1/nomem1.c";
+    cg_dfg *g = extract(path, "nomem1", NULL);
+    const cg_nest *n = cg_dfg_nest(g);
+    assert_int_equal(n->nloops, 1);
+    assert_int_equal(n->loops[0].trip, -1);
+    assert_string_equal(n->loops[0].trip_sym, "n");
+    assert_int_equal(cg_extract_trip(g), -1);
+    cg_dfg_destroy(g);
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    p.syms[p.nsyms++] = (cg_extract_sym){"n", 37};
+    g = extract(path, "nomem1", &p);
+    assert_int_equal(cg_extract_trip(g), 37);
+    cg_dfg_destroy(g);
+}
+
+/* Two loops on one line: the later column; a tag inside the body. */
+static void test_matching(void **state)
+{
+    (void)state;
+    cg_dfg *g = extract("tests/dfg/data/match.c", "inner", NULL);
+    const cg_nest *n = cg_dfg_nest(g);
+    assert_int_equal(n->nloops, 2);
+    assert_int_equal(n->loops[0].line, 7);
+    assert_int_equal(n->loops[1].line, 7);
+    assert_int_equal(n->accesses[0].index.coef[0], 32);
+    assert_int_equal(n->accesses[0].index.coef[1], 4);
+    cg_dfg_destroy(g);
+    g = extract("tests/dfg/data/match.c", "below", NULL);
+    n = cg_dfg_nest(g);
+    assert_int_equal(n->nloops, 1);
+    assert_int_equal(n->loops[0].line, 14);
+    assert_int_equal(n->loops[0].trip, 8);
+    cg_dfg_destroy(g);
+}
+
+/* histogram: hist[data[i] & 15] is not affine, data[i] is. */
+static void test_indirect(void **state)
+{
+    (void)state;
+    cg_dfg *g = extract("benchmarks/microbench/histogram/histogram.c",
+                        "histogram", NULL);
+    const cg_nest *n = cg_dfg_nest(g);
+    int affine = 0, other = 0;
+    for (int a = 0; a < n->naccesses; a++) {
+        const char *arr = n->arrays[n->accesses[a].array].name;
+        if (!strcmp(arr, "data")) {
+            assert_true(n->accesses[a].index.is_affine);
+            assert_int_equal(n->accesses[a].index.coef[0], 1);
+            affine++;
+        } else {
+            assert_string_equal(arr, "hist");
+            assert_false(n->accesses[a].index.is_affine);
+            other++;
+        }
+    }
+    assert_int_equal(affine, 1);
+    assert_int_equal(other, 2);
+    cg_dfg_destroy(g);
+}
+
+static char *dot_text(const cg_dfg *g)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    cg_dfg_write_dot(g, f);
+    fclose(f);
+    return buf;
+}
+
+/* Every benchmark's DFG in dot form reads back to the same text. */
+static void test_dot_roundtrip(void **state)
+{
+    (void)state;
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    p.syms[p.nsyms++] = (cg_extract_sym){"n", 50};
+    for (size_t i = 0; i < sizeof benches / sizeof *benches; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "benchmarks/microbench/%s/%s.c",
+                 benches[i], benches[i]);
+        cg_dfg *g = extract(path, benches[i], &p);
+        char *a = dot_text(g);
+        cg_diags *d = cg_diags_create();
+        cg_dfg *h = cg_dfg_read_dot_string(a, path, d);
+        if (!h)
+            cg_diags_print(d, stderr);
+        assert_non_null(h);
+        assert_int_equal(cg_dfg_check(h, d), 0);
+        char *b = dot_text(h);
+        assert_string_equal(a, b);
+        assert_int_equal(cg_dfg_nnodes(h), cg_dfg_nnodes(g));
+        assert_int_equal(cg_dfg_nedges(h), cg_dfg_nedges(g));
+        free(a);
+        free(b);
+        cg_dfg_destroy(h);
+        cg_dfg_destroy(g);
+        cg_diags_destroy(d);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_no_such_tag),
+        cmocka_unit_test(test_clang_error),
+        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_run_needs_parameter),
+        cmocka_unit_test(test_makefile),
+        cmocka_unit_test(test_phi_removal),
+        cmocka_unit_test(test_nest_gemm),
+        cmocka_unit_test(test_symbolic_trip),
+        cmocka_unit_test(test_matching),
+        cmocka_unit_test(test_indirect),
+        cmocka_unit_test(test_dot_roundtrip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
