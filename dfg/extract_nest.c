@@ -124,11 +124,15 @@ static int64_t first_exit(const exitcond *c, int64_t s, int64_t step)
 {
     const int64_t lim = (int64_t)1 << 40;
 #define V(j) (s + step * ((j) + (c->post ? 1 : 0)))
+    if (step == 0 || step > ((int64_t)1 << 20) || step < -((int64_t)1 << 20) ||
+        s > lim || s < -lim)
+        return holds(c, V(0)) ? 0 : -1; /* keeps V() free of overflow */
     if (holds(c, V(0)))
         return 0;
     if (c->pred == LLVMIntEQ || c->pred == LLVMIntNE) {
-        int64_t diff = c->bound - V(0);
-        if (step == 0 || diff % step || diff / step < 0)
+        int64_t diff;
+        if (__builtin_sub_overflow(c->bound, V(0), &diff) || diff % step ||
+            diff / step < 0)
             return -1;
         return holds(c, V(diff / step)) ? diff / step : -1;
     }
