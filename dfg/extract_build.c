@@ -27,6 +27,7 @@ typedef struct xnode {
     int64_t value;
     const char *sym;       /* borrowed from the prog or the LLVM module */
     char symbuf[24];       /* "livein<k>" for an unnamed live-in */
+    const char *name;      /* NULL: the model's "<op><id>" */
     LLVMValueRef v;        /* load/store instruction or live-in value */
 } xnode;
 
@@ -691,6 +692,7 @@ static void outputs(bx *b, LLVMValueRef br)
         add_probe(b, &b->out, &b->nout, p);
     }
     int n = add_node(b, CG_OP_OUTPUT, 1, line_of(br));
+    b->nodes[n].name = "loop_exit";
     operand(b, LLVMGetCondition(br), n, 0);
     cg__ex_probe p = {n, CG__EX_CONST, 0, 0, false, 1,
                       LLVMGetSuccessor(br, 0) == b->exit};
@@ -877,7 +879,7 @@ static cg_dfg *emit(bx *b, LLVMValueRef **values)
         newid[i] = -1;
     for (int k = 0; k < n; k++) {
         const xnode *x = &b->nodes[ord[k]];
-        int id = cg_dfg_add_node(g, x->op, x->width, NULL);
+        int id = cg_dfg_add_node(g, x->op, x->width, x->name);
         cg_dfg_node *m = cg_dfg_node_mut(g, id);
         m->pred = x->pred;
         m->line = x->line;

@@ -242,6 +242,12 @@ static void test_nest_gemm(void **state)
         for (int l = 0; l < 3; l++)
             assert_int_equal(x->index.coef[l], want[a][l]);
     }
+    int ex = cg_dfg_find(g, "loop_exit");
+    assert_true(ex >= 0);
+    assert_int_equal(cg_dfg_get_node(g, ex)->op, CG_OP_OUTPUT);
+    const cg_dfg_edge *c = cg_dfg_get_edge(g, cg_dfg_operand_edge(g, ex, 0));
+    assert_int_equal(cg_dfg_get_node(g, c->src)->op, CG_OP_ICMP);
+    assert_int_equal(cg_dfg_get_node(g, c->src)->pred, CG_PRED_EQ);
     const cg_nest_array *A = &n->arrays[n->accesses[0].array];
     assert_int_equal(A->bytes, 256);
     assert_int_equal(A->elem_size, 4);
