@@ -1,12 +1,12 @@
 /* extract_prog.c: a C file compiled for extraction.  clang-16 turns it into
  * bitcode in a private temporary directory (its messages become notes of
- * one error), the module is loaded, the //DFGLOOP tags are read from the
+ * one error; clang runs in the file's folder, so relative -I flags in a
+ * benchmark's CFLAGS work as they do for make there), the module is loaded, the //DFGLOOP tags are read from the
  * source text (never rewritten), and every global gets its address in the
  * memory layout that DFGs and native runs share.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -15,8 +15,6 @@
 #include <llvm-c/BitReader.h>
 
 #include "extract_internal.h"
-
-extern char **environ;
 
 /* The flags of issue 3: -O2 without the passes that would vectorise,
  * unroll or outline the loop away.  -fno-discard-value-names keeps the
@@ -144,7 +142,13 @@ static int run_clang(const char *path, const char *cflags, const char *dir,
     size_t dl = strlen(dir) + 16;
     char *bc = malloc(dl), *errf = malloc(dl);
     char *words = cg__ex_strdup(cflags ? cflags : "");
-    char **argv = bc && errf && words ? clang_argv(words, path, bc) : NULL;
+    char *folder = cg__ex_strdup(path);
+    char *slash = folder ? strrchr(folder, '/') : NULL;
+    const char *base = slash ? path + (slash - folder) + 1 : path;
+    if (slash)
+        slash[slash == folder ? 1 : 0] = 0;
+    char **argv = bc && errf && words && folder
+                      ? clang_argv(words, base, bc) : NULL;
     int rc = -1;
     if (!argv) {
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "out of memory");
@@ -152,23 +156,31 @@ static int run_clang(const char *path, const char *cflags, const char *dir,
     }
     snprintf(bc, dl, "%s/k.bc", dir);
     snprintf(errf, dl, "%s/err.txt", dir);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 2, errf, O_WRONLY | O_CREAT | O_TRUNC,
-                                     0600);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    pid_t pid;
-    int err = posix_spawn(&pid, CG_CLANG, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (err) {
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot run %s: %s (install "
-                     "clang-16)", CG_CLANG, strerror(err));
+    /* fork + exec: only async-signal-safe calls in the child */
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int nul = open("/dev/null", O_WRONLY);
+        if (fd < 0 || nul < 0 || dup2(fd, 2) < 0 || dup2(nul, 1) < 0 ||
+            (slash && chdir(folder) != 0))
+            _exit(126);
+        execv(CG_CLANG, argv);
+        _exit(127);
+    }
+    if (pid < 0) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot start %s: %s",
+                     CG_CLANG, strerror(errno));
         goto out;
     }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (code == 126 || code == 127) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot run %s (exit status "
+                     "%d; is clang-16 installed?)", CG_CLANG, code);
+        goto out;
+    }
     if (code != 0) {
         char *msg = read_file(errf, NULL);
         clang_failed(path, code, msg ? msg : "", d);
@@ -181,6 +193,7 @@ static int run_clang(const char *path, const char *cflags, const char *dir,
 out:
     free(argv);
     free(words);
+    free(folder);
     free(bc);
     if (errf)
         unlink(errf);
@@ -213,6 +226,8 @@ static int load_module(cg_extract_prog *x, const char *bc, cg_diags *d)
 static int compile(cg_extract_prog *x, cg_diags *d)
 {
     const char *tmp = getenv("TMPDIR");
+    if (tmp && tmp[0] != '/')
+        tmp = NULL; /* clang runs elsewhere: the directory must be absolute */
     char dir[512];
     snprintf(dir, sizeof dir, "%s/cgramap-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
