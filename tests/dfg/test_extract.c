@@ -124,6 +124,23 @@ static void test_clang_error(void **state)
     cg_diags_destroy(d);
 }
 
+/* CFLAGS reach clang. */
+static void test_cflags(void **state)
+{
+    (void)state;
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    p.cflags = "-DN=12 -Wall";
+    cg_dfg *g = extract("tests/dfg/data/cflags.c", "scale", &p);
+    assert_int_equal(cg_extract_trip(g), 12);
+    cg_dfg_destroy(g);
+    cg_diags *d = cg_diags_create();
+    assert_null(cg_extract_open("tests/dfg/data/cflags.c", NULL, d));
+    assert_diag(d, 0, "tests/dfg/data/cflags.c:3: error: clang-16: \"compile "
+                "with -DN=<size>\"");
+    cg_diags_destroy(d);
+}
+
 static void test_missing_file(void **state)
 {
     (void)state;
@@ -370,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_no_such_tag),
         cmocka_unit_test(test_clang_error),
+        cmocka_unit_test(test_cflags),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_run_needs_parameter),
         cmocka_unit_test(test_makefile),
