@@ -258,7 +258,9 @@ void cg__ex_find_iv(const cg_extract_prog *x, const cg__ex_loop *l,
 typedef struct actx {
     const cg_extract_prog *x;
     int nloops;
-    LLVMValueRef phis[CG_NEST_MAX_LOOPS];
+    LLVMValueRef phis[CG_NEST_MAX_LOOPS];       /* the counters */
+    const cg__ex_loop *loops[CG_NEST_MAX_LOOPS];
+    cg__ex_iv ivs[CG_NEST_MAX_LOOPS];
 } actx;
 
 static cg_affine aff(const actx *a, LLVMValueRef v, int depth);
@@ -343,6 +345,38 @@ static cg_affine aff_binary(const actx *a, LLVMValueRef v, LLVMOpcode o,
     }
 }
 
+/* A counter, or another phi of the same header that steps by a multiple of
+ * the counter's step: start2 + (step2 / step) * (counter - start). */
+static cg_affine aff_phi(const actx *a, LLVMValueRef v)
+{
+    cg_affine r = not_affine();
+    for (int l = 0; l < a->nloops; l++) {
+        if (a->phis[l] == v) {
+            r.is_affine = true;
+            r.coef[l] = 1;
+            return r;
+        }
+        const cg__ex_iv *c = &a->ivs[l];
+        if (!c->ok || !c->start_known ||
+            LLVMGetInstructionParent(v) != a->loops[l]->header)
+            continue;
+        LLVMBasicBlockRef latch = NULL, outside = NULL, exiting = NULL;
+        cg__ex_iv o;
+        LLVMValueRef next;
+        memset(&o, 0, sizeof o);
+        if (!edges(a->loops[l], &latch, &outside, &exiting) ||
+            LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind ||
+            !counter(v, outside, latch, &o, &next) || !o.start_known ||
+            o.step % c->step)
+            return r;
+        r.is_affine = true;
+        r.coef[l] = o.step / c->step;
+        r.cst = o.start - r.coef[l] * c->start;
+        return r;
+    }
+    return r;
+}
+
 static cg_affine aff(const actx *a, LLVMValueRef v, int depth)
 {
     cg_affine r = not_affine();
@@ -359,14 +393,8 @@ static cg_affine aff(const actx *a, LLVMValueRef v, int depth)
         r.cst = g >= 0 ? (int64_t)a->x->globals[g].base : 0;
         return r;
     }
-    if (LLVMIsAPHINode(v)) {
-        for (int l = 0; l < a->nloops; l++)
-            if (a->phis[l] == v) {
-                r.is_affine = true;
-                r.coef[l] = 1;
-            }
-        return r;
-    }
+    if (LLVMIsAPHINode(v))
+        return aff_phi(a, v);
     LLVMOpcode o = opcode_of(v);
     if (is_cast(o))
         return aff(a, LLVMGetOperand(v, 0), depth + 1);
@@ -412,6 +440,9 @@ static int nest_loops(const cg_extract_prog *x, int loop, cg_nest *n, actx *a)
         nl->trip_sym = iv.trip_sym;
         nl->counter = iv.ok ? cg__ex_strdup(name_of(iv.phi)) : NULL;
         a->phis[i] = iv.ok ? iv.phi : NULL;
+        a->loops[i] = l;
+        a->ivs[i] = iv;
+        a->ivs[i].trip_sym = NULL; /* owned by the nest */
     }
     return 0;
 }

@@ -16,7 +16,7 @@ static const char *const benches[] = {
     "accumulate", "bicg", "cap", "conv2", "conv3", "dot", "fir", "gemm",
     "gemv", "histogram", "initrec", "jacobi2d", "mac", "mac2",
     "matrixmultiply", "mults1", "mults2", "narrow", "nomem1", "relu", "saxpy",
-    "simple", "simple2", "sobel", "sum"};
+    "simple", "simple2", "sobel", "stride", "sum"};
 
 static char *diag(const cg_diags *d, int i)
 {
@@ -314,6 +314,23 @@ static void test_matching(void **state)
     cg_dfg_destroy(g);
 }
 
+/* stride: b[j] with j = 3, 5, 7, ... is affine in the counter i. */
+static void test_second_counter(void **state)
+{
+    (void)state;
+    cg_dfg *g = extract("benchmarks/microbench/stride/stride.c", "stride",
+                        NULL);
+    const cg_nest *n = cg_dfg_nest(g);
+    assert_int_equal(n->naccesses, 2);
+    const cg_nest_access *st = &n->accesses[1];
+    assert_true(st->is_store);
+    assert_string_equal(n->arrays[st->array].name, "b");
+    assert_true(st->index.is_affine);
+    assert_int_equal(st->index.cst, 12);
+    assert_int_equal(st->index.coef[0], 8);
+    cg_dfg_destroy(g);
+}
+
 /* histogram: hist[data[i] & 15] is not affine, data[i] is. */
 static void test_indirect(void **state)
 {
@@ -395,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_nest_gemm),
         cmocka_unit_test(test_symbolic_trip),
         cmocka_unit_test(test_matching),
+        cmocka_unit_test(test_second_counter),
         cmocka_unit_test(test_indirect),
         cmocka_unit_test(test_dot_roundtrip),
     };
