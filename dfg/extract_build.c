@@ -331,7 +331,7 @@ static vref phi_ref(bx *b, LLVMValueRef phi)
     vref r;
     if (map_get(b, phi, &r))
         return r;
-    int line = line_of(phi);
+    int line = line_of(phi) ? line_of(phi) : b->l->line; /* phis have none */
     LLVMValueRef init = incoming(phi, b->pre), latch = incoming(phi, b->body);
     if (latch == phi)
         return value(b, init, line);
@@ -629,8 +629,10 @@ static void instruction(bx *b, LLVMValueRef inst)
 static void phi_nodes(bx *b)
 {
     for (LLVMValueRef i = LLVMGetFirstInstruction(b->body);
-         i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
-        node_for(b, i, CG_OP_PHI, width_of(b, i));
+         i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
+        int n = node_for(b, i, CG_OP_PHI, width_of(b, i));
+        b->nodes[n].line = b->l->line; /* phis have no location */
+    }
 }
 
 static void phi_operands(bx *b)
@@ -639,7 +641,7 @@ static void phi_operands(bx *b)
          i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
         vref p;
         map_get(b, i, &p);
-        int line = line_of(i);
+        int line = line_of(i) ? line_of(i) : b->l->line;
         vref init = value(b, incoming(i, b->pre), line);
         vref latch = value(b, incoming(i, b->body), line);
         latch.phi = NULL; /* a phi node here: it exists */

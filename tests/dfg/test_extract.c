@@ -356,6 +356,69 @@ static void test_indirect(void **state)
     cg_dfg_destroy(g);
 }
 
+/* The graph as plain text, independent of the dot writer. */
+static char *listing(const cg_dfg *g)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    for (int i = 0; i < cg_dfg_nnodes(g); i++) {
+        const cg_dfg_node *n = cg_dfg_get_node(g, i);
+        fprintf(f, "node %d %s i%d line %d", i, cg_op_name(n->op), n->width,
+                n->line);
+        if (n->op == CG_OP_ICMP)
+            fprintf(f, " %s", cg_pred_name(n->pred));
+        if (n->has_value)
+            fprintf(f, " value %lld", (long long)n->value);
+        if (n->sym)
+            fprintf(f, " sym %s", n->sym);
+        fprintf(f, "\n");
+    }
+    for (int e = 0; e < cg_dfg_nedges(g); e++) {
+        const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
+        fprintf(f, "edge %d -> %d.%d", x->src, x->dst, x->operand);
+        if (x->distance)
+            fprintf(f, " distance %d init %d", x->distance, x->init);
+        fprintf(f, "\n");
+    }
+    fclose(f);
+    return buf;
+}
+
+/* The exact graphs of a few benchmarks (CG_UPDATE_GOLDEN=1 rewrites
+ * tests/dfg/golden/extract/NAME.txt; review the diff). */
+static void test_golden(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"sum", "fir", "gemm", "relu",
+                                        "narrow"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char src[256], gold[256];
+        snprintf(src, sizeof src, "benchmarks/microbench/%s/%s.c", names[i],
+                 names[i]);
+        snprintf(gold, sizeof gold, "tests/dfg/golden/extract/%s.txt",
+                 names[i]);
+        cg_dfg *g = extract(src, names[i], NULL);
+        char *have = listing(g);
+        if (getenv("CG_UPDATE_GOLDEN")) {
+            FILE *f = fopen(gold, "w");
+            assert_non_null(f);
+            fputs(have, f);
+            fclose(f);
+        }
+        FILE *f = fopen(gold, "r");
+        assert_non_null(f);
+        char want[65536];
+        size_t n = fread(want, 1, sizeof want - 1, f);
+        want[n] = 0;
+        fclose(f);
+        assert_string_equal(have, want);
+        free(have);
+        cg_dfg_destroy(g);
+    }
+}
+
 static char *dot_text(const cg_dfg *g)
 {
     char *buf = NULL;
@@ -414,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_matching),
         cmocka_unit_test(test_second_counter),
         cmocka_unit_test(test_indirect),
+        cmocka_unit_test(test_golden),
         cmocka_unit_test(test_dot_roundtrip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
