@@ -1,10 +1,14 @@
 /* main.c: entry point of the cgramap program. */
+#include "cli/commands.h"
 #include "cli/options.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "arch") == 0)
+        return cg_cli_arch(argc - 1, argv + 1);
     switch (cg_cli_parse(argc, argv)) {
     case CG_CLI_HELP: cg_cli_help(); return 0;
     case CG_CLI_VERSION: printf("cgramap %s\n", CG_VERSION); return 0;

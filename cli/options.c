@@ -8,7 +8,12 @@
 void cg_cli_help(void)
 {
     printf("Usage: cgramap [OPTION]...\n"
+           "       cgramap arch [--arch FILE.xml] [--dot OUT.dot] [--svg OUT.svg]\n"
            "Describe CGRAs, extract loop DFGs, tile, map and verify.\n"
+           "\n"
+           "Commands:\n"
+           "  arch           flatten an architecture, print its summary\n"
+           "                 (cgramap arch --help)\n"
            "\n"
            "Options:\n"
            "  -h, --help     print this help and exit\n"

@@ -16,11 +16,12 @@
 
 extern char **environ;
 
-typedef struct run { int status; char out[8192]; char err[8192]; } run;
+typedef struct run { int status; char out[16384]; char err[8192]; } run;
 
 static void slurp(const char *path, char *buf, size_t cap)
 {
     FILE *f = fopen(path, "rb");
+    if (!f) fprintf(stderr, "cannot open %s\n", path);
     assert_non_null(f);
     size_t n = fread(buf, 1, cap - 1, f);
     buf[n] = '\0';
@@ -93,12 +94,108 @@ static void test_bad_usage(void **state)
                         "cgramap: unexpected argument 'x' (see cgramap --help)\n");
 }
 
+/* Compare a run's stdout with a golden file. */
+static void assert_golden_out(const run *r, const char *golden_path)
+{
+    static char golden[16384];
+    slurp(golden_path, golden, sizeof golden);
+    assert_string_equal(r->out, golden);
+}
+
+static void test_arch_default_summary(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"arch", NULL});
+    assert_int_equal(r.status, 0);
+    assert_golden_out(&r, "tests/cli/golden/arch_default.txt");
+    assert_string_equal(r.err, "");
+}
+
+static void test_arch_shipped_summary(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "arch", "--arch", "benchmarks/archs/hetero_4x4.xml", NULL});
+    assert_int_equal(r.status, 0);
+    assert_golden_out(&r, "tests/cli/golden/arch_hetero_4x4.txt");
+    assert_string_equal(r.err, "");
+}
+
+static void test_arch_dot(void **state)
+{
+    (void)state;
+    static char got[65536], golden[65536];
+    char path[] = "/tmp/cg_cli_dotXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    run r;
+    run_cgramap(&r, (const char *const[]){"arch", "--dot", path, NULL});
+    assert_int_equal(r.status, 0);
+    slurp(path, got, sizeof got);
+    slurp("tests/cli/golden/arch_default.dot", golden, sizeof golden);
+    unlink(path);
+    assert_string_equal(got, golden);
+}
+
+static void test_arch_bad_xml(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "arch", "--arch", "tests/cli/data/bad.xml", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err,
+        "tests/cli/data/bad.xml:4: error: malformed XML: Opening and ending "
+        "tag mismatch: module line 2 and architecture; fix the XML syntax "
+        "there\n");
+}
+
+static void test_arch_usage(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"arch", "--zz", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "cgramap arch: unknown option '--zz' "
+                               "(see cgramap arch --help)\n");
+    run_cgramap(&r, (const char *const[]){"arch", "--arch", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err,
+                        "cgramap arch: option '--arch' needs a value\n");
+    run_cgramap(&r, (const char *const[]){"arch", "--templates", "t.xml",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap arch: --templates needs --arch\n");
+}
+
+static void test_arch_unwritable_dot(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "arch", "--dot", "/nonexistent_dir/a.dot", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err,
+        "/nonexistent_dir/a.dot: error: cannot write this file\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_version),
         cmocka_unit_test(test_bad_usage),
+        cmocka_unit_test(test_arch_default_summary),
+        cmocka_unit_test(test_arch_shipped_summary),
+        cmocka_unit_test(test_arch_dot),
+        cmocka_unit_test(test_arch_bad_xml),
+        cmocka_unit_test(test_arch_usage),
+        cmocka_unit_test(test_arch_unwritable_dot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,163 @@
+/* arch_cmd.c: `cgramap arch`: read (or take the embedded default) an
+ * architecture, flatten it and print the netlist summary; optionally write
+ * the netlist as Graphviz dot or render it to SVG. */
+#include "cli/commands.h"
+
+#include "arch/arch.h"
+#include "common/diag.h"
+#include "xml/xml.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct arch_opts {
+    const char *arch, *templates, *dot, *svg;
+} arch_opts;
+
+static void arch_help(void)
+{
+    printf("Usage: cgramap arch [--arch FILE.xml [--templates T.xml]]"
+           " [--dot OUT.dot] [--svg OUT.svg]\n"
+           "Flatten an architecture (the embedded default without --arch)"
+           " and print its summary.\n");
+}
+
+/* 0 = run, 1 = help printed, 2 = usage error printed. */
+static int arch_parse(int argc, char **argv, arch_opts *o)
+{
+    static const struct option opts[] = {
+        {"arch", required_argument, NULL, 'a'},
+        {"templates", required_argument, NULL, 't'},
+        {"dot", required_argument, NULL, 'd'},
+        {"svg", required_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    memset(o, 0, sizeof *o);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'a': o->arch = optarg; break;
+        case 't': o->templates = optarg; break;
+        case 'd': o->dot = optarg; break;
+        case 's': o->svg = optarg; break;
+        case 'h': arch_help(); return 1;
+        case ':':
+            fprintf(stderr, "cgramap arch: option '%s' needs a value\n",
+                    argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "cgramap arch: unknown option '%s'"
+                    " (see cgramap arch --help)\n", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "cgramap arch: unexpected argument '%s'"
+                " (see cgramap arch --help)\n", argv[optind]);
+        return 2;
+    }
+    if (o->templates && !o->arch) {
+        fprintf(stderr, "cgramap arch: --templates needs --arch\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* Write the dot picture to path through a temporary file in the same
+ * folder, so the file is written whole or not at all. */
+static int write_dot(const cg_netlist *nl, const char *path)
+{
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) return -1;
+    snprintf(tmp, n, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        fprintf(stderr, "%s: error: cannot write this file\n", path);
+        if (fd >= 0) { close(fd); unlink(tmp); }
+        free(tmp);
+        return -1;
+    }
+    cg_netlist_write_dot(nl, f);
+    int bad = ferror(f) | fclose(f);
+    if (bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "%s: error: cannot write this file\n", path);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+/* Render dot_path to svg_path with neato (positions are in the dot). */
+static int render_svg(const char *dot_path, const char *svg_path)
+{
+    if (system("command -v neato >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "cgramap arch: error: --svg needs graphviz's neato,"
+                " which is not installed (apt-get install graphviz)\n");
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        execlp("neato", "neato", "-n", "-Tsvg", "-o", svg_path, dot_path,
+               (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+        fprintf(stderr, "%s: error: neato failed to render the picture\n",
+                svg_path);
+        return -1;
+    }
+    return 0;
+}
+
+static int write_svg(const cg_netlist *nl, const char *svg)
+{
+    char tmp[] = "/tmp/cgramap_dotXXXXXX";
+    int fd = mkstemp(tmp);
+    if (fd < 0) return -1;
+    close(fd);
+    int rc = write_dot(nl, tmp) == 0 ? render_svg(tmp, svg) : -1;
+    unlink(tmp);
+    return rc;
+}
+
+static cg_netlist *arch_load(const arch_opts *o, cg_diags *d)
+{
+    cg_arch *a = o->arch ? cg_xml_read(o->arch, o->templates, d)
+                         : cg_arch_default(d);
+    cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
+    cg_arch_destroy(a);
+    return nl;
+}
+
+int cg_cli_arch(int argc, char **argv)
+{
+    arch_opts o;
+    int p = arch_parse(argc, argv, &o);
+    if (p) return p == 1 ? 0 : 2;
+    cg_diags *d = cg_diags_create();
+    if (!d) return 1;
+    cg_netlist *nl = arch_load(&o, d);
+    cg_diags_print(d, stderr);
+    int rc = nl ? 0 : 1;
+    if (nl) {
+        cg_netlist_summary(nl, stdout);
+        if (o.dot && write_dot(nl, o.dot) != 0) rc = 1;
+        if (o.svg && write_svg(nl, o.svg) != 0) rc = 1;
+    }
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+    return rc;
+}
