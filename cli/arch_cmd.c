@@ -70,32 +70,14 @@ static int arch_parse(int argc, char **argv, arch_opts *o)
     return 0;
 }
 
-/* Write the dot picture to path through a temporary file in the same
- * folder, so the file is written whole or not at all. */
+static void dot_writer(void *nl, FILE *f)
+{
+    cg_netlist_write_dot(nl, f);
+}
+
 static int write_dot(const cg_netlist *nl, const char *path)
 {
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) return -1;
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        fprintf(stderr, "%s: error: cannot write this file\n", path);
-        if (fd >= 0) { close(fd); unlink(tmp); }
-        free(tmp);
-        return -1;
-    }
-    cg_netlist_write_dot(nl, f);
-    int bad = ferror(f) | fclose(f);
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "%s: error: cannot write this file\n", path);
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
+    return cg_cli_write_file(path, dot_writer, (void *)nl);
 }
 
 /* Render dot_path to svg_path with neato (positions are in the dot). */

@@ -4,6 +4,14 @@
 #ifndef CG_CLI_COMMANDS_H
 #define CG_CLI_COMMANDS_H
 
+#include <stdio.h>
+
 int cg_cli_arch(int argc, char **argv);
+int cg_cli_dfg(int argc, char **argv); /* built only with dfg/ (CG_HAVE_DFG) */
+
+/* Write path whole or not at all through fn(arg, f); 0, or -1 with
+ * "path: error: cannot write this file" on stderr. */
+typedef void (*cg_cli_writer)(void *arg, FILE *f);
+int cg_cli_write_file(const char *path, cg_cli_writer fn, void *arg);
 
 #endif

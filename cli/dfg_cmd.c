@@ -1,0 +1,102 @@
+/* dfg_cmd.c: `cgramap dfg`: extract the DFGs of a C file's tagged loops
+ * and print them as dot (stdout, or -o FILE written whole or not at all). */
+#include "cli/commands.h"
+
+#include "common/diag.h"
+#include "dfg/dfg.h"
+#include "dfg/extract.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct dfg_opts {
+    const char *file, *loop, *out;
+    cg_extract_params p;
+} dfg_opts;
+
+static void dfg_help(void)
+{
+    printf("Usage: cgramap dfg FILE.c [--loop TAG] [-o OUT.dot]"
+           " [--cflags FLAGS]\n"
+           "                  [--no-phi-removal] [--no-leaf-removal]\n"
+           "Extract the DFG of every //DFGLOOP-tagged loop of FILE.c"
+           " (or of TAG only) as dot.\n");
+}
+
+/* 0 = run, 1 = help printed, 2 = usage error printed.  getopt_long_only
+ * also takes CGRA-ME's one-dash spellings (-no-phi-removal). */
+static int dfg_parse(int argc, char **argv, dfg_opts *o)
+{
+    static const struct option opts[] = {
+        {"loop", required_argument, NULL, 'l'},
+        {"cflags", required_argument, NULL, 'c'},
+        {"no-phi-removal", no_argument, NULL, 'P'},
+        {"no-leaf-removal", no_argument, NULL, 'L'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    memset(o, 0, sizeof *o);
+    cg_extract_params_init(&o->p);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long_only(argc, argv, ":ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'l': o->loop = optarg; break;
+        case 'o': o->out = optarg; break;
+        case 'c': o->p.cflags = optarg; break;
+        case 'P': o->p.phi_removal = false; break;
+        case 'L': o->p.leaf_removal = false; break;
+        case 'h': dfg_help(); return 1;
+        case ':':
+            fprintf(stderr, "cgramap dfg: option '%s' needs a value\n",
+                    argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "cgramap dfg: unknown option '%s'"
+                    " (see cgramap dfg --help)\n", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, optind == argc
+                ? "cgramap dfg: missing FILE.c (see cgramap dfg --help)\n"
+                : "cgramap dfg: give exactly one FILE.c"
+                  " (see cgramap dfg --help)\n");
+        return 2;
+    }
+    o->file = argv[optind];
+    return 0;
+}
+
+static void write_graphs(void *arg, FILE *f)
+{
+    cg_dfg **gs = ((void **)arg)[0];
+    int n = *(int *)((void **)arg)[1];
+    for (int i = 0; i < n; i++) cg_dfg_write_dot(gs[i], f);
+}
+
+int cg_cli_dfg(int argc, char **argv)
+{
+    dfg_opts o;
+    int p = dfg_parse(argc, argv, &o);
+    if (p) return p == 1 ? 0 : 2;
+    cg_diags *d = cg_diags_create();
+    if (!d) return 1;
+    cg_dfg **gs = NULL;
+    int n = 0;
+    int rc = cg_extract_file(o.file, o.loop, &o.p, &gs, &n, d) ? 1 : 0;
+    cg_diags_print(d, stderr);
+    void *arg[2] = {gs, &n};
+    if (!o.out)
+        write_graphs(arg, stdout);
+    else if (rc == 0 && cg_cli_write_file(o.out, write_graphs, arg) != 0)
+        rc = 1;
+    for (int i = 0; i < n; i++) cg_dfg_destroy(gs[i]);
+    free(gs);
+    cg_diags_destroy(d);
+    return rc;
+}
