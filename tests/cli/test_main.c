@@ -184,6 +184,38 @@ static void test_arch_unwritable_dot(void **state)
         "/nonexistent_dir/a.dot: error: cannot write this file\n");
 }
 
+#ifdef CG_HAVE_DFG
+static void test_dfg(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "dfg", "benchmarks/microbench/fir/fir.c", "--loop", "fir", NULL});
+    assert_int_equal(r.status, 0);
+    assert_memory_equal(r.out, "digraph fir {\n", 14);
+    assert_string_equal(r.err, "");
+    run_cgramap(&r, (const char *const[]){
+        "dfg", "benchmarks/microbench/fir/fir.c", "--loop", "nosuch", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "benchmarks/microbench/fir/fir.c: error: no "
+                        "loop tagged 'nosuch' (tags in the file: fir)\n");
+}
+
+static void test_dfg_usage(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"dfg", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err,
+                        "cgramap dfg: missing FILE.c (see cgramap dfg --help)\n");
+    run_cgramap(&r, (const char *const[]){"dfg", "a.c", "b.c", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap dfg: give exactly one FILE.c "
+                               "(see cgramap dfg --help)\n");
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +228,10 @@ int main(void)
         cmocka_unit_test(test_arch_bad_xml),
         cmocka_unit_test(test_arch_usage),
         cmocka_unit_test(test_arch_unwritable_dot),
+#ifdef CG_HAVE_DFG
+        cmocka_unit_test(test_dfg),
+        cmocka_unit_test(test_dfg_usage),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
