@@ -13,6 +13,10 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "dfg") == 0)
         return cg_cli_dfg(argc - 1, argv + 1);
 #endif
+#ifdef CG_HAVE_MAP
+    if (argc > 1 && strcmp(argv[1], "map") == 0)
+        return cg_cli_map(argc - 1, argv + 1);
+#endif
     switch (cg_cli_parse(argc, argv)) {
     case CG_CLI_HELP: cg_cli_help(); return 0;
     case CG_CLI_VERSION: printf("cgramap %s\n", CG_VERSION); return 0;

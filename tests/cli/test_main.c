@@ -216,6 +216,27 @@ static void test_dfg_usage(void **state)
 }
 #endif
 
+#ifdef CG_HAVE_MAP
+static void test_map_usage(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"map", "--timeout", "abc",
+                                          "x.dot", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap map: Invalid value for --timeout: abc\n");
+    run_cgramap(&r, (const char *const[]){"map", "--max-ii", "2.5", "x.dot",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap map: Invalid value for --max-ii: 2.5"
+                               " (a whole number up to 64)\n");
+    run_cgramap(&r, (const char *const[]){"map", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap map: give exactly one LOOP.dot"
+                               " (see cgramap map --help)\n");
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +252,9 @@ int main(void)
 #ifdef CG_HAVE_DFG
         cmocka_unit_test(test_dfg),
         cmocka_unit_test(test_dfg_usage),
+#endif
+#ifdef CG_HAVE_MAP
+        cmocka_unit_test(test_map_usage),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,171 @@
+/* map_cmd.c: `cgramap map`: map one DFG (dot) on an architecture, check the
+ * mapping and print one row: nodes, MII, II, status, time, FUs and routing
+ * nodes used, whether the checker accepted it. */
+#include "cli/commands.h"
+
+#include "arch/arch.h"
+#include "common/diag.h"
+#include "dfg/dfg.h"
+#include "mapper/map.h"
+#include "xml/xml.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct map_opts {
+    const char *arch, *templates, *dot, *mapping;
+    cg_map_params p;
+} map_opts;
+
+static void map_help(void)
+{
+    printf("Usage: cgramap map [--arch FILE.xml [--templates T.xml]]"
+           " [--timeout S] [--max-ii N]\n"
+           "                  [--dump-lp PREFIX] [--mapping OUT.txt]"
+           " LOOP.dot\n"
+           "Map one DFG with the ILP mapper, check the mapping, print a"
+           " row.\n");
+}
+
+/* Parse a positive number; a usage error names the option and value. */
+static int parse_num(const char *opt, const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || !(x > 0)) {
+        fprintf(stderr, "cgramap map: Invalid value for %s: %s\n", opt, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int map_parse(int argc, char **argv, map_opts *o)
+{
+    static const struct option opts[] = {
+        {"arch", required_argument, NULL, 'a'},
+        {"templates", required_argument, NULL, 't'},
+        {"timeout", required_argument, NULL, 'T'},
+        {"max-ii", required_argument, NULL, 'I'},
+        {"dump-lp", required_argument, NULL, 'D'},
+        {"mapping", required_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    double x;
+    memset(o, 0, sizeof *o);
+    cg_map_params_init(&o->p);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'a': o->arch = optarg; break;
+        case 't': o->templates = optarg; break;
+        case 'T':
+            if (parse_num("--timeout", optarg, &x)) return 2;
+            o->p.timeout_s = x;
+            break;
+        case 'I':
+            if (parse_num("--max-ii", optarg, &x)) return 2;
+            if (x != (int)x || x > 64) {
+                fprintf(stderr, "cgramap map: Invalid value for --max-ii: %s"
+                        " (a whole number up to 64)\n", optarg);
+                return 2;
+            }
+            o->p.max_ii = (int)x;
+            break;
+        case 'D': o->p.dump_lp = optarg; break;
+        case 'm': o->mapping = optarg; break;
+        case 'h': map_help(); return 1;
+        case ':':
+            fprintf(stderr, "cgramap map: option '%s' needs a value\n",
+                    argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "cgramap map: unknown option '%s'"
+                    " (see cgramap map --help)\n", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "cgramap map: give exactly one LOOP.dot"
+                " (see cgramap map --help)\n");
+        return 2;
+    }
+    o->dot = argv[optind];
+    return 0;
+}
+
+static const char *status_name(const cg_map_result *r, char *buf, size_t n)
+{
+    switch (r->status) {
+    case CG_MAP_MAPPED: return "mapped";
+    case CG_MAP_INFEASIBLE:
+        snprintf(buf, n, "infeasible up to II=%d", r->ii);
+        return buf;
+    case CG_MAP_TIMEOUT: return "timeout";
+    case CG_MAP_ERROR: break;
+    }
+    return "error";
+}
+
+typedef struct map_job {
+    const cg_map_result *res;
+    const cg_netlist *nl;
+    const cg_dfg *g;
+} map_job;
+
+static void mapping_writer(void *arg, FILE *f)
+{
+    const map_job *j = arg;
+    cg_mapping_write(j->res->mapping, j->res->mrrg, j->nl, j->g, f);
+}
+
+/* Map, check, print the row; the exit status. */
+static int map_one(const map_opts *o, const cg_netlist *nl, const cg_dfg *g,
+                   cg_diags *d)
+{
+    cg_map_result res;
+    memset(&res, 0, sizeof res);
+    if (cg_map(nl, g, &o->p, &res, d) != 0) return 1;
+    int ok = res.status == CG_MAP_MAPPED &&
+             cg_map_check(nl, res.mrrg, g, res.mapping, d) == 0;
+    char buf[64];
+    printf("%-16s %5s %4s %4s %-24s %9s %4s %6s %s\n", "loop", "nodes",
+           "MII", "II", "status", "time", "FUs", "routes", "checked");
+    printf("%-16s %5d %4d %4d %-24s %8.2fs %4d %6d %s\n", cg_dfg_name(g),
+           cg_dfg_nnodes(g), res.mii.mii, res.ii,
+           status_name(&res, buf, sizeof buf), res.seconds, res.fus_used,
+           res.routes_used, ok ? "yes" : "no");
+    map_job j = {&res, nl, g};
+    if (ok && o->mapping &&
+        cg_cli_write_file(o->mapping, mapping_writer, &j) != 0)
+        ok = 0;
+    cg_map_result_free(&res);
+    return ok ? 0 : 1;
+}
+
+int cg_cli_map(int argc, char **argv)
+{
+    map_opts o;
+    int p = map_parse(argc, argv, &o);
+    if (p) return p == 1 ? 0 : 2;
+    cg_diags *d = cg_diags_create();
+    if (!d) return 1;
+    cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
+                        : cg_arch_default(d);
+    cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
+    cg_dfg *g = nl ? cg_dfg_read_dot(o.dot, d) : NULL;
+    int rc = g ? map_one(&o, nl, g, d) : 1;
+    cg_diags_print(d, stderr);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+    return rc;
+}
