@@ -5,6 +5,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(CG_HAVE_MAP) && defined(CG_HAVE_DFG)
+/* --help or --version anywhere: those win over the main job. */
+static int wants_info(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") ||
+            !strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
+            return 1;
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "arch") == 0)
@@ -16,6 +28,10 @@ int main(int argc, char **argv)
 #ifdef CG_HAVE_MAP
     if (argc > 1 && strcmp(argv[1], "map") == 0)
         return cg_cli_map(argc - 1, argv + 1);
+#endif
+#if defined(CG_HAVE_MAP) && defined(CG_HAVE_DFG)
+    if (argc > 1 && !wants_info(argc, argv))
+        return cg_cli_main_job(argc, argv);
 #endif
     switch (cg_cli_parse(argc, argv)) {
     case CG_CLI_HELP: cg_cli_help(); return 0;
