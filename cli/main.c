@@ -29,6 +29,10 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "map") == 0)
         return cg_cli_map(argc - 1, argv + 1);
 #endif
+#ifdef CG_HAVE_TILE
+    if (argc > 1 && strcmp(argv[1], "tile") == 0)
+        return cg_cli_tile(argc - 1, argv + 1);
+#endif
 #if defined(CG_HAVE_MAP) && defined(CG_HAVE_DFG)
     if (argc > 1 && !wants_info(argc, argv))
         return cg_cli_main_job(argc, argv);
