@@ -192,7 +192,9 @@ static void test_dfg(void **state)
     run_cgramap(&r, (const char *const[]){
         "dfg", "benchmarks/microbench/fir/fir.c", "--loop", "fir", NULL});
     assert_int_equal(r.status, 0);
-    assert_memory_equal(r.out, "digraph fir {\n", 14);
+    /* the dot format itself is dfg/'s to test; here: one graph, named */
+    assert_memory_equal(r.out, "digraph", 7);
+    assert_non_null(strstr(r.out, "fir"));
     assert_string_equal(r.err, "");
     run_cgramap(&r, (const char *const[]){
         "dfg", "benchmarks/microbench/fir/fir.c", "--loop", "nosuch", NULL});
