@@ -54,25 +54,49 @@ const char *cg_dfg_name(const cg_dfg *g);
 const char *cg_dfg_file(const cg_dfg *g);
 void cg_dfg_set_file(cg_dfg *g, const char *file);
 
-/* Add a node; name NULL makes "<op><id>".  Returns the id. */
+/* Add a node; name NULL makes "<op><id>"; a name already taken gets a
+ * ".1", ".2", ... suffix.  Returns the id, -1 on no memory.  The new node
+ * has pred CG_PRED_NONE, line 0, no value, no sym. */
 int cg_dfg_add_node(cg_dfg *g, cg_op op, int width, const char *name);
+/* Node id for changes in place; NULL for a bad id.  The pointer is valid
+ * until the next cg_dfg_add_node.  Set name and sym only through the
+ * functions below (the graph owns its strings). */
 cg_dfg_node *cg_dfg_node_mut(cg_dfg *g, int id);
 void cg_dfg_set_sym(cg_dfg *g, int id, const char *sym);
+/* A const's value: sets value and has_value. */
+void cg_dfg_set_value(cg_dfg *g, int id, int64_t value);
 /* Add an edge; returns its id. */
 int cg_dfg_add_edge(cg_dfg *g, int src, int dst, int operand, int distance,
                     int init);
+/* Edge id for changes in place; NULL for a bad id.  Valid until the next
+ * cg_dfg_add_edge. */
+cg_dfg_edge *cg_dfg_edge_mut(cg_dfg *g, int id);
+/* Drop the nodes whose keep_node[id] is false (with every edge touching
+ * them, and init references to them become -1) and the edges whose
+ * keep_edge[id] is false; either array may be NULL (keep all).  Survivors
+ * keep their relative order; new_id (NULL or nnodes ints) receives each old
+ * node id's new id, or -1. */
+void cg_dfg_compact(cg_dfg *g, const bool *keep_node, const bool *keep_edge,
+                    int *new_id);
 
 int cg_dfg_nnodes(const cg_dfg *g);
 const cg_dfg_node *cg_dfg_get_node(const cg_dfg *g, int id);
 int cg_dfg_find(const cg_dfg *g, const char *name); /* -1 when none */
 int cg_dfg_nedges(const cg_dfg *g);
 const cg_dfg_edge *cg_dfg_get_edge(const cg_dfg *g, int id);
-/* Edge feeding operand k of node id, -1 when none. */
+/* Edge feeding operand k of node id, -1 when none (the first one when
+ * several do).  Scans the edges: precompute in hot loops. */
 int cg_dfg_operand_edge(const cg_dfg *g, int id, int k);
 
 /* Check the graph: every operand fed exactly once, no operand beyond the
  * op's arity, distances >= 0, no cycle of distance 0, init nodes are const
- * or input.  Errors name the node and its source line. */
+ * or input (and only on edges with distance >= 1), widths 1..64 (load and
+ * store: 8, 16, 32 or 64), icmp: 1 bit with a predicate, operand widths as
+ * LLVM types require (binary ops, gep, phi, output, select values, store
+ * data: the node's width; select condition: 1; icmp: equal; trunc: not
+ * wider, sext/zext: not narrower).  Errors name the node and its source
+ * line (file:line when the graph has a file).  0 when the graph is good,
+ * -1 otherwise. */
 int cg_dfg_check(const cg_dfg *g, cg_diags *d);
 
 /* ---- Graphviz I/O ------------------------------------------------------ */

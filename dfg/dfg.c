@@ -1,0 +1,245 @@
+/* dfg.c: the DFG model.  Nodes and edges live in two growable arrays indexed
+ * by dense ids; every string the graph points at (names, syms, the file) is
+ * a private copy recorded in one list and freed with the graph. */
+#include "dfg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dfg_internal.h"
+
+struct cg_dfg {
+    char *name;          /* the loop tag */
+    const char *file;    /* interned source file, NULL when unknown */
+    cg_dfg_node *nodes;  /* nodes[id] */
+    int nnodes, cap_nodes;
+    cg_dfg_edge *edges;  /* edges[id] */
+    int nedges, cap_edges;
+    char **strs;         /* every string the graph owns */
+    int nstrs, cap_strs;
+    cg_nest *nest;       /* loop nest, NULL when none */
+};
+
+/* Grow *v (elements of size sz) so that index n fits; false on no memory. */
+static bool grow(void *vp, int *cap, int n, size_t sz)
+{
+    void **v = vp;
+    if (n < *cap)
+        return true;
+    int c = *cap ? 2 * *cap : 16;
+    while (c <= n)
+        c *= 2;
+    void *p = realloc(*v, (size_t)c * sz);
+    if (!p)
+        return false;
+    *v = p;
+    *cap = c;
+    return true;
+}
+
+const char *cg__dfg_intern(cg_dfg *g, const char *s)
+{
+    if (!s)
+        return NULL;
+    if (!grow(&g->strs, &g->cap_strs, g->nstrs, sizeof(char *)))
+        return NULL;
+    char *c = strdup(s);
+    if (c)
+        g->strs[g->nstrs++] = c;
+    return c;
+}
+
+cg_dfg *cg_dfg_create(const char *name)
+{
+    cg_dfg *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->name = strdup(name ? name : "");
+    if (!g->name) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void cg_dfg_destroy(cg_dfg *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; i < g->nstrs; i++)
+        free(g->strs[i]);
+    free(g->strs);
+    free(g->nodes);
+    free(g->edges);
+    free(g->name);
+    cg_nest_free(g->nest);
+    free(g);
+}
+
+const char *cg_dfg_name(const cg_dfg *g) { return g->name; }
+const char *cg_dfg_file(const cg_dfg *g) { return g->file; }
+
+void cg_dfg_set_file(cg_dfg *g, const char *file)
+{
+    g->file = cg__dfg_intern(g, file);
+}
+
+/* A name not yet used by any node: want itself, else want.1, want.2, ... */
+static const char *unique_name(cg_dfg *g, const char *want)
+{
+    if (cg_dfg_find(g, want) < 0)
+        return cg__dfg_intern(g, want);
+    size_t len = strlen(want) + 24;
+    char *buf = malloc(len);
+    if (!buf)
+        return NULL;
+    for (int k = 1;; k++) {
+        snprintf(buf, len, "%s.%d", want, k);
+        if (cg_dfg_find(g, buf) < 0)
+            break;
+    }
+    const char *s = cg__dfg_intern(g, buf);
+    free(buf);
+    return s;
+}
+
+int cg_dfg_add_node(cg_dfg *g, cg_op op, int width, const char *name)
+{
+    if (!grow(&g->nodes, &g->cap_nodes, g->nnodes, sizeof(cg_dfg_node)))
+        return -1;
+    int id = g->nnodes;
+    char gen[48];
+    if (!name) {
+        snprintf(gen, sizeof gen, "%s%d", cg_op_name(op), id);
+        name = gen;
+    }
+    const char *n = unique_name(g, name);
+    if (!n)
+        return -1;
+    g->nodes[id] = (cg_dfg_node){.op = op, .pred = CG_PRED_NONE,
+                                 .width = width, .name = n};
+    g->nnodes++;
+    return id;
+}
+
+cg_dfg_node *cg_dfg_node_mut(cg_dfg *g, int id)
+{
+    return id >= 0 && id < g->nnodes ? &g->nodes[id] : NULL;
+}
+
+void cg_dfg_set_sym(cg_dfg *g, int id, const char *sym)
+{
+    if (id >= 0 && id < g->nnodes)
+        g->nodes[id].sym = cg__dfg_intern(g, sym);
+}
+
+void cg_dfg_set_value(cg_dfg *g, int id, int64_t value)
+{
+    if (id >= 0 && id < g->nnodes) {
+        g->nodes[id].has_value = true;
+        g->nodes[id].value = value;
+    }
+}
+
+int cg_dfg_add_edge(cg_dfg *g, int src, int dst, int operand, int distance,
+                    int init)
+{
+    if (!grow(&g->edges, &g->cap_edges, g->nedges, sizeof(cg_dfg_edge)))
+        return -1;
+    g->edges[g->nedges] = (cg_dfg_edge){src, dst, operand, distance, init};
+    return g->nedges++;
+}
+
+cg_dfg_edge *cg_dfg_edge_mut(cg_dfg *g, int id)
+{
+    return id >= 0 && id < g->nedges ? &g->edges[id] : NULL;
+}
+
+int cg_dfg_nnodes(const cg_dfg *g) { return g->nnodes; }
+int cg_dfg_nedges(const cg_dfg *g) { return g->nedges; }
+
+const cg_dfg_node *cg_dfg_get_node(const cg_dfg *g, int id)
+{
+    return id >= 0 && id < g->nnodes ? &g->nodes[id] : NULL;
+}
+
+const cg_dfg_edge *cg_dfg_get_edge(const cg_dfg *g, int id)
+{
+    return id >= 0 && id < g->nedges ? &g->edges[id] : NULL;
+}
+
+/* Linear: DFGs are loop bodies of tens to hundreds of nodes. */
+int cg_dfg_find(const cg_dfg *g, const char *name)
+{
+    for (int i = 0; i < g->nnodes; i++)
+        if (strcmp(g->nodes[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int cg_dfg_operand_edge(const cg_dfg *g, int id, int k)
+{
+    for (int e = 0; e < g->nedges; e++)
+        if (g->edges[e].dst == id && g->edges[e].operand == k)
+            return e;
+    return -1;
+}
+
+/* Drop the nodes with keep_node[id] false (and every edge touching them) and
+ * the edges with keep_edge[id] false; either array may be NULL = keep all.
+ * Survivors keep their relative order.  new_id (may be NULL) receives each
+ * old node id's new id or -1.  Strings are not reclaimed until destroy. */
+void cg_dfg_compact(cg_dfg *g, const bool *keep_node, const bool *keep_edge,
+                    int *new_id)
+{
+    int *map = malloc(((size_t)g->nnodes + 1) * sizeof(int));
+    if (!map)
+        return;
+    int n = 0, old = g->nnodes;
+    for (int i = 0; i < old; i++) {
+        bool keep = !keep_node || keep_node[i];
+        map[i] = keep ? n : -1;
+        if (keep)
+            g->nodes[n++] = g->nodes[i];
+    }
+    g->nnodes = n;
+    int m = 0;
+    for (int e = 0; e < g->nedges; e++) {
+        cg_dfg_edge x = g->edges[e];
+        if ((keep_edge && !keep_edge[e]) || map[x.src] < 0 || map[x.dst] < 0)
+            continue;
+        x.src = map[x.src];
+        x.dst = map[x.dst];
+        x.init = x.init >= 0 ? map[x.init] : -1;
+        g->edges[m++] = x;
+    }
+    g->nedges = m;
+    if (new_id)
+        memcpy(new_id, map, (size_t)old * sizeof(int));
+    free(map);
+}
+
+const cg_nest *cg_dfg_nest(const cg_dfg *g) { return g->nest; }
+
+void cg_dfg_set_nest(cg_dfg *g, cg_nest *nest)
+{
+    if (g->nest != nest)
+        cg_nest_free(g->nest);
+    g->nest = nest;
+}
+
+void cg_nest_free(cg_nest *n)
+{
+    if (!n)
+        return;
+    for (int l = 0; l < n->nloops && l < CG_NEST_MAX_LOOPS; l++) {
+        free((char *)n->loops[l].counter);
+        free((char *)n->loops[l].trip_sym);
+    }
+    for (int a = 0; a < n->narrays; a++)
+        free((char *)n->arrays[a].name);
+    free(n->arrays);
+    free(n->accesses);
+    free(n->liveins);
+    free(n);
+}
