@@ -640,7 +640,8 @@ static void phi_operands(bx *b)
     for (LLVMValueRef i = LLVMGetFirstInstruction(b->body);
          i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
         vref p;
-        map_get(b, i, &p);
+        if (!map_get(b, i, &p))
+            continue; /* phi_nodes() made every header phi a node */
         int line = line_of(i) ? line_of(i) : b->l->line;
         vref init = value(b, incoming(i, b->pre), line);
         vref latch = value(b, incoming(i, b->body), line);
