@@ -1,169 +1,78 @@
-/* bench_cmd.c: the main job, `cgramap [OPTION]... DIR...`: every benchmark
- * folder (a CGRA-ME Makefile beside its .c files) and every .dot DFG found
- * under DIR is extracted, mapped and checked, one row per loop.  One loop
- * failing never stops the others.  Not yet: simulation against the
- * interpreter, -j, --json/--csv, --mapping-dir. */
+/* bench_cmd.c: the main job, `cgramap [OPTION]... PATH...`: every loop
+ * found under PATH (bench_scan.c) is extracted or read, mapped, checked and
+ * simulated (bench_loop.c) in worker processes (bench_jobs.c), and printed
+ * as one row per loop in a fixed order, with optional JSON and CSV reports
+ * (bench_report.c).  One loop failing never stops the others. */
+#include "cli/bench.h"
 #include "cli/commands.h"
 
 #include "arch/arch.h"
 #include "common/diag.h"
-#include "dfg/dfg.h"
-#include "dfg/extract.h"
-#include "mapper/map.h"
 #include "xml/xml.h"
 
-#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
-typedef struct bench_ctx {
-    const cg_netlist *nl;
-    const cg_map_params *p;
+typedef struct report {
+    const cg_cli_jobs *jobs;
+    json_t *all;       /* every record, in order */
     int failed;
-} bench_ctx;
+    bool progress;     /* stderr is a terminal */
+} report;
 
-static void row(const char *bench, const cg_dfg *g, const cg_map_result *r,
-                int checked)
+static void progress(const report *r, int done)
 {
-    char st[48];
-    const char *s = "error";
-    if (r->status == CG_MAP_MAPPED) s = "mapped";
-    else if (r->status == CG_MAP_TIMEOUT) s = "timeout";
-    else if (r->status == CG_MAP_INFEASIBLE) {
-        snprintf(st, sizeof st, "infeasible up to II=%d", r->ii);
-        s = st;
-    }
-    printf("%-14s %-14s %5d %4d %4d %-24s %8.2fs %4d %6d %s\n", bench,
-           cg_dfg_name(g), cg_dfg_nnodes(g), r->mii.mii, r->ii, s,
-           r->seconds, r->fus_used, r->routes_used, checked ? "yes" : "no");
-    fflush(stdout);
-}
-
-/* Map and check one loop, print its row and its messages. */
-static void bench_loop(bench_ctx *c, const char *bench, const cg_dfg *g)
-{
-    cg_diags *d = cg_diags_create();
-    cg_map_result r;
-    memset(&r, 0, sizeof r);
-    r.status = CG_MAP_ERROR;
-    int ok = d && cg_map(c->nl, g, c->p, &r, d) == 0 &&
-             r.status == CG_MAP_MAPPED &&
-             cg_map_check(c->nl, r.mrrg, g, r.mapping, d) == 0;
-    row(bench, g, &r, ok);
-    if (d) cg_diags_print(d, stderr);
-    if (!ok) c->failed = 1;
-    cg_map_result_free(&r);
-    cg_diags_destroy(d);
-}
-
-static void bench_graphs(bench_ctx *c, const char *bench, cg_dfg **gs, int n)
-{
-    for (int i = 0; i < n; i++) {
-        bench_loop(c, bench, gs[i]);
-        cg_dfg_destroy(gs[i]);
-    }
-    free(gs);
-}
-
-/* A folder with a Makefile: extract its LOOP_TAGS from each .c file. */
-static void bench_c(bench_ctx *c, const char *dir, const char *file,
-                    const char *name)
-{
-    char mk[4096];
-    snprintf(mk, sizeof mk, "%s/Makefile", dir);
-    cg_diags *d = cg_diags_create();
-    cg_extract_makefile m = {0};
-    cg_extract_params p;
-    cg_extract_params_init(&p);
-    cg_dfg **gs = NULL;
-    int n = 0;
-    if (cg_extract_makefile_read(mk, &m, d) == 0 &&
-        (!m.dfg_flags || cg_extract_params_parse(&p, m.dfg_flags, mk, d) == 0)) {
-        p.cflags = m.cflags;
-        char *tags = m.loop_tags ? strdup(m.loop_tags) : NULL, *save = NULL;
-        if (!tags || !strtok_r(tags, " \t", &save)) {
-            if (cg_extract_file(file, NULL, &p, &gs, &n, d)) c->failed = 1;
-            bench_graphs(c, name, gs, n);
-        } else {
-            for (char *t = tags; t; t = strtok_r(NULL, " \t", &save)) {
-                gs = NULL;
-                n = 0;
-                if (cg_extract_file(file, t, &p, &gs, &n, d)) c->failed = 1;
-                bench_graphs(c, name, gs, n);
-            }
-        }
-        free(tags);
-    } else {
-        c->failed = 1;
-    }
-    cg_diags_print(d, stderr);
-    cg_extract_makefile_free(&m);
-    cg_diags_destroy(d);
-}
-
-static void bench_dot(bench_ctx *c, const char *file, const char *name)
-{
-    cg_diags *d = cg_diags_create();
-    cg_dfg *g = cg_dfg_read_dot(file, d);
-    if (g) bench_loop(c, name, g);
-    else c->failed = 1;
-    cg_diags_print(d, stderr);
-    cg_dfg_destroy(g);
-    cg_diags_destroy(d);
-}
-
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-    return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-static int ends_with(const char *s, const char *suf)
-{
-    size_t n = strlen(s), k = strlen(suf);
-    return n >= k && strcmp(s + n - k, suf) == 0;
-}
-
-/* Walk dir in name order (deterministic rows). */
-static void bench_dir(bench_ctx *c, const char *dir)
-{
-    struct dirent **ents;
-    int n = scandir(dir, &ents, NULL, by_name);
-    if (n < 0) {
-        fprintf(stderr, "%s: error: cannot read this folder\n", dir);
-        c->failed = 1;
+    if (!r->progress)
         return;
-    }
-    char mk[4096];
-    struct stat st;
-    snprintf(mk, sizeof mk, "%s/Makefile", dir);
-    int has_mk = stat(mk, &st) == 0;
-    const char *base = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
-    for (int i = 0; i < n; i++) {
-        const char *e = ents[i]->d_name;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e);
-        if (e[0] != '.' && stat(path, &st) == 0) {
-            if (S_ISDIR(st.st_mode)) bench_dir(c, path);
-            else if (has_mk && ends_with(e, ".c")) bench_c(c, dir, path, base);
-            else if (!has_mk && ends_with(e, ".dot")) bench_dot(c, path, base);
-        }
-        free(ents[i]);
-    }
-    free(ents);
+    fprintf(stderr, "\r\033[K");
+    if (done < r->jobs->n)
+        fprintf(stderr, "[%d/%d] %s", done, r->jobs->n,
+                r->jobs->v[done].path);
+    fflush(stderr);
 }
 
-int cg_cli_bench(const cg_netlist *nl, const cg_map_params *p,
-                 char *const *dirs, int ndirs)
+static void on_done(void *arg, int i, json_t *recs)
 {
-    bench_ctx c = {nl, p, 0};
-    printf("%-14s %-14s %5s %4s %4s %-24s %9s %4s %6s %s\n", "benchmark",
-           "loop", "nodes", "MII", "II", "status", "time", "FUs", "routes",
-           "checked");
-    for (int i = 0; i < ndirs; i++) bench_dir(&c, dirs[i]);
-    return c.failed ? 1 : 0;
+    report *r = arg;
+    progress(r, r->jobs->n); /* clear the line before the rows */
+    size_t k;
+    json_t *rec;
+    json_array_foreach(recs, k, rec) {
+        cg_cli_row(rec, stdout, stderr);
+        r->failed |= !cg_cli_record_ok(rec);
+    }
+    json_array_extend(r->all, recs);
+    json_decref(recs);
+    progress(r, i + 1);
+}
+
+/* Scan, run, report; the exit status. */
+static int bench_run(const cg_netlist *nl, const cg_cli_opts *o,
+                     char *const *paths, int npaths)
+{
+    cg_cli_jobs jobs = {0};
+    int bad = 0;
+    for (int i = 0; i < npaths; i++)
+        bad |= cg_cli_scan(paths[i], &jobs) != 0;
+    report r = {&jobs, json_array(), bad, isatty(2) == 1};
+    cg_cli_row_header(stdout);
+    progress(&r, 0);
+    cg_cli_run_jobs(&jobs, nl, o, on_done, &r);
+    if (jobs.n == 0 && !bad) {
+        fprintf(stderr, "cgramap: no tagged .c file, benchmark folder or "
+                ".dot file found\n");
+        r.failed = 1;
+    }
+    if (o->json && cg_cli_write_json(o->json, r.all) != 0)
+        r.failed = 1;
+    if (o->csv && cg_cli_write_csv(o->csv, r.all) != 0)
+        r.failed = 1;
+    json_decref(r.all);
+    cg_cli_jobs_free(&jobs);
+    return r.failed ? 1 : 0;
 }
 
 static int bench_num(const char *opt, const char *v, double *out)
@@ -178,60 +87,90 @@ static int bench_num(const char *opt, const char *v, double *out)
     return 0;
 }
 
-/* `cgramap [--arch A.xml [--templates T]] [--timeout S] [--max-ii N] DIR...` */
-int cg_cli_main_job(int argc, char **argv)
+/* A whole number in 1..max for opt. */
+static int bench_int(const char *opt, const char *v, int max, int *out)
+{
+    double x;
+    if (bench_num(opt, v, &x))
+        return -1;
+    if (x != (int)x || x > max) {
+        fprintf(stderr, "cgramap: Invalid value for %s: %s (a whole number "
+                "from 1 to %d)\n", opt, v, max);
+        return -1;
+    }
+    *out = (int)x;
+    return 0;
+}
+
+static int bench_opt(int c, cg_cli_opts *o, char **argv)
+{
+    double x;
+    switch (c) {
+    case 'a': o->arch = optarg; return 0;
+    case 't': o->templates = optarg; return 0;
+    case 'T':
+        if (bench_num("--timeout", optarg, &x)) return 2;
+        o->map.timeout_s = x;
+        return 0;
+    case 'I': return bench_int("--max-ii", optarg, 64, &o->map.max_ii) ? 2 : 0;
+    case 'j': return bench_int("-j", optarg, 64, &o->jobs) ? 2 : 0;
+    case 'J': o->json = optarg; return 0;
+    case 'C': o->csv = optarg; return 0;
+    case 'M': o->mapping_dir = optarg; return 0;
+    case ':':
+        fprintf(stderr, "cgramap: option '%s' needs a value\n",
+                argv[optind - 1]);
+        return 2;
+    default:
+        fprintf(stderr, "cgramap: unknown option '%s' (see cgramap --help)\n",
+                argv[optind - 1]);
+        return 2;
+    }
+}
+
+static int bench_parse(int argc, char **argv, cg_cli_opts *o)
 {
     static const struct option opts[] = {
         {"arch", required_argument, NULL, 'a'},
         {"templates", required_argument, NULL, 't'},
         {"timeout", required_argument, NULL, 'T'},
         {"max-ii", required_argument, NULL, 'I'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"json", required_argument, NULL, 'J'},
+        {"csv", required_argument, NULL, 'C'},
+        {"mapping-dir", required_argument, NULL, 'M'},
         {NULL, 0, NULL, 0},
     };
-    const char *arch = NULL, *templates = NULL;
-    cg_map_params p;
-    cg_map_params_init(&p);
-    int c;
-    double x;
+    memset(o, 0, sizeof *o);
+    cg_map_params_init(&o->map);
+    o->jobs = 1;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        switch (c) {
-        case 'a': arch = optarg; break;
-        case 't': templates = optarg; break;
-        case 'T':
-            if (bench_num("--timeout", optarg, &x)) return 2;
-            p.timeout_s = x;
-            break;
-        case 'I':
-            if (bench_num("--max-ii", optarg, &x)) return 2;
-            if (x != (int)x || x > 64) {
-                fprintf(stderr, "cgramap: Invalid value for --max-ii: %s"
-                        " (a whole number up to 64)\n", optarg);
-                return 2;
-            }
-            p.max_ii = (int)x;
-            break;
-        case ':':
-            fprintf(stderr, "cgramap: option '%s' needs a value\n",
-                    argv[optind - 1]);
-            return 2;
-        default:
-            fprintf(stderr, "cgramap: unknown option '%s' (see cgramap"
-                    " --help)\n", argv[optind - 1]);
-            return 2;
-        }
-    }
+    int c, rc;
+    while ((c = getopt_long(argc, argv, ":j:", opts, NULL)) != -1)
+        if ((rc = bench_opt(c, o, argv)) != 0)
+            return rc;
     if (optind == argc) {
         fprintf(stderr, "cgramap: give at least one DIR (see cgramap"
                 " --help)\n");
         return 2;
     }
+    return 0;
+}
+
+/* `cgramap [OPTION]... PATH...` */
+int cg_cli_main_job(int argc, char **argv)
+{
+    cg_cli_opts o;
+    int rc = bench_parse(argc, argv, &o);
+    if (rc)
+        return rc;
     cg_diags *d = cg_diags_create();
-    cg_arch *a = arch ? cg_xml_read(arch, templates, d) : cg_arch_default(d);
+    cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
+                        : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
     cg_diags_print(d, stderr);
-    int rc = nl ? cg_cli_bench(nl, &p, argv + optind, argc - optind) : 1;
+    rc = nl ? bench_run(nl, &o, argv + optind, argc - optind) : 1;
     cg_netlist_destroy(nl);
     cg_arch_destroy(a);
     cg_diags_destroy(d);

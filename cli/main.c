@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#if defined(CG_HAVE_MAP) && defined(CG_HAVE_DFG)
+#ifdef CG_HAVE_BENCH
 /* --help or --version anywhere: those win over the main job. */
 static int wants_info(int argc, char **argv)
 {
@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "tile") == 0)
         return cg_cli_tile(argc - 1, argv + 1);
 #endif
-#if defined(CG_HAVE_MAP) && defined(CG_HAVE_DFG)
+#ifdef CG_HAVE_BENCH
     if (argc > 1 && !wants_info(argc, argv))
         return cg_cli_main_job(argc, argv);
 #endif

@@ -107,6 +107,12 @@ int cg_extract_global_find(const cg_extract_prog *x, const char *name);
  * Returns -1 when out of memory. */
 int cg_extract_image(const cg_extract_prog *x, cg_mem *mem);
 
+/* Fill every writable global of mem (an image from cg_extract_image) with
+ * pseudo-random bytes from seed, the same on every machine; read-only
+ * globals are left alone (the native run gives them their initializers). */
+void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
+                            uint64_t seed);
+
 /* One execution of the tagged loop seen by the native run: memory and
  * live-ins when it was entered, memory and live-outs when it exited. */
 typedef struct cg_extract_instance {

@@ -1,0 +1,361 @@
+/* bench_loop.c: one loop through the pipeline, into a JSON record: map it,
+ * check the mapping, then verify it by simulation.  For a loop extracted
+ * from C the reference is the C code itself: the kernel runs natively on
+ * seeded data and every execution of the loop (up to
+ * CG_CLI_VERIFY_INSTANCES) is replayed by the simulator from the same
+ * memory and live-ins, which must leave byte-identical memory and the same
+ * live-outs.  A .dot DFG has no C code, so the DFG interpreter is the
+ * reference there. */
+#include "cli/bench.h"
+#include "cli/commands.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEED 0x6367726d6170ULL /* "cgrmap" */
+
+typedef struct verify {
+    const cg_netlist *nl;
+    const cg_map_result *r;
+    const cg_dfg *g;
+    cg_diags *d;
+    int64_t done;       /* executions replayed */
+    bool bad;
+} verify;
+
+/* Compare a simulated run with the reference; report the first difference
+ * so the user can find it. */
+static bool same_run(verify *v, const cg_mem *got, const cg_mem *want,
+                     const uint64_t *gout, const uint64_t *wout,
+                     const char *what)
+{
+    for (uint64_t b = 0; b < want->size; b++)
+        if (got->data[b] != want->data[b]) {
+            cg_diags_add(v->d, CG_SEV_ERROR, cg_dfg_file(v->g), 0,
+                         "loop '%s': the simulated mapping writes 0x%02x at "
+                         "address 0x%llx where %s leaves 0x%02x (this is a "
+                         "cgramap bug; please report it)", cg_dfg_name(v->g),
+                         got->data[b], (unsigned long long)(want->base + b),
+                         what, want->data[b]);
+            return false;
+        }
+    for (int i = 0; i < cg_dfg_nnodes(v->g); i++) {
+        const cg_dfg_node *n = cg_dfg_get_node(v->g, i);
+        if (n->op == CG_OP_OUTPUT && gout[i] != wout[i]) {
+            cg_diags_add(v->d, CG_SEV_ERROR, cg_dfg_file(v->g), n->line,
+                         "loop '%s': live-out '%s' is %llu in the simulated "
+                         "mapping but %llu in %s (a cgramap bug; please "
+                         "report it)", cg_dfg_name(v->g), n->name,
+                         (unsigned long long)gout[i],
+                         (unsigned long long)wout[i], what);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Simulate from before/inputs for iters and compare with after/outputs. */
+static bool replay(verify *v, const cg_mem *before, const cg_mem *after,
+                   const uint64_t *inputs, const uint64_t *outputs,
+                   int64_t iters, const char *what)
+{
+    size_t nn = (size_t)cg_dfg_nnodes(v->g) + 1;
+    cg_mem m = {malloc(before->size ? before->size : 1), before->base,
+                before->size};
+    uint64_t *out = calloc(nn, sizeof *out);
+    bool ok = m.data && out;
+    if (ok) {
+        memcpy(m.data, before->data, before->size);
+        ok = cg_sim_run(v->nl, v->r->mrrg, v->g, v->r->mapping, iters, &m,
+                        inputs, out, v->d) == 0 &&
+             same_run(v, &m, after, out, outputs, what);
+    }
+    free(m.data);
+    free(out);
+    return ok;
+}
+
+static void probe(void *arg, const cg_extract_instance *in)
+{
+    verify *v = arg;
+    if (v->bad || v->done >= CG_CLI_VERIFY_INSTANCES)
+        return;
+    if (!replay(v, in->before, in->after, in->inputs, in->outputs, in->iters,
+                "the C code"))
+        v->bad = true;
+    v->done++;
+}
+
+static const char *verify_c(verify *v, cg_extract_prog *x)
+{
+    cg_mem mem;
+    if (cg_extract_image(x, &mem) != 0)
+        return "no";
+    cg_extract_fill_random(x, &mem, SEED);
+    int rc = cg_extract_run(x, cg_dfg_name(v->g), &mem, probe, v, NULL,
+                            v->d);
+    free(mem.data);
+    if (rc != 0 || v->bad)
+        return "no";
+    if (v->done == 0) {
+        cg_diags_add(v->d, CG_SEV_WARNING, cg_dfg_file(v->g), 0,
+                     "loop '%s': the kernel never ran the loop on its data, "
+                     "so nothing was simulated", cg_dfg_name(v->g));
+        return "n/a";
+    }
+    return "yes";
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ULL;
+}
+
+/* The interpreter's run of a .dot DFG on seeded memory and small seeded
+ * live-ins (small so that addresses built from them stay in the image). */
+static const char *verify_dot(verify *v)
+{
+    size_t nn = (size_t)cg_dfg_nnodes(v->g) + 1;
+    uint64_t s = SEED, *in = calloc(nn, 8), *out = calloc(nn, 8);
+    cg_mem before = {malloc(CG_CLI_DOT_MEM), 0, CG_CLI_DOT_MEM};
+    cg_mem after = {malloc(CG_CLI_DOT_MEM), 0, CG_CLI_DOT_MEM};
+    const char *res = "no";
+    if (in && out && before.data && after.data) {
+        for (size_t i = 0; i < CG_CLI_DOT_MEM; i++)
+            before.data[i] = (uint8_t)next_rand(&s);
+        for (size_t i = 0; i + 1 < nn; i++)
+            in[i] = next_rand(&s) % 1024;
+        memcpy(after.data, before.data, CG_CLI_DOT_MEM);
+        cg_diags *id = cg_diags_create();
+        if (id && cg_dfg_run(v->g, CG_CLI_DOT_ITERS, &after, in, out, id) != 0) {
+            cg_diags_add(v->d, CG_SEV_WARNING, cg_dfg_file(v->g), 0,
+                         "loop '%s': not simulated: the DFG interpreter "
+                         "cannot run it on seeded data (%s); map the C file "
+                         "instead for a full proof", cg_dfg_name(v->g),
+                         cg_diags_size(id) ? cg_diags_get(id, 0)->msg : "");
+            res = "n/a";
+        } else if (id) {
+            res = replay(v, &before, &after, in, out, CG_CLI_DOT_ITERS,
+                         "the DFG interpreter") ? "yes" : "no";
+        }
+        cg_diags_destroy(id);
+    }
+    free(in);
+    free(out);
+    free(before.data);
+    free(after.data);
+    return res;
+}
+
+/* ---- mapping files --------------------------------------------------- */
+
+typedef struct map_files {
+    const cg_map_result *r;
+    const cg_netlist *nl;
+    const cg_dfg *g;
+} map_files;
+
+static void write_txt(void *a, FILE *f)
+{
+    const map_files *m = a;
+    cg_mapping_write(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
+}
+
+static void write_json(void *a, FILE *f)
+{
+    const map_files *m = a;
+    cg_mapping_write_json(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
+}
+
+static void write_dot(void *a, FILE *f)
+{
+    const map_files *m = a;
+    cg_mapping_write_dot(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
+}
+
+/* DIR/<bench>.<loop>.{txt,json,dot}; false when one could not be written. */
+static bool write_mapping(const char *dir, const char *bench,
+                          const map_files *m)
+{
+    static const char *const ext[] = {"txt", "json", "dot"};
+    const cg_cli_writer fn[] = {write_txt, write_json, write_dot};
+    bool ok = true;
+    for (int i = 0; i < 3; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.%s.%s", dir, bench,
+                 cg_dfg_name(m->g), ext[i]);
+        ok &= cg_cli_write_file(path, fn[i], (void *)m) == 0;
+    }
+    return ok;
+}
+
+/* ---- the record ---------------------------------------------------------- */
+
+static const char *status_word(cg_map_status s)
+{
+    switch (s) {
+    case CG_MAP_MAPPED: return "mapped";
+    case CG_MAP_INFEASIBLE: return "infeasible";
+    case CG_MAP_TIMEOUT: return "timeout";
+    case CG_MAP_ERROR: break;
+    }
+    return "error";
+}
+
+static const char *outcome_word(cg_ii_outcome o)
+{
+    return o == CG_II_MAPPED ? "mapped"
+           : o == CG_II_INFEASIBLE ? "infeasible" : "timeout";
+}
+
+static json_t *messages(cg_diags *d)
+{
+    json_t *a = json_array();
+    for (int i = 0; d && i < cg_diags_size(d); i++) {
+        char *s = cg_diag_format(cg_diags_get(d, i));
+        if (s)
+            json_array_append_new(a, json_string(s));
+        free(s);
+    }
+    return a;
+}
+
+static json_t *tries(const cg_map_result *r)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < r->ntried; i++)
+        json_array_append_new(a, json_pack(
+            "{s:i, s:s, s:f, s:i, s:i, s:i}", "ii", r->tried[i].ii,
+            "outcome", outcome_word(r->tried[i].outcome), "seconds",
+            r->tried[i].seconds, "rows", r->tried[i].rows, "cols",
+            r->tried[i].cols, "nonzeros", r->tried[i].nonzeros));
+    return a;
+}
+
+json_t *cg_cli_error_record(const char *bench, const char *file,
+                            const char *loop, cg_diags *d)
+{
+    return json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:o}", "benchmark",
+                     bench, "file", file, "loop", loop ? loop : "-",
+                     "status", "error", "checked", 0, "verified", "-",
+                     "messages", messages(d));
+}
+
+static json_t *record(const char *bench, const char *file, const cg_dfg *g,
+                      const cg_map_result *r, bool checked,
+                      const char *verified, cg_diags *d)
+{
+    return json_pack(
+        "{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:f, s:i, s:i,"
+        " s:b, s:s, s:o, s:o}",
+        "benchmark", bench, "file", file, "loop", cg_dfg_name(g), "nodes",
+        cg_dfg_nnodes(g), "res_mii", r->mii.res_mii, "rec_mii",
+        r->mii.rec_mii, "mii", r->mii.mii, "ii", r->ii, "status",
+        status_word(r->status), "seconds", r->seconds, "fus", r->fus_used,
+        "routes", r->routes_used, "checked", checked, "verified", verified,
+        "tries", tries(r), "messages", messages(d));
+}
+
+json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
+                        cg_extract_prog *x, const cg_netlist *nl,
+                        const cg_cli_opts *o, cg_diags *d)
+{
+    cg_map_result r;
+    memset(&r, 0, sizeof r);
+    r.status = CG_MAP_ERROR;
+    bool mapped = cg_map(nl, g, &o->map, &r, d) == 0 &&
+                  r.status == CG_MAP_MAPPED;
+    bool checked = mapped &&
+                   cg_map_check(nl, r.mrrg, g, r.mapping, d) == 0;
+    const char *verified = mapped ? "no" : "-";
+    if (checked) {
+        verify v = {nl, &r, g, d, 0, false};
+        verified = x ? verify_c(&v, x) : verify_dot(&v);
+    }
+    map_files mf = {&r, nl, g};
+    if (checked && o->mapping_dir && !write_mapping(o->mapping_dir, bench, &mf))
+        cg_diags_add(d, CG_SEV_ERROR, o->mapping_dir, 0, "cannot write the "
+                     "mapping files of loop '%s' there; create the folder "
+                     "or check its permissions", cg_dfg_name(g));
+    json_t *rec = record(bench, file, g, &r, checked, verified, d);
+    cg_map_result_free(&r);
+    return rec;
+}
+
+/* ---- one file ------------------------------------------------------------ */
+
+static void push_rec(json_t *recs, json_t *rec)
+{
+    if (rec)
+        json_array_append_new(recs, rec);
+}
+
+/* The loops of a compiled C file: the Makefile's LOOP_TAGS, else all. */
+static void run_tags(const cg_cli_job *j, cg_extract_prog *x, char *tags,
+                     const cg_netlist *nl, const cg_cli_opts *o,
+                     cg_diags *fd, json_t *recs)
+{
+    char *save = NULL, *t = tags ? strtok_r(tags, " \t", &save) : NULL;
+    for (int i = 0; tags ? t != NULL : i < cg_extract_ntags(x); i++) {
+        const char *tag = tags ? t : cg_extract_tag(x, i);
+        cg_diags *d = cg_diags_create();
+        if (i == 0)
+            cg_diags_append(d, fd); /* the file's warnings, once */
+        cg_dfg *g = cg_extract_loop(x, tag, d);
+        push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, x, nl, o, d)
+                         : cg_cli_error_record(j->bench, j->path, tag, d));
+        cg_dfg_destroy(g);
+        cg_diags_destroy(d);
+        if (tags)
+            t = strtok_r(NULL, " \t", &save);
+    }
+}
+
+static void run_c(const cg_cli_job *j, const cg_netlist *nl,
+                  const cg_cli_opts *o, json_t *recs)
+{
+    cg_diags *d = cg_diags_create();
+    cg_extract_makefile mk = {0};
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    bool ok = !j->makefile ||
+              (cg_extract_makefile_read(j->makefile, &mk, d) == 0 &&
+               (!mk.dfg_flags ||
+                cg_extract_params_parse(&p, mk.dfg_flags, j->makefile, d) == 0));
+    p.cflags = mk.cflags;
+    cg_extract_prog *x = ok ? cg_extract_open(j->path, &p, d) : NULL;
+    if (x)
+        run_tags(j, x, mk.loop_tags && strspn(mk.loop_tags, " \t") <
+                       strlen(mk.loop_tags) ? mk.loop_tags : NULL,
+                 nl, o, d, recs);
+    else
+        push_rec(recs, cg_cli_error_record(j->bench, j->path, NULL, d));
+    cg_extract_close(x);
+    cg_extract_makefile_free(&mk);
+    cg_diags_destroy(d);
+}
+
+static void run_dot(const cg_cli_job *j, const cg_netlist *nl,
+                    const cg_cli_opts *o, json_t *recs)
+{
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = cg_dfg_read_dot(j->path, d);
+    push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, NULL, nl, o, d)
+                     : cg_cli_error_record(j->bench, j->path, NULL, d));
+    cg_dfg_destroy(g);
+    cg_diags_destroy(d);
+}
+
+json_t *cg_cli_job_run(const cg_cli_job *j, const cg_netlist *nl,
+                       const cg_cli_opts *o)
+{
+    json_t *recs = json_array();
+    if (j->kind == CG_CLI_JOB_C)
+        run_c(j, nl, o, recs);
+    else
+        run_dot(j, nl, o, recs);
+    return recs;
+}
