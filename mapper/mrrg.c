@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "map.h"
+#include "map_internal.h"
 
 struct cg_mrrg {
     int ii;
@@ -117,8 +117,10 @@ static int make_nodes(cg_mrrg *m, const cg_netlist *nl)
     return 0;
 }
 
-/* Operand pins and result ports of the unit kinds that execute ops. */
-static const char *const func_pins[] = {"in_a", "in_b", NULL};
+/* Operand pins and result ports of the unit kinds that execute ops.  A
+ * FuncUnit has in_c only when it supports select; pnode() skips absent
+ * pins. */
+static const char *const func_pins[] = {"in_a", "in_b", "in_c", NULL};
 static const char *const mem_pins[] = {"addr", "data_in", NULL};
 static const char *const io_pins[] = {"in", NULL};
 static const char *const none_pins[] = {NULL};
@@ -237,26 +239,36 @@ static int net_edges(cg_mrrg *m, const cg_netlist *nl)
     return 0;
 }
 
-/* Build the CSR adjacency: off[n+1] offsets, ids edge ids. */
-static int make_csr(const cg_mrrg *m, bool out, int **off, int **ids)
+int cg__map_csr(int nnodes, int nedges, const int *key, size_t stride,
+                int **off, int **ids)
 {
-    *off = calloc((size_t)m->nnodes + 1, sizeof **off);
-    *ids = malloc(sizeof **ids * (size_t)(m->nedges ? m->nedges : 1));
-    int *fill = calloc((size_t)m->nnodes + 1, sizeof *fill);
+    *off = calloc((size_t)nnodes + 1, sizeof **off);
+    *ids = malloc(sizeof **ids * ((size_t)nedges + 1));
+    int *fill = calloc((size_t)nnodes + 1, sizeof *fill);
     if (!*off || !*ids || !fill) {
         free(fill);
         return -1;
     }
-    for (int e = 0; e < m->nedges; e++)
-        (*off)[(out ? m->edges[e].from : m->edges[e].to) + 1]++;
-    for (int i = 0; i < m->nnodes; i++)
+#define KEY(e) (*(const int *)((const char *)key + (size_t)(e) * stride))
+    for (int e = 0; e < nedges; e++)
+        (*off)[KEY(e) + 1]++;
+    for (int i = 0; i < nnodes; i++)
         (*off)[i + 1] += (*off)[i];
-    for (int e = 0; e < m->nedges; e++) {
-        int n = out ? m->edges[e].from : m->edges[e].to;
-        (*ids)[(*off)[n] + fill[n]++] = e;
-    }
+    for (int e = 0; e < nedges; e++)
+        (*ids)[(*off)[KEY(e)] + fill[KEY(e)]++] = e;
+#undef KEY
     free(fill);
     return 0;
+}
+
+/* Out-edge (out) or in-edge CSR of the graph. */
+static int make_csr(const cg_mrrg *m, bool out, int **off, int **ids)
+{
+    const int *key = !m->nedges ? NULL
+                     : out        ? &m->edges[0].from
+                                  : &m->edges[0].to;
+    return cg__map_csr(m->nnodes, m->nedges, key,
+                       sizeof *m->edges, off, ids);
 }
 
 cg_mrrg *cg_mrrg_build(const cg_netlist *nl, int ii, cg_diags *d)
@@ -340,14 +352,6 @@ bool cg_mrrg_supports(const cg_mrrg *m, const cg_netlist *nl, int id,
                       cg_op op)
 {
     const cg_mrrg_node *n = cg_mrrg_get_node(m, id);
-    if (!n || n->kind != CG_MRRG_FUNC)
-        return false;
-    const cg_nl_prim *pr = cg_netlist_prim(nl, n->prim);
-    switch (pr->p.kind) {
-    case CG_PRIM_FUNC:
-    case CG_PRIM_MEM: return (pr->p.ops & CG_OPSET(op)) != 0;
-    case CG_PRIM_IO: return op == CG_OP_INPUT || op == CG_OP_OUTPUT;
-    case CG_PRIM_CONST: return op == CG_OP_CONST;
-    default: return false;
-    }
+    return n && n->kind == CG_MRRG_FUNC &&
+           cg__map_prim_supports(cg_netlist_prim(nl, n->prim), op);
 }

@@ -1,0 +1,214 @@
+/* map.c: the II search.  From the MII up to max_ii, each II gets an MRRG, a
+ * compressed graph and a time budget, spent in this order:
+ *   1. the ILP restricted to units within radius 1 of a simulated-annealing
+ *      placement (small: maps most loops in seconds),
+ *   2. the same with radius 2,
+ *   3. the full model (every unit that supports each op), the only one
+ *      whose infeasibility proves the II impossible.
+ * A restricted model that is infeasible or times out proves nothing; the
+ * II's outcome is that of the first mapped model, else of the full one.
+ * Every mapping is checked by cg_map_check before it is returned; a mapping
+ * that fails it is a mapper bug, reported as an error, never a result.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "map_internal.h"
+
+void cg_map_params_init(cg_map_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->timeout_s = 60;
+    p->max_ii = 16;
+    p->seed = 1;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The LP file name of one attempt: "<dump_lp>-<ii>". */
+static char *lp_name(const char *base, int ii)
+{
+    if (!base)
+        return NULL;
+    size_t n = strlen(base) + 16;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s-%d", base, ii);
+    return s;
+}
+
+/* One II: the attempts above.  0 with *out filled, -1 on error. */
+static int try_ii(const cg_netlist *nl, const cg_dfg *g,
+                  const cg_map_params *p, const cg__kgraph *k, int ii,
+                  cg__ilp_out *out, cg_diags *d)
+{
+    int n = cg_dfg_nnodes(g);
+    double t0 = now(), budget = p->timeout_s;
+    int *center = malloc(sizeof(int) * ((size_t)n + 1));
+    if (!center)
+        return -1;
+    bool have = cg__place_anneal(nl, g, ii, p->seed + (unsigned)ii,
+                                 center) == 0;
+    static const int radii[] = {1, 2};
+    char *lp = lp_name(p->dump_lp, ii);
+    int rc = 0;
+    memset(out, 0, sizeof *out);
+    out->outcome = CG_II_TIMEOUT;
+    /* Small DFGs go straight to the full model. */
+    for (int r = 0; have && n > 6 && r < 2; r++) {
+        cg__ilp_opts o = {center, radii[r], budget * 0.25, NULL};
+        if (cg__ilp_solve(k, nl, g, &o, out, d) < 0) {
+            rc = -1;
+            break;
+        }
+        if (out->outcome == CG_II_MAPPED)
+            break;
+    }
+    if (rc == 0 && out->outcome != CG_II_MAPPED) {
+        double left = budget - (now() - t0);
+        cg__ilp_opts o = {NULL, 0, left > 0.5 ? left : 0.5, lp};
+        rc = cg__ilp_solve(k, nl, g, &o, out, d);
+    } else if (rc == 0 && lp) {
+        /* Mapped by a restricted model: still write the full one. */
+        cg__ilp_out tmp;
+        cg__ilp_opts o = {NULL, 0, 0, lp};
+        rc = cg__ilp_solve(k, nl, g, &o, &tmp, d);
+        cg_mapping_destroy(tmp.mapping);
+    }
+    free(lp);
+    free(center);
+    return rc;
+}
+
+static int used_routes(const cg_mrrg *m, const cg_mapping *map)
+{
+    int n = cg_mrrg_nnodes(m), count = 0;
+    bool *seen = calloc((size_t)n + 1, sizeof *seen);
+    if (!seen)
+        return 0;
+    for (int e = 0; e < map->nedges; e++)
+        for (int i = 0; i < map->route_len[e]; i++)
+            if (!seen[map->route[e][i]]) {
+                seen[map->route[e][i]] = true;
+                count++;
+            }
+    free(seen);
+    return count;
+}
+
+/* Record a mapping after the checker accepted it; -1 when it did not. */
+static int accept(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
+                  cg_mapping *map, cg_map_result *res, cg_diags *d)
+{
+    cg_diags *cd = cg_diags_create();
+    if (!cd || cg_map_check(nl, m, g, map, cd) < 0) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                     "internal error: the mapping of '%s' at II=%d fails "
+                     "the checker (a mapper bug, please report it):",
+                     cg_dfg_name(g), map->ii);
+        if (cd)
+            cg_diags_append(d, cd);
+        cg_diags_destroy(cd);
+        return -1;
+    }
+    cg_diags_destroy(cd);
+    res->mapping = map;
+    res->mrrg = m;
+    res->fus_used = cg_dfg_nnodes(g);
+    res->routes_used = used_routes(m, map);
+    return 0;
+}
+
+/* Map at one II; 1 when mapped (res owns the MRRG), 0 otherwise, -1 on an
+ * error. */
+static int map_at(const cg_netlist *nl, const cg_dfg *g,
+                  const cg_map_params *p, int ii, cg_map_result *res,
+                  cg_diags *d)
+{
+    double t0 = now();
+    cg_mrrg *m = cg_mrrg_build(nl, ii, d);
+    cg__kgraph *k = m ? cg__kgraph_build(m, nl) : NULL;
+    if (!k) {
+        if (m)
+            cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
+                         "out of memory compressing the MRRG at II=%d", ii);
+        cg_mrrg_destroy(m);
+        return -1;
+    }
+    cg__ilp_out out;
+    int rc = try_ii(nl, g, p, k, ii, &out, d);
+    cg__kgraph_destroy(k);
+    if (rc == 0 && res->ntried < 64) {
+        int t = res->ntried++;
+        res->tried[t].ii = ii;
+        res->tried[t].outcome = out.outcome;
+        res->tried[t].seconds = now() - t0;
+        res->tried[t].rows = out.rows;
+        res->tried[t].cols = out.cols;
+        res->tried[t].nonzeros = out.nonzeros;
+    }
+    if (rc == 0 && out.mapping) {
+        if (accept(nl, g, m, out.mapping, res, d) == 0)
+            return 1;
+        rc = -1;
+    }
+    cg_mapping_destroy(out.mapping);
+    cg_mrrg_destroy(m);
+    return rc;
+}
+
+int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
+           cg_map_result *res, cg_diags *d)
+{
+    double t0 = now();
+    memset(res, 0, sizeof *res);
+    res->status = CG_MAP_ERROR;
+    if (cg_mii_compute(nl, g, &res->mii, d) < 0)
+        return -1;
+    if (res->mii.mii > p->max_ii) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                     "'%s' needs II >= %d (ResMII %d, bottleneck op '%s'; "
+                     "RecMII %d) but the highest II allowed is %d: raise "
+                     "the II limit",
+                     cg_dfg_name(g), res->mii.mii, res->mii.res_mii,
+                     cg_op_name(res->mii.bottleneck), res->mii.rec_mii,
+                     p->max_ii);
+        return -1;
+    }
+    bool timed_out = false;
+    for (int ii = res->mii.mii; ii <= p->max_ii; ii++) {
+        res->ii = ii;
+        int rc = map_at(nl, g, p, ii, res, d);
+        if (rc < 0) {
+            res->seconds = now() - t0;
+            return -1;
+        }
+        if (rc == 1) {
+            res->status = CG_MAP_MAPPED;
+            res->seconds = now() - t0;
+            return 0;
+        }
+        if (res->ntried && res->tried[res->ntried - 1].outcome ==
+                               CG_II_TIMEOUT)
+            timed_out = true;
+    }
+    res->status = timed_out ? CG_MAP_TIMEOUT : CG_MAP_INFEASIBLE;
+    res->seconds = now() - t0;
+    return 0;
+}
+
+void cg_map_result_free(cg_map_result *res)
+{
+    if (!res)
+        return;
+    cg_mapping_destroy(res->mapping);
+    cg_mrrg_destroy(res->mrrg);
+    res->mapping = NULL;
+    res->mrrg = NULL;
+}

@@ -1,0 +1,86 @@
+/* map_internal.h: what the files of the ILP mapper share (not a public
+ * header): the compressed routing graph, the heuristic placement, and one
+ * ILP attempt at one II. */
+#ifndef CG_MAP_INTERNAL_H
+#define CG_MAP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "map.h"
+
+/* Does primitive pr execute op (FuncUnit/MEMUnit op lists, IO input/output,
+ * ConstUnit const)? */
+bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op);
+/* Smallest latency of op over the units supporting it, -1 when none. */
+int cg__map_min_latency(const cg_netlist *nl, cg_op op);
+
+/* Compressed sparse rows of a graph whose edge e has its key node (tail
+ * for out-edges, head for in-edges) at key + e * stride bytes: off[i] ..
+ * off[i+1]-1 index ids, the edge ids of node i in increasing order.  -1 on
+ * no memory (the caller frees what was set). */
+int cg__map_csr(int nnodes, int nedges, const int *key, size_t stride,
+                int **off, int **ids);
+
+/* ---- ilp_graph.c: the compressed MRRG ----------------------------------- */
+
+/* The MRRG with every chain of ROUTE nodes that have one in-edge and one
+ * out-edge (wires, ports; never pins or result ports) folded into the edge
+ * that passes through it.  A route through a folded node must use that
+ * edge, so the node's capacity is that of the edge's head. */
+typedef struct cg__kedge {
+    int from, to;   /* kept MRRG node ids */
+    int delay;      /* sum of the MRRG delays along the chain */
+    int nvia;       /* folded MRRG nodes between from and to, in order */
+    int via0;       /* their offset in cg__kgraph.via */
+} cg__kedge;
+
+typedef struct cg__kgraph {
+    const cg_mrrg *m;
+    int nnodes;     /* = MRRG nodes; kept[i] says which are in the graph */
+    bool *kept;
+    int nedges;
+    cg__kedge *edges;
+    int *via;
+    int *out_off, *out_ids, *in_off, *in_ids; /* CSR over kept nodes */
+    int *func_out;  /* FUNC node -> its out kedge, -1 when none */
+    int *pin;       /* FUNC node * 3 + operand -> pin node, -1 when none */
+    int *row, *col; /* grid position of each MRRG node's primitive */
+    int max_delay;  /* valid bound on a route's delay (a route is a simple
+                       path: each delay-carrying edge at most once) */
+} cg__kgraph;
+
+cg__kgraph *cg__kgraph_build(const cg_mrrg *m, const cg_netlist *nl);
+void cg__kgraph_destroy(cg__kgraph *k);
+
+/* ---- place.c: heuristic placement ---------------------------------------- */
+
+/* Simulated annealing of DFG nodes onto primitives (II slots each),
+ * minimising the grid distance along DFG edges.  cand[v] lists the
+ * primitives that support node v.  Fills prim[v]; -1 when nothing fits. */
+int cg__place_anneal(const cg_netlist *nl, const cg_dfg *g, int ii,
+                     unsigned seed, int *prim);
+
+/* ---- ilp.c: one ILP at one II ------------------------------------------ */
+
+typedef struct cg__ilp_opts {
+    const int *center;   /* per DFG node: primitive to stay near, NULL =
+                            the full model (every supporting unit) */
+    int radius;          /* grid distance allowed from center */
+    double timeout_s;
+    const char *dump_lp; /* write the model here, NULL = none */
+} cg__ilp_opts;
+
+typedef struct cg__ilp_out {
+    cg_ii_outcome outcome;
+    int rows, cols, nonzeros;
+    cg_mapping *mapping; /* MAPPED: owned by the caller */
+} cg__ilp_out;
+
+/* Build and solve the model; 0 with out filled, -1 on an internal error
+ * (out of memory, LP file not writable) with an error in d. */
+int cg__ilp_solve(const cg__kgraph *k, const cg_netlist *nl,
+                  const cg_dfg *g, const cg__ilp_opts *o, cg__ilp_out *out,
+                  cg_diags *d);
+
+#endif

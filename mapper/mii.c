@@ -1,0 +1,293 @@
+/* mii.c: the minimum initiation interval, a lower bound on the II of any
+ * modulo schedule of a DFG on an array.
+ *
+ * ResMII.  Every unit (FuncUnit, MEMUnit, IO, ConstUnit) runs at most one op
+ * per context, so at II it offers II slots.  Units are heterogeneous: an op
+ * may run on several kinds of unit and a unit may serve several op kinds.
+ * By Hall's theorem the ops fit in II slots per unit exactly when, for every
+ * set S of op kinds, |ops of kind in S| <= II * |units supporting some kind
+ * of S|; so ResMII is the maximum over S of the ceiling of that ratio.  The
+ * sets range over the op kinds present in the DFG (a handful), and units
+ * are grouped by which of those kinds they support.
+ *
+ * RecMII.  The largest ceil(delay / distance) over the DFG's cycles, where
+ * an edge's delay is the least it can have on the array: the smallest
+ * latency of a unit running the producer plus the shortest route from
+ * such a unit to the operand's pin of a unit running the consumer (on the
+ * default PE a result reaches any operand through a register, so a cycle
+ * of k ops needs at least k cycles even at latency 0).  It is the least
+ * II at which no cycle has positive weight delay - II * distance.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "map.h"
+#include "map_internal.h"
+
+/* Latency of one op on primitive pr (which supports it). */
+static int unit_latency(const cg_nl_prim *pr)
+{
+    return pr->p.kind == CG_PRIM_FUNC || pr->p.kind == CG_PRIM_MEM
+               ? pr->p.latency
+               : 0;
+}
+
+bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op)
+{
+    switch (pr->p.kind) {
+    case CG_PRIM_FUNC:
+    case CG_PRIM_MEM: return (pr->p.ops & CG_OPSET(op)) != 0;
+    case CG_PRIM_IO: return op == CG_OP_INPUT || op == CG_OP_OUTPUT;
+    case CG_PRIM_CONST: return op == CG_OP_CONST;
+    default: return false;
+    }
+}
+
+int cg__map_min_latency(const cg_netlist *nl, cg_op op)
+{
+    int best = -1;
+    for (int i = 0; i < cg_netlist_nprims(nl); i++) {
+        const cg_nl_prim *pr = cg_netlist_prim(nl, i);
+        if (cg__map_prim_supports(pr, op) &&
+            (best < 0 || unit_latency(pr) < best))
+            best = unit_latency(pr);
+    }
+    return best;
+}
+
+/* Report every op kind of g that no unit supports; -1 when any. */
+static int check_supported(const cg_netlist *nl, const cg_dfg *g,
+                           cg_diags *d)
+{
+    bool seen[CG_OP_COUNT] = {false};
+    int bad = 0;
+    for (int v = 0; v < cg_dfg_nnodes(g); v++) {
+        const cg_dfg_node *n = cg_dfg_get_node(g, v);
+        if (seen[n->op] || cg__map_min_latency(nl, n->op) >= 0)
+            continue;
+        seen[n->op] = true;
+        bad = -1;
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), n->line,
+                     "no unit of the architecture supports op '%s' (node "
+                     "'%s'): add '%s' to a FuncUnit's op list or use an "
+                     "architecture that has it",
+                     cg_op_name(n->op), n->name, cg_op_name(n->op));
+    }
+    return bad;
+}
+
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+/* ResMII by Hall's condition over the subsets of the op kinds present. */
+static int res_mii(const cg_netlist *nl, const cg_dfg *g, cg_op *bottleneck)
+{
+    int kinds[CG_OP_COUNT], nk = 0, count[CG_OP_COUNT] = {0};
+    for (int v = 0; v < cg_dfg_nnodes(g); v++)
+        count[cg_dfg_get_node(g, v)->op]++;
+    for (int op = 0; op < CG_OP_COUNT; op++)
+        if (count[op])
+            kinds[nk++] = op;
+    /* Unit groups: the mask (over kinds[]) of what each unit supports. */
+    int nprims = cg_netlist_nprims(nl);
+    unsigned *umask = calloc((size_t)nprims + 1, sizeof *umask);
+    if (!umask)
+        return -1;
+    for (int i = 0; i < nprims; i++)
+        for (int k = 0; k < nk; k++)
+            if (cg__map_prim_supports(cg_netlist_prim(nl, i), kinds[k]))
+                umask[i] |= 1u << k;
+    int best = 0;
+    *bottleneck = CG_OP_NOP;
+    /* More than 20 kinds would make 2^nk too many sets; fall back to the
+     * single kinds (still a valid lower bound). */
+    unsigned nsets = nk <= 20 ? 1u << nk : 0;
+    for (unsigned s = 1; s < nsets || (nsets == 0 && s <= (unsigned)nk);
+         s++) {
+        unsigned set = nsets ? s : 1u << (s - 1);
+        int ops = 0, units = 0, top = -1;
+        for (int k = 0; k < nk; k++)
+            if (set & (1u << k)) {
+                ops += count[kinds[k]];
+                if (top < 0 || count[kinds[k]] > count[kinds[top]])
+                    top = k;
+            }
+        for (int i = 0; i < nprims; i++)
+            units += (umask[i] & set) != 0;
+        int r = units ? ceil_div(ops, units) : 0;
+        if (r > best) {
+            best = r;
+            *bottleneck = kinds[top];
+        }
+    }
+    free(umask);
+    return best;
+}
+
+/* The least delay of a DFG edge from op src to operand `operand` of op dst
+ * on the array: the producer's latency plus the shortest route from the
+ * result of a unit that can run src to that operand pin of a unit that can
+ * run dst.  Found on the MRRG at II=1, whose delays are those of every II
+ * (a route at any II folds onto it).  -1 when no route exists.  dist and
+ * queue hold one int per MRRG node. */
+static int edge_delay(const cg_mrrg *m1, const cg_netlist *nl, cg_op src,
+                      cg_op dst, int operand, int *dist, int *queue)
+{
+    int n = cg_mrrg_nnodes(m1), head = 0, tail = 0, best = -1;
+    bool *inq = calloc((size_t)n + 1, sizeof *inq);
+    if (!inq)
+        return -2;
+    for (int i = 0; i < n; i++) {
+        dist[i] = -1;
+        if (cg_mrrg_supports(m1, nl, i, src)) {
+            dist[i] = 0;
+            queue[tail++ % n] = i;
+            inq[i] = true;
+        }
+    }
+    /* Label-correcting shortest paths (FIFO queue, each node at most once
+     * in it): small graphs, small integer delays. */
+    while (head != tail) {
+        int i = queue[head++ % n];
+        inq[i] = false;
+        const cg_mrrg_node *nd = cg_mrrg_get_node(m1, i);
+        if (nd->kind == CG_MRRG_ROUTE && nd->operand >= 0) {
+            if (nd->operand == operand &&
+                cg_mrrg_supports(m1, nl, nd->func, dst) &&
+                (best < 0 || dist[i] < best))
+                best = dist[i];
+            continue; /* a pin leads only into its own unit */
+        }
+        int k;
+        const int *out = cg_mrrg_out(m1, i, &k);
+        for (int j = 0; j < k; j++) {
+            const cg_mrrg_edge *ed = cg_mrrg_get_edge(m1, out[j]);
+            int nd2 = dist[i] + ed->delay;
+            if (cg_mrrg_get_node(m1, ed->to)->kind == CG_MRRG_FUNC ||
+                (dist[ed->to] >= 0 && dist[ed->to] <= nd2))
+                continue;
+            dist[ed->to] = nd2;
+            if (!inq[ed->to]) {
+                inq[ed->to] = true;
+                queue[tail++ % n] = ed->to;
+            }
+        }
+    }
+    free(inq);
+    return best;
+}
+
+/* Least delay of every DFG edge into w[]; errors name the ops of an edge
+ * no route can carry.  -1 on such an edge or no memory. */
+static int edge_delays(const cg_netlist *nl, const cg_dfg *g, int *w,
+                       cg_diags *d)
+{
+    cg_diags *quiet = cg_diags_create();
+    cg_mrrg *m1 = quiet ? cg_mrrg_build(nl, 1, quiet) : NULL;
+    cg_diags_destroy(quiet);
+    int n = m1 ? cg_mrrg_nnodes(m1) : 0, rc = m1 ? 0 : -2;
+    int *dist = malloc(sizeof(int) * ((size_t)n + 1));
+    int *queue = malloc(sizeof(int) * ((size_t)n + 1));
+    /* one search per (producer op, consumer op, operand) */
+    int *memo = malloc(sizeof(int) * CG_OP_COUNT * CG_OP_COUNT * 4);
+    if (!dist || !queue || !memo)
+        rc = -2;
+    for (int i = 0; rc == 0 && i < CG_OP_COUNT * CG_OP_COUNT * 4; i++)
+        memo[i] = -3;
+    for (int e = 0; rc == 0 && e < cg_dfg_nedges(g); e++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        const cg_dfg_node *s = cg_dfg_get_node(g, ed->src);
+        const cg_dfg_node *t = cg_dfg_get_node(g, ed->dst);
+        int k = ed->operand < 3 ? ed->operand : 3;
+        int *slot = &memo[((int)s->op * CG_OP_COUNT + (int)t->op) * 4 + k];
+        if (*slot == -3)
+            *slot = k < 3 ? edge_delay(m1, nl, s->op, t->op, k, dist, queue)
+                          : -1;
+        w[e] = *slot;
+        if (*slot == -2) {
+            rc = -2;
+        } else if (*slot < 0) {
+            cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), t->line,
+                         "no route of the architecture leads from a unit "
+                         "running '%s' (node '%s') to operand %d of a unit "
+                         "running '%s' (node '%s'): connect such units",
+                         cg_op_name(s->op), s->name, ed->operand,
+                         cg_op_name(t->op), t->name);
+            rc = -1;
+        }
+    }
+    free(memo);
+    free(queue);
+    free(dist);
+    cg_mrrg_destroy(m1);
+    return rc;
+}
+
+/* True when some cycle has positive weight w(e) - ii * distance(e)
+ * (Bellman-Ford longest paths from a virtual source). */
+static bool positive_cycle(const cg_dfg *g, const int *w, int ii)
+{
+    int n = cg_dfg_nnodes(g), m = cg_dfg_nedges(g);
+    long *dist = calloc((size_t)n + 1, sizeof *dist);
+    if (!dist)
+        return true;
+    bool changed = true;
+    for (int round = 0; round <= n && changed; round++) {
+        changed = false;
+        for (int e = 0; e < m; e++) {
+            const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+            long x = dist[ed->src] + w[e] - (long)ii * ed->distance;
+            if (x > dist[ed->dst]) {
+                dist[ed->dst] = x;
+                changed = true;
+            }
+        }
+    }
+    free(dist);
+    return changed;
+}
+
+/* The least II at which no cycle has positive weight. */
+static int rec_mii(const cg_dfg *g, const int *w)
+{
+    long total = 0;
+    for (int e = 0; e < cg_dfg_nedges(g); e++)
+        total += w[e];
+    if (!positive_cycle(g, w, 0))
+        return 0; /* no cycle at all, or only zero-delay ones */
+    int lo = 0, hi = (int)(total > 1 << 30 ? 1 << 30 : total) + 1;
+    while (lo + 1 < hi) { /* invariant: lo has a positive cycle, hi not */
+        int mid = lo + (hi - lo) / 2;
+        if (positive_cycle(g, w, mid))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+int cg_mii_compute(const cg_netlist *nl, const cg_dfg *g, cg_mii *out,
+                   cg_diags *d)
+{
+    memset(out, 0, sizeof *out);
+    if (check_supported(nl, g, d) < 0)
+        return -1;
+    int *w = malloc(sizeof(int) * ((size_t)cg_dfg_nedges(g) + 1));
+    int rc = w ? edge_delays(nl, g, w, d) : -2;
+    if (rc == -1) {
+        free(w);
+        return -1;
+    }
+    out->res_mii = res_mii(nl, g, &out->bottleneck);
+    out->rec_mii = rc == 0 ? rec_mii(g, w) : -1;
+    free(w);
+    if (out->res_mii < 0 || out->rec_mii < 0) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                     "out of memory computing the MII of '%s'",
+                     cg_dfg_name(g));
+        return -1;
+    }
+    out->mii = out->res_mii > out->rec_mii ? out->res_mii : out->rec_mii;
+    if (out->mii < 1)
+        out->mii = 1;
+    return 0;
+}

@@ -1,0 +1,136 @@
+/* ilp_test_util.h: what the tests of the MRRG, the MII and the ILP mapper
+ * share: small architectures built with the arch C API (a one-FuncUnit
+ * loop and an n x m mesh), small DFGs, and an independent re-check of a
+ * mapping's rules written for the tests (placement, one use per resource,
+ * connected routes to the right pin, the timing equation). */
+#ifndef ILP_TEST_UTIL_H
+#define ILP_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arch/arch.h"
+#include "dfg/dfg.h"
+#include "mapper/map.h"
+
+/* Flatten a (which must succeed) and destroy it and d. */
+static inline cg_netlist *flatten_or_fail(cg_arch *a, cg_diags *d)
+{
+    cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
+    if (!nl)
+        cg_diags_print(d, stderr);
+    assert_non_null(nl);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+    return nl;
+}
+
+/* "tiny": one block with an IO io, a FuncUnit fu (ops, latency lat), a
+ * Register r and a mux in front of fu.in_a:
+ *   io.out -> fu_in_a_mux.in0, fu.in_b      fu.out -> r.in
+ *   r.out  -> fu_in_a_mux.in1, io.in        fu_in_a_mux.out -> fu.in_a */
+static inline cg_netlist *tiny_netlist(cg_opset ops, int lat)
+{
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_create();
+    int top = cg_arch_module_define(a, "architecture", d);
+    cg_arch_set_top(a, top);
+    cg_arch_set_grid(a, 1, 1);
+    cg_prim_params fu, r, io;
+    cg_prim_params_init(&fu, CG_PRIM_FUNC);
+    fu.ops = ops;
+    fu.latency = lat;
+    cg_prim_params_init(&r, CG_PRIM_REG);
+    cg_prim_params_init(&io, CG_PRIM_IO);
+    cg_arch_add_prim(a, top, "fu", &fu, d);
+    cg_arch_add_prim(a, top, "r", &r, d);
+    cg_arch_add_prim(a, top, "io", &io, d);
+    const char *srcs[] = {"io.out", "r.out"};
+    cg_arch_connect_select(a, top, srcs, 2, "fu.in_a", d);
+    cg_arch_connect(a, top, "io.out", "fu.in_b", d);
+    cg_arch_connect(a, top, "fu.out", "r.in", d);
+    cg_arch_connect(a, top, "r.out", "io.in", d);
+    return flatten_or_fail(a, d);
+}
+
+/* An rows x cols mesh of the default PE (memory columns, IO ring). */
+static inline cg_netlist *mesh_netlist(int rows, int cols)
+{
+    cg_diags *d = cg_diags_create();
+    cg_mesh_params p;
+    cg_mesh_params_init(&p);
+    p.rows = rows;
+    p.cols = cols;
+    return flatten_or_fail(cg_arch_mesh(&p, d), d);
+}
+
+static inline int dfg_node(cg_dfg *g, cg_op op, const char *name)
+{
+    int id = cg_dfg_add_node(g, op, op == CG_OP_ICMP ? 1 : 32, name);
+    assert_true(id >= 0);
+    if (op == CG_OP_CONST)
+        cg_dfg_set_value(g, id, 7);
+    return id;
+}
+
+/* A mapping's rules, re-checked here without the library's checker:
+ * every op on a FUNC node that supports it in context start mod II, no
+ * FUNC node twice, each route a chain of MRRG edges from the producer's
+ * FUNC node to the pin of the right operand of the consumer's, no ROUTE
+ * node carrying two values, and start(dst) + d*II = start(src) + latency
+ * of the route.  Returns the number of ROUTE nodes used. */
+static inline int verify_mapping(const cg_netlist *nl, const cg_mrrg *m,
+                                 const cg_dfg *g, const cg_mapping *map)
+{
+    int nn = cg_mrrg_nnodes(m), ii = cg_mrrg_ii(m);
+    int *owner = malloc(sizeof(int) * (size_t)nn);
+    for (int i = 0; i < nn; i++)
+        owner[i] = -1;
+    assert_int_equal(map->ii, ii);
+    for (int v = 0; v < cg_dfg_nnodes(g); v++) {
+        int p = map->place[v];
+        assert_true(p >= 0 && p < nn);
+        assert_true(cg_mrrg_supports(m, nl, p, cg_dfg_get_node(g, v)->op));
+        int64_t c = ((map->start[v] % ii) + ii) % ii;
+        assert_int_equal(cg_mrrg_get_node(m, p)->context, c);
+        assert_int_equal(owner[p], -1);
+        owner[p] = v;
+    }
+    int used = 0;
+    for (int e = 0; e < cg_dfg_nedges(g); e++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        int at = map->place[ed->src], lat = 0;
+        assert_true(map->route_len[e] >= 1);
+        for (int i = 0; i < map->route_len[e]; i++) {
+            int to = map->route[e][i], n, found = -1;
+            const int *out = cg_mrrg_out(m, at, &n);
+            for (int j = 0; j < n && found < 0; j++)
+                if (cg_mrrg_get_edge(m, out[j])->to == to)
+                    found = out[j];
+            assert_true(found >= 0);
+            lat += cg_mrrg_get_edge(m, found)->delay;
+            assert_int_equal(cg_mrrg_get_node(m, to)->kind, CG_MRRG_ROUTE);
+            if (owner[to] < 0) {
+                owner[to] = ed->src;
+                used++;
+            }
+            assert_int_equal(owner[to], ed->src);
+            at = to;
+        }
+        const cg_mrrg_node *pin = cg_mrrg_get_node(m, at);
+        assert_int_equal(pin->func, map->place[ed->dst]);
+        assert_int_equal(pin->operand, ed->operand);
+        assert_int_equal(map->start[ed->dst] + (int64_t)ed->distance * ii,
+                         map->start[ed->src] + lat);
+    }
+    free(owner);
+    return used;
+}
+
+#endif
