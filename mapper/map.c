@@ -1,8 +1,9 @@
 /* map.c: the II search.  From the MII up to max_ii, each II gets an MRRG, a
  * compressed graph and a time budget, spent in this order:
- *   1. the ILP restricted to units within radius 1 of a simulated-annealing
- *      placement (small: maps most loops in seconds),
- *   2. the same with radius 2,
+ *   1. the ILP restricted to units within grid distance 1 of a
+ *      simulated-annealing placement (small: maps or fails in a second),
+ *   2. the same with radius 2, 3, ... (each with a quarter of the time
+ *      left) while the radius is below the grid's diameter,
  *   3. the full model (every unit that supports each op), the only one
  *      whose infeasibility proves the II impossible.
  * A restricted model that is infeasible or times out proves nothing; the
@@ -43,35 +44,48 @@ static char *lp_name(const char *base, int ii)
     return s;
 }
 
+/* Restricted models around the annealed placement, radius 1, 2, ... up to
+ * the grid's diameter, each with a quarter of the time left; stops at the
+ * first mapping.  0, or -1 on an error. */
+static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
+                          const cg__kgraph *k, const int *center,
+                          double deadline, cg__ilp_out *out, cg_diags *d)
+{
+    int diam = cg_netlist_rows(nl) + cg_netlist_cols(nl) - 2;
+    for (int r = 1; r < diam; r++) {
+        double slice = 0.25 * (deadline - now());
+        if (slice < 0.2)
+            break;
+        cg__ilp_opts o = {center, r, slice, NULL};
+        if (cg__ilp_solve(k, nl, g, &o, out, d) < 0)
+            return -1;
+        if (out->outcome == CG_II_MAPPED)
+            break;
+    }
+    return 0;
+}
+
 /* One II: the attempts above.  0 with *out filled, -1 on error. */
 static int try_ii(const cg_netlist *nl, const cg_dfg *g,
                   const cg_map_params *p, const cg__kgraph *k, int ii,
                   cg__ilp_out *out, cg_diags *d)
 {
     int n = cg_dfg_nnodes(g);
-    double t0 = now(), budget = p->timeout_s;
+    double deadline = now() + p->timeout_s;
     int *center = malloc(sizeof(int) * ((size_t)n + 1));
     if (!center)
         return -1;
     bool have = cg__place_anneal(nl, g, ii, p->seed + (unsigned)ii,
                                  center) == 0;
-    static const int radii[] = {1, 2};
     char *lp = lp_name(p->dump_lp, ii);
     int rc = 0;
     memset(out, 0, sizeof *out);
     out->outcome = CG_II_TIMEOUT;
     /* Small DFGs go straight to the full model. */
-    for (int r = 0; have && n > 6 && r < 2; r++) {
-        cg__ilp_opts o = {center, radii[r], budget * 0.25, NULL};
-        if (cg__ilp_solve(k, nl, g, &o, out, d) < 0) {
-            rc = -1;
-            break;
-        }
-        if (out->outcome == CG_II_MAPPED)
-            break;
-    }
+    if (have && n > 6)
+        rc = try_restricted(nl, g, k, center, deadline, out, d);
     if (rc == 0 && out->outcome != CG_II_MAPPED) {
-        double left = budget - (now() - t0);
+        double left = deadline - now();
         cg__ilp_opts o = {NULL, 0, left > 0.5 ? left : 0.5, lp};
         rc = cg__ilp_solve(k, nl, g, &o, out, d);
     } else if (rc == 0 && lp) {
