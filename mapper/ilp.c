@@ -697,10 +697,10 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
         parm.presolve = GLP_ON;
         parm.fp_heur = GLP_ON;
         parm.mip_gap = 1e9; /* any feasible mapping will do */
-        /* depth first: the first integer solution ends the search, and
-         * diving reaches one sooner than best-bound (measured: dot at
-         * II=1 on the 4x4, 10 s against 17 s) */
-        parm.bt_tech = GLP_BT_DFS;
+        /* GLPK's default branching (Driebeck-Tomlin) and backtracking
+         * (best local bound): depth-first and other branchings were
+         * faster on one loop and several times slower on others
+         * (docs/mapper.md) */
         parm.tm_lim = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
         int ret = glp_intopt(P, &parm);
         int st = glp_mip_status(P);

@@ -8,6 +8,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,19 @@ static inline int dfg_node(cg_dfg *g, cg_op op, const char *name)
     if (op == CG_OP_CONST)
         cg_dfg_set_value(g, id, 7);
     return id;
+}
+
+/* The accumulator s = s + x (s carried one iteration), with an output of
+ * s when with_output. */
+static inline cg_dfg *accumulator(bool with_output)
+{
+    cg_dfg *g = cg_dfg_create("acc");
+    int x = dfg_node(g, CG_OP_INPUT, "x"), s = dfg_node(g, CG_OP_ADD, "s");
+    cg_dfg_add_edge(g, x, s, 1, 0, -1);
+    cg_dfg_add_edge(g, s, s, 0, 1, -1);
+    if (with_output)
+        cg_dfg_add_edge(g, s, dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
+    return g;
 }
 
 /* A mapping's rules, re-checked here without the library's checker:

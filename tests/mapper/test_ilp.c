@@ -158,23 +158,14 @@ static void test_infeasible(void **state)
 {
     (void)state;
     cg_netlist *nl = tiny_netlist(CG_OPSET(CG_OP_ADD), 1);
-    cg_dfg *g = cg_dfg_create("acc");
-    int x = dfg_node(g, CG_OP_INPUT, "x"), s = dfg_node(g, CG_OP_ADD, "s");
-    int o = dfg_node(g, CG_OP_OUTPUT, "o");
-    cg_dfg_add_edge(g, x, s, 1, 0, -1);
-    cg_dfg_add_edge(g, s, s, 0, 1, -1);
-    cg_dfg_add_edge(g, s, o, 0, 0, -1);
+    cg_dfg *g = accumulator(true);
     for (int ii = 2; ii <= 3; ii++) {
         solved r = solve_at(nl, g, ii, NULL, 0, NULL);
         assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
         done(&r);
     }
     /* without the output it maps at II=2 */
-    cg_dfg *g2 = cg_dfg_create("acc2");
-    x = dfg_node(g2, CG_OP_INPUT, "x");
-    s = dfg_node(g2, CG_OP_ADD, "s");
-    cg_dfg_add_edge(g2, x, s, 1, 0, -1);
-    cg_dfg_add_edge(g2, s, s, 0, 1, -1);
+    cg_dfg *g2 = accumulator(false);
     solved r = solve_at(nl, g2, 2, NULL, 0, NULL);
     assert_int_equal(r.out.outcome, CG_II_MAPPED);
     verify_mapping(nl, r.m, g2, r.out.mapping);
