@@ -22,8 +22,13 @@
  *   timing: start(dst) + d*II = start(src) + sum_a delay(a) x[a,e]
  * A route is then a path plus, possibly, detached cycles.  Cycles of zero
  * delay are harmless (the route written out is the path); a cycle with a
- * delay would pad the timing ("ghost cycle"), so each one found in a
- * solution is cut (sum of its x <= length - 1) and the model solved again.
+ * delay would pad the timing ("ghost cycle"), so each one is cut (sum of
+ * its x <= length - 1) lazily: in GLPK's row-generation callback whenever
+ * a node's LP has an integral route, so the branch and bound goes on
+ * (MIP presolve is off for that: the callback must see the original
+ * columns), and after the search for solutions its heuristics found, by
+ * solving again.  (Arrival potentials that forbid such cycles up front
+ * were measured slower: docs/mapper.md.)
  * Symmetry: contexts are interchangeable (a time shift), so DFG node 0
  * starts at cycle 0.
  */
@@ -47,6 +52,9 @@ typedef struct model {
     int **ycol;          /* per value with >= 2 uses, per kedge, else NULL */
     int *nuses, *use1;   /* per DFG node: uses, and the use when one */
     int *df, *db;        /* scratch distances per MRRG node */
+    int *path;           /* scratch: kedges of a route */
+    bool *used;          /* scratch: per kedge */
+    bool lp_values;      /* read LP values (in the callback), not MIP */
     cg__lp lp;
 } model;
 
@@ -482,6 +490,8 @@ static void model_free(model *M)
     free(M->xcol);
     free(M->df);
     free(M->db);
+    free(M->path);
+    free(M->used);
     cg__lp_free(&M->lp);
 }
 
@@ -517,13 +527,23 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static bool on(glp_prob *P, int col) { return col && glp_mip_col_val(P, col) > 0.5; }
+/* Value of a column in the MIP solution, or in the current LP solution
+ * while the row-generation callback runs. */
+static double val(const model *M, glp_prob *P, int col)
+{
+    return M->lp_values ? glp_get_col_prim(P, col) : glp_mip_col_val(P, col);
+}
+
+static bool on(const model *M, glp_prob *P, int col)
+{
+    return col && val(M, P, col) > 0.5;
+}
 
 /* The out-kedge of node b taken by route e, -1 when none. */
 static int next_kedge(const model *M, glp_prob *P, int e, int b)
 {
     for (int j = M->k->out_off[b]; j < M->k->out_off[b + 1]; j++)
-        if (on(P, M->xcol[e][M->k->out_ids[j]]))
+        if (on(M, P, M->xcol[e][M->k->out_ids[j]]))
             return M->k->out_ids[j];
     return -1;
 }
@@ -535,7 +555,7 @@ static int trace(const model *M, glp_prob *P, int e, int *path, int *len)
     const cg_dfg_edge *ed = cg_dfg_get_edge(M->g, e);
     int a = -1;
     for (int i = 0; i < M->ncand[ed->src] && a < 0; i++)
-        if (on(P, M->fcol[ed->src][i]))
+        if (on(M, P, M->fcol[ed->src][i]))
             a = M->k->func_out[M->cand[ed->src][i]];
     *len = 0;
     while (a >= 0 && *len < M->nk) {
@@ -559,7 +579,7 @@ static int cut_ghosts(model *M, glp_prob *P, int e, int *path, bool *used)
     for (int i = 0; i < len; i++)
         used[path[i]] = true;
     for (int a0 = 0; a0 < M->nk; a0++) {
-        if (used[a0] || !on(P, M->xcol[e][a0]))
+        if (used[a0] || !on(M, P, M->xcol[e][a0]))
             continue;
         int n = 0, delay = 0, a = a0;
         do {
@@ -624,13 +644,12 @@ static cg_mapping *read_solution(const model *M, glp_prob *P, int *path)
     for (int v = 0; v < M->n; v++) {
         map->place[v] = -1;
         for (int i = 0; i < M->ncand[v]; i++)
-            if (on(P, M->fcol[v][i]))
+            if (on(M, P, M->fcol[v][i]))
                 map->place[v] = M->cand[v][i];
         if (map->place[v] < 0)
             goto fail;
-        int64_t kv = (int64_t)(glp_mip_col_val(P, M->kcol[v]) +
-                               (glp_mip_col_val(P, M->kcol[v]) < 0 ? -0.5
-                                                                   : 0.5));
+        double k = val(M, P, M->kcol[v]);
+        int64_t kv = (int64_t)(k + (k < 0 ? -0.5 : 0.5));
         map->start[v] =
             cg_mrrg_get_node(M->k->m, map->place[v])->context +
             (int64_t)M->ii * kv;
@@ -675,60 +694,102 @@ static void name_columns(const model *M, glp_prob *P)
             }
 }
 
-/* Solve, cutting ghost cycles, until mapped, proven infeasible or out of
- * time.  -1 on an internal error. */
+/* Is the route of e integral in the current LP solution? */
+static bool route_integral(const model *M, glp_prob *P, int e)
+{
+    for (int a = 0; a < M->nk; a++) {
+        double x = M->xcol[e][a] ? glp_get_col_prim(P, M->xcol[e][a]) : 0;
+        if (x > 1e-6 && x < 1 - 1e-6)
+            return false;
+    }
+    return true;
+}
+
+/* GLPK's row generation: each time the LP of a branch-and-bound node is
+ * solved, cut the ghost cycles of the routes that are already integral,
+ * so that the search goes on instead of ending on a padded solution. */
+static void rowgen(glp_tree *T, void *info)
+{
+    model *M = info;
+    if (glp_ios_reason(T) != GLP_IROWGEN)
+        return;
+    glp_prob *P = glp_ios_get_prob(T);
+    M->lp_values = true;
+    for (int e = 0; e < M->m; e++)
+        if (route_integral(M, P, e))
+            cut_ghosts(M, P, e, M->path, M->used); /* -1: not a path yet */
+    M->lp_values = false;
+}
+
+/* The LP relaxation (warm-started from the last basis); its outcome when
+ * it already decides the II (infeasible, out of time), else -1. */
+static int relax(glp_prob *P, double left)
+{
+    glp_smcp sp;
+    glp_init_smcp(&sp);
+    sp.msg_lev = GLP_MSG_OFF;
+    sp.tm_lim = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+    int ret = glp_simplex(P, &sp);
+    if (ret == 0 && glp_get_status(P) == GLP_OPT)
+        return -1;
+    if (ret == 0 && (glp_get_status(P) == GLP_NOFEAS ||
+                     glp_get_prim_stat(P) == GLP_NOFEAS))
+        return CG_II_INFEASIBLE;
+    return CG_II_TIMEOUT;
+}
+
+/* Solve until mapped, proven infeasible or out of time: ghost cycles are
+ * cut in the search (rowgen) and, for solutions GLPK's heuristics find
+ * outside it, after it, solving again.  -1 on an internal error. */
 static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
 {
-    int *path = malloc(sizeof(int) * ((size_t)M->nk + 1));
-    bool *used = malloc(sizeof(bool) * ((size_t)M->nk + 1));
-    int rc = -1;
-    if (!path || !used)
-        goto done;
+    M->path = malloc(sizeof(int) * ((size_t)M->nk + 1));
+    M->used = malloc(sizeof(bool) * ((size_t)M->nk + 1));
+    if (!M->path || !M->used)
+        return -1;
     for (;;) {
         double left = deadline - now();
-        if (left <= 0) {
-            out->outcome = CG_II_TIMEOUT;
-            rc = 0;
-            break;
+        int lp = left > 0 ? relax(P, left) : CG_II_TIMEOUT;
+        if (lp >= 0) {
+            out->outcome = (cg_ii_outcome)lp;
+            return 0;
         }
+        left = deadline - now();
         glp_iocp parm;
         glp_init_iocp(&parm);
         parm.msg_lev = GLP_MSG_OFF;
-        parm.presolve = GLP_ON;
         parm.fp_heur = GLP_ON;
         parm.mip_gap = 1e9; /* any feasible mapping will do */
         /* GLPK's default branching (Driebeck-Tomlin) and backtracking
          * (best local bound): depth-first and other branchings were
          * faster on one loop and several times slower on others
          * (docs/mapper.md) */
-        parm.tm_lim = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+        parm.cb_func = rowgen;
+        parm.cb_info = M;
+        parm.tm_lim = left > 1e6 ? 1000000000
+                      : left > 0 ? (int)(left * 1000) + 1
+                                 : 1;
         int ret = glp_intopt(P, &parm);
         int st = glp_mip_status(P);
         if (st == GLP_OPT || st == GLP_FEAS) {
             int cuts = 0;
             for (int e = 0; e < M->m && cuts >= 0; e++) {
-                int c = cut_ghosts(M, P, e, path, used);
+                int c = cut_ghosts(M, P, e, M->path, M->used);
                 cuts = c < 0 ? -1 : cuts + c;
             }
             if (cuts < 0)
-                break;
+                return -1;
             if (cuts > 0)
                 continue;
-            out->mapping = read_solution(M, P, path);
+            out->mapping = read_solution(M, P, M->path);
             out->outcome = CG_II_MAPPED;
-            rc = out->mapping ? 0 : -1;
-            break;
+            return out->mapping ? 0 : -1;
         }
         out->outcome = ret == GLP_ENOPFS || st == GLP_NOFEAS
                            ? CG_II_INFEASIBLE
                            : CG_II_TIMEOUT;
-        rc = 0;
-        break;
+        return 0;
     }
-done:
-    free(path);
-    free(used);
-    return rc;
 }
 
 int cg__ilp_solve(const cg__kgraph *k, const cg_netlist *nl,
