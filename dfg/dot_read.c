@@ -1,0 +1,409 @@
+/* dot_read.c: a DFG from its .dot form (cg_dfg_read_dot).
+ *
+ * dot_parse.c turns the text into statements with lines; this file gives
+ * them their meaning: attributes, defaults for what CGRA-ME files leave
+ * out (widths, distances), then cg__dfg_check with every message placed at
+ * the .dot statement it is about.  Any error yields NULL. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dfg_internal.h"
+#include "dot_internal.h"
+
+/* Graphviz attributes that change only the picture; they are ignored.
+ * Graphviz's own "width" (inches) is not among them: "width" is the bit
+ * width here.  "cycle" is CGRA-ME's schedule annotation. */
+static const char *const cosmetic[] = {
+    "label", "xlabel", "headlabel", "taillabel", "shape", "color",
+    "fillcolor", "fontcolor", "fontname", "fontsize", "style", "penwidth",
+    "arrowhead", "arrowtail", "arrowsize", "dir", "weight", "constraint",
+    "group", "height", "fixedsize", "pos", "tooltip", "URL", "href", "id",
+    "class", "comment", "peripheries", "minlen", "labelfontcolor",
+    "labelfontname", "labelfontsize", "margin", "orientation", "sides",
+    "skew", "distortion", "regular", "sortv", "cycle"};
+
+static const char *const node_keys[] = {"opcode", "width", "value", "pred",
+                                        "sym", "line"};
+static const char *const edge_keys[] = {"operand", "distance", "init"};
+
+typedef struct builder {
+    const cg__dot_graph *pg;
+    cg_dfg *g;
+    cg_diags *d;
+    int errors;
+    bool *width_given;    /* per node */
+    bool *distance_given; /* per edge */
+} builder;
+
+static void __attribute__((format(printf, 3, 4)))
+report(builder *b, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cg_diags_vadd(b->d, CG_SEV_ERROR, b->pg->file, line, fmt, ap);
+    va_end(ap);
+    b->errors++;
+}
+
+static bool listed(const char *const *v, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i], key) == 0)
+            return true;
+    return false;
+}
+#define LISTED(v, key) listed(v, sizeof v / sizeof *v, key)
+
+/* Every attribute of a is known or cosmetic; what names the statement. */
+static void known_attrs(builder *b, const cg__dot_attrs *a, const char *what,
+                        bool node)
+{
+    for (int i = 0; i < a->n; i++) {
+        const char *k = a->v[i].key;
+        if (node ? LISTED(node_keys, k) : LISTED(edge_keys, k))
+            continue;
+        if (!LISTED(cosmetic, k))
+            report(b, a->v[i].line, "%s: unknown attribute '%s' (%s; label, "
+                   "shape, color and other purely cosmetic Graphviz "
+                   "attributes are ignored)", what, k,
+                   node ? "node attributes: opcode width value pred sym line"
+                        : "edge attributes: operand distance init");
+    }
+}
+
+/* Integer attribute key of a, in lo..hi; false (reported) when malformed.
+ * *v is left alone when the attribute is absent (*given false). */
+static bool int_attr(builder *b, const cg__dot_attrs *a, const char *key,
+                     const char *what, int64_t lo, int64_t hi, int64_t *v,
+                     bool *given)
+{
+    int line = 0;
+    const char *s = cg__dot_get(a, key, &line);
+    if (given)
+        *given = s != NULL;
+    if (!s)
+        return true;
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (!*s || *end || isspace((unsigned char)*s)) {
+        report(b, line, "%s: %s='%s' is not an integer", what, key, s);
+        return false;
+    }
+    if (errno == ERANGE || x < lo || x > hi) {
+        report(b, line, "%s: %s=%s is out of range (%lld to %lld)", what, key,
+               s, (long long)lo, (long long)hi);
+        return false;
+    }
+    *v = x;
+    return true;
+}
+
+/* The opcode of node i, CG_OP_NOP (reported) when missing or unknown. */
+static cg_op node_op(builder *b, int i, const char *what)
+{
+    const cg__dot_node *n = &b->pg->nodes[i];
+    int line = n->line;
+    const char *s = cg__dot_get(&n->a, "opcode", &line);
+    cg_op op = CG_OP_NOP;
+    if (!s)
+        report(b, n->line, "%s has no opcode (give it opcode=NAME, NAME one "
+               "of: %s)", what, cg_op_all_names());
+    else if (!cg_op_parse(s, &op))
+        report(b, line, "%s: unknown opcode '%s' (opcodes: %s)", what, s,
+               cg_op_all_names());
+    return op;
+}
+
+/* Node i of the parse as node i of the graph (added even when wrong, so
+ * that ids stay aligned while errors are collected). */
+static void add_node(builder *b, int i)
+{
+    const cg__dot_node *n = &b->pg->nodes[i];
+    char what[160];
+    snprintf(what, sizeof what, "node '%.120s'", n->name);
+    cg_op op = node_op(b, i, what);
+    int id = cg_dfg_add_node(b->g, op, 32, n->name);
+    if (id < 0) {
+        report(b, n->line, "out of memory");
+        return;
+    }
+    int64_t width = 32, line = 0, value = 0;
+    bool has_value = false;
+    int_attr(b, &n->a, "width", what, INT_MIN, INT_MAX, &width,
+             &b->width_given[id]);
+    int_attr(b, &n->a, "line", what, 0, INT_MAX, &line, NULL);
+    int_attr(b, &n->a, "value", what, INT64_MIN, INT64_MAX, &value,
+             &has_value);
+    int at = n->line;
+    const char *pred = cg__dot_get(&n->a, "pred", &at);
+    cg_dfg_node *x = cg_dfg_node_mut(b->g, id);
+    x->width = (int)width;
+    x->line = (int)line;
+    if (pred && !cg_pred_parse(pred, &x->pred))
+        report(b, at, "%s: unknown predicate '%s' (pred= one of eq ne slt "
+               "sle sgt sge ult ule ugt uge)", what, pred);
+    if (has_value && op != CG_OP_CONST)
+        report(b, n->line, "%s (%s): value= is only for const nodes", what,
+               cg_op_name(op));
+    else if (has_value)
+        cg_dfg_set_value(b->g, id, value);
+    const char *sym = cg__dot_get(&n->a, "sym", NULL);
+    if (sym && op != CG_OP_CONST && op != CG_OP_INPUT)
+        report(b, n->line, "%s (%s): sym= is only for const and input nodes",
+               what, cg_op_name(op));
+    else if (sym)
+        cg_dfg_set_sym(b->g, id, sym);
+    known_attrs(b, &n->a, what, true);
+}
+
+/* A node of an edge by name; -1 (reported) when never declared. */
+static int edge_end(builder *b, const char *name, const char *what,
+                    int line)
+{
+    int id = cg__dot_find(b->pg, name);
+    if (id < 0)
+        report(b, line, "%s: node '%s' is not declared (declare it with "
+               "'%s[opcode=...];')", what, name, name);
+    return id;
+}
+
+static void add_edge(builder *b, int e)
+{
+    const cg__dot_edge *x = &b->pg->edges[e];
+    char what[280];
+    snprintf(what, sizeof what, "edge '%.120s' -> '%.120s'", x->src, x->dst);
+    int src = edge_end(b, x->src, what, x->line);
+    int dst = edge_end(b, x->dst, what, x->line);
+    int64_t operand = -1, distance = 0;
+    bool has_operand;
+    int_attr(b, &x->a, "operand", what, INT_MIN, INT_MAX, &operand,
+             &has_operand);
+    int_attr(b, &x->a, "distance", what, INT_MIN, INT_MAX, &distance,
+             &b->distance_given[e]);
+    if (!has_operand && dst >= 0)
+        report(b, x->line, "%s has no operand (give it operand=K, the input "
+               "of '%s' it feeds: 0 to %d)", what, x->dst,
+               cg_op_arity(cg_dfg_get_node(b->g, dst)->op) - 1);
+    int line = x->line, init = -1;
+    const char *iname = cg__dot_get(&x->a, "init", &line);
+    if (iname && (init = cg__dot_find(b->pg, iname)) < 0)
+        report(b, line, "%s: init node '%s' is not declared", what, iname);
+    known_attrs(b, &x->a, what, false);
+    if (cg_dfg_add_edge(b->g, src, dst, (int)operand, (int)distance, init) <
+        0)
+        report(b, x->line, "out of memory");
+}
+
+/* ---- defaults for what CGRA-ME files leave out ------------------------- */
+
+/* The operand whose width a node without width= takes, -1 for a fixed
+ * default (icmp 1, everything else 32). */
+static int width_source(cg_op op)
+{
+    switch (op) {
+    case CG_OP_NOP: case CG_OP_INPUT: case CG_OP_CONST: case CG_OP_LOAD:
+    case CG_OP_TRUNC: case CG_OP_SEXT: case CG_OP_ZEXT: case CG_OP_ICMP:
+        return -1;
+    case CG_OP_SELECT: case CG_OP_STORE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Widths not given: icmp 1; store, output, phi, gep, select and binary
+ * ops the width of their value operand once that is known; else 32. */
+static void default_widths(builder *b)
+{
+    cg_dfg *g = b->g;
+    int n = cg_dfg_nnodes(g);
+    bool *known = calloc((size_t)n + 1, 1);
+    if (!known)
+        return;
+    for (int i = 0; i < n; i++) {
+        cg_dfg_node *x = cg_dfg_node_mut(g, i);
+        known[i] = b->width_given[i] || width_source(x->op) < 0;
+        if (!b->width_given[i])
+            x->width = x->op == CG_OP_ICMP ? 1 : 32;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int e = 0; e < cg_dfg_nedges(g); e++) {
+            const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
+            if (known[x->dst] || !known[x->src] ||
+                x->operand != width_source(cg_dfg_get_node(g, x->dst)->op))
+                continue;
+            cg_dfg_node_mut(g, x->dst)->width =
+                cg_dfg_get_node(g, x->src)->width;
+            known[x->dst] = changed = true;
+        }
+    }
+    free(known);
+}
+
+/* Edges without distance=: 1 when they close a cycle in depth-first order
+ * from the sources (nodes without incoming edges, then any node not yet
+ * reached, in id order), else 0.  Edges with distance >= 1 do not count:
+ * they close their cycles already.  Iterative: no recursion depth limit. */
+static void default_distances(builder *b)
+{
+    cg_dfg *g = b->g;
+    int n = cg_dfg_nnodes(g), m = cg_dfg_nedges(g);
+    int *first = calloc((size_t)n + 2, sizeof(int));
+    int *adj = malloc(((size_t)m + 1) * sizeof(int));
+    int *indeg = calloc((size_t)n + 1, sizeof(int));
+    int *stack = malloc(((size_t)n + 1) * sizeof(int));
+    int *pos = calloc((size_t)n + 1, sizeof(int));
+    char *state = calloc((size_t)n + 1, 1); /* 0 new, 1 open, 2 done */
+    if (!first || !adj || !indeg || !stack || !pos || !state)
+        goto out;
+    for (int e = 0; e < m; e++) {
+        const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
+        if (x->distance == 0) {
+            first[x->src + 1]++;
+            indeg[x->dst]++;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        first[i + 1] += first[i];
+    for (int e = 0, *fill = pos; e < m; e++) { /* pos: fill cursor */
+        const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
+        if (x->distance == 0)
+            adj[first[x->src] + fill[x->src]++] = e;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int root = 0; root < n; root++) {
+            if (state[root] || (pass == 0 && indeg[root]))
+                continue;
+            int sp = 0;
+            stack[sp++] = root;
+            state[root] = 1;
+            pos[root] = first[root];
+            while (sp) {
+                int v = stack[sp - 1];
+                if (pos[v] == first[v + 1]) {
+                    state[v] = 2;
+                    sp--;
+                    continue;
+                }
+                int e = adj[pos[v]++];
+                int w = cg_dfg_get_edge(g, e)->dst;
+                if (state[w] == 1 && !b->distance_given[e])
+                    cg_dfg_edge_mut(g, e)->distance = 1;
+                else if (state[w] == 0) {
+                    state[w] = 1;
+                    pos[w] = first[w];
+                    stack[sp++] = w;
+                }
+            }
+        }
+out:
+    free(first), free(adj), free(indeg), free(stack), free(pos), free(state);
+}
+
+/* ---- the graph --------------------------------------------------------- */
+
+static cg_loc loc_node(const void *ctx, int id)
+{
+    const cg__dot_graph *pg = ctx;
+    return (cg_loc){pg->file, pg->nodes[id].line};
+}
+
+static cg_loc loc_edge(const void *ctx, int id)
+{
+    const cg__dot_graph *pg = ctx;
+    return (cg_loc){pg->file, pg->edges[id].line};
+}
+
+/* The graph's name: its ID, except that CGRA-ME names every graph G (and
+ * some files give none): then the file's base name without ".dot". */
+static char *graph_name(const cg__dot_graph *pg)
+{
+    if (pg->id && (pg->id_quoted || strcmp(pg->id, "G") != 0))
+        return strdup(pg->id);
+    const char *base = strrchr(pg->file, '/');
+    base = base ? base + 1 : pg->file;
+    size_t len = strlen(base);
+    if (len > 4 && strcmp(base + len - 4, ".dot") == 0)
+        len -= 4;
+    return strndup(base, len);
+}
+
+static cg_dfg *build(const cg__dot_graph *pg, cg_diags *d)
+{
+    char *name = graph_name(pg);
+    builder b = {pg, name ? cg_dfg_create(name) : NULL, d, 0,
+                 calloc((size_t)pg->nnodes + 1, 1),
+                 calloc((size_t)pg->nedges + 1, 1)};
+    free(name);
+    if (!b.g || !b.width_given || !b.distance_given) {
+        report(&b, 0, "out of memory");
+    } else {
+        const char *file = cg__dot_get(&pg->gattrs, "file", NULL);
+        if (file)
+            cg_dfg_set_file(b.g, file);
+        for (int i = 0; i < pg->nnodes; i++)
+            add_node(&b, i);
+        for (int e = 0; e < pg->nedges; e++)
+            add_edge(&b, e);
+    }
+    if (!b.errors) {
+        default_widths(&b);
+        default_distances(&b);
+        cg__dfg_locator loc = {loc_node, loc_edge, pg};
+        b.errors = cg__dfg_check(b.g, &loc, d);
+    }
+    free(b.width_given), free(b.distance_given);
+    if (b.errors) {
+        cg_dfg_destroy(b.g);
+        return NULL;
+    }
+    return b.g;
+}
+
+cg_dfg *cg_dfg_read_dot_string(const char *text, const char *filename,
+                               cg_diags *d)
+{
+    cg__dot_graph pg = {.file = filename ? filename : "<string>"};
+    cg_dfg *g = cg__dot_parse(text, &pg, d) ? NULL : build(&pg, d);
+    cg__dot_graph_free(&pg);
+    return g;
+}
+
+cg_dfg *cg_dfg_read_dot(const char *path, cg_diags *d)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0;
+    if (f) {
+        FILE *m = open_memstream(&text, &len);
+        char buf[8192];
+        size_t k;
+        while (m && (k = fread(buf, 1, sizeof buf, f)) > 0)
+            fwrite(buf, 1, k, m);
+        if (m)
+            fclose(m);
+        if (ferror(f)) {
+            free(text);
+            text = NULL;
+        }
+        fclose(f);
+    }
+    if (!text) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
+                     strerror(errno));
+        return NULL;
+    }
+    cg_dfg *g = NULL;
+    if (strlen(text) != len)
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "the file holds a NUL byte; a "
+                     ".dot file is text");
+    else
+        g = cg_dfg_read_dot_string(text, path, d);
+    free(text);
+    return g;
+}
