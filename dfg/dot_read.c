@@ -184,10 +184,12 @@ static void add_edge(builder *b, int e)
              &has_operand);
     int_attr(b, &x->a, "distance", what, INT_MIN, INT_MAX, &distance,
              &b->distance_given[e]);
-    if (!has_operand && dst >= 0)
-        report(b, x->line, "%s has no operand (give it operand=K, the input "
-               "of '%s' it feeds: 0 to %d)", what, x->dst,
-               cg_op_arity(cg_dfg_get_node(b->g, dst)->op) - 1);
+    if (!has_operand && dst >= 0) {
+        cg_op op = cg_dfg_get_node(b->g, dst)->op;
+        report(b, x->line, "%s has no operand (give it operand=K, K the "
+               "input of '%s' it feeds: %s takes %d)", what, x->dst,
+               cg_op_name(op), cg_op_arity(op));
+    }
     int line = x->line, init = -1;
     const char *iname = cg__dot_get(&x->a, "init", &line);
     if (iname && (init = cg__dot_find(b->pg, iname)) < 0)

@@ -1,0 +1,541 @@
+/* test_dot.c: the Graphviz form of DFGs (dfg/dot_*.c): golden writes,
+ * write -> read -> write round trips that compare every field, CGRA-ME
+ * files (no widths, no values, recurrences closed by cycles), every
+ * syntax form accepted, and every error with its exact message and line.
+ * The benchmarks' DFGs round-trip in test_extract.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dfg/dfg.h"
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static char *dot_text(const cg_dfg *g)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    cg_dfg_write_dot(g, f);
+    fclose(f);
+    return buf;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    char chunk[4096];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, k, m);
+    fclose(m);
+    fclose(f);
+    return buf;
+}
+
+static void assert_same_str(const char *a, const char *b)
+{
+    if (!a || !b)
+        assert_ptr_equal(a, b);
+    else
+        assert_string_equal(a, b);
+}
+
+/* Every field of every node and edge, the name and the file. */
+static void assert_same_graph(const cg_dfg *a, const cg_dfg *b)
+{
+    assert_string_equal(cg_dfg_name(a), cg_dfg_name(b));
+    assert_same_str(cg_dfg_file(a), cg_dfg_file(b));
+    assert_int_equal(cg_dfg_nnodes(a), cg_dfg_nnodes(b));
+    assert_int_equal(cg_dfg_nedges(a), cg_dfg_nedges(b));
+    for (int i = 0; i < cg_dfg_nnodes(a); i++) {
+        const cg_dfg_node *x = cg_dfg_get_node(a, i);
+        const cg_dfg_node *y = cg_dfg_get_node(b, i);
+        assert_int_equal(x->op, y->op);
+        assert_int_equal(x->pred, y->pred);
+        assert_int_equal(x->width, y->width);
+        assert_string_equal(x->name, y->name);
+        assert_int_equal(x->line, y->line);
+        assert_int_equal(x->has_value, y->has_value);
+        assert_int_equal(x->value, y->value);
+        assert_same_str(x->sym, y->sym);
+    }
+    for (int e = 0; e < cg_dfg_nedges(a); e++)
+        assert_memory_equal(cg_dfg_get_edge(a, e), cg_dfg_get_edge(b, e),
+                            sizeof(cg_dfg_edge));
+}
+
+static cg_dfg *read_ok(const char *path)
+{
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = cg_dfg_read_dot(path, d);
+    if (!g)
+        cg_diags_print(d, stderr);
+    assert_non_null(g);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_diags_destroy(d);
+    return g;
+}
+
+/* text (as file t.dot) fails with exactly the messages given, NULL-ended. */
+static void expect_errors(const char *text, ...)
+{
+    cg_diags *d = cg_diags_create();
+    assert_null(cg_dfg_read_dot_string(text, "t.dot", d));
+    va_list ap;
+    va_start(ap, text);
+    int i = 0;
+    for (const char *want; (want = va_arg(ap, const char *)); i++) {
+        if (i >= cg_diags_size(d))
+            fail_msg("missing error: %s", want);
+        char *have = cg_diag_format(cg_diags_get(d, i));
+        assert_string_equal(have, want);
+        free(have);
+    }
+    va_end(ap);
+    if (i != cg_diags_size(d))
+        cg_diags_print(d, stderr);
+    assert_int_equal(cg_diags_size(d), i);
+    cg_diags_destroy(d);
+}
+
+#define OPS "nop input output const trunc sext zext phi select add sub mul " \
+            "sdiv udiv srem urem and or xor shl ashr lshr icmp gep load store"
+
+/* ---- graphs built through the API -------------------------------------- */
+
+/* An accumulator with a compare and a select; names that need quotes. */
+static cg_dfg *acc_graph(void)
+{
+    cg_dfg *g = cg_dfg_create("acc");
+    cg_dfg_set_file(g, "bench/acc.c");
+    int x = cg_dfg_add_node(g, CG_OP_INPUT, 32, "x");
+    cg_dfg_set_sym(g, x, "x");
+    cg_dfg_node_mut(g, x)->line = 3;
+    int zero = cg_dfg_add_node(g, CG_OP_CONST, 32, NULL);
+    cg_dfg_set_value(g, zero, 0);
+    int sum = cg_dfg_add_node(g, CG_OP_ADD, 32, "sum");
+    cg_dfg_node_mut(g, sum)->line = 4;
+    int lim = cg_dfg_add_node(g, CG_OP_CONST, 32, "lim.1");
+    cg_dfg_set_value(g, lim, -7);
+    int cmp = cg_dfg_add_node(g, CG_OP_ICMP, 1, "cmp");
+    cg_dfg_node_mut(g, cmp)->pred = CG_PRED_SLT;
+    int sel = cg_dfg_add_node(g, CG_OP_SELECT, 32, "node");
+    int out = cg_dfg_add_node(g, CG_OP_OUTPUT, 32, "out \"q\" \\");
+    int done = cg_dfg_add_node(g, CG_OP_OUTPUT, 1, "loop_exit");
+    cg_dfg_add_edge(g, x, sum, 0, 0, -1);
+    cg_dfg_add_edge(g, sum, sum, 1, 1, zero);
+    cg_dfg_add_edge(g, sum, cmp, 0, 0, -1);
+    cg_dfg_add_edge(g, lim, cmp, 1, 0, -1);
+    cg_dfg_add_edge(g, cmp, sel, 0, 0, -1);
+    cg_dfg_add_edge(g, sum, sel, 1, 0, -1);
+    cg_dfg_add_edge(g, x, sel, 2, 0, -1);
+    cg_dfg_add_edge(g, sel, out, 0, 0, -1);
+    cg_dfg_add_edge(g, cmp, done, 0, 0, -1);
+    return g;
+}
+
+/* Memory at 8 bits, sext/trunc, a gep; named G, no file. */
+static cg_dfg *mem_graph(void)
+{
+    cg_dfg *g = cg_dfg_create("G");
+    int base = cg_dfg_add_node(g, CG_OP_CONST, 64, NULL);
+    cg_dfg_set_value(g, base, 4096);
+    cg_dfg_set_sym(g, base, "A");
+    int i = cg_dfg_add_node(g, CG_OP_INPUT, 64, "i");
+    int addr = cg_dfg_add_node(g, CG_OP_GEP, 64, NULL);
+    int ld = cg_dfg_add_node(g, CG_OP_LOAD, 8, NULL);
+    int ext = cg_dfg_add_node(g, CG_OP_SEXT, 32, NULL);
+    int t = cg_dfg_add_node(g, CG_OP_TRUNC, 8, NULL);
+    int st = cg_dfg_add_node(g, CG_OP_STORE, 8, NULL);
+    cg_dfg_add_edge(g, base, addr, 0, 0, -1);
+    cg_dfg_add_edge(g, i, addr, 1, 0, -1);
+    cg_dfg_add_edge(g, addr, ld, 0, 0, -1);
+    cg_dfg_add_edge(g, ld, ext, 0, 0, -1);
+    cg_dfg_add_edge(g, ext, t, 0, 0, -1);
+    cg_dfg_add_edge(g, addr, st, 0, 0, -1);
+    cg_dfg_add_edge(g, t, st, 1, 0, -1);
+    return g;
+}
+
+/* Written form against tests/dfg/golden/dot/NAME.dot (CG_UPDATE_GOLDEN=1
+ * rewrites it; review the diff), then read back: same fields, same bytes. */
+static void golden(cg_dfg *g, const char *name)
+{
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_dfg_check(g, d), 0);
+    char path[256];
+    snprintf(path, sizeof path, "tests/dfg/golden/dot/%s.dot", name);
+    char *have = dot_text(g);
+    if (getenv("CG_UPDATE_GOLDEN")) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(have, f);
+        fclose(f);
+    }
+    char *want = slurp(path);
+    assert_string_equal(have, want);
+    cg_dfg *h = cg_dfg_read_dot(path, d);
+    assert_non_null(h);
+    assert_same_graph(g, h);
+    char *again = dot_text(h);
+    assert_string_equal(again, want);
+    free(have), free(want), free(again);
+    cg_dfg_destroy(h);
+    cg_dfg_destroy(g);
+    cg_diags_destroy(d);
+}
+
+static void test_golden_acc(void **state)
+{
+    (void)state;
+    golden(acc_graph(), "acc");
+}
+
+static void test_golden_mem(void **state)
+{
+    (void)state;
+    golden(mem_graph(), "mem");
+}
+
+/* ---- CGRA-ME files ----------------------------------------------------- */
+
+static int find_edge(const cg_dfg *g, const char *src, const char *dst)
+{
+    int s = cg_dfg_find(g, src), t = cg_dfg_find(g, dst);
+    for (int e = 0; e < cg_dfg_nedges(g); e++)
+        if (cg_dfg_get_edge(g, e)->src == s && cg_dfg_get_edge(g, e)->dst == t)
+            return e;
+    fail_msg("no edge %s -> %s", src, dst);
+    return -1;
+}
+
+/* No widths, no const values, CGRA-ME's opcode spellings, a self-loop and
+ * a three-node cycle: the cycle-closing edges get distance 1, the rest 0;
+ * "digraph G" is named after the file. */
+static void test_cgrame(void **state)
+{
+    (void)state;
+    cg_dfg *g = read_ok("tests/dfg/data/dot/cgrame_mac.dot");
+    assert_string_equal(cg_dfg_name(g), "cgrame_mac");
+    assert_null(cg_dfg_file(g));
+    assert_int_equal(cg_dfg_nnodes(g), 10);
+    assert_int_equal(cg_dfg_nedges(g), 14);
+    for (int e = 0; e < cg_dfg_nedges(g); e++) {
+        const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
+        bool closes = e == find_edge(g, "add2", "add2") ||
+                      e == find_edge(g, "shra8", "add6");
+        assert_int_equal(x->distance, closes ? 1 : 0);
+        assert_int_equal(x->init, -1);
+    }
+    const cg_dfg_node *c = cg_dfg_get_node(g, cg_dfg_find(g, "const1"));
+    assert_false(c->has_value);
+    assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "div7"))->op,
+                     CG_OP_SDIV);
+    assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "shra8"))->op,
+                     CG_OP_ASHR);
+    for (int i = 0; i < cg_dfg_nnodes(g); i++) {
+        assert_int_equal(cg_dfg_get_node(g, i)->width, 32);
+        assert_int_equal(cg_dfg_get_node(g, i)->line, 0);
+    }
+    /* cgramap's form of it round-trips. */
+    char *a = dot_text(g);
+    cg_diags *d = cg_diags_create();
+    cg_dfg *h = cg_dfg_read_dot_string(a, "x.dot", d);
+    assert_non_null(h);
+    assert_same_graph(g, h);
+    cg_dfg_destroy(h);
+    cg_diags_destroy(d);
+    free(a);
+    cg_dfg_destroy(g);
+}
+
+/* Widths left out: icmp 1, an output takes its operand's width (also
+ * through a chain), everything else 32. */
+static void test_default_widths(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = cg_dfg_read_dot_string(
+        "digraph w {\n"
+        "  o2[opcode=output]; s[opcode=select]; c[opcode=icmp pred=ne];\n"
+        "  a[opcode=input width=8]; b[opcode=input width=8];\n"
+        "  o1[opcode=output]; x[opcode=xor];\n"
+        "  a->c[operand=0]; b->c[operand=1]; c->o1[operand=0];\n"
+        "  c->s[operand=0]; a->s[operand=1]; b->s[operand=2];\n"
+        "  s->x[operand=0]; b->x[operand=1]; x->o2[operand=0];\n"
+        "}\n", "w.dot", d);
+    assert_non_null(g);
+    static const struct { const char *n; int w; } want[] = {
+        {"o2", 8}, {"s", 8}, {"c", 1}, {"o1", 1}, {"x", 8}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, want[i].n))->width,
+                         want[i].w);
+    cg_dfg_destroy(g);
+    cg_diags_destroy(d);
+}
+
+/* Comments, quotes, concatenation, HTML strings, both separators, optional
+ * semicolons, defaults, graph attributes, chains, merged statements,
+ * multi-line statements, cosmetic attributes, explicit distances. */
+static void test_forms(void **state)
+{
+    (void)state;
+    cg_dfg *g = read_ok("tests/dfg/data/dot/forms.dot");
+    assert_string_equal(cg_dfg_name(g), "forms");
+    assert_int_equal(cg_dfg_nnodes(g), 8);
+    assert_int_equal(cg_dfg_nedges(g), 9);
+    const cg_dfg_node *in = cg_dfg_get_node(g, 0);
+    assert_string_equal(in->name, "in a");
+    assert_int_equal(in->op, CG_OP_INPUT);
+    assert_int_equal(in->width, 16);
+    assert_string_equal(in->sym, "a");
+    const cg_dfg_node *b = cg_dfg_get_node(g, 1);
+    assert_int_equal(b->op, CG_OP_ADD);
+    assert_int_equal(b->line, 7);
+    assert_int_equal(b->width, 16);
+    assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "c"))->width, 16);
+    const cg_dfg_node *k = cg_dfg_get_node(g, cg_dfg_find(g, "k"));
+    assert_true(k->has_value);
+    assert_int_equal(k->value, -3);
+    int e = find_edge(g, "b", "c"); /* from the chain, operand by default */
+    assert_int_equal(cg_dfg_get_edge(g, e)->operand, 0);
+    e = find_edge(g, "one", "cnt");
+    assert_int_equal(cg_dfg_get_edge(g, e)->operand, 1);
+    e = find_edge(g, "cnt", "cnt");
+    assert_int_equal(cg_dfg_get_edge(g, e)->distance, 1);
+    assert_int_equal(cg_dfg_get_edge(g, e)->init, cg_dfg_find(g, "k"));
+    e = find_edge(g, "q", "p"); /* explicit: the cycle is closed already */
+    assert_int_equal(cg_dfg_get_edge(g, e)->distance, 2);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "p", "q"))->distance, 0);
+    cg_dfg_destroy(g);
+}
+
+/* No ID: named after the file; a quoted "G" is a name. */
+static void test_names(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    const char *text = "digraph { a[opcode=input]; }";
+    cg_dfg *g = cg_dfg_read_dot_string(text, "dir/loop.dot", d);
+    assert_string_equal(cg_dfg_name(g), "loop");
+    cg_dfg_destroy(g);
+    g = cg_dfg_read_dot_string("digraph \"G\" { }", "dir/loop.dot", d);
+    assert_string_equal(cg_dfg_name(g), "G");
+    assert_int_equal(cg_dfg_nnodes(g), 0);
+    cg_dfg_destroy(g);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_diags_destroy(d);
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+static void test_syntax_errors(void **state)
+{
+    (void)state;
+    expect_errors("digraph G {\n  a[opcode=add] ]\n}\n",
+                  "t.dot:2: error: unexpected ']'; expected a statement "
+                  "('name[opcode=...];' or 'a->b[operand=K];')", NULL);
+    expect_errors("digraph G {\n  a[opcode=\"add];\n}\n",
+                  "t.dot:2: error: unterminated string: the '\"' opened here "
+                  "has no closing '\"'", NULL);
+    expect_errors("digraph G {\n  /* no end\n  a[opcode=add];\n}\n",
+                  "t.dot:2: error: unterminated comment: the '/*' opened "
+                  "here has no closing '*/'", NULL);
+    expect_errors("digraph G {\n  a[opcode=<input];\n}\n",
+                  "t.dot:2: error: unterminated HTML string: the '<' opened "
+                  "here has no closing '>'", NULL);
+    expect_errors("digraph G {\n  a[opcode=input];\n",
+                  "t.dot:3: error: unexpected end of file: the '{' at line 1 "
+                  "is never closed with '}'", NULL);
+    expect_errors("digraph G {\n  a[opcode add];\n}\n",
+                  "t.dot:2: error: unexpected 'add'; expected '=' after "
+                  "attribute 'opcode' (attributes are name=value)", NULL);
+    expect_errors("digraph G {\n  a[opcode=];\n}\n",
+                  "t.dot:2: error: unexpected ']'; expected a value after "
+                  "'opcode='", NULL);
+    expect_errors("digraph G {\n  a->;\n}\n",
+                  "t.dot:2: error: unexpected ';'; expected a node name after "
+                  "'->'", NULL);
+    expect_errors("digraph G {\n  1a[opcode=add];\n}\n",
+                  "t.dot:2: error: '1a' is not a valid id: an id that starts "
+                  "with a digit must be quoted (\"1a\")", NULL);
+    expect_errors("digraph G {\n  a[opcode=add] @\n}\n",
+                  "t.dot:2: error: unexpected character '@'", NULL);
+    expect_errors("digraph a { }\ndigraph b { }\n",
+                  "t.dot:2: error: unexpected 'digraph'; expected end of file "
+                  "after the graph's closing '}' (one digraph per file)",
+                  NULL);
+    expect_errors("G { }\n", "t.dot:1: error: unexpected 'G'; expected "
+                  "'digraph' (a DFG file is 'digraph NAME { ... }')", NULL);
+    expect_errors("digraph G a[opcode=add];\n", "t.dot:1: error: unexpected "
+                  "'a'; expected '{' after 'digraph'", NULL);
+    expect_errors("digraph G {\n  node;\n}\n", "t.dot:2: error: 'node' must "
+                  "be followed by an attribute list [name=value, ...]", NULL);
+    expect_errors("digraph G {\n  a[opcode=\"ad\" + add];\n}\n",
+                  "t.dot:2: error: '+' must be followed by a quoted string",
+                  NULL);
+}
+
+/* What a DFG file cannot say in Graphviz's language. */
+static void test_unsupported(void **state)
+{
+    (void)state;
+    expect_errors("graph G {\n}\n", "t.dot:1: error: 'graph' is an undirected "
+                  "graph; a DFG is directed: write 'digraph'", NULL);
+    expect_errors("digraph G {\n  a -- b;\n}\n", "t.dot:2: error: '--' is an "
+                  "undirected edge; a DFG's edges are directed: write '->'",
+                  NULL);
+    expect_errors("digraph G {\n  subgraph s { a; }\n}\n", "t.dot:2: error: "
+                  "subgraphs are not supported in a DFG file; write each edge "
+                  "as 'a->b[operand=K];'", NULL);
+    expect_errors("digraph G {\n  a -> { b c };\n}\n", "t.dot:2: error: "
+                  "subgraphs are not supported in a DFG file; write each edge "
+                  "as 'a->b[operand=K];'", NULL);
+    expect_errors("digraph G {\n  a:out -> b;\n}\n", "t.dot:2: error: ports "
+                  "('node:port') are not supported in a DFG file; operand=K "
+                  "on the edge says which input it feeds", NULL);
+}
+
+static void test_node_errors(void **state)
+{
+    (void)state;
+    expect_errors("digraph G {\n  a[opcode=input];\n  b[opcode=frobnicate];\n"
+                  "  a->b[operand=0];\n}\n",
+                  "t.dot:3: error: node 'b': unknown opcode 'frobnicate' "
+                  "(opcodes: " OPS ")", NULL);
+    expect_errors("digraph G {\n  a[label=x];\n  b[shape=box];\n}\n",
+                  "t.dot:2: error: node 'a' has no opcode (give it "
+                  "opcode=NAME, NAME one of: " OPS ")",
+                  "t.dot:3: error: node 'b' has no opcode (give it "
+                  "opcode=NAME, NAME one of: " OPS ")", NULL);
+    expect_errors("digraph G {\n  a[opcode=input\n    width=wide];\n}\n",
+                  "t.dot:3: error: node 'a': width='wide' is not an integer",
+                  NULL);
+    expect_errors("digraph G {\n  a[opcode=input line=-1];\n}\n",
+                  "t.dot:2: error: node 'a': line=-1 is out of range (0 to "
+                  "2147483647)", NULL);
+    expect_errors("digraph G {\n  a[opcode=const value=99999999999999999999]"
+                  ";\n}\n", "t.dot:2: error: node 'a': "
+                  "value=99999999999999999999 is out of range "
+                  "(-9223372036854775808 to 9223372036854775807)", NULL);
+    expect_errors("digraph G {\n  a[opcode=icmp pred=lt];\n}\n",
+                  "t.dot:2: error: node 'a': unknown predicate 'lt' (pred= "
+                  "one of eq ne slt sle sgt sge ult ule ugt uge)", NULL);
+    expect_errors("digraph G {\n  a[opcode=input value=3 sym=s];\n"
+                  "  b[opcode=load sym=s];\n}\n",
+                  "t.dot:2: error: node 'a' (input): value= is only for const "
+                  "nodes",
+                  "t.dot:3: error: node 'b' (load): sym= is only for const "
+                  "and input nodes", NULL);
+    expect_errors("digraph G {\n  a[opcode=input bits=8];\n}\n",
+                  "t.dot:2: error: node 'a': unknown attribute 'bits' (node "
+                  "attributes: opcode width value pred sym line; label, "
+                  "shape, color and other purely cosmetic Graphviz "
+                  "attributes are ignored)", NULL);
+}
+
+static void test_edge_errors(void **state)
+{
+    (void)state;
+    const char *head = "digraph G {\n  a[opcode=input];\n"
+                       "  o[opcode=output];\n";
+    char text[512];
+    snprintf(text, sizeof text, "%s  a->zz[operand=0];\n  yy->o[operand=0];"
+             "\n}\n", head);
+    expect_errors(text, "t.dot:4: error: edge 'a' -> 'zz': node 'zz' is not "
+                  "declared (declare it with 'zz[opcode=...];')",
+                  "t.dot:5: error: edge 'yy' -> 'o': node 'yy' is not "
+                  "declared (declare it with 'yy[opcode=...];')", NULL);
+    snprintf(text, sizeof text, "%s  a->o[operand=x];\n}\n", head);
+    expect_errors(text, "t.dot:4: error: edge 'a' -> 'o': operand='x' is not "
+                  "an integer", NULL);
+    snprintf(text, sizeof text, "%s  a->o;\n}\n", head);
+    expect_errors(text, "t.dot:4: error: edge 'a' -> 'o' has no operand "
+                  "(give it operand=K, K the input of 'o' it feeds: output "
+                  "takes 1)", NULL);
+    snprintf(text, sizeof text, "%s  a->o[operand=0 distance=1 init=z];\n}\n",
+             head);
+    expect_errors(text, "t.dot:4: error: edge 'a' -> 'o': init node 'z' is "
+                  "not declared", NULL);
+    snprintf(text, sizeof text, "%s  a->o[operand=0 weight=2 delay=1];\n}\n",
+             head);
+    expect_errors(text, "t.dot:4: error: edge 'a' -> 'o': unknown attribute "
+                  "'delay' (edge attributes: operand distance init; label, "
+                  "shape, color and other purely cosmetic Graphviz "
+                  "attributes are ignored)", NULL);
+}
+
+/* The checker's messages, placed at the .dot statements. */
+static void test_check_errors(void **state)
+{
+    (void)state;
+    expect_errors("digraph G {\n  a[opcode=input];\n  s[opcode=add];\n"
+                  "  a->s[operand=0];\n}\n",
+                  "t.dot:3: error: node 's' (add): operand 1 has no edge (add "
+                  "takes 2 operands)", NULL);
+    expect_errors("digraph G {\n  a[opcode=input];\n  b[opcode=input];\n"
+                  "  s[opcode=add];\n  a->s[operand=0];\n  a->s[operand=1];\n"
+                  "  b->s[operand=0];\n}\n",
+                  "t.dot:7: error: node 's': operand 0 is fed twice, by 'a' "
+                  "and by 'b'", NULL);
+    expect_errors("digraph G {\n  a[opcode=input];\n  o[opcode=output];\n"
+                  "  a->o[operand=0];\n  a->o[operand=1];\n}\n",
+                  "t.dot:5: error: edge 'a' -> 'o': operand 1 is out of "
+                  "range: output takes 1 operand", NULL);
+    expect_errors("digraph G {\n  a[opcode=input];\n  s[opcode=add];\n"
+                  "  t[opcode=add];\n  a->s[operand=0];\n  a->t[operand=0];\n"
+                  "  s->t[operand=1 distance=0];\n  t->s[operand=1 "
+                  "distance=0];\n}\n",
+                  "t.dot:3: error: node 's' is on a cycle of distance-0 edges "
+                  "('s' <- 't' <- 's'); a value cannot depend on itself in one "
+                  "iteration: give the loop-carried edge a distance >= 1",
+                  NULL);
+    expect_errors("digraph G {\n  a[opcode=input width=16];\n"
+                  "  c[opcode=icmp];\n  a->c[operand=0];\n  a->c[operand=1];"
+                  "\n}\n",
+                  "t.dot:3: error: node 'c' (icmp) has no predicate (pred= "
+                  "one of eq ne slt sle sgt sge ult ule ugt uge)", NULL);
+}
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    assert_null(cg_dfg_read_dot("tests/dfg/data/dot/none.dot", d));
+    assert_int_equal(cg_diags_size(d), 1);
+    char *s = cg_diag_format(cg_diags_get(d, 0));
+    assert_string_equal(s, "tests/dfg/data/dot/none.dot: error: cannot read "
+                        "the file: No such file or directory");
+    free(s);
+    cg_diags_destroy(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_acc),
+        cmocka_unit_test(test_golden_mem),
+        cmocka_unit_test(test_cgrame),
+        cmocka_unit_test(test_default_widths),
+        cmocka_unit_test(test_forms),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_syntax_errors),
+        cmocka_unit_test(test_unsupported),
+        cmocka_unit_test(test_node_errors),
+        cmocka_unit_test(test_edge_errors),
+        cmocka_unit_test(test_check_errors),
+        cmocka_unit_test(test_missing_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
