@@ -750,8 +750,8 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
     for (;;) {
         double left = deadline - now();
         int lp = left > 0 ? relax(P, left) : CG_II_TIMEOUT;
-        if (lp >= 0) {
-            out->outcome = (cg_ii_outcome)lp;
+        if (lp >= 0 || M->o->relax_only) {
+            out->outcome = lp >= 0 ? (cg_ii_outcome)lp : CG_II_TIMEOUT;
             return 0;
         }
         left = deadline - now();

@@ -69,6 +69,8 @@ typedef struct cg__ilp_opts {
     int radius;          /* grid distance allowed from center */
     double timeout_s;
     const char *dump_lp; /* write the model here, NULL = none */
+    bool relax_only;     /* solve only the LP relaxation: INFEASIBLE when
+                            it is, else TIMEOUT (undecided) */
 } cg__ilp_opts;
 
 typedef struct cg__ilp_out {

@@ -27,7 +27,7 @@ static solved solve_at(const cg_netlist *nl, const cg_dfg *g, int ii,
     assert_non_null(s.m);
     cg__kgraph *k = cg__kgraph_build(s.m, nl);
     assert_non_null(k);
-    cg__ilp_opts o = {center, radius, 30, dump};
+    cg__ilp_opts o = {center, radius, 30, dump, false};
     int rc = cg__ilp_solve(k, nl, g, &o, &s.out, d);
     if (rc != 0)
         cg_diags_print(d, stderr);
@@ -234,7 +234,7 @@ static void test_dump_lp(void **state)
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, 1, d);
     cg__kgraph *k = cg__kgraph_build(m, nl);
-    cg__ilp_opts o = {NULL, 0, 5, "/nonexistent-dir/model.lp"};
+    cg__ilp_opts o = {NULL, 0, 5, "/nonexistent-dir/model.lp", false};
     cg__ilp_out out;
     assert_int_equal(cg__ilp_solve(k, nl, g, &o, &out, d), -1);
     assert_null(out.mapping);
