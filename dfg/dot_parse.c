@@ -225,7 +225,11 @@ static char *quoted_concat(parser *ps)
     while (s) {
         const char *save = ps->p;
         int save_line = ps->line;
-        if (skip_space(ps) || *ps->p != '+') {
+        if (skip_space(ps)) { /* reported */
+            free(s);
+            return NULL;
+        }
+        if (*ps->p != '+') {
             ps->p = save, ps->line = save_line;
             return s;
         }
@@ -543,6 +547,8 @@ static int graph(parser *ps)
 int cg__dot_parse(const char *text, cg__dot_graph *g, cg_diags *d)
 {
     parser ps = {.p = text, .line = 1, .g = g, .d = d};
+    if (strncmp(text, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte order mark */
+        ps.p += 3;
     int rc = graph(&ps);
     free(ps.node_def.v);
     free(ps.edge_def.v);

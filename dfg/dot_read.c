@@ -25,8 +25,9 @@ static const char *const cosmetic[] = {
     "labelfontname", "labelfontsize", "margin", "orientation", "sides",
     "skew", "distortion", "regular", "sortv", "cycle"};
 
+/* constVal: CGRA-ME 2's spelling of value. */
 static const char *const node_keys[] = {"opcode", "width", "value", "pred",
-                                        "sym", "line"};
+                                        "sym", "line", "constVal"};
 static const char *const edge_keys[] = {"operand", "distance", "init"};
 
 typedef struct builder {
@@ -136,8 +137,9 @@ static void add_node(builder *b, int i)
     int_attr(b, &n->a, "width", what, INT_MIN, INT_MAX, &width,
              &b->width_given[id]);
     int_attr(b, &n->a, "line", what, 0, INT_MAX, &line, NULL);
-    int_attr(b, &n->a, "value", what, INT64_MIN, INT64_MAX, &value,
-             &has_value);
+    const char *vkey = cg__dot_get(&n->a, "value", NULL) ? "value"
+                                                          : "constVal";
+    int_attr(b, &n->a, vkey, what, INT64_MIN, INT64_MAX, &value, &has_value);
     int at = n->line;
     const char *pred = cg__dot_get(&n->a, "pred", &at);
     cg_dfg_node *x = cg_dfg_node_mut(b->g, id);

@@ -220,16 +220,16 @@ static int find_edge(const cg_dfg *g, const char *src, const char *dst)
     return -1;
 }
 
-/* No widths, no const values, CGRA-ME's opcode spellings, a self-loop and
- * a three-node cycle: the cycle-closing edges get distance 1, the rest 0;
- * "digraph G" is named after the file. */
+/* No widths, const values only as CGRA-ME 2's constVal="4", CGRA-ME's
+ * opcode spellings, a self-loop and a three-node cycle: the cycle-closing
+ * edges get distance 1, the rest 0; "digraph G" is named after the file. */
 static void test_cgrame(void **state)
 {
     (void)state;
     cg_dfg *g = read_ok("tests/dfg/data/dot/cgrame_mac.dot");
     assert_string_equal(cg_dfg_name(g), "cgrame_mac");
     assert_null(cg_dfg_file(g));
-    assert_int_equal(cg_dfg_nnodes(g), 10);
+    assert_int_equal(cg_dfg_nnodes(g), 11);
     assert_int_equal(cg_dfg_nedges(g), 14);
     for (int e = 0; e < cg_dfg_nedges(g); e++) {
         const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
@@ -240,6 +240,9 @@ static void test_cgrame(void **state)
     }
     const cg_dfg_node *c = cg_dfg_get_node(g, cg_dfg_find(g, "const1"));
     assert_false(c->has_value);
+    c = cg_dfg_get_node(g, cg_dfg_find(g, "const10")); /* CGRA-ME 2 */
+    assert_true(c->has_value);
+    assert_int_equal(c->value, 4);
     assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "div7"))->op,
                      CG_OP_SDIV);
     assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "shra8"))->op,
@@ -334,7 +337,17 @@ static void test_names(void **state)
     assert_string_equal(cg_dfg_name(g), "G");
     assert_int_equal(cg_dfg_nnodes(g), 0);
     cg_dfg_destroy(g);
+    g = cg_dfg_read_dot_string("\xef\xbb\xbf" "digraph bom { }", NULL, d);
+    assert_string_equal(cg_dfg_name(g), "bom"); /* a byte order mark */
+    cg_dfg_destroy(g);
     assert_int_equal(cg_diags_size(d), 0);
+    /* Without a file name, messages say <string>. */
+    assert_null(cg_dfg_read_dot_string("digraph {\n a[opcode=b];\n}", NULL,
+                                       d));
+    char *s = cg_diag_format(cg_diags_get(d, 0));
+    assert_string_equal(s, "<string>:2: error: node 'a': unknown opcode 'b' "
+                        "(opcodes: " OPS ")");
+    free(s);
     cg_diags_destroy(d);
 }
 
@@ -350,6 +363,9 @@ static void test_syntax_errors(void **state)
                   "t.dot:2: error: unterminated string: the '\"' opened here "
                   "has no closing '\"'", NULL);
     expect_errors("digraph G {\n  /* no end\n  a[opcode=add];\n}\n",
+                  "t.dot:2: error: unterminated comment: the '/*' opened "
+                  "here has no closing '*/'", NULL);
+    expect_errors("digraph G {\n  a[opcode=\"add\" /* open\n];\n}\n",
                   "t.dot:2: error: unterminated comment: the '/*' opened "
                   "here has no closing '*/'", NULL);
     expect_errors("digraph G {\n  a[opcode=<input];\n}\n",
