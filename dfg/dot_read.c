@@ -378,35 +378,50 @@ cg_dfg *cg_dfg_read_dot_string(const char *text, const char *filename,
     return g;
 }
 
-cg_dfg *cg_dfg_read_dot(const char *path, cg_diags *d)
+/* The whole file as a string (*len bytes, NUL-terminated); NULL with
+ * *err = errno when it cannot be read. */
+static char *slurp(const char *path, size_t *len, int *err)
 {
     FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    size_t len = 0;
-    if (f) {
-        FILE *m = open_memstream(&text, &len);
-        char buf[8192];
-        size_t k;
-        while (m && (k = fread(buf, 1, sizeof buf, f)) > 0)
-            fwrite(buf, 1, k, m);
-        if (m)
-            fclose(m);
-        if (ferror(f)) {
-            free(text);
-            text = NULL;
-        }
-        fclose(f);
+    if (!f) {
+        *err = errno;
+        return NULL;
     }
+    char *text = NULL, buf[8192];
+    FILE *m = open_memstream(&text, len);
+    size_t k;
+    while (m && (k = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, k, m);
+    *err = ferror(f) ? errno : m ? 0 : ENOMEM;
+    if (m)
+        fclose(m);
+    fclose(f);
+    if (*err) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+cg_dfg *cg_dfg_read_dot(const char *path, cg_diags *d)
+{
+    size_t len = 0;
+    int err = 0;
+    char *text = slurp(path, &len, &err);
     if (!text) {
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
-                     strerror(errno));
+                     strerror(err ? err : ENOMEM));
         return NULL;
     }
     cg_dfg *g = NULL;
-    if (strlen(text) != len)
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "the file holds a NUL byte; a "
-                     ".dot file is text");
-    else
+    size_t nul = strlen(text);
+    if (nul != len) {
+        int line = 1;
+        for (size_t i = 0; i < nul; i++)
+            line += text[i] == '\n';
+        cg_diags_add(d, CG_SEV_ERROR, path, line, "a NUL byte; a .dot file "
+                     "is text");
+    } else
         g = cg_dfg_read_dot_string(text, path, d);
     free(text);
     return g;

@@ -208,6 +208,36 @@ static void test_golden_mem(void **state)
     golden(mem_graph(), "mem");
 }
 
+/* Names no bare id can carry: each is quoted and comes back the same. */
+static void test_odd_names(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "", "12", "-5", "Node", "subgraph", "a b", "tab\there",
+        "line\nbreak", "back\\", "back\\\nslash", "q\"uote\"",
+        "caf\xc3\xa9", "x.1", "a->b", "//c", "#h", "[x=1]"};
+    size_t n = sizeof names / sizeof *names;
+    cg_dfg *g = cg_dfg_create("odd names");
+    for (size_t i = 0; i < n; i++) {
+        int id = cg_dfg_add_node(g, CG_OP_INPUT, 32, names[i]);
+        cg_dfg_set_sym(g, id, names[n - 1 - i]);
+        assert_string_equal(cg_dfg_get_node(g, id)->name, names[i]);
+    }
+    char *a = dot_text(g);
+    cg_diags *d = cg_diags_create();
+    cg_dfg *h = cg_dfg_read_dot_string(a, "odd.dot", d);
+    if (!h)
+        cg_diags_print(d, stderr);
+    assert_non_null(h);
+    assert_same_graph(g, h);
+    char *b = dot_text(h);
+    assert_string_equal(a, b);
+    free(a), free(b);
+    cg_dfg_destroy(g);
+    cg_dfg_destroy(h);
+    cg_diags_destroy(d);
+}
+
 /* ---- CGRA-ME files ----------------------------------------------------- */
 
 static int find_edge(const cg_dfg *g, const char *src, const char *dst)
@@ -524,7 +554,8 @@ static void test_check_errors(void **state)
                   "one of eq ne slt sle sgt sge ult ule ugt uge)", NULL);
 }
 
-static void test_missing_file(void **state)
+/* Files that cannot be read, or are not text. */
+static void test_bad_files(void **state)
 {
     (void)state;
     cg_diags *d = cg_diags_create();
@@ -534,6 +565,16 @@ static void test_missing_file(void **state)
     assert_string_equal(s, "tests/dfg/data/dot/none.dot: error: cannot read "
                         "the file: No such file or directory");
     free(s);
+    assert_null(cg_dfg_read_dot("tests/dfg/data/dot", d));
+    s = cg_diag_format(cg_diags_get(d, 1));
+    assert_string_equal(s, "tests/dfg/data/dot: error: cannot read the file: "
+                        "Is a directory");
+    free(s);
+    assert_null(cg_dfg_read_dot("tests/dfg/data/dot/nul.dot", d));
+    s = cg_diag_format(cg_diags_get(d, 2));
+    assert_string_equal(s, "tests/dfg/data/dot/nul.dot:2: error: a NUL byte; "
+                        "a .dot file is text");
+    free(s);
     cg_diags_destroy(d);
 }
 
@@ -542,6 +583,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_acc),
         cmocka_unit_test(test_golden_mem),
+        cmocka_unit_test(test_odd_names),
         cmocka_unit_test(test_cgrame),
         cmocka_unit_test(test_default_widths),
         cmocka_unit_test(test_forms),
@@ -551,7 +593,7 @@ int main(void)
         cmocka_unit_test(test_node_errors),
         cmocka_unit_test(test_edge_errors),
         cmocka_unit_test(test_check_errors),
-        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_bad_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
