@@ -37,6 +37,8 @@ typedef struct builder {
     int errors;
     bool *width_given;    /* per node */
     bool *distance_given; /* per edge */
+    const char **unknown; /* keys of the unknown attributes reported */
+    int nunknown;
 } builder;
 
 static void __attribute__((format(printf, 3, 4)))
@@ -58,20 +60,33 @@ static bool listed(const char *const *v, size_t n, const char *key)
 }
 #define LISTED(v, key) listed(v, sizeof v / sizeof *v, key)
 
-/* Every attribute of a is known or cosmetic; what names the statement. */
+/* Every attribute of a is known or cosmetic; what names the statement.
+ * An unknown one from a node [...] or edge [...] default is reported once,
+ * not once per node: copies of one default share its key string. */
 static void known_attrs(builder *b, const cg__dot_attrs *a, const char *what,
                         bool node)
 {
     for (int i = 0; i < a->n; i++) {
         const char *k = a->v[i].key;
-        if (node ? LISTED(node_keys, k) : LISTED(edge_keys, k))
+        if ((node ? LISTED(node_keys, k) : LISTED(edge_keys, k)) ||
+            LISTED(cosmetic, k))
             continue;
-        if (!LISTED(cosmetic, k))
-            report(b, a->v[i].line, "%s: unknown attribute '%s' (%s; label, "
-                   "shape, color and other purely cosmetic Graphviz "
-                   "attributes are ignored)", what, k,
-                   node ? "node attributes: opcode width value pred sym line"
-                        : "edge attributes: operand distance init");
+        bool seen = false;
+        for (int j = 0; j < b->nunknown && !seen; j++)
+            seen = b->unknown[j] == k;
+        if (seen)
+            continue;
+        report(b, a->v[i].line, "%s: unknown attribute '%s' (%s; label, "
+               "shape, color and other purely cosmetic Graphviz attributes "
+               "are ignored)", what, k,
+               node ? "node attributes: opcode width value pred sym line"
+                    : "edge attributes: operand distance init");
+        const char **u = realloc(b->unknown, (size_t)(b->nunknown + 1) *
+                                             sizeof *u);
+        if (u) {
+            u[b->nunknown++] = k;
+            b->unknown = u;
+        }
     }
 }
 
@@ -103,20 +118,48 @@ static bool int_attr(builder *b, const cg__dot_attrs *a, const char *key,
     return true;
 }
 
-/* The opcode of node i, CG_OP_NOP (reported) when missing or unknown. */
-static cg_op node_op(builder *b, int i, const char *what)
+/* The opcode of node i; false (reported) when missing or unknown. */
+static bool node_op(builder *b, int i, const char *what, cg_op *op)
 {
     const cg__dot_node *n = &b->pg->nodes[i];
     int line = n->line;
     const char *s = cg__dot_get(&n->a, "opcode", &line);
-    cg_op op = CG_OP_NOP;
+    *op = CG_OP_NOP;
     if (!s)
         report(b, n->line, "%s has no opcode (give it opcode=NAME, NAME one "
                "of: %s)", what, cg_op_all_names());
-    else if (!cg_op_parse(s, &op))
+    else if (!cg_op_parse(s, op))
         report(b, line, "%s: unknown opcode '%s' (opcodes: %s)", what, s,
                cg_op_all_names());
-    return op;
+    else
+        return true;
+    return false;
+}
+
+/* value= (or constVal=) and sym=, which only some ops have. */
+static void node_value_sym(builder *b, const cg__dot_attrs *a, int id,
+                           const char *what)
+{
+    cg_op op = cg_dfg_get_node(b->g, id)->op;
+    const char *key = cg__dot_get(a, "value", NULL) ? "value" : "constVal";
+    int64_t value = 0;
+    bool has_value = false;
+    int at = 0;
+    cg__dot_get(a, key, &at);
+    if (int_attr(b, a, key, what, INT64_MIN, INT64_MAX, &value, &has_value) &&
+        has_value) {
+        if (op == CG_OP_CONST)
+            cg_dfg_set_value(b->g, id, value);
+        else
+            report(b, at, "%s (%s): %s= is only for const nodes", what,
+                   cg_op_name(op), key);
+    }
+    const char *sym = cg__dot_get(a, "sym", &at);
+    if (sym && op != CG_OP_CONST && op != CG_OP_INPUT)
+        report(b, at, "%s (%s): sym= is only for const and input nodes",
+               what, cg_op_name(op));
+    else if (sym)
+        cg_dfg_set_sym(b->g, id, sym);
 }
 
 /* Node i of the parse as node i of the graph (added even when wrong, so
@@ -126,39 +169,27 @@ static void add_node(builder *b, int i)
     const cg__dot_node *n = &b->pg->nodes[i];
     char what[160];
     snprintf(what, sizeof what, "node '%.120s'", n->name);
-    cg_op op = node_op(b, i, what);
+    cg_op op;
+    bool op_ok = node_op(b, i, what, &op);
     int id = cg_dfg_add_node(b->g, op, 32, n->name);
     if (id < 0) {
         report(b, n->line, "out of memory");
         return;
     }
-    int64_t width = 32, line = 0, value = 0;
-    bool has_value = false;
+    int64_t width = 32, line = 0;
     int_attr(b, &n->a, "width", what, INT_MIN, INT_MAX, &width,
              &b->width_given[id]);
     int_attr(b, &n->a, "line", what, 0, INT_MAX, &line, NULL);
-    const char *vkey = cg__dot_get(&n->a, "value", NULL) ? "value"
-                                                          : "constVal";
-    int_attr(b, &n->a, vkey, what, INT64_MIN, INT64_MAX, &value, &has_value);
-    int at = n->line;
-    const char *pred = cg__dot_get(&n->a, "pred", &at);
     cg_dfg_node *x = cg_dfg_node_mut(b->g, id);
     x->width = (int)width;
     x->line = (int)line;
+    int at = 0;
+    const char *pred = cg__dot_get(&n->a, "pred", &at);
     if (pred && !cg_pred_parse(pred, &x->pred))
         report(b, at, "%s: unknown predicate '%s' (pred= one of eq ne slt "
                "sle sgt sge ult ule ugt uge)", what, pred);
-    if (has_value && op != CG_OP_CONST)
-        report(b, n->line, "%s (%s): value= is only for const nodes", what,
-               cg_op_name(op));
-    else if (has_value)
-        cg_dfg_set_value(b->g, id, value);
-    const char *sym = cg__dot_get(&n->a, "sym", NULL);
-    if (sym && op != CG_OP_CONST && op != CG_OP_INPUT)
-        report(b, n->line, "%s (%s): sym= is only for const and input nodes",
-               what, cg_op_name(op));
-    else if (sym)
-        cg_dfg_set_sym(b->g, id, sym);
+    if (op_ok) /* what fits an op is unknown without one */
+        node_value_sym(b, &n->a, id, what);
     known_attrs(b, &n->a, what, true);
 }
 
@@ -340,9 +371,9 @@ static char *graph_name(const cg__dot_graph *pg)
 static cg_dfg *build(const cg__dot_graph *pg, cg_diags *d)
 {
     char *name = graph_name(pg);
-    builder b = {pg, name ? cg_dfg_create(name) : NULL, d, 0,
-                 calloc((size_t)pg->nnodes + 1, 1),
-                 calloc((size_t)pg->nedges + 1, 1)};
+    builder b = {.pg = pg, .g = name ? cg_dfg_create(name) : NULL, .d = d,
+                 .width_given = calloc((size_t)pg->nnodes + 1, 1),
+                 .distance_given = calloc((size_t)pg->nedges + 1, 1)};
     free(name);
     if (!b.g || !b.width_given || !b.distance_given) {
         report(&b, 0, "out of memory");
@@ -361,7 +392,7 @@ static cg_dfg *build(const cg__dot_graph *pg, cg_diags *d)
         cg__dfg_locator loc = {loc_node, loc_edge, pg};
         b.errors = cg__dfg_check(b.g, &loc, d);
     }
-    free(b.width_given), free(b.distance_given);
+    free(b.width_given), free(b.distance_given), free(b.unknown);
     if (b.errors) {
         cg_dfg_destroy(b.g);
         return NULL;

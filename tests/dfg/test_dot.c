@@ -484,6 +484,23 @@ static void test_node_errors(void **state)
                   "nodes",
                   "t.dot:3: error: node 'b' (load): sym= is only for const "
                   "and input nodes", NULL);
+    expect_errors("digraph G {\n  a[opcode=cnst\n    value=3];\n"
+                  "  b[opcode=add\n    constVal=\"1\"];\n}\n",
+                  "t.dot:2: error: node 'a': unknown opcode 'cnst' (opcodes: "
+                  OPS ")",
+                  "t.dot:5: error: node 'b' (add): constVal= is only for "
+                  "const nodes", NULL);
+    /* an unknown attribute in a default: once, not once per node */
+    expect_errors("digraph G {\n  node [foo=1 bar=2]\n  a[opcode=input];\n"
+                  "  b[opcode=input];\n}\n",
+                  "t.dot:2: error: node 'a': unknown attribute 'foo' (node "
+                  "attributes: opcode width value pred sym line; label, "
+                  "shape, color and other purely cosmetic Graphviz "
+                  "attributes are ignored)",
+                  "t.dot:2: error: node 'a': unknown attribute 'bar' (node "
+                  "attributes: opcode width value pred sym line; label, "
+                  "shape, color and other purely cosmetic Graphviz "
+                  "attributes are ignored)", NULL);
     expect_errors("digraph G {\n  a[opcode=input bits=8];\n}\n",
                   "t.dot:2: error: node 'a': unknown attribute 'bits' (node "
                   "attributes: opcode width value pred sym line; label, "
