@@ -234,9 +234,12 @@ static char *quoted_concat(parser *ps)
             return s;
         }
         ps->p++;
-        if (skip_space(ps) || *ps->p != '"') {
+        bool bad = skip_space(ps) ||
+                   (*ps->p != '"' &&
+                    error(ps, ps->line, "'+' must be followed by a quoted "
+                          "string"));
+        if (bad) {
             free(s);
-            error(ps, ps->line, "'+' must be followed by a quoted string");
             return NULL;
         }
         char *t = quoted(ps);

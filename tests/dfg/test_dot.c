@@ -431,6 +431,9 @@ static void test_syntax_errors(void **state)
     expect_errors("digraph G {\n  a[opcode=\"ad\" + add];\n}\n",
                   "t.dot:2: error: '+' must be followed by a quoted string",
                   NULL);
+    expect_errors("digraph G {\n  a[opcode=\"ad\" + /* open\n];\n}\n",
+                  "t.dot:2: error: unterminated comment: the '/*' opened "
+                  "here has no closing '*/'", NULL);
 }
 
 /* What a DFG file cannot say in Graphviz's language. */
@@ -571,6 +574,50 @@ static void test_check_errors(void **state)
                   "one of eq ne slt sle sgt sge ult ule ugt uge)", NULL);
 }
 
+/* Random edits of a good file (fixed seed): the reader never crashes or
+ * leaks (run under ASan), and fails only with located messages. */
+static void test_mutations(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "{}[];,=:->\"</*#\\\n ax01_+";
+    char *good = slurp("tests/dfg/golden/dot/acc.dot");
+    size_t len = strlen(good);
+    unsigned seed = 12345;
+    int failed = 0;
+    for (int round = 0; round < 3000; round++) {
+        char *t = malloc(len + 8);
+        memcpy(t, good, len + 1);
+        for (int k = 0; k < 1 + round % 3; k++) {
+            seed = seed * 1103515245u + 12345u;
+            size_t at = (seed >> 8) % len;
+            char c = alphabet[(seed >> 20) % (sizeof alphabet - 1)];
+            if (seed & 1)
+                t[at] = c;
+            else
+                memmove(t + at, t + at + 1, len - at); /* delete */
+        }
+        cg_diags *d = cg_diags_create();
+        cg_dfg *g = cg_dfg_read_dot_string(t, "m.dot", d);
+        if (!g) {
+            failed++;
+            assert_true(cg_diags_errors(d) > 0);
+            for (int i = 0; i < cg_diags_size(d); i++) {
+                char *m = cg_diag_format(cg_diags_get(d, i));
+                assert_true(strncmp(m, "m.dot:", 6) == 0 &&
+                            m[6] >= '1' && m[6] <= '9');
+                free(m);
+            }
+        } else {
+            assert_int_equal(cg_diags_size(d), 0);
+        }
+        cg_dfg_destroy(g);
+        cg_diags_destroy(d);
+        free(t);
+    }
+    assert_true(failed > 1000); /* most edits break the file */
+    free(good);
+}
+
 /* Files that cannot be read, or are not text. */
 static void test_bad_files(void **state)
 {
@@ -610,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_node_errors),
         cmocka_unit_test(test_edge_errors),
         cmocka_unit_test(test_check_errors),
+        cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_bad_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
