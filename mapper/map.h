@@ -107,6 +107,13 @@ void cg_mapping_destroy(cg_mapping *m); /* accepts NULL */
  * JSON configuration (placements, routes, mux selects per context). */
 void cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
                       const cg_netlist *nl, const cg_dfg *g, FILE *out);
+/* The configuration as JSON: placements, routes and, per context, the op
+ * each unit runs and the input each mux selects. */
+void cg_mapping_write_json(const cg_mapping *m, const cg_mrrg *mrrg,
+                           const cg_netlist *nl, const cg_dfg *g, FILE *out);
+/* A Graphviz picture: the used MRRG nodes, one cluster per context. */
+void cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
+                          const cg_netlist *nl, const cg_dfg *g, FILE *out);
 
 /* ---- the ILP mapper ------------------------------------------------------ */
 

@@ -1,0 +1,129 @@
+/* test_sim.c: the cycle-accurate simulator (mapper/sim.c) on sq mapped on
+ * pipe (map_fixture.h): the balanced mapping gives the expected live-out
+ * and byte-identical memory (also for 1 iteration, where the prologue and
+ * epilogue are all suppressed stages); the unbalanced one -- rejected by
+ * the checker -- gives another result; a store outside the memory, a
+ * division by zero, and a route the array cannot be configured for fail
+ * with messages naming the op and the iteration. */
+#include "map_fixture.h"
+
+typedef sq_fx fx;
+
+/* Simulate iters iterations; the messages (empty when it ran). */
+static char *sim(fx *f, int64_t iters, int want_rc)
+{
+    cg_diags *d = cg_diags_create();
+    cg_mem m = {f->mem, 0, SQ_MEM};
+    int rc = cg_sim_run(f->nl, f->m, f->g, f->map, iters, &m, f->in, f->out,
+                        d);
+    char *s = diag_text(d);
+    assert_int_equal(rc, want_rc);
+    cg_diags_destroy(d);
+    return s;
+}
+
+static void run_ok(fx *f, int64_t iters)
+{
+    char *s = sim(f, iters, 0);
+    assert_string_equal(s, "");
+    free(s);
+}
+
+static void test_balanced_matches(void **state)
+{
+    fx *f = *state;
+    for (int iters = 1; iters <= 5; iters++) {
+        uint8_t want[SQ_MEM];
+        memset(want, 0xaa, SQ_MEM);
+        memset(f->mem, 0xaa, SQ_MEM);
+        uint64_t o = sq_expected(iters, want, SQ_MEM);
+        run_ok(f, iters);
+        assert_int_equal(f->out[N_O], o);
+        assert_memory_equal(f->mem, want, SQ_MEM);
+    }
+    assert_int_equal(f->out[N_O], 30);
+}
+
+/* n -> s one cycle short: s adds the n of the next iteration. */
+static void test_unbalanced_diverges(void **state)
+{
+    fx *f = *state;
+    uint8_t want[SQ_MEM];
+    memset(want, 0xaa, SQ_MEM);
+    uint64_t o = sq_expected(5, want, SQ_MEM);
+    set_route(f->map, f->m, f->nl, E_NS, "f0.out@c0 f2_in_a_mux.in0@c0 "
+              "f2_in_a_mux.out@c0 f2.in_a@c0");
+    run_ok(f, 5);
+    assert_int_equal(o, 30);
+    assert_int_equal(f->out[N_O], 6 + 25);
+    assert_memory_not_equal(f->mem, want, SQ_MEM);
+}
+
+/* The store of iteration 7 writes at 64 = 8*8, past the 64 bytes. */
+static void test_store_outside_memory(void **state)
+{
+    fx *f = *state;
+    char *s = sim(f, 9, -1);
+    assert_string_equal(s, "error: simulation: store 'st' at iteration 7 on "
+                           "mem@c0 accesses 4 bytes at address 0x40, outside "
+                           "the memory [0x0, 0x40)\n");
+    free(s);
+}
+
+/* a = n udiv n', n' = n of the iteration before, 0 (init) in iteration 0:
+ * the loop controller feeds the init value, the divider divides by it. */
+static void test_division_by_zero(void **state)
+{
+    fx *f = *state;
+    cg_dfg_node_mut(f->g, N_A)->op = CG_OP_UDIV;
+    cg_dfg_edge_mut(f->g, E_NA1)->distance = 1;
+    f->map->start[N_A] = 1; /* in context 0 at II=1 still */
+    char *s = sim(f, 3, -1);
+    assert_string_equal(s, "error: simulation: division by zero in 'a' "
+                           "(udiv) at iteration 0 on f1@c0\n");
+    free(s);
+}
+
+/* A route step with no wire under it: no configuration can make it. */
+static void test_unconfigurable_route(void **state)
+{
+    fx *f = *state;
+    set_route(f->map, f->m, f->nl, E_NA0,
+              "f0.out@c0 f2.in_b@c0 f1.in_a@c0");
+    char *s = sim(f, 3, -1);
+    assert_string_equal(s, "error: simulation: cannot configure the route "
+                           "of 'n'->'a' (operand 0): no connection from "
+                           "f0.out@c0 to f2.in_b@c0\n");
+    free(s);
+}
+
+/* Zero iterations: nothing runs, nothing is written. */
+static void test_zero_iterations(void **state)
+{
+    fx *f = *state;
+    uint8_t want[SQ_MEM];
+    memset(want, 0xaa, SQ_MEM);
+    f->out[N_O] = 77;
+    run_ok(f, 0);
+    assert_int_equal(f->out[N_O], 77);
+    assert_memory_equal(f->mem, want, SQ_MEM);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_balanced_matches, sq_setup,
+                                        sq_teardown),
+        cmocka_unit_test_setup_teardown(test_unbalanced_diverges, sq_setup,
+                                        sq_teardown),
+        cmocka_unit_test_setup_teardown(test_store_outside_memory, sq_setup,
+                                        sq_teardown),
+        cmocka_unit_test_setup_teardown(test_division_by_zero, sq_setup,
+                                        sq_teardown),
+        cmocka_unit_test_setup_teardown(test_unconfigurable_route, sq_setup,
+                                        sq_teardown),
+        cmocka_unit_test_setup_teardown(test_zero_iterations, sq_setup,
+                                        sq_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
