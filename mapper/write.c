@@ -131,6 +131,23 @@ static json_t *routes_json(const cg_mapping *m, const cg_mrrg *mrrg,
     return a;
 }
 
+/* What unit f runs: op v, with a const's immediate and an icmp's
+ * predicate. */
+static json_t *op_json(const cg_netlist *nl, const cg_dfg *g,
+                       const cg_mrrg_node *f, int v)
+{
+    const cg_dfg_node *n = cg_dfg_get_node(g, v);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:i}", "unit",
+                          cg_netlist_prim(nl, f->prim)->name, "op",
+                          cg_op_name(n->op), "node", n->name, "width",
+                          n->width);
+    if (n->op == CG_OP_CONST && n->has_value)
+        json_object_set_new(o, "value", json_integer((json_int_t)n->value));
+    if (n->op == CG_OP_ICMP)
+        json_object_set_new(o, "pred", json_string(cg_pred_name(n->pred)));
+    return o;
+}
+
 /* Context c's configuration: the ops its units run and, for every mux
  * output a route enters through a mux input, the input selected.  seen
  * (one per MRRG node) keeps a mux shared by two uses listed once. */
@@ -142,10 +159,7 @@ static json_t *context_json(const cg_mapping *m, const cg_mrrg *mrrg,
     for (int v = 0; v < m->nnodes; v++) {
         const cg_mrrg_node *f = cg_mrrg_get_node(mrrg, m->place[v]);
         if (f && f->context == c)
-            json_array_append_new(ops, json_pack(
-                "{s:s, s:s, s:s}", "unit", cg_netlist_prim(nl, f->prim)->name,
-                "op", cg_op_name(cg_dfg_get_node(g, v)->op),
-                "node", cg_dfg_get_node(g, v)->name));
+            json_array_append_new(ops, op_json(nl, g, f, v));
     }
     for (int e = 0; e < m->nedges; e++) {
         int at = m->place[cg_dfg_get_edge(g, e)->src];

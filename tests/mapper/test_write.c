@@ -1,0 +1,105 @@
+/* test_write.c: the mapping writers (mapper/write.c) on the balanced
+ * mapping of sq on pipe (map_fixture.h), compared with golden files in
+ * tests/mapper/golden/ (regenerate with CG_UPDATE_GOLDEN=1 and review the
+ * diff): text, JSON configuration, Graphviz; and the names of MRRG nodes. */
+#include "map_fixture.h"
+
+typedef void (*writer)(const cg_mapping *, const cg_mrrg *,
+                       const cg_netlist *, const cg_dfg *, FILE *);
+
+static char *slurp(FILE *f)
+{
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = calloc(1, (size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    return s;
+}
+
+/* Write with w and compare with golden/<name> (or replace it). */
+static void golden(sq_fx *f, writer w, const char *name)
+{
+    FILE *t = tmpfile();
+    assert_non_null(t);
+    w(f->map, f->m, f->nl, f->g, t);
+    char *got = slurp(t);
+    fclose(t);
+    char path[512];
+    const char *src = getenv("CG_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tests/mapper/golden/%s", src ? src : ".",
+             name);
+    if (getenv("CG_UPDATE_GOLDEN")) {
+        FILE *o = fopen(path, "w");
+        assert_non_null(o);
+        fputs(got, o);
+        fclose(o);
+    }
+    FILE *g = fopen(path, "r");
+    assert_non_null(g);
+    char *want = slurp(g);
+    fclose(g);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+}
+
+static void test_text(void **state)
+{
+    golden(*state, cg_mapping_write, "sq.txt");
+}
+
+static void test_json(void **state)
+{
+    golden(*state, cg_mapping_write_json, "sq.json");
+}
+
+static void test_dot(void **state)
+{
+    golden(*state, cg_mapping_write_dot, "sq.dot");
+}
+
+/* A FUNC node, a port, a register of a register file, a bad id. */
+static void test_node_names(void **state)
+{
+    sq_fx *f = *state;
+    char b[64];
+    int id = mnode(f->m, f->nl, "f1@c0");
+    assert_int_equal(cg_mrrg_get_node(f->m, id)->kind, CG_MRRG_FUNC);
+    id = mnode(f->m, f->nl, "f2_in_a_mux.out@c0");
+    assert_int_equal(cg_mrrg_get_node(f->m, id)->kind, CG_MRRG_ROUTE);
+    assert_string_equal(cg__map_node_name(f->m, f->nl, -3, b, sizeof b),
+                        "#-3");
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_create();
+    int top = cg_arch_module_define(a, "architecture", d);
+    cg_arch_set_top(a, top);
+    cg_prim_params p;
+    cg_prim_params_init(&p, CG_PRIM_REGFILE);
+    p.log2_nregs = 1;
+    cg_arch_add_prim(a, top, "rf", &p, d);
+    cg_netlist *nl = flatten_or_fail(a, d);
+    d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, 2, d);
+    assert_non_null(m);
+    int r1 = mnode(m, nl, "rf.reg1@c1");
+    assert_int_equal(cg_mrrg_get_node(m, r1)->port, -1);
+    assert_int_equal(mnode(m, nl, "rf.reg0@c1"), r1 - 1);
+    assert_int_equal(cg_mrrg_get_node(m, mnode(m, nl, "rf.reg0@c0"))->context,
+                     0);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+    cg_netlist_destroy(nl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_text, sq_setup, sq_teardown),
+        cmocka_unit_test_setup_teardown(test_json, sq_setup, sq_teardown),
+        cmocka_unit_test_setup_teardown(test_dot, sq_setup, sq_teardown),
+        cmocka_unit_test_setup_teardown(test_node_names, sq_setup,
+                                        sq_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
