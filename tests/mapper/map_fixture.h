@@ -24,12 +24,20 @@
 enum { N_N, N_ONE, N_A, N_S, N_O, N_ST };       /* node ids of sq */
 enum { E_NN, E_ONE, E_NA0, E_NA1, E_NS, E_AS, E_SO, E_AST, E_SST };
 
+/* An architecture whose top module (*top) will hold the primitives. */
+static inline cg_arch *top_only(int *top, cg_diags *d)
+{
+    cg_arch *a = cg_arch_create();
+    *top = cg_arch_module_define(a, "architecture", d);
+    cg_arch_set_top(a, *top);
+    return a;
+}
+
 static inline cg_netlist *pipe_netlist(void)
 {
     cg_diags *d = cg_diags_create();
-    cg_arch *a = cg_arch_create();
-    int top = cg_arch_module_define(a, "architecture", d);
-    cg_arch_set_top(a, top);
+    int top;
+    cg_arch *a = top_only(&top, d);
     cg_arch_set_grid(a, 1, 1);
     cg_prim_params p;
     cg_prim_params_init(&p, CG_PRIM_CONST);

@@ -3,7 +3,8 @@
  * broken one gets exactly its messages: unbalanced reconvergent timing, a
  * routing node carrying two values, a route to the wrong pin, a
  * disconnected route, an unsupported op, a wrong context, two ops on one
- * unit, and a mapping for another II. */
+ * unit, a mapping for another II, and one value entering a mux by two
+ * inputs. */
 #include "map_fixture.h"
 
 typedef sq_fx fx;
@@ -126,6 +127,61 @@ static void test_other_ii(void **state)
     expect(f, "error: mapping is for II=2 but the MRRG is built for II=1\n");
 }
 
+/* x reaches the shared mux m once through in0 (to fa) and once through
+ * r and in1 (to fb): one value, but m would have to select both inputs.
+ *   io.out -> m.in0, r.in, fa.in_b     r.out -> m.in1, fb.in_b
+ *   m.out -> fa.in_a, fb.in_a */
+static void test_mux_selects_one_input(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    int top;
+    cg_arch *a = top_only(&top, d);
+    cg_prim_params p;
+    cg_prim_params_init(&p, CG_PRIM_IO);
+    cg_arch_add_prim(a, top, "io", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_REG);
+    cg_arch_add_prim(a, top, "r", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_MUX);
+    cg_arch_add_prim(a, top, "m", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_FUNC);
+    cg_arch_add_prim(a, top, "fa", &p, d);
+    cg_arch_add_prim(a, top, "fb", &p, d);
+    cg_arch_connect(a, top, "io.out", "m.in0 r.in fa.in_b", d);
+    cg_arch_connect(a, top, "r.out", "m.in1 fb.in_b", d);
+    cg_arch_connect(a, top, "m.out", "fa.in_a fb.in_a", d);
+    sq_fx f = {0};
+    f.nl = flatten_or_fail(a, d);
+    d = cg_diags_create();
+    f.m = cg_mrrg_build(f.nl, 1, d);
+    f.g = cg_dfg_create("twice");
+    int x = cg_dfg_add_node(f.g, CG_OP_INPUT, 32, "x");
+    int fa = cg_dfg_add_node(f.g, CG_OP_ADD, 32, "a");
+    int fb = cg_dfg_add_node(f.g, CG_OP_ADD, 32, "b");
+    for (int k = 0; k < 4; k++)
+        cg_dfg_add_edge(f.g, x, k < 2 ? fa : fb, k % 2, 0, -1);
+    f.map = cg_mapping_create(1, 3, 4);
+    const char *unit[] = {"io@c0", "fa@c0", "fb@c0"};
+    for (int v = 0; v < 3; v++) {
+        f.map->place[v] = mnode(f.m, f.nl, unit[v]);
+        f.map->start[v] = v == fb;
+    }
+    set_route(f.map, f.m, f.nl, 0, "io.out@c0 m.in0@c0 m.out@c0 fa.in_a@c0");
+    set_route(f.map, f.m, f.nl, 1, "io.out@c0 fa.in_b@c0");
+    set_route(f.map, f.m, f.nl, 2, "io.out@c0 r.in@c0 r.out@c0 m.in1@c0 "
+              "m.out@c0 fb.in_a@c0");
+    set_route(f.map, f.m, f.nl, 3, "io.out@c0 r.in@c0 r.out@c0 fb.in_b@c0");
+    expect(&f, "error: routing node m.out@c0 is entered from m.in0@c0 (edge "
+               "0 'x'->'a' (operand 0, distance 0)) and from m.in1@c0 (edge "
+               "2 'x'->'b' (operand 0, distance 0)): it selects one input "
+               "per context\n");
+    cg_diags_destroy(d);
+    cg_mapping_destroy(f.map);
+    cg_dfg_destroy(f.g);
+    cg_mrrg_destroy(f.m);
+    cg_netlist_destroy(f.nl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -142,6 +198,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_wrong_context_and_shared_unit,
                                         sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_other_ii, sq_setup, sq_teardown),
+        cmocka_unit_test(test_mux_selects_one_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

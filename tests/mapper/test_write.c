@@ -71,9 +71,8 @@ static void test_node_names(void **state)
     assert_string_equal(cg__map_node_name(f->m, f->nl, -3, b, sizeof b),
                         "#-3");
     cg_diags *d = cg_diags_create();
-    cg_arch *a = cg_arch_create();
-    int top = cg_arch_module_define(a, "architecture", d);
-    cg_arch_set_top(a, top);
+    int top;
+    cg_arch *a = top_only(&top, d);
     cg_prim_params p;
     cg_prim_params_init(&p, CG_PRIM_REGFILE);
     p.log2_nregs = 1;
