@@ -26,6 +26,9 @@
 
 #include "names_internal.h"
 
+/* Longest schedule (last start - first start) the simulator accepts. */
+#define CG_SIM_MAX_SPAN 1000000
+
 typedef struct sim {
     const cg_netlist *nl;
     const cg_mrrg *mrrg;
@@ -79,7 +82,8 @@ static void configure(sim *s)
     }
     for (int e = 0; e < s->m->nedges && !s->failed; e++) {
         const cg_dfg_edge *x = cg_dfg_get_edge(s->g, e);
-        s->oedge[x->dst * 3 + (x->operand < 3 ? x->operand : 0)] = e;
+        if (x->operand >= 0 && x->operand < 3)
+            s->oedge[x->dst * 3 + x->operand] = e;
         int at = s->m->place[x->src];
         for (int i = 0; i < s->m->route_len[e]; i++) {
             int to = s->m->route[e][i];
@@ -335,6 +339,15 @@ static void run_cycles(sim *s)
             s->tmin = s->m->start[v];
         if (s->m->start[v] > tmax)
             tmax = s->m->start[v];
+    }
+    /* a checked schedule spans at most the sum of its route latencies; a
+     * wild start time must not make the loop below run for ages */
+    if (tmax - s->tmin > CG_SIM_MAX_SPAN) {
+        fail(s, -1, "simulation: the schedule spans %lld cycles (starts "
+             "%lld .. %lld), more than %d: the start times are wrong",
+             (long long)(tmax - s->tmin), (long long)s->tmin,
+             (long long)tmax, CG_SIM_MAX_SPAN);
+        return;
     }
     tmax += (s->iters - 1) * s->ii;
     for (int64_t t = s->tmin; t <= tmax && !s->failed; t++) {

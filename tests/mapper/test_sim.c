@@ -99,6 +99,18 @@ static void test_unconfigurable_route(void **state)
     free(s);
 }
 
+/* A start time far away would make the cycle loop run for ages. */
+static void test_wild_start_time(void **state)
+{
+    fx *f = *state;
+    f->map->start[N_O] = 5000001;
+    char *s = sim(f, 3, -1);
+    assert_string_equal(s, "error: simulation: the schedule spans 5000001 "
+                           "cycles (starts 0 .. 5000001), more than 1000000: "
+                           "the start times are wrong\n");
+    free(s);
+}
+
 /* Zero iterations: nothing runs, nothing is written. */
 static void test_zero_iterations(void **state)
 {
@@ -202,6 +214,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unconfigurable_route, sq_setup,
                                         sq_teardown),
         cmocka_unit_test_setup_teardown(test_zero_iterations, sq_setup,
+                                        sq_teardown),
+        cmocka_unit_test_setup_teardown(test_wild_start_time, sq_setup,
                                         sq_teardown),
         cmocka_unit_test(test_ilp_mapping),
     };
