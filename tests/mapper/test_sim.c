@@ -124,7 +124,7 @@ static void test_zero_iterations(void **state)
 }
 
 /* scale: i = i' + 4 (i' = 0 at first), x = load32(i), y = x * 3,
- * store32(i + 64, y), acc = acc' + x, output acc.  i -> store is
+ * store32(i + b, y) with the live-in b = 64, acc = acc' + x, output acc.  i -> store is
  * reconvergent (through the load and the multiplier, and through the
  * adder), acc is a recurrence. */
 static cg_dfg *scale_dfg(void)
@@ -132,13 +132,12 @@ static cg_dfg *scale_dfg(void)
     cg_dfg *g = cg_dfg_create("scale");
     int c4 = dfg_node(g, CG_OP_CONST, "c4"), i = dfg_node(g, CG_OP_ADD, "i");
     int x = dfg_node(g, CG_OP_LOAD, "x"), k = dfg_node(g, CG_OP_CONST, "k");
-    int y = dfg_node(g, CG_OP_MUL, "y"), b = dfg_node(g, CG_OP_CONST, "b");
+    int y = dfg_node(g, CG_OP_MUL, "y"), b = dfg_node(g, CG_OP_INPUT, "b");
     int ad = dfg_node(g, CG_OP_ADD, "ad"), st = dfg_node(g, CG_OP_STORE, "st");
     int acc = dfg_node(g, CG_OP_ADD, "acc");
     int o = dfg_node(g, CG_OP_OUTPUT, "o");
     cg_dfg_set_value(g, c4, 4);
     cg_dfg_set_value(g, k, 3);
-    cg_dfg_set_value(g, b, 64);
     cg_dfg_add_edge(g, i, i, 0, 1, -1);
     cg_dfg_add_edge(g, c4, i, 1, 0, -1);
     cg_dfg_add_edge(g, i, x, 0, 0, -1);
@@ -187,7 +186,7 @@ static void test_ilp_mapping(void **state)
         memcpy(want + i + 64, &y, 4);
         acc += x;
     }
-    uint64_t in[10] = {0}, out[10] = {0};
+    uint64_t in[10] = {[5] = 64}, out[10] = {0};
     cg_mem m = {mem, 0, BYTES};
     assert_int_equal(cg_sim_run(nl, r.mrrg, g, r.mapping, ITERS, &m, in, out,
                                 d), 0);
