@@ -199,6 +199,75 @@ static void test_ilp_mapping(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* relu: i = i' + 1, w = sext(load8(i)), acc = acc' + (w < 0 ? 0 : w):
+ * narrow loads, sext from 8 bits, icmp, select on in_c.  Two zeros: a
+ * mesh PE's constant reaches only its own unit's pins. */
+static cg_dfg *relu_dfg(void)
+{
+    cg_dfg *g = cg_dfg_create("relu");
+    int one = dfg_node(g, CG_OP_CONST, "one"), i = dfg_node(g, CG_OP_ADD, "i");
+    int x = cg_dfg_add_node(g, CG_OP_LOAD, 8, "x");
+    int w = dfg_node(g, CG_OP_SEXT, "w"), z = dfg_node(g, CG_OP_CONST, "z");
+    int c = dfg_node(g, CG_OP_ICMP, "c"), r = dfg_node(g, CG_OP_SELECT, "r");
+    int acc = dfg_node(g, CG_OP_ADD, "acc");
+    int o = dfg_node(g, CG_OP_OUTPUT, "o"), z2 = dfg_node(g, CG_OP_CONST, "z2");
+    cg_dfg_set_value(g, one, 1);
+    cg_dfg_set_value(g, z, 0);
+    cg_dfg_set_value(g, z2, 0);
+    cg_dfg_node_mut(g, c)->pred = CG_PRED_SLT;
+    cg_dfg_add_edge(g, i, i, 0, 1, -1);
+    cg_dfg_add_edge(g, one, i, 1, 0, -1);
+    cg_dfg_add_edge(g, i, x, 0, 0, -1);
+    cg_dfg_add_edge(g, x, w, 0, 0, -1);
+    cg_dfg_add_edge(g, w, c, 0, 0, -1);
+    cg_dfg_add_edge(g, z, c, 1, 0, -1);
+    cg_dfg_add_edge(g, c, r, 0, 0, -1);
+    cg_dfg_add_edge(g, z2, r, 1, 0, -1);
+    cg_dfg_add_edge(g, w, r, 2, 0, -1);
+    cg_dfg_add_edge(g, acc, acc, 0, 1, -1);
+    cg_dfg_add_edge(g, r, acc, 1, 0, -1);
+    cg_dfg_add_edge(g, acc, o, 0, 0, -1);
+    cg_diags *d = cg_diags_create();
+    if (cg_dfg_check(g, d))
+        cg_diags_print(d, stderr);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_diags_destroy(d);
+    return g;
+}
+
+static void test_ilp_mapping_narrow_ops(void **state)
+{
+    (void)state;
+    enum { BYTES = 32, ITERS = 20 };
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = relu_dfg();
+    cg_map_params p;
+    cg_map_params_init(&p);
+    p.timeout_s = 30;
+    p.max_ii = 4;
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+    uint8_t mem[BYTES], want[BYTES];
+    uint32_t acc = 0;
+    for (int j = 0; j < BYTES; j++)
+        mem[j] = want[j] = (uint8_t)(j * 37 + 11);
+    for (int it = 1; it <= ITERS; it++)
+        acc += (int8_t)mem[it] < 0 ? 0 : (uint32_t)(int8_t)mem[it];
+    uint64_t out[10] = {0};
+    cg_mem m = {mem, 0, BYTES};
+    assert_int_equal(cg_sim_run(nl, r.mrrg, g, r.mapping, ITERS, &m, NULL,
+                                out, d), 0);
+    assert_int_equal(out[8], acc);
+    assert_memory_equal(mem, want, BYTES);
+    cg_map_result_free(&r);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +286,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_wild_start_time, sq_setup,
                                         sq_teardown),
         cmocka_unit_test(test_ilp_mapping),
+        cmocka_unit_test(test_ilp_mapping_narrow_ops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
