@@ -72,10 +72,14 @@ static bool check_place(chk *c, int v)
     int p = c->m->place[v], ii = c->m->ii;
     const cg_dfg_node *n = cg_dfg_get_node(c->g, v);
     const cg_mrrg_node *f = cg_mrrg_get_node(c->mrrg, p);
-    if (!f || f->kind != CG_MRRG_FUNC) {
+    if (!f) {
+        err(c, v, "node '%s' (%s) is not placed on any function node (place "
+            "%d)", n->name, cg_op_name(n->op), p);
+        return false;
+    }
+    if (f->kind != CG_MRRG_FUNC) {
         err(c, v, "node '%s' (%s) is placed on %s, which is not a function "
-            "node of the MRRG", n->name, cg_op_name(n->op),
-            f ? NAME(p, b) : "nothing");
+            "node of the MRRG", n->name, cg_op_name(n->op), NAME(p, b));
         return false;
     }
     if (!cg_mrrg_supports(c->mrrg, c->nl, p, n->op)) {

@@ -120,6 +120,18 @@ static void test_wrong_context_and_shared_unit(void **state)
     free(s);
 }
 
+/* n unplaced, a on a routing node: both reported, their edges skipped. */
+static void test_unplaced(void **state)
+{
+    fx *f = *state;
+    f->map->place[N_N] = -1;
+    f->map->place[N_A] = mnode(f->m, f->nl, "f1.out@c0");
+    expect(f, "error: node 'n' (add) is not placed on any function node "
+              "(place -1)\n"
+              "error: node 'a' (mul) is placed on f1.out@c0, which is not a "
+              "function node of the MRRG\n");
+}
+
 static void test_other_ii(void **state)
 {
     fx *f = *state;
@@ -199,6 +211,7 @@ int main(void)
                                         sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_other_ii, sq_setup, sq_teardown),
         cmocka_unit_test(test_mux_selects_one_input),
+        cmocka_unit_test_setup_teardown(test_unplaced, sq_setup, sq_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
