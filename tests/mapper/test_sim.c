@@ -123,54 +123,6 @@ static void test_zero_iterations(void **state)
     assert_memory_equal(f->mem, want, SQ_MEM);
 }
 
-/* scale: i = i' + 4 (i' = 0 at first), x = load32(i), y = x * 3,
- * store32(i + b, y) with the live-in b = 64, acc = acc' + x, output acc.  i -> store is
- * reconvergent (through the load and the multiplier, and through the
- * adder), acc is a recurrence. */
-static cg_dfg *scale_dfg(void)
-{
-    cg_dfg *g = cg_dfg_create("scale");
-    int c4 = dfg_node(g, CG_OP_CONST, "c4"), i = dfg_node(g, CG_OP_ADD, "i");
-    int x = dfg_node(g, CG_OP_LOAD, "x"), k = dfg_node(g, CG_OP_CONST, "k");
-    int y = dfg_node(g, CG_OP_MUL, "y"), b = dfg_node(g, CG_OP_INPUT, "b");
-    int ad = dfg_node(g, CG_OP_ADD, "ad"), st = dfg_node(g, CG_OP_STORE, "st");
-    int acc = dfg_node(g, CG_OP_ADD, "acc");
-    int o = dfg_node(g, CG_OP_OUTPUT, "o");
-    cg_dfg_set_value(g, c4, 4);
-    cg_dfg_set_value(g, k, 3);
-    cg_dfg_add_edge(g, i, i, 0, 1, -1);
-    cg_dfg_add_edge(g, c4, i, 1, 0, -1);
-    cg_dfg_add_edge(g, i, x, 0, 0, -1);
-    cg_dfg_add_edge(g, x, y, 0, 0, -1);
-    cg_dfg_add_edge(g, k, y, 1, 0, -1);
-    cg_dfg_add_edge(g, i, ad, 0, 0, -1);
-    cg_dfg_add_edge(g, b, ad, 1, 0, -1);
-    cg_dfg_add_edge(g, ad, st, 0, 0, -1);
-    cg_dfg_add_edge(g, y, st, 1, 0, -1);
-    cg_dfg_add_edge(g, acc, acc, 0, 1, -1);
-    cg_dfg_add_edge(g, x, acc, 1, 0, -1);
-    cg_dfg_add_edge(g, acc, o, 0, 0, -1);
-    cg_diags *d = cg_diags_create();
-    assert_int_equal(cg_dfg_check(g, d), 0);
-    cg_diags_destroy(d);
-    return g;
-}
-
-/* Map g with the ILP (II up to 4); the mapping must pass the checker. */
-static void map_checked(const cg_netlist *nl, const cg_dfg *g,
-                        cg_map_result *r, cg_diags *d)
-{
-    cg_map_params p;
-    cg_map_params_init(&p);
-    p.timeout_s = 30;
-    p.max_ii = 4;
-    assert_int_equal(cg_map(nl, g, &p, r, d), 0);
-    assert_int_equal(r->status, CG_MAP_MAPPED);
-    assert_int_equal(cg_map_check(nl, r->mrrg, g, r->mapping, d), 0);
-    if (getenv("CG_SHOW_MAPPING"))
-        cg_mapping_write(r->mapping, r->mrrg, nl, g, stderr);
-}
-
 /* scale mapped by the ILP on the 2x2 mesh: the checker accepts the
  * mapping and the simulation gives the expected memory and live-out. */
 static void test_ilp_mapping(void **state)

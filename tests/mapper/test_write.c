@@ -1,8 +1,11 @@
 /* test_write.c: the mapping writers (mapper/write.c) on the balanced
  * mapping of sq on pipe (map_fixture.h), compared with golden files in
  * tests/mapper/golden/ (regenerate with CG_UPDATE_GOLDEN=1 and review the
- * diff): text, JSON configuration, Graphviz; and the names of MRRG nodes. */
+ * diff): text, JSON configuration, Graphviz; the names of MRRG nodes; and
+ * the JSON of an ILP mapping at II=2 read back with jansson. */
 #include "map_fixture.h"
+
+#include <jansson.h>
 
 typedef void (*writer)(const cg_mapping *, const cg_mrrg *,
                        const cg_netlist *, const cg_dfg *, FILE *);
@@ -91,6 +94,64 @@ static void test_node_names(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* The JSON of an ILP mapping at II=2 read back: one entry per context,
+ * every op once in the context of its start, every mux select a valid
+ * input of a mux on some route, the placements and routes complete. */
+static void test_json_of_ilp_mapping(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = scale_dfg();
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    map_checked(nl, g, &r, d);
+    FILE *t = tmpfile();
+    cg_mapping_write_json(r.mapping, r.mrrg, nl, g, t);
+    char *text = slurp(t);
+    fclose(t);
+    json_error_t err;
+    json_t *root = json_loads(text, 0, &err);
+    assert_non_null(root);
+    assert_int_equal(json_integer_value(json_object_get(root, "ii")), r.ii);
+    json_t *ctx = json_object_get(root, "contexts");
+    assert_int_equal(json_array_size(ctx), (size_t)r.ii);
+    size_t nops = 0, i;
+    json_t *c;
+    json_array_foreach(ctx, i, c) {
+        assert_int_equal(json_integer_value(json_object_get(c, "context")),
+                         (json_int_t)i);
+        json_t *ops = json_object_get(c, "ops"), *op, *mx;
+        size_t j;
+        json_array_foreach(ops, j, op) {
+            int v = cg_dfg_find(g, json_string_value(json_object_get(op,
+                                                                     "node")));
+            assert_true(v >= 0);
+            assert_int_equal(r.mapping->start[v] % r.ii, (int64_t)i);
+            nops++;
+        }
+        json_array_foreach(json_object_get(c, "muxes"), j, mx) {
+            int prim = cg_netlist_find_prim(
+                nl, json_string_value(json_object_get(mx, "mux")));
+            assert_true(prim >= 0);
+            const cg_nl_prim *pr = cg_netlist_prim(nl, prim);
+            assert_int_equal(pr->p.kind, CG_PRIM_MUX);
+            json_int_t sel = json_integer_value(json_object_get(mx, "select"));
+            assert_true(sel >= 0 && sel < pr->p.ninput);
+        }
+    }
+    assert_int_equal(nops, (size_t)cg_dfg_nnodes(g));
+    assert_int_equal(json_array_size(json_object_get(root, "placements")),
+                     (size_t)cg_dfg_nnodes(g));
+    assert_int_equal(json_array_size(json_object_get(root, "routes")),
+                     (size_t)cg_dfg_nedges(g));
+    json_decref(root);
+    free(text);
+    cg_map_result_free(&r);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -99,6 +160,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dot, sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_node_names, sq_setup,
                                         sq_teardown),
+        cmocka_unit_test(test_json_of_ilp_mapping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
