@@ -68,6 +68,17 @@ static inline cg_netlist *pipe_netlist(void)
     return flatten_or_fail(a, d);
 }
 
+/* Add edges {src, dst, operand, distance} (init 0) and check g. */
+static inline cg_dfg *checked(cg_dfg *g, const int (*e)[4], size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cg_dfg_add_edge(g, e[i][0], e[i][1], e[i][2], e[i][3], -1);
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_dfg_check(g, d), 0);
+    cg_diags_destroy(d);
+    return g;
+}
+
 static inline cg_dfg *sq_dfg(void)
 {
     cg_dfg *g = cg_dfg_create("sq");
@@ -78,19 +89,12 @@ static inline cg_dfg *sq_dfg(void)
     cg_dfg_add_node(g, CG_OP_ADD, 32, "s");
     cg_dfg_add_node(g, CG_OP_OUTPUT, 32, "o");
     cg_dfg_add_node(g, CG_OP_STORE, 32, "st");
-    cg_dfg_add_edge(g, N_N, N_N, 0, 1, -1);
-    cg_dfg_add_edge(g, N_ONE, N_N, 1, 0, -1);
-    cg_dfg_add_edge(g, N_N, N_A, 0, 0, -1);
-    cg_dfg_add_edge(g, N_N, N_A, 1, 0, -1);
-    cg_dfg_add_edge(g, N_N, N_S, 0, 0, -1);
-    cg_dfg_add_edge(g, N_A, N_S, 1, 0, -1);
-    cg_dfg_add_edge(g, N_S, N_O, 0, 0, -1);
-    cg_dfg_add_edge(g, N_A, N_ST, 0, 0, -1);
-    cg_dfg_add_edge(g, N_S, N_ST, 1, 0, -1);
-    cg_diags *d = cg_diags_create();
-    assert_int_equal(cg_dfg_check(g, d), 0);
-    cg_diags_destroy(d);
-    return g;
+    const int e[][4] = {
+        {N_N, N_N, 0, 1}, {N_ONE, N_N, 1, 0}, {N_N, N_A, 0, 0},
+        {N_N, N_A, 1, 0}, {N_N, N_S, 0, 0}, {N_A, N_S, 1, 0},
+        {N_S, N_O, 0, 0}, {N_A, N_ST, 0, 0}, {N_S, N_ST, 1, 0}
+    };
+    return checked(g, e, sizeof e / sizeof e[0]);
 }
 
 /* MRRG node id by its readable name; fails the test when there is none. */
@@ -173,22 +177,12 @@ static inline cg_dfg *scale_dfg(void)
     int o = dfg_node(g, CG_OP_OUTPUT, "o");
     cg_dfg_set_value(g, c4, 4);
     cg_dfg_set_value(g, k, 3);
-    cg_dfg_add_edge(g, i, i, 0, 1, -1);
-    cg_dfg_add_edge(g, c4, i, 1, 0, -1);
-    cg_dfg_add_edge(g, i, x, 0, 0, -1);
-    cg_dfg_add_edge(g, x, y, 0, 0, -1);
-    cg_dfg_add_edge(g, k, y, 1, 0, -1);
-    cg_dfg_add_edge(g, i, ad, 0, 0, -1);
-    cg_dfg_add_edge(g, b, ad, 1, 0, -1);
-    cg_dfg_add_edge(g, ad, st, 0, 0, -1);
-    cg_dfg_add_edge(g, y, st, 1, 0, -1);
-    cg_dfg_add_edge(g, acc, acc, 0, 1, -1);
-    cg_dfg_add_edge(g, x, acc, 1, 0, -1);
-    cg_dfg_add_edge(g, acc, o, 0, 0, -1);
-    cg_diags *d = cg_diags_create();
-    assert_int_equal(cg_dfg_check(g, d), 0);
-    cg_diags_destroy(d);
-    return g;
+    const int e[][4] = {
+        {i, i, 0, 1}, {c4, i, 1, 0}, {i, x, 0, 0}, {x, y, 0, 0},
+        {k, y, 1, 0}, {i, ad, 0, 0}, {b, ad, 1, 0}, {ad, st, 0, 0},
+        {y, st, 1, 0}, {acc, acc, 0, 1}, {x, acc, 1, 0}, {acc, o, 0, 0}
+    };
+    return checked(g, e, sizeof e / sizeof e[0]);
 }
 
 /* Map g with the ILP (II up to 4); the mapping must pass the checker. */

@@ -174,22 +174,12 @@ static cg_dfg *relu_dfg(void)
     cg_dfg_set_value(g, z, 0);
     cg_dfg_set_value(g, z2, 0);
     cg_dfg_node_mut(g, c)->pred = CG_PRED_SLT;
-    cg_dfg_add_edge(g, i, i, 0, 1, -1);
-    cg_dfg_add_edge(g, one, i, 1, 0, -1);
-    cg_dfg_add_edge(g, i, x, 0, 0, -1);
-    cg_dfg_add_edge(g, x, w, 0, 0, -1);
-    cg_dfg_add_edge(g, w, c, 0, 0, -1);
-    cg_dfg_add_edge(g, z, c, 1, 0, -1);
-    cg_dfg_add_edge(g, c, r, 0, 0, -1);
-    cg_dfg_add_edge(g, z2, r, 1, 0, -1);
-    cg_dfg_add_edge(g, w, r, 2, 0, -1);
-    cg_dfg_add_edge(g, acc, acc, 0, 1, -1);
-    cg_dfg_add_edge(g, r, acc, 1, 0, -1);
-    cg_dfg_add_edge(g, acc, o, 0, 0, -1);
-    cg_diags *d = cg_diags_create();
-    assert_int_equal(cg_dfg_check(g, d), 0);
-    cg_diags_destroy(d);
-    return g;
+    const int e[][4] = {
+        {i, i, 0, 1}, {one, i, 1, 0}, {i, x, 0, 0}, {x, w, 0, 0},
+        {w, c, 0, 0}, {z, c, 1, 0}, {c, r, 0, 0}, {z2, r, 1, 0},
+        {w, r, 2, 0}, {acc, acc, 0, 1}, {r, acc, 1, 0}, {acc, o, 0, 0}
+    };
+    return checked(g, e, sizeof e / sizeof e[0]);
 }
 
 static void test_ilp_mapping_narrow_ops(void **state)
