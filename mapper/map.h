@@ -103,8 +103,8 @@ typedef struct cg_mapping {
 
 cg_mapping *cg_mapping_create(int ii, int nnodes, int nedges);
 void cg_mapping_destroy(cg_mapping *m); /* accepts NULL */
-/* Text form (placements, start times, routes by MRRG node names) and the
- * JSON configuration (placements, routes, mux selects per context). */
+/* Text form: placements, start times, and each route by MRRG node names
+ * ("block_1_2.func@c1", "block_1_2.reg.out@c0") with its latency. */
 void cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
                       const cg_netlist *nl, const cg_dfg *g, FILE *out);
 /* The configuration as JSON: placements, routes and, per context, the op
@@ -174,8 +174,12 @@ int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
 
 /* Execute the configured array cycle by cycle for iters iterations, on mem,
  * with inputs/outputs indexed by DFG node id as in cg_dfg_run().  Side
- * effects of iterations outside 0..iters-1 are suppressed.  Returns 0, or
- * -1 with an error (access outside mem, division by zero). */
+ * effects of iterations outside 0..iters-1 are suppressed.  Memory
+ * operations of one cycle take effect in iteration order, then node order;
+ * the mapping must order dependent accesses of different iterations in
+ * time (the simulator shows it when it does not).  Returns 0, or -1 with
+ * an error (access outside mem, division by zero, a route the array cannot
+ * be configured for). */
 int cg_sim_run(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                const cg_mapping *m, int64_t iters, cg_mem *mem,
                const uint64_t *inputs, uint64_t *outputs, cg_diags *d);
