@@ -7,10 +7,10 @@
 #include <stdio.h>
 
 int cg_cli_arch(int argc, char **argv);
-int cg_cli_dfg(int argc, char **argv); /* built only with dfg/ (CG_HAVE_DFG) */
-int cg_cli_map(int argc, char **argv); /* only with dfg/, mapper/ (CG_HAVE_MAP) */
-int cg_cli_tile(int argc, char **argv); /* with dfg/, tiling/ (CG_HAVE_TILE) */
-/* The main job, `cgramap [OPTION]... DIR...` (CG_HAVE_MAP and CG_HAVE_DFG). */
+int cg_cli_dfg(int argc, char **argv);
+int cg_cli_map(int argc, char **argv);
+int cg_cli_tile(int argc, char **argv);
+/* The main job, `cgramap [OPTION]... PATH...`. */
 int cg_cli_main_job(int argc, char **argv);
 
 /* Write path whole or not at all through fn(arg, f); 0, or -1 with

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifdef CG_HAVE_BENCH
 /* --help or --version anywhere: those win over the main job. */
 static int wants_info(int argc, char **argv)
 {
@@ -15,28 +14,19 @@ static int wants_info(int argc, char **argv)
             return 1;
     return 0;
 }
-#endif
 
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "arch") == 0)
         return cg_cli_arch(argc - 1, argv + 1);
-#ifdef CG_HAVE_DFG
     if (argc > 1 && strcmp(argv[1], "dfg") == 0)
         return cg_cli_dfg(argc - 1, argv + 1);
-#endif
-#ifdef CG_HAVE_MAP
     if (argc > 1 && strcmp(argv[1], "map") == 0)
         return cg_cli_map(argc - 1, argv + 1);
-#endif
-#ifdef CG_HAVE_TILE
     if (argc > 1 && strcmp(argv[1], "tile") == 0)
         return cg_cli_tile(argc - 1, argv + 1);
-#endif
-#ifdef CG_HAVE_BENCH
     if (argc > 1 && !wants_info(argc, argv))
         return cg_cli_main_job(argc, argv);
-#endif
     switch (cg_cli_parse(argc, argv)) {
     case CG_CLI_HELP: cg_cli_help(); return 0;
     case CG_CLI_VERSION: printf("cgramap %s\n", CG_VERSION); return 0;

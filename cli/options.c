@@ -7,17 +7,35 @@
 
 void cg_cli_help(void)
 {
-    printf("Usage: cgramap [OPTION]...\n"
-           "       cgramap arch [--arch FILE.xml] [--dot OUT.dot] [--svg OUT.svg]\n"
-           "Describe CGRAs, extract loop DFGs, tile, map and verify.\n"
-           "\n"
-           "Commands:\n"
-           "  arch           flatten an architecture, print its summary\n"
-           "                 (cgramap arch --help)\n"
-           "\n"
-           "Options:\n"
-           "  -h, --help     print this help and exit\n"
-           "  -V, --version  print the version and exit\n");
+    printf(
+"Usage: cgramap [OPTION]... PATH...\n"
+"       cgramap COMMAND [OPTION]... (cgramap COMMAND --help for details)\n"
+"Describe CGRAs, extract loop DFGs, tile, map and verify.\n"
+"\n"
+"The main job maps every loop found under each PATH (benchmark folders with\n"
+"a CGRA-ME Makefile, //DFGLOOP-tagged .c files, .dot DFGs), checks and\n"
+"simulates each mapping, and prints one row per loop.\n"
+"\n"
+"Commands:\n"
+"  arch           flatten an architecture, print its summary or picture\n"
+"  dfg            extract the DFGs of a C file's tagged loops as dot\n"
+"  map            map one DFG (.dot), check it, print its row\n"
+"  tile           print the tiling plan of a tagged loop's nest\n"
+"\n"
+"Options of the main job:\n"
+"      --arch FILE.xml     architecture (default: the embedded 4x4)\n"
+"      --templates T.xml   module templates for a two-file architecture\n"
+"      --timeout S         seconds per II tried (default 60)\n"
+"      --max-ii N          highest II tried, up to 64 (default 16)\n"
+"  -j, --jobs N            files mapped at once (default 1)\n"
+"      --json FILE         every row, with each II tried, as JSON\n"
+"      --csv FILE          every row as CSV\n"
+"      --mapping-dir DIR   each mapping as text, JSON and Graphviz\n"
+"  -h, --help              print this help and exit\n"
+"  -V, --version           print the version and exit\n"
+"\n"
+"Exit status: 0 when every loop mapped and verified, 1 when one did not,\n"
+"2 on bad usage.\n");
 }
 
 cg_cli_action cg_cli_parse(int argc, char **argv)
