@@ -44,7 +44,7 @@ typedef enum cg_cli_job_kind { CG_CLI_JOB_C, CG_CLI_JOB_DOT } cg_cli_job_kind;
 typedef struct cg_cli_job {
     cg_cli_job_kind kind;
     char *path;
-    char *bench;     /* the folder's name (C) or the file's stem (dot) */
+    char *bench;     /* a Makefile folder's name, else the file's stem */
     char *makefile;  /* the folder's Makefile, NULL when none */
 } cg_cli_job;
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct report {
@@ -151,9 +152,19 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
         if ((rc = bench_opt(c, o, argv)) != 0)
             return rc;
     if (optind == argc) {
-        fprintf(stderr, "cgramap: give at least one DIR (see cgramap"
+        fprintf(stderr, "cgramap: give at least one PATH (see cgramap"
                 " --help)\n");
         return 2;
+    }
+    /* Like -o, the folder is made when missing (its parent must exist);
+     * failing here, before any loop runs, loses no work. */
+    struct stat st;
+    if (o->mapping_dir && stat(o->mapping_dir, &st) != 0 &&
+        mkdir(o->mapping_dir, 0777) != 0) {
+        fprintf(stderr, "%s: error: cannot create this folder for "
+                "--mapping-dir; create it or check its parent\n",
+                o->mapping_dir);
+        return 1;
     }
     return 0;
 }

@@ -91,9 +91,9 @@ static void scan_entry(const char *dir, const char *path, const char *mk,
     else if (mk && ends_with(path, ".c"))
         push(out, CG_CLI_JOB_C, path, base_name(dir, NULL), mk);
     else if (!mk && ends_with(path, ".c") && has_tag(path))
-        push(out, CG_CLI_JOB_C, path, base_name(dir, NULL), NULL);
+        push(out, CG_CLI_JOB_C, path, base_name(path, ".c"), NULL);
     else if (!mk && ends_with(path, ".dot"))
-        push(out, CG_CLI_JOB_DOT, path, base_name(dir, NULL), NULL);
+        push(out, CG_CLI_JOB_DOT, path, base_name(path, ".dot"), NULL);
 }
 
 static int scan_dir(const char *dir, cg_cli_jobs *out)

@@ -1,0 +1,58 @@
+/* run_cgramap.h: what the cli tests share: run the built cgramap binary
+ * (CG_CGRAMAP) and capture its exact stdout, stderr and exit status. */
+#ifndef CG_TEST_RUN_CGRAMAP_H
+#define CG_TEST_RUN_CGRAMAP_H
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+typedef struct run { int status; char out[65536]; char err[16384]; } run;
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fprintf(stderr, "cannot open %s\n", path);
+    assert_non_null(f);
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* Run cgramap with args (NULL-terminated), capturing both streams. */
+static void run_cgramap(run *r, const char *const *args)
+{
+    char out[] = "/tmp/cg_cli_outXXXXXX", err[] = "/tmp/cg_cli_errXXXXXX";
+    int fo = mkstemp(out), fe = mkstemp(err);
+    assert_true(fo >= 0 && fe >= 0);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fo, 1);
+    posix_spawn_file_actions_adddup2(&fa, fe, 2);
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)CG_CGRAMAP;
+    for (; args[n - 1]; n++) argv[n] = (char *)args[n - 1];
+    argv[n] = NULL;
+    pid_t pid;
+    assert_int_equal(posix_spawn(&pid, CG_CGRAMAP, &fa, NULL, argv, environ), 0);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fo);
+    close(fe);
+    assert_true(WIFEXITED(st));
+    r->status = WEXITSTATUS(st);
+    slurp(out, r->out, sizeof r->out);
+    slurp(err, r->err, sizeof r->err);
+    unlink(out);
+    unlink(err);
+}
+
+#endif

@@ -1,0 +1,277 @@
+/* test_bench.c: the main job, `cgramap [OPTION]... PATH...`, run as users
+ * run it: rows (times masked) against a golden file, the JSON and CSV
+ * reports read back, the mapping files, one bad loop among good ones, the
+ * exit statuses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <regex.h>
+#include <sys/stat.h>
+
+#include "run_cgramap.h"
+
+#define LOOSE "tests/cli/data/bench/loose"
+
+/* Replace every time ("  0.12s", "12.50s") by " TIME" in place: the rest of
+ * a row is exact. */
+static void mask_times(char *s)
+{
+    regex_t re;
+    assert_int_equal(regcomp(&re, " +[0-9]+\\.[0-9]+s ", REG_EXTENDED), 0);
+    regmatch_t m;
+    char *p = s;
+    while (regexec(&re, p, 1, &m, 0) == 0) {
+        char *a = p + m.rm_so, *b = p + m.rm_eo;
+        memcpy(a, " TIME ", 6);
+        memmove(a + 6, b, strlen(b) + 1);
+        p = a + 6;
+    }
+    regfree(&re);
+}
+
+static const char *loose_errors =
+    LOOSE "/bad.dot:3: error: node 'b': unknown opcode 'frobnicate' "
+    "(opcodes: nop input output const trunc sext zext phi select add sub mul "
+    "sdiv udiv srem urem and or xor shl ashr lshr icmp gep load store)\n"
+    LOOSE "/two.c:18: error: loop 'calls': calls 'ext'; calls are not "
+    "supported in loop bodies (make the callee static inline or move the "
+    "call out of the loop)\n";
+
+/* Two good loops (a CGRA-ME .dot with a self-loop, a C loop checked against
+ * its native run) and two bad ones (an unknown opcode, a call): the bad
+ * ones get error rows and their messages, the good ones still map and
+ * verify, the exit status is 1. */
+static void test_rows(void **state)
+{
+    (void)state;
+    run r;
+    char golden[4096];
+    slurp("tests/cli/golden/bench_loose.txt", golden, sizeof golden);
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          LOOSE, NULL});
+    assert_int_equal(r.status, 1);
+    mask_times(r.out);
+    assert_string_equal(r.out, golden);
+    assert_string_equal(r.err, loose_errors);
+}
+
+/* -j 2 runs files in parallel worker processes; rows keep their order. */
+static void test_jobs_keep_order(void **state)
+{
+    (void)state;
+    run a, b;
+    run_cgramap(&a, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          LOOSE, NULL});
+    run_cgramap(&b, (const char *const[]){"-j", "2", "--timeout", "30",
+                                          "--max-ii", "4", LOOSE, NULL});
+    assert_int_equal(b.status, 1);
+    mask_times(a.out);
+    mask_times(b.out);
+    assert_string_equal(a.out, b.out);
+    assert_string_equal(b.err, loose_errors);
+}
+
+static json_t *record(json_t *all, const char *bench, const char *loop)
+{
+    size_t i;
+    json_t *rec;
+    json_array_foreach(all, i, rec) {
+        if (!strcmp(json_string_value(json_object_get(rec, "benchmark")),
+                    bench) &&
+            !strcmp(json_string_value(json_object_get(rec, "loop")), loop))
+            return rec;
+    }
+    fail_msg("no record %s/%s", bench, loop);
+    return NULL;
+}
+
+static void test_json_and_csv(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_bench_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char js[64], csv[64], cmd[128];
+    snprintf(js, sizeof js, "%s/r.json", dir);
+    snprintf(csv, sizeof csv, "%s/r.csv", dir);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--json", js, "--csv", csv, LOOSE,
+                                          NULL});
+    assert_int_equal(r.status, 1);
+    json_error_t e;
+    json_t *all = json_load_file(js, 0, &e);
+    assert_non_null(all);
+    assert_int_equal(json_array_size(all), 4);
+    json_t *scale = record(all, "two", "scale");
+    assert_string_equal(json_string_value(json_object_get(scale, "status")),
+                        "mapped");
+    assert_string_equal(json_string_value(json_object_get(scale, "file")),
+                        LOOSE "/two.c");
+    assert_true(json_is_true(json_object_get(scale, "checked")));
+    assert_string_equal(json_string_value(json_object_get(scale, "verified")),
+                        "yes");
+    int ii = (int)json_integer_value(json_object_get(scale, "ii"));
+    int mii = (int)json_integer_value(json_object_get(scale, "mii"));
+    assert_true(ii >= mii && mii >= 1);
+    json_t *tries = json_object_get(scale, "tries");
+    assert_int_equal(json_array_size(tries), ii - mii + 1);
+    json_t *last = json_array_get(tries, json_array_size(tries) - 1);
+    assert_string_equal(json_string_value(json_object_get(last, "outcome")),
+                        "mapped");
+    assert_true(json_integer_value(json_object_get(last, "rows")) > 0);
+    json_t *calls = record(all, "two", "calls");
+    assert_string_equal(json_string_value(json_object_get(calls, "status")),
+                        "error");
+    assert_string_equal(
+        json_string_value(json_array_get(json_object_get(calls, "messages"), 0)),
+        LOOSE "/two.c:18: error: loop 'calls': calls 'ext'; calls are not "
+        "supported in loop bodies (make the callee static inline or move the "
+        "call out of the loop)");
+    json_decref(all);
+
+    char text[4096];
+    slurp(csv, text, sizeof text);
+    char *nl = strchr(text, '\n');
+    assert_non_null(nl);
+    assert_int_equal(nl[-1], '\r'); /* RFC 4180 line ends */
+    nl[-1] = '\0';
+    assert_string_equal(text, "\"benchmark\",\"file\",\"loop\",\"nodes\","
+                        "\"res_mii\",\"rec_mii\",\"mii\",\"ii\",\"status\","
+                        "\"seconds\",\"fus\",\"routes\",\"checked\","
+                        "\"verified\"");
+    assert_non_null(strstr(nl + 1, "\"bad\",\"" LOOSE "/bad.dot\",\"-\",\"\","
+                           "\"\",\"\",\"\",\"\",\"error\",\"\",\"\",\"\","
+                           "\"no\",\"-\"\r\n"));
+    int lines = 0;
+    for (char *p = nl + 1; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 4);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static bool exists(const char *dir, const char *name)
+{
+    char p[256];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return stat(p, &st) == 0 && st.st_size > 0;
+}
+
+/* --mapping-dir makes the folder and writes the three files of each
+ * mapped loop, none for the others. */
+static void test_mapping_dir(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_bench_XXXXXX", maps[64], cmd[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(maps, sizeof maps, "%s/maps", dir);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--mapping-dir", maps, LOOSE, NULL});
+    assert_int_equal(r.status, 1);
+    const char *want[] = {"acc.acc.txt", "acc.acc.json", "acc.acc.dot",
+                          "two.scale.txt", "two.scale.json", "two.scale.dot"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        assert_true(exists(maps, want[i]));
+    assert_false(exists(maps, "two.calls.txt"));
+    snprintf(cmd, sizeof cmd, "ls %s | wc -l > %s/n", maps, dir);
+    assert_int_equal(system(cmd), 0);
+    char n[16], np[80];
+    snprintf(np, sizeof np, "%s/n", dir);
+    slurp(np, n, sizeof n);
+    assert_string_equal(n, "6\n");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+
+    run_cgramap(&r, (const char *const[]){"--mapping-dir", "/nonexistent/m",
+                                          LOOSE, NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "/nonexistent/m: error: cannot create this "
+                        "folder for --mapping-dir; create it or check its "
+                        "parent\n");
+}
+
+/* A CGRA-ME style folder (Makefile with LOOP_TAGS) and a C loop whose
+ * recurrence starts at a non-zero value: both verified against the C code,
+ * exit 0. */
+static void test_benchmark_folders(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "benchmarks/microbench/sum",
+                                          "benchmarks/microbench/initrec",
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_string_equal(r.out,
+        "benchmark      loop           nodes  MII   II status               "
+        "         time  FUs routes verified\n"
+        "sum            sum               14    1    1 mapped TIME   14     "
+        "69 yes\n"
+        "initrec        initrec           16    2    2 mapped TIME   16     "
+        "85 yes\n");
+    assert_string_equal(r.err, "");
+}
+
+/* A report file that cannot be written: the rows still come, the file is
+ * not left half-written, exit 1. */
+static void test_unwritable_report(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--json", "/nonexistent/r.json",
+                                          LOOSE "/acc.dot", NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "acc            acc"));
+    assert_string_equal(r.err,
+                        "/nonexistent/r.json: error: cannot write this file\n");
+}
+
+static void test_usage_and_nothing_found(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "abc", LOOSE, NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: Invalid value for --timeout: abc\n");
+    run_cgramap(&r, (const char *const[]){"-j", "0", LOOSE, NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: Invalid value for -j: 0\n");
+    run_cgramap(&r, (const char *const[]){"--timeout", "5", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err,
+                        "cgramap: give at least one PATH (see cgramap --help)\n");
+    char dir[] = "/tmp/cg_bench_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    run_cgramap(&r, (const char *const[]){dir, NULL});
+    rmdir(dir);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "cgramap: no tagged .c file, benchmark folder "
+                        "or .dot file found\n");
+    run_cgramap(&r, (const char *const[]){"README.md", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "README.md: error: not a folder, a .c file or "
+                        "a .dot file\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_jobs_keep_order),
+        cmocka_unit_test(test_json_and_csv),
+        cmocka_unit_test(test_mapping_dir),
+        cmocka_unit_test(test_benchmark_folders),
+        cmocka_unit_test(test_unwritable_report),
+        cmocka_unit_test(test_usage_and_nothing_found),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
