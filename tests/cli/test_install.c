@@ -1,0 +1,116 @@
+/* test_install.c: `cmake --install` into a fresh prefix gives a working
+ * cgramap, the libraries, the public headers (never the internal ones) and
+ * a pkg-config file that a user program compiles and links with. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+/* The text of a file (at most cap-1 bytes). */
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+static char prefix[] = "/tmp/cg_install_XXXXXX";
+
+static int sh(const char *fmt, const char *a, const char *b)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, fmt, a, b);
+    return system(cmd);
+}
+
+static bool present(const char *rel)
+{
+    char p[256];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", prefix, rel);
+    return stat(p, &st) == 0;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *bin = getenv("CG_BINARY_DIR");
+    if (!bin || !mkdtemp(prefix))
+        return -1;
+    return sh("cmake --install %s --prefix %s > /dev/null", bin, prefix);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return sh("rm -rf %s%s", prefix, "");
+}
+
+static void test_files(void **state)
+{
+    (void)state;
+    const char *want[] = {
+        "bin/cgramap", "lib/libcg_common.a", "lib/libcg_arch.a",
+        "lib/libcg_xml.a", "lib/libcg_dfg.a", "lib/libcg_extract.a",
+        "lib/libcg_mapper.a", "lib/libcg_tiling.a",
+        "lib/pkgconfig/cgramap.pc", "include/cgramap/arch/arch.h",
+        "include/cgramap/xml/xml.h", "include/cgramap/dfg/dfg.h",
+        "include/cgramap/dfg/extract.h", "include/cgramap/mapper/map.h",
+        "include/cgramap/tiling/tile.h", "include/cgramap/common/diag.h"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        if (!present(want[i]))
+            fail_msg("%s not installed", want[i]);
+    }
+    assert_false(present("include/cgramap/dfg/dfg_internal.h"));
+    char out[64];
+    snprintf(out, sizeof out, "%s/v", prefix);
+    assert_int_equal(sh("%s/bin/cgramap --version > %s", prefix, out), 0);
+    char v[64];
+    slurp(out, v, sizeof v);
+    assert_string_equal(v, "cgramap " CG_VERSION "\n");
+}
+
+/* A user program against the installed prefix, found only through
+ * pkg-config (the .pc file locates its prefix itself). */
+static void test_pkg_config(void **state)
+{
+    (void)state;
+    char src[64];
+    snprintf(src, sizeof src, "%s/use.c", prefix);
+    FILE *f = fopen(src, "w");
+    assert_non_null(f);
+    fputs("#include \"arch/arch.h\"\n#include <stdio.h>\n"
+          "int main(void) {\n"
+          "    cg_diags *d = cg_diags_create();\n"
+          "    cg_arch *a = cg_arch_default(d);\n"
+          "    cg_netlist *nl = cg_arch_flatten(a, d);\n"
+          "    puts(nl ? \"flattened\" : \"failed\");\n"
+          "    cg_netlist_destroy(nl);\n    cg_arch_destroy(a);\n"
+          "    cg_diags_destroy(d);\n    return 0;\n}\n", f);
+    fclose(f);
+    assert_int_equal(sh("cd %s && cc -std=c11 " CG_USER_CFLAGS " use.c -o use "
+                        "$(PKG_CONFIG_PATH="
+                        "%s/lib/pkgconfig pkg-config --cflags --libs cgramap)"
+                        " && ./use > out", prefix, prefix), 0);
+    char out[64], text[64];
+    snprintf(out, sizeof out, "%s/out", prefix);
+    slurp(out, text, sizeof text);
+    assert_string_equal(text, "flattened\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_files),
+        cmocka_unit_test(test_pkg_config),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
