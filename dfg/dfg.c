@@ -117,7 +117,7 @@ int cg_dfg_add_node(cg_dfg *g, cg_op op, int width, const char *name)
     if (!n)
         return -1;
     g->nodes[id] = (cg_dfg_node){.op = op, .pred = CG_PRED_NONE,
-                                 .width = width, .name = n};
+                                 .width = width, .name = n, .bank = -1};
     g->nnodes++;
     return id;
 }

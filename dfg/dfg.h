@@ -35,6 +35,8 @@ typedef struct cg_dfg_node {
     int64_t value;      /* const: the value */
     const char *sym;    /* const: global whose address it is; input: live-in
                            name; NULL otherwise */
+    int bank;           /* load/store: the tile-memory bank its MEMUnit must
+                           reach (set by the tiler), -1 = any */
 } cg_dfg_node;
 
 typedef struct cg_dfg_edge {
@@ -56,7 +58,7 @@ void cg_dfg_set_file(cg_dfg *g, const char *file);
 
 /* Add a node; name NULL makes "<op><id>"; a name already taken gets a
  * ".1", ".2", ... suffix.  Returns the id, -1 on no memory.  The new node
- * has pred CG_PRED_NONE, line 0, no value, no sym. */
+ * has pred CG_PRED_NONE, line 0, no value, no sym, bank -1. */
 int cg_dfg_add_node(cg_dfg *g, cg_op op, int width, const char *name);
 /* Node id for changes in place; NULL for a bad id.  The pointer is valid
  * until the next cg_dfg_add_node.  Set name and sym only through the
