@@ -292,6 +292,24 @@ json_t *cg_tile_desc_json(const cg_tile_desc *d, const cg_tile_model *m);
 
 /* ---- the program: transfers and compute steps in order ------------------ */
 
+/* The box of array a that tile t uses and where it lies in the tile memory:
+ * element idx of the box is at tile-memory byte address
+ * *addr + sum_d (idx[d] - box->lo[d]) * pitch[d] (row-major with the
+ * buffer's extents as pitches).  The box is the tile's footprint in the
+ * array's exact dimensions and the whole nest's extent in the others (what
+ * the plan's traffic counts).  Returns the buffer index (t % 2 for a
+ * streamed array, else 0), -1 when no access touches a. */
+int cg_tile_plan_layout(const cg_tile_plan *p, int a, int64_t t,
+                        cg_tile_box *box, int64_t *addr, int64_t *pitch);
+
+/* The unlowered descriptor moving `box` of array a (any box: the parts
+ * outside the array's bounds become padding) between external memory and
+ * buffer `buffer` of a, laid out from box->lo with the buffer's pitches. */
+void cg_tile_box_desc(const cg_tile_plan *p, int a, const cg_tile_box *box,
+                      int buffer, cg_tile_dir dir, int64_t tile,
+                      cg_tile_desc *out);
+
+
 typedef enum cg_tile_step_kind {
     CG_TILE_STEP_DMA,     /* descriptors first .. first+count-1 */
     CG_TILE_STEP_COMPUTE  /* run tile `tile` */
