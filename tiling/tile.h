@@ -265,8 +265,10 @@ bool cg_tile_desc_fits(const cg_tile_desc *d, const cg_dma_params *dma);
  * innermost, sizes beyond max_size split (by a factor into two dimensions
  * when one divides, else into chunks), strides beyond max_stride and
  * dimensions beyond max_dims peeled into repeats or separate descriptors.
- * Every appended descriptor fits dma.  -1 with an error when d is
- * malformed. */
+ * Every appended descriptor fits dma, and executing them in any order
+ * has the effect of executing d.  -1 with an error when d is malformed,
+ * the limits are out of range, or two elements of d share a destination
+ * (checked by sorting strides: interleaved patterns are refused too). */
 int cg_tile_desc_lower(const cg_tile_desc *d, const cg_dma_params *dma,
                        cg_tile_descs *out, cg_diags *diag);
 
@@ -278,10 +280,10 @@ int cg_tile_desc_exec(const cg_tile_desc *d, cg_mem *ext, cg_mem *tile,
 /* 4D-data-mover-style buffer of one side of v[0..n-1]: word 0 is the entry
  * count, then 9 words per entry: bias (address in elements), then
  * (stride, size) for 4 dimensions, innermost first, strides in elements,
- * negatives in two's complement; unused dimensions are (0, 1).  Repeats and
- * dimensions beyond 4 become separate entries.  *buf is malloc'ed.  -1 with
- * an error for padded descriptors or addresses/strides that are not whole
- * elements. */
+ * negatives in two's complement; unused dimensions and those of size 1
+ * are (0, 1).  Repeats and dimensions beyond 4 become separate entries.
+ * *buf is malloc'ed.  -1 with an error for padded descriptors or
+ * addresses/strides that are not whole elements. */
 int cg_tile_desc_export_4d(const cg_tile_desc *v, int n, bool tile_side,
                            uint64_t **buf, size_t *nwords, cg_diags *diag);
 /* Readable table, one line per descriptor; array names from m (may be
