@@ -1,6 +1,7 @@
-/* tile_cmd.c: `cgramap tile FILE.c --loop TAG`: extract the loop's nest and
- * print its tiling plan for the architecture's tile memory (text, or JSON
- * with --json). */
+/* tile_cmd.c: `cgramap tile FILE.c --loop TAG`: extract the loop's nest,
+ * tile it for the architecture's tile memory and print the plan, the DMA
+ * descriptors of the program and its double-buffered schedule (text, or
+ * one JSON object {plan, descriptors, schedule} with --json). */
 #include "cli/commands.h"
 
 #include "arch/arch.h"
@@ -11,6 +12,7 @@
 
 #include <getopt.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,17 +22,58 @@ typedef struct tile_opts {
     cg_tile_params p;
 } tile_opts;
 
+static void tile_help(void)
+{
+    printf("Usage: cgramap tile FILE.c --loop TAG [--arch A.xml] [--mem BYTES]"
+           "\n"
+           "                   [--ii N] [--depth N] [--json]\n"
+           "Tile the loop nest around the loop tagged TAG for the tile memory"
+           " of the\n"
+           "architecture (default: the embedded 4x4 mesh) and print the tile"
+           " plan, the\n"
+           "DMA descriptors of every tile (lowered to the DMA limits) and the"
+           "\n"
+           "double-buffered schedule.\n"
+           "  --arch A.xml   architecture to tile for\n"
+           "  --mem BYTES    use this tile-memory capacity instead of the"
+           " declared one\n"
+           "  --ii N         initiation interval assumed for compute time"
+           " (default 1)\n"
+           "  --depth N      pipeline depth in cycles per run of the inner"
+           " loop (default 8)\n"
+           "  --json         one JSON object {plan, descriptors, schedule}"
+           "\n");
+}
+
+/* A whole number in [lo, hi] into *v; else the error, and 2. */
+static int int_opt(const char *name, const char *arg, long long lo,
+                   long long hi, long long *v)
+{
+    char *end;
+    *v = strtoll(arg, &end, 10);
+    if (end == arg || *end || *v < lo || *v > hi) {
+        fprintf(stderr, "cgramap tile: Invalid value for --%s: %s\n", name,
+                arg);
+        return 2;
+    }
+    return 0;
+}
+
+/* 0 = run, 1 = help printed, 2 = usage error printed. */
 static int tile_parse(int argc, char **argv, tile_opts *o)
 {
     static const struct option opts[] = {
         {"loop", required_argument, NULL, 'l'},
         {"arch", required_argument, NULL, 'a'},
         {"mem", required_argument, NULL, 'm'},
+        {"ii", required_argument, NULL, 'i'},
+        {"depth", required_argument, NULL, 'd'},
         {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int c;
-    char *end;
+    long long v;
     memset(o, 0, sizeof *o);
     cg_tile_params_init(&o->p);
     optind = 1;
@@ -40,50 +83,87 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
         case 'l': o->loop = optarg; break;
         case 'a': o->arch = optarg; break;
         case 'j': o->json = 1; break;
+        case 'h': tile_help(); return 1;
         case 'm':
-            o->p.mem_bytes = strtoll(optarg, &end, 10);
-            if (end == optarg || *end || o->p.mem_bytes <= 0) {
-                fprintf(stderr, "cgramap tile: Invalid value for --mem: %s\n",
-                        optarg);
-                return 2;
-            }
+            if (int_opt("mem", optarg, 1, INT64_MAX / 2, &v)) return 2;
+            o->p.mem_bytes = v;
+            break;
+        case 'i':
+            if (int_opt("ii", optarg, 1, 1000000, &v)) return 2;
+            o->p.ii = (int)v;
+            break;
+        case 'd':
+            if (int_opt("depth", optarg, 0, 1000000, &v)) return 2;
+            o->p.depth = (int)v;
             break;
         case ':':
             fprintf(stderr, "cgramap tile: option '%s' needs a value\n",
                     argv[optind - 1]);
             return 2;
         default:
-            fprintf(stderr, "cgramap tile: unknown option '%s'\n",
-                    argv[optind - 1]);
+            fprintf(stderr, "cgramap tile: unknown option '%s'"
+                    " (see cgramap tile --help)\n", argv[optind - 1]);
             return 2;
         }
     }
     if (optind != argc - 1 || !o->loop) {
         fprintf(stderr, "cgramap tile: usage: cgramap tile FILE.c --loop TAG"
-                " [--arch A.xml] [--mem BYTES] [--json]\n");
+                " [--arch A.xml] [--mem BYTES] [--ii N] [--depth N] [--json]"
+                " (see cgramap tile --help)\n");
         return 2;
     }
     o->file = argv[optind];
     return 0;
 }
 
-static int tile_print(const tile_opts *o, cg_tile_plan *plan)
+/* The plan, the program's descriptors and the schedule. */
+static void tile_text(const cg_tile_plan *plan, const cg_tile_program *g,
+                      const cg_tile_sched *s)
 {
-    if (!o->json) {
-        cg_tile_plan_write(plan, stdout);
-        return 0;
-    }
-    json_t *j = cg_tile_plan_json(plan);
-    int rc = j && json_dumpf(j, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
+    const cg_tile_descs *l = cg_tile_program_descs(g);
+    cg_tile_plan_write(plan, stdout);
+    printf("\ndescriptors: %d, lowered to the DMA limits\n", l->n);
+    cg_tile_desc_write_table(l->v, l->n, cg_tile_plan_get_model(plan),
+                             stdout);
+    printf("\n");
+    cg_tile_sched_write(s, plan, stdout);
+}
+
+static int tile_json(const cg_tile_plan *plan, const cg_tile_program *g,
+                     const cg_tile_sched *s)
+{
+    json_t *j = json_pack("{s:o, s:o, s:o}", "plan", cg_tile_plan_json(plan),
+                          "descriptors", cg_tile_program_json(g, plan),
+                          "schedule", cg_tile_sched_json(s));
+    int ok = j && json_dumpf(j, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
     printf("\n");
     json_decref(j);
-    return rc ? 0 : 1;
+    return ok ? 0 : 1;
+}
+
+/* Program and schedule of the plan, then print; 1 on failure. */
+static int tile_print(const tile_opts *o, const cg_tile_plan *plan,
+                      cg_diags *d)
+{
+    cg_tile_program *g = cg_tile_program_build(plan, d);
+    cg_tile_sched s;
+    int rc = 1;
+    if (g && cg_tile_schedule(plan, g, o->p.ii, o->p.depth, &s, d) == 0) {
+        rc = 0;
+        if (o->json)
+            rc = tile_json(plan, g, &s);
+        else
+            tile_text(plan, g, &s);
+    }
+    cg_tile_program_destroy(g);
+    return rc;
 }
 
 int cg_cli_tile(int argc, char **argv)
 {
     tile_opts o;
-    if (tile_parse(argc, argv, &o)) return 2;
+    int prc = tile_parse(argc, argv, &o);
+    if (prc) return prc == 1 ? 0 : 2;
     cg_diags *d = cg_diags_create();
     cg_arch *a = o.arch ? cg_xml_read(o.arch, NULL, d) : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
@@ -94,9 +174,10 @@ int cg_cli_tile(int argc, char **argv)
     if (nl && cg_extract_file(o.file, o.loop, &ep, &gs, &n, d) == 0 && n == 1) {
         cg_tile_plan *plan = cg_tile_plan_nest(cg_dfg_nest(gs[0]), o.file,
                                                nl, &o.p, d);
-        if (plan) rc = tile_print(&o, plan);
+        if (plan) rc = tile_print(&o, plan, d);
         cg_tile_plan_destroy(plan);
     }
+    fflush(stdout);
     cg_diags_print(d, stderr);
     for (int i = 0; i < n; i++) cg_dfg_destroy(gs[i]);
     free(gs);

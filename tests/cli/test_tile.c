@@ -1,0 +1,164 @@
+/* test_tile.c: `cgramap tile FILE.c --loop TAG`, run as users run it: the
+ * plan, descriptor table and schedule of jacobi2d on a small tile memory
+ * against a golden file, the same as one JSON object, --ii/--depth, help,
+ * and the errors (unknown loop tag, memory too small, bad values) with
+ * their exact messages and exit statuses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+
+#include "run_cgramap.h"
+
+#define JACOBI "benchmarks/microbench/jacobi2d/jacobi2d.c"
+
+/* r->out against tests/cli/golden/name; CG_UPDATE_GOLDEN=1 rewrites it. */
+static void golden(const run *r, const char *name)
+{
+    char path[256], want[65536];
+    snprintf(path, sizeof path, "tests/cli/golden/%s", name);
+    if (getenv("CG_UPDATE_GOLDEN")) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(r->out, f);
+        fclose(f);
+    }
+    slurp(path, want, sizeof want);
+    assert_string_equal(r->out, want);
+}
+
+static void jacobi_text(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
+                                     "--mem", "256", NULL});
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    golden(&r, "tile_jacobi2d.txt");
+}
+
+static int64_t get_int(json_t *o, const char *path1, const char *path2)
+{
+    json_t *x = json_object_get(o, path1);
+    if (path2)
+        x = json_object_get(x, path2);
+    assert_true(json_is_integer(x));
+    return json_integer_value(x);
+}
+
+/* The JSON holds the same plan, descriptors and schedule; --ii and --depth
+ * reach the schedule (8 tiles of 2 x (4 * ii + depth) cycles). */
+static void jacobi_json(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
+                                     "--mem", "256", "--ii", "3", "--depth",
+                                     "2", "--json", NULL});
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    json_error_t e;
+    json_t *j = json_loads(r.out, 0, &e);
+    assert_non_null(j);
+    assert_int_equal(json_object_size(j), 3);
+    json_t *plan = json_object_get(j, "plan");
+    json_t *descs = json_object_get(j, "descriptors");
+    assert_int_equal(get_int(plan, "ntiles", NULL), 8);
+    assert_int_equal(get_int(plan, "traffic", NULL), 1024);
+    assert_int_equal(json_array_size(descs), 16);
+    int64_t bytes = 0;
+    for (size_t i = 0; i < json_array_size(descs); i++)
+        bytes += get_int(json_array_get(descs, i), "ext_bytes", NULL);
+    assert_int_equal(bytes, 1024);
+    json_t *d0 = json_array_get(descs, 0);
+    assert_string_equal(json_string_value(json_object_get(d0, "dir")), "in");
+    assert_string_equal(json_string_value(json_object_get(d0, "array")), "A");
+    assert_int_equal(get_int(j, "schedule", "ii"), 3);
+    assert_int_equal(get_int(j, "schedule", "depth"), 2);
+    assert_int_equal(get_int(j, "schedule", "compute_cycles"),
+                     8 * 2 * (4 * 3 + 2));
+    assert_int_equal(get_int(j, "schedule", "in_bytes"), 768);
+    assert_int_equal(get_int(j, "schedule", "out_bytes"), 256);
+    json_decref(j);
+}
+
+static void help(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", "--help", NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "  --ii N         initiation interval "
+                                  "assumed for compute time (default 1)\n"));
+    assert_non_null(strstr(r.out, "  --depth N      pipeline depth in cycles "
+                                  "per run of the inner loop (default 8)\n"));
+}
+
+static void unknown_loop(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "nope", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, JACOBI ": error: no loop tagged 'nope' (tags "
+                        "in the file: jacobi2d)\n");
+}
+
+static void memory_too_small(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
+                                     "--mem", "40", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, JACOBI ":7: error: tile memory 'spm' (40 "
+                        "bytes) cannot hold the buffers of even the smallest "
+                        "tile (1x1 iterations): A 2 x 36 B, B 2 x 4 B = 80 "
+                        "bytes; give a larger memory or use fewer arrays\n");
+}
+
+static void bad_values(void **state)
+{
+    (void)state;
+    const char *cases[][3] = {
+        {"--ii", "0", "cgramap tile: Invalid value for --ii: 0\n"},
+        {"--depth", "-1", "cgramap tile: Invalid value for --depth: -1\n"},
+        {"--mem", "12k", "cgramap tile: Invalid value for --mem: 12k\n"},
+    };
+    for (int i = 0; i < 3; i++) {
+        run r;
+        run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop",
+                                         "jacobi2d", cases[i][0],
+                                         cases[i][1], NULL});
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        assert_string_equal(r.err, cases[i][2]);
+    }
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap tile: usage: cgramap tile FILE.c "
+                        "--loop TAG [--arch A.xml] [--mem BYTES] [--ii N] "
+                        "[--depth N] [--json] (see cgramap tile --help)\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(jacobi_text),
+        cmocka_unit_test(jacobi_json),
+        cmocka_unit_test(help),
+        cmocka_unit_test(unknown_loop),
+        cmocka_unit_test(memory_too_small),
+        cmocka_unit_test(bad_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
