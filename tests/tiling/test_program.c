@@ -536,6 +536,27 @@ static void golden_program(void **state)
     golden("jacobi10.program.json", js);
     free(js);
     json_decref(j);
+    /* the 4D export of descriptor 0 (in A, sizes 6,4, strides 4,40 / 4,24
+       bytes): count, bias, (stride, size) x 4 in elements */
+    uint64_t *w;
+    size_t nw;
+    cg_diags *dg = cg_diags_create();
+    const cg_tile_descs *l = cg_tile_program_descs(g);
+    assert_int_equal(cg_tile_desc_export_4d(l->v, 1, false, &w, &nw, dg), 0);
+    uint64_t ext[] = {1, 0x1000 / 4, 1, 6, 10, 4, 0, 1, 0, 1};
+    assert_int_equal(nw, 10);
+    assert_memory_equal(w, ext, sizeof ext);
+    free(w);
+    assert_int_equal(cg_tile_desc_export_4d(l->v, 1, true, &w, &nw, dg), 0);
+    uint64_t tile[] = {1, 0, 1, 6, 6, 4, 0, 1, 0, 1};
+    assert_memory_equal(w, tile, sizeof tile);
+    free(w);
+    assert_int_equal(cg_tile_desc_export_4d(l->v, l->n, true, &w, &nw, dg),
+                     0);
+    assert_int_equal(w[0], (uint64_t)l->n);
+    assert_int_equal(nw, 1 + 9 * (size_t)l->n);
+    free(w);
+    cg_diags_destroy(dg);
     check_run(&b, &p, g, sum_all);
     cg_tile_program_destroy(g);
     planned_free(&p);
