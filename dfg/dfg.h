@@ -104,7 +104,8 @@ int cg_dfg_check(const cg_dfg *g, cg_diags *d);
 /* ---- Graphviz I/O ------------------------------------------------------ */
 
 /* Read the CGRA-ME .dot form ("a[opcode=add];", "a->b[operand=1];") and
- * cgramap's own attributes (width, value, pred, distance, init, sym, line).
+ * cgramap's own attributes (width, value, pred, distance, init, sym, line,
+ * bank).
  * An edge without distance that closes a cycle in depth-first order from
  * the graph's sources gets distance 1.  NULL on error. */
 cg_dfg *cg_dfg_read_dot(const char *path, cg_diags *d);

@@ -27,7 +27,7 @@ static const char *const cosmetic[] = {
 
 /* constVal: CGRA-ME 2's spelling of value. */
 static const char *const node_keys[] = {"opcode", "width", "value", "pred",
-                                        "sym", "line", "constVal"};
+                                        "sym", "line", "bank", "constVal"};
 static const char *const edge_keys[] = {"operand", "distance", "init"};
 
 typedef struct builder {
@@ -79,7 +79,8 @@ static void known_attrs(builder *b, const cg__dot_attrs *a, const char *what,
         report(b, a->v[i].line, "%s: unknown attribute '%s' (%s; label, "
                "shape, color and other purely cosmetic Graphviz attributes "
                "are ignored)", what, k,
-               node ? "node attributes: opcode width value pred sym line"
+               node ? "node attributes: opcode width value pred sym line "
+                      "bank"
                     : "edge attributes: operand distance init");
         const char **u = realloc(b->unknown, (size_t)(b->nunknown + 1) *
                                              sizeof *u);
@@ -162,6 +163,24 @@ static void node_value_sym(builder *b, const cg__dot_attrs *a, int id,
         cg_dfg_set_sym(b->g, id, sym);
 }
 
+/* bank=: the tile-memory bank of a load or store (-1 = any). */
+static void node_bank(builder *b, const cg__dot_attrs *a, int id,
+                      const char *what)
+{
+    cg_op op = cg_dfg_get_node(b->g, id)->op;
+    int64_t bank = -1;
+    bool given = false;
+    int at = 0;
+    cg__dot_get(a, "bank", &at);
+    if (!int_attr(b, a, "bank", what, -1, INT_MAX, &bank, &given) || !given)
+        return;
+    if (op != CG_OP_LOAD && op != CG_OP_STORE)
+        report(b, at, "%s (%s): bank= is only for load and store nodes",
+               what, cg_op_name(op));
+    else
+        cg_dfg_node_mut(b->g, id)->bank = (int)bank;
+}
+
 /* Node i of the parse as node i of the graph (added even when wrong, so
  * that ids stay aligned while errors are collected). */
 static void add_node(builder *b, int i)
@@ -188,8 +207,10 @@ static void add_node(builder *b, int i)
     if (pred && !cg_pred_parse(pred, &x->pred))
         report(b, at, "%s: unknown predicate '%s' (pred= one of eq ne slt "
                "sle sgt sge ult ule ugt uge)", what, pred);
-    if (op_ok) /* what fits an op is unknown without one */
+    if (op_ok) { /* what fits an op is unknown without one */
         node_value_sym(b, &n->a, id, what);
+        node_bank(b, &n->a, id, what);
+    }
     known_attrs(b, &n->a, what, true);
 }
 

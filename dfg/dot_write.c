@@ -59,6 +59,8 @@ static void put_node(FILE *out, const cg_dfg_node *n)
     }
     if (n->line > 0)
         fprintf(out, " line=%d", n->line);
+    if (n->bank >= 0)
+        fprintf(out, " bank=%d", n->bank);
     fputs("];\n", out);
 }
 

@@ -4,11 +4,14 @@
  * one op per FUNC node, one value per ROUTE node entering by one in-edge
  * (a mux selects one input per context), each route a connected path from
  * the producer's FUNC node to the consumer's pin of that operand (the ILP
- * never swaps commutative operands, so neither does the checker), and the
- * timing equation of every edge.  One error per violation. */
+ * never swaps commutative operands, so neither does the checker), the
+ * timing equation of every edge, the memory order (cg_map_mem_orders,
+ * recomputed here from the DFG) and the bank of each load and store.  One
+ * error per violation. */
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "map_internal.h"
 #include "names_internal.h"
 
 typedef struct chk {
@@ -82,9 +85,14 @@ static bool check_place(chk *c, int v)
             "node of the MRRG", n->name, cg_op_name(n->op), NAME(p, b));
         return false;
     }
+    const cg_nl_prim *pr = cg_netlist_prim(c->nl, f->prim);
     if (!cg_mrrg_supports(c->mrrg, c->nl, p, n->op)) {
         err(c, v, "node '%s' (%s) is placed on %s, which does not support %s",
             n->name, cg_op_name(n->op), NAME(p, b), cg_op_name(n->op));
+    } else if (!cg__map_node_fits(pr, n)) {
+        err(c, v, "node '%s' (%s) must access bank %d but is placed on %s, "
+            "a MEMUnit that reaches bank %d only", n->name, cg_op_name(n->op),
+            n->bank, NAME(p, b), pr->p.bank);
     }
     int64_t ctx = ((c->m->start[v] % ii) + ii) % ii;
     if (ctx != f->context) {
@@ -193,6 +201,39 @@ static void check_edge(chk *c, int e, const bool *placed)
             dname(c, x->src), (long long)lat, (long long)rhs);
 }
 
+/* The memory order of cg_map_mem_orders between placed nodes. */
+static void check_order(chk *c, const bool *placed)
+{
+    cg_mem_order *o = NULL;
+    int no = cg_map_mem_orders(c->g, &o);
+    if (no < 0)
+        err(c, -1, "out of memory checking the memory order of '%s'",
+            cg_dfg_name(c->g));
+    for (int i = 0; i < no; i++) {
+        int a = o[i].first, b = o[i].then;
+        if (!placed[a] || !placed[b])
+            continue;
+        int64_t lhs = c->m->start[b] + (int64_t)o[i].distance * c->m->ii;
+        int64_t rhs = c->m->start[a] + o[i].latency;
+        if (lhs >= rhs)
+            continue;
+        char when[64];
+        if (o[i].distance == 0)
+            snprintf(when, sizeof when, "of the same iteration");
+        else
+            snprintf(when, sizeof when, "%d iteration%s earlier",
+                     o[i].distance, o[i].distance == 1 ? "" : "s");
+        err(c, b, "memory order: '%s' (%s) must take effect after '%s' (%s) "
+            "%s (they may access the same bytes): start('%s') + %d*II >= "
+            "start('%s') + %d does not hold (%lld < %lld)", dname(c, b),
+            cg_op_name(cg_dfg_get_node(c->g, b)->op), dname(c, a),
+            cg_op_name(cg_dfg_get_node(c->g, a)->op), when, dname(c, b),
+            o[i].distance, dname(c, a), o[i].latency, (long long)lhs,
+            (long long)rhs);
+    }
+    free(o);
+}
+
 int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                  const cg_mapping *m, cg_diags *d)
 {
@@ -215,6 +256,7 @@ int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
             placed[v] = check_place(&c, v);
         for (int e = 0; e < m->nedges; e++)
             check_edge(&c, e, placed);
+        check_order(&c, placed);
     }
     free(placed);
     free(c.func_owner);

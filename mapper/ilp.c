@@ -20,6 +20,9 @@
  *   of one value a tree, so a node shared by two uses holds the value at
  *   one time only)
  *   timing: start(dst) + d*II = start(src) + sum_a delay(a) x[a,e]
+ *   memory order: start(then) + d*II >= start(first) + latency for every
+ *   edge of cg_map_mem_orders (a store before a later access of the same
+ *   location, ...)
  * A route is then a path plus, possibly, detached cycles.  Cycles of zero
  * delay are harmless (the route written out is the path); a cycle with a
  * delay would pad the timing ("ghost cycle"), so each one is cut (sum of
@@ -70,7 +73,7 @@ static bool fits(const model *M, int v, int p)
 {
     const cg_mrrg_node *nd = cg_mrrg_get_node(M->k->m, p);
     const cg_dfg_node *op = cg_dfg_get_node(M->g, v);
-    if (!cg__map_prim_supports(cg_netlist_prim(M->nl, nd->prim), op->op))
+    if (!cg__map_node_fits(cg_netlist_prim(M->nl, nd->prim), op))
         return false;
     if (M->o->center && grid_dist(M, p, M->o->center[v]) > M->o->radius)
         return false;
@@ -439,6 +442,33 @@ static void rows_timing(model *M)
     }
 }
 
+/* start(v) as terms of a row: context of its FUNC node plus II * k[v]. */
+static void start_terms(model *M, int r, int v, double sign)
+{
+    for (int i = 0; i < M->ncand[v]; i++)
+        cg__lp_coef(&M->lp, r, M->fcol[v][i],
+                    sign * cg_mrrg_get_node(M->k->m, M->cand[v][i])->context);
+    cg__lp_coef(&M->lp, r, M->kcol[v], sign * M->ii);
+}
+
+/* Memory order (cg_map_mem_orders): start(then) - start(first) >=
+ * latency - distance*II.  -1 on no memory. */
+static int rows_order(model *M)
+{
+    cg_mem_order *o = NULL;
+    int no = cg_map_mem_orders(M->g, &o);
+    for (int i = 0; i < no; i++) {
+        if (o[i].first == o[i].then)
+            continue; /* start(v) + d*II >= start(v) holds */
+        double rhs = o[i].latency - (double)o[i].distance * M->ii;
+        int r = cg__lp_row(&M->lp, GLP_LO, rhs, 0);
+        start_terms(M, r, o[i].then, 1);
+        start_terms(M, r, o[i].first, -1);
+    }
+    free(o);
+    return no < 0 ? -1 : 0;
+}
+
 /* ---- model lifetime ----------------------------------------------------- */
 
 static int model_init(model *M)
@@ -515,6 +545,8 @@ static int model_build(model *M)
         return -1;
     rows_capacity(M);
     rows_timing(M);
+    if (rows_order(M) < 0)
+        return -1;
     return M->lp.oom ? -1 : 0;
 }
 

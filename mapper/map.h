@@ -83,6 +83,29 @@ typedef struct cg_mii {
 int cg_mii_compute(const cg_netlist *nl, const cg_dfg *g, cg_mii *out,
                    cg_diags *d);
 
+/* ---- memory order ---------------------------------------------------- */
+
+/* An ordering edge between two memory ops that may access a common byte
+ * (at least one a store): `then` of iteration i + distance must take effect
+ * after `first` of iteration i, so a mapping keeps
+ *   start(then) + distance*II >= start(first) + latency.
+ * Which pairs may alias comes from the DFG's nest (cg_dfg_nest): different
+ * arrays never, affine offsets of one array at the distances where their
+ * bytes overlap, anything unknown (no nest, indirect index) at every
+ * distance, so the smallest (0 within an iteration when first's id is
+ * lower, else 1).  latency is 0: a MEMUnit accesses memory in the cycle
+ * its op starts, and accesses of one cycle take effect in iteration order,
+ * then node order (cg_sim_run). */
+typedef struct cg_mem_order {
+    int first, then;  /* DFG load/store nodes */
+    int distance;     /* iterations from first's to then's, >= 0 */
+    int latency;      /* cycles then must start after first, here 0 */
+} cg_mem_order;
+
+/* The ordering edges of g into *out (malloc'd, the caller frees it;
+ * NULL when none).  Returns their number, -1 on no memory. */
+int cg_map_mem_orders(const cg_dfg *g, cg_mem_order **out);
+
 /* ---- a mapping ---------------------------------------------------------- */
 
 /* A mapping of a DFG at one II.  route[e] lists, for DFG edge e, the MRRG
@@ -163,10 +186,12 @@ void cg_map_result_free(cg_map_result *res); /* frees mapping and mrrg */
 /* ---- the checker ---------------------------------------------------------- */
 
 /* Verify every rule: each op on a FUNC node that supports it in the context
- * start mod II, no FUNC or ROUTE node used twice, each route a connected
- * path of MRRG edges from the producer to the right operand pin, and timing
- * start(dst) + distance*II == start(src) + route latency for every edge.
- * Returns 0 when valid; otherwise -1 with one error per violation. */
+ * start mod II (a load/store with a bank on a MEMUnit that reaches it), no
+ * FUNC or ROUTE node used twice, each route a connected path of MRRG edges
+ * from the producer to the right operand pin, timing start(dst) +
+ * distance*II == start(src) + route latency for every edge, and the memory
+ * order of cg_map_mem_orders.  Returns 0 when valid; otherwise -1 with one
+ * error per violation. */
 int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                  const cg_mapping *m, cg_diags *d);
 
@@ -174,12 +199,15 @@ int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
 
 /* Execute the configured array cycle by cycle for iters iterations, on mem,
  * with inputs/outputs indexed by DFG node id as in cg_dfg_run().  Side
- * effects of iterations outside 0..iters-1 are suppressed.  Memory
- * operations of one cycle take effect in iteration order, then node order;
- * the mapping must order dependent accesses of different iterations in
- * time (the simulator shows it when it does not).  Returns 0, or -1 with
- * an error (access outside mem, division by zero, a route the array cannot
- * be configured for). */
+ * effects of iterations outside 0..iters-1 are suppressed.  A MEMUnit
+ * accesses memory in the cycle its op starts; memory operations of one
+ * cycle take effect in iteration order, then node order; the mapping must
+ * order dependent accesses in time (cg_map_mem_orders; the simulator shows
+ * it when it does not).  A load/store with a bank b >= 0 addresses bank b
+ * of mem, which is the tile memory: its bytes [b*B, (b+1)*B) from mem->base,
+ * B = the memory's bytes / banks.  Returns 0, or -1 with an error (access
+ * outside mem or outside its bank, division by zero, a route the array
+ * cannot be configured for). */
 int cg_sim_run(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                const cg_mapping *m, int64_t iters, cg_mem *mem,
                const uint64_t *inputs, uint64_t *outputs, cg_diags *d);

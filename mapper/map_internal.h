@@ -12,6 +12,9 @@
 /* Does primitive pr execute op (FuncUnit/MEMUnit op lists, IO input/output,
  * ConstUnit const)? */
 bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op);
+/* May node n run on primitive pr: pr supports n's op and, for a load or
+ * store with a bank, pr is a MEMUnit reaching every bank or that one? */
+bool cg__map_node_fits(const cg_nl_prim *pr, const cg_dfg_node *n);
 /* Smallest latency of op over the units supporting it, -1 when none. */
 int cg__map_min_latency(const cg_netlist *nl, cg_op op);
 

@@ -16,8 +16,16 @@
  * such a unit to the operand's pin of a unit running the consumer (on the
  * default PE a result reaches any operand through a register, so a cycle
  * of k ops needs at least k cycles even at latency 0).  It is the least
- * II at which no cycle has positive weight delay - II * distance.
+ * II at which no cycle has positive weight delay - II * distance.  The
+ * memory ordering edges (cg_map_mem_orders: a store before a later load of
+ * the same location, ...) are part of the cycles, with their latency as
+ * delay: in a histogram, load -> add -> store -> (next iteration) load.
+ *
+ * Loads and stores with a bank (set by the tiler) count only the MEMUnits
+ * that reach their bank, in ResMII and in the check that some unit can run
+ * every node.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +51,15 @@ bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op)
     }
 }
 
+bool cg__map_node_fits(const cg_nl_prim *pr, const cg_dfg_node *n)
+{
+    if (!cg__map_prim_supports(pr, n->op))
+        return false;
+    if (pr->p.kind != CG_PRIM_MEM || n->bank < 0 || pr->p.bank < 0)
+        return true;
+    return pr->p.bank == n->bank;
+}
+
 int cg__map_min_latency(const cg_netlist *nl, cg_op op)
 {
     int best = -1;
@@ -55,6 +72,40 @@ int cg__map_min_latency(const cg_netlist *nl, cg_op op)
     return best;
 }
 
+/* A load/store with a bank needs a MEMUnit that reaches it; -1 (with an
+ * error naming the node, its bank and the banks the units reach) when
+ * none does. */
+static int check_bank(const cg_netlist *nl, const cg_dfg *g,
+                      const cg_dfg_node *n, cg_diags *d)
+{
+    if (n->bank < 0 || (n->op != CG_OP_LOAD && n->op != CG_OP_STORE))
+        return 0;
+    char have[160] = "";
+    size_t len = 0;
+    uint64_t seen = 0;
+    for (int i = 0; i < cg_netlist_nprims(nl); i++) {
+        const cg_nl_prim *pr = cg_netlist_prim(nl, i);
+        if (cg__map_node_fits(pr, n))
+            return 0;
+        int b = pr->p.bank;
+        if (!cg__map_prim_supports(pr, n->op) || b < 0 || b >= 64 ||
+            (seen >> b & 1) || len + 16 >= sizeof have)
+            continue;
+        seen |= (uint64_t)1 << b;
+        len += (size_t)snprintf(have + len, sizeof have - len, "%s%d",
+                                len ? ", " : "", b);
+    }
+    cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), n->line,
+                 "%s '%s' must access bank %d (where its array was placed) "
+                 "but no MEMUnit of the architecture that runs %s reaches "
+                 "bank %d (they reach bank%s %s): place the array in one of "
+                 "those banks or give a MEMUnit bank=\"%d\"",
+                 cg_op_name(n->op), n->name, n->bank, cg_op_name(n->op),
+                 n->bank, strchr(have, ',') ? "s" : "", len ? have : "none",
+                 n->bank);
+    return -1;
+}
+
 /* Report every op kind of g that no unit supports; -1 when any. */
 static int check_supported(const cg_netlist *nl, const cg_dfg *g,
                            cg_diags *d)
@@ -63,7 +114,12 @@ static int check_supported(const cg_netlist *nl, const cg_dfg *g,
     int bad = 0;
     for (int v = 0; v < cg_dfg_nnodes(g); v++) {
         const cg_dfg_node *n = cg_dfg_get_node(g, v);
-        if (seen[n->op] || cg__map_min_latency(nl, n->op) >= 0)
+        if (!seen[n->op] && cg__map_min_latency(nl, n->op) >= 0) {
+            if (check_bank(nl, g, n, d) < 0)
+                bad = -1;
+            continue;
+        }
+        if (seen[n->op])
             continue;
         seen[n->op] = true;
         bad = -1;
@@ -78,37 +134,53 @@ static int check_supported(const cg_netlist *nl, const cg_dfg *g,
 
 static int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-/* ResMII by Hall's condition over the subsets of the op kinds present. */
+/* ResMII by Hall's condition over the subsets of the op kinds present.  A
+ * kind is an op and, for loads and stores, the bank they must reach: a
+ * unit serves a kind when it runs the op and reaches the bank. */
 static int res_mii(const cg_netlist *nl, const cg_dfg *g, cg_op *bottleneck)
 {
-    int kinds[CG_OP_COUNT], nk = 0, count[CG_OP_COUNT] = {0};
-    for (int v = 0; v < cg_dfg_nnodes(g); v++)
-        count[cg_dfg_get_node(g, v)->op]++;
-    for (int op = 0; op < CG_OP_COUNT; op++)
-        if (count[op])
-            kinds[nk++] = op;
-    /* Unit groups: the mask (over kinds[]) of what each unit supports. */
+    int n = cg_dfg_nnodes(g), nk = 0;
+    int *rep = malloc(sizeof(int) * ((size_t)n + 1)); /* a node per kind */
+    int *count = calloc((size_t)n + 1, sizeof(int));
     int nprims = cg_netlist_nprims(nl);
     unsigned *umask = calloc((size_t)nprims + 1, sizeof *umask);
-    if (!umask)
+    if (!rep || !count || !umask) {
+        free(rep);
+        free(count);
+        free(umask);
         return -1;
+    }
+    for (int v = 0; v < n; v++) {
+        const cg_dfg_node *x = cg_dfg_get_node(g, v);
+        int k = 0;
+        while (k < nk && (cg_dfg_get_node(g, rep[k])->op != x->op ||
+                          cg_dfg_get_node(g, rep[k])->bank != x->bank))
+            k++;
+        if (k == nk)
+            rep[nk++] = v;
+        count[k]++;
+    }
+    /* Unit groups: the mask (over the first 32 kinds) of what each unit
+     * supports. */
     for (int i = 0; i < nprims; i++)
-        for (int k = 0; k < nk; k++)
-            if (cg__map_prim_supports(cg_netlist_prim(nl, i), kinds[k]))
+        for (int k = 0; k < nk && k < 32; k++)
+            if (cg__map_node_fits(cg_netlist_prim(nl, i),
+                                  cg_dfg_get_node(g, rep[k])))
                 umask[i] |= 1u << k;
     int best = 0;
     *bottleneck = CG_OP_NOP;
     /* More than 20 kinds would make 2^nk too many sets; fall back to the
      * single kinds (still a valid lower bound). */
+    int nsk = nk < 32 ? nk : 32;
     unsigned nsets = nk <= 20 ? 1u << nk : 0;
-    for (unsigned s = 1; s < nsets || (nsets == 0 && s <= (unsigned)nk);
+    for (unsigned s = 1; s < nsets || (nsets == 0 && s <= (unsigned)nsk);
          s++) {
         unsigned set = nsets ? s : 1u << (s - 1);
         int ops = 0, units = 0, top = -1;
-        for (int k = 0; k < nk; k++)
+        for (int k = 0; k < nsk; k++)
             if (set & (1u << k)) {
-                ops += count[kinds[k]];
-                if (top < 0 || count[kinds[k]] > count[kinds[top]])
+                ops += count[k];
+                if (top < 0 || count[k] > count[top])
                     top = k;
             }
         for (int i = 0; i < nprims; i++)
@@ -116,9 +188,11 @@ static int res_mii(const cg_netlist *nl, const cg_dfg *g, cg_op *bottleneck)
         int r = units ? ceil_div(ops, units) : 0;
         if (r > best) {
             best = r;
-            *bottleneck = kinds[top];
+            *bottleneck = cg_dfg_get_node(g, rep[top])->op;
         }
     }
+    free(rep);
+    free(count);
     free(umask);
     return best;
 }
@@ -222,11 +296,15 @@ static int edge_delays(const cg_netlist *nl, const cg_dfg *g, int *w,
     return rc;
 }
 
+/* The DFG's edges and the memory ordering edges, as one list for the
+ * recurrence search: weight w (least delay, or the ordering latency) and
+ * distance. */
+typedef struct recedge { int src, dst, w, distance; } recedge;
+
 /* True when some cycle has positive weight w(e) - ii * distance(e)
  * (Bellman-Ford longest paths from a virtual source). */
-static bool positive_cycle(const cg_dfg *g, const int *w, int ii)
+static bool positive_cycle(int n, const recedge *r, int m, long ii)
 {
-    int n = cg_dfg_nnodes(g), m = cg_dfg_nedges(g);
     long *dist = calloc((size_t)n + 1, sizeof *dist);
     if (!dist)
         return true;
@@ -234,10 +312,9 @@ static bool positive_cycle(const cg_dfg *g, const int *w, int ii)
     for (int round = 0; round <= n && changed; round++) {
         changed = false;
         for (int e = 0; e < m; e++) {
-            const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
-            long x = dist[ed->src] + w[e] - (long)ii * ed->distance;
-            if (x > dist[ed->dst]) {
-                dist[ed->dst] = x;
+            long x = dist[r[e].src] + r[e].w - ii * r[e].distance;
+            if (x > dist[r[e].dst]) {
+                dist[r[e].dst] = x;
                 changed = true;
             }
         }
@@ -246,23 +323,58 @@ static bool positive_cycle(const cg_dfg *g, const int *w, int ii)
     return changed;
 }
 
-/* The least II at which no cycle has positive weight. */
-static int rec_mii(const cg_dfg *g, const int *w)
+/* The least II at which no cycle has positive weight; -2 when even an
+ * II above every cycle's delay leaves one (a cycle of distance 0: the
+ * memory order contradicts the data flow). */
+static int rec_mii(int n, const recedge *r, int m)
 {
     long total = 0;
-    for (int e = 0; e < cg_dfg_nedges(g); e++)
-        total += w[e];
-    if (!positive_cycle(g, w, 0))
+    for (int e = 0; e < m; e++)
+        total += r[e].w;
+    if (!positive_cycle(n, r, m, 0))
         return 0; /* no cycle at all, or only zero-delay ones */
     int lo = 0, hi = (int)(total > 1 << 30 ? 1 << 30 : total) + 1;
+    if (positive_cycle(n, r, m, hi))
+        return -2;
     while (lo + 1 < hi) { /* invariant: lo has a positive cycle, hi not */
         int mid = lo + (hi - lo) / 2;
-        if (positive_cycle(g, w, mid))
+        if (positive_cycle(n, r, m, mid))
             lo = mid;
         else
             hi = mid;
     }
     return hi;
+}
+
+/* RecMII over the data edges (least delays w) and the memory order; -1 on
+ * no memory, -2 on a contradictory memory order (error added). */
+static int rec_mii_all(const cg_dfg *g, const int *w, cg_diags *d)
+{
+    cg_mem_order *o = NULL;
+    int no = cg_map_mem_orders(g, &o), m = cg_dfg_nedges(g);
+    recedge *r = no >= 0 ? malloc(sizeof *r * ((size_t)(m + no) + 1)) : NULL;
+    if (!r) {
+        free(o);
+        return -1;
+    }
+    for (int e = 0; e < m; e++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        r[e] = (recedge){ed->src, ed->dst, w[e], ed->distance};
+    }
+    for (int i = 0; i < no; i++)
+        r[m + i] = (recedge){o[i].first, o[i].then, o[i].latency,
+                             o[i].distance};
+    int rec = rec_mii(cg_dfg_nnodes(g), r, m + no);
+    if (rec == -2)
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                     "'%s' cannot be scheduled: a load or store depends "
+                     "(through the data flow) on a memory operation with a "
+                     "higher node id, which memory order puts after it; "
+                     "number memory operations in program order",
+                     cg_dfg_name(g));
+    free(r);
+    free(o);
+    return rec;
 }
 
 int cg_mii_compute(const cg_netlist *nl, const cg_dfg *g, cg_mii *out,
@@ -278,8 +390,10 @@ int cg_mii_compute(const cg_netlist *nl, const cg_dfg *g, cg_mii *out,
         return -1;
     }
     out->res_mii = res_mii(nl, g, &out->bottleneck);
-    out->rec_mii = rc == 0 ? rec_mii(g, w) : -1;
+    out->rec_mii = rc == 0 ? rec_mii_all(g, w, d) : -1;
     free(w);
+    if (out->rec_mii == -2)
+        return -1;
     if (out->res_mii < 0 || out->rec_mii < 0) {
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
                      "out of memory computing the MII of '%s'",

@@ -67,9 +67,9 @@ static int setup(anneal *a)
         a->cand[v] = malloc(sizeof(int) * ((size_t)np + 1));
         if (!a->cand[v])
             return -1;
-        cg_op op = cg_dfg_get_node(a->g, v)->op;
+        const cg_dfg_node *op = cg_dfg_get_node(a->g, v);
         for (int p = 0; p < np; p++)
-            if (cg__map_prim_supports(cg_netlist_prim(a->nl, p), op))
+            if (cg__map_node_fits(cg_netlist_prim(a->nl, p), op))
                 a->cand[v][a->ncand[v]++] = p;
     }
     int m = cg_dfg_nedges(a->g);
@@ -135,8 +135,8 @@ static void step(anneal *a, double temp)
         for (int j = 0; j < a->n && w < 0; j++) {
             int u = (start + j) % a->n;
             if (a->prim[u] == q &&
-                cg__map_prim_supports(cg_netlist_prim(a->nl, p),
-                                      cg_dfg_get_node(a->g, u)->op))
+                cg__map_node_fits(cg_netlist_prim(a->nl, p),
+                                  cg_dfg_get_node(a->g, u)))
                 w = u;
         }
         if (w < 0)

@@ -19,6 +19,11 @@
  * loop-carried edges read the edge's init value in iterations < distance.
  * Within a cycle the units of a context run in iteration order, then DFG
  * order, as the interpreter orders memory operations within an iteration.
+ * A MEMUnit reads or writes memory in the cycle its op starts (its latency
+ * delays only the loaded value), so a mapping keeps the memory order by
+ * start times alone (cg_map_mem_orders).  A load or store the tiler gave a
+ * bank addresses that bank of the tile memory: mem is the tile memory then,
+ * and an address outside the bank is an error.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -185,6 +190,43 @@ static bool in_mem(const sim *s, uint64_t addr, int bytes)
            s->mem->size - (addr - s->mem->base) >= (uint64_t)bytes;
 }
 
+/* The bytes [*lo, *hi) of the memory image that bank b of FUNC node f's
+ * tile memory holds; false when the memory is not split into banks. */
+static bool bank_range(const sim *s, int f, int b, uint64_t *lo,
+                       uint64_t *hi)
+{
+    const cg_nl_prim *pr =
+        cg_netlist_prim(s->nl, cg_mrrg_get_node(s->mrrg, f)->prim);
+    int mi = pr->memory >= 0 ? pr->memory
+             : cg_netlist_nmemories(s->nl) == 1 ? 0 : -1;
+    const cg_nl_memory *tm = mi >= 0 ? cg_netlist_memory(s->nl, mi) : NULL;
+    if (!tm || tm->banks <= 1 || b >= tm->banks)
+        return false;
+    uint64_t size = (uint64_t)tm->bytes / (uint64_t)tm->banks;
+    *lo = s->mem->base + size * (uint64_t)b;
+    *hi = *lo + size;
+    return true;
+}
+
+/* A load/store with a bank must address that bank of the tile memory
+ * (mem is the tile memory then); false with an error when it does not. */
+static bool in_bank(sim *s, int f, int v, int64_t it, uint64_t addr)
+{
+    char b[160];
+    const cg_dfg_node *n = cg_dfg_get_node(s->g, v);
+    uint64_t lo, hi;
+    if (n->bank < 0 || !bank_range(s, f, n->bank, &lo, &hi) ||
+        (addr >= lo && addr - lo + (uint64_t)(n->width / 8) <= hi - lo))
+        return true;
+    fail(s, v, "simulation: %s '%s' at iteration %lld on %s accesses "
+         "address 0x%llx, outside its bank %d [0x%llx, 0x%llx)",
+         cg_op_name(n->op), n->name, (long long)it,
+         cg__map_node_name(s->mrrg, s->nl, f, b, sizeof b),
+         (unsigned long long)addr, n->bank, (unsigned long long)lo,
+         (unsigned long long)hi);
+    return false;
+}
+
 /* A load or store of op v, iteration it; the load's value, or 0. */
 static uint64_t mem_op(sim *s, int f, int v, int64_t it, const uint64_t *o)
 {
@@ -201,6 +243,8 @@ static uint64_t mem_op(sim *s, int f, int v, int64_t it, const uint64_t *o)
              (unsigned long long)(s->mem ? s->mem->base + s->mem->size : 0));
         return 0;
     }
+    if (!in_bank(s, f, v, it, o[0]))
+        return 0;
     uint8_t *p = s->mem->data + (o[0] - s->mem->base);
     uint64_t x = 0;
     if (n->op == CG_OP_STORE) {

@@ -69,6 +69,7 @@ static void assert_same_graph(const cg_dfg *a, const cg_dfg *b)
         assert_int_equal(x->has_value, y->has_value);
         assert_int_equal(x->value, y->value);
         assert_same_str(x->sym, y->sym);
+        assert_int_equal(x->bank, y->bank);
     }
     for (int e = 0; e < cg_dfg_nedges(a); e++)
         assert_memory_equal(cg_dfg_get_edge(a, e), cg_dfg_get_edge(b, e),
@@ -206,6 +207,19 @@ static void test_golden_mem(void **state)
 {
     (void)state;
     golden(mem_graph(), "mem");
+}
+
+/* A tile DFG: its load and store carry the banks the tiler chose. */
+static void test_golden_banks(void **state)
+{
+    (void)state;
+    cg_dfg *g = mem_graph();
+    for (int v = 0; v < cg_dfg_nnodes(g); v++) {
+        cg_dfg_node *n = cg_dfg_node_mut(g, v);
+        if (n->op == CG_OP_LOAD || n->op == CG_OP_STORE)
+            n->bank = n->op == CG_OP_LOAD ? 1 : 0;
+    }
+    golden(g, "banks");
 }
 
 /* Names no bare id can carry: each is quoted and comes back the same. */
@@ -459,6 +473,13 @@ static void test_unsupported(void **state)
 static void test_node_errors(void **state)
 {
     (void)state;
+    expect_errors("digraph G {\n  a[opcode=input bank=1];\n"
+                  "  b[opcode=load bank=-2];\n  c[opcode=store bank=x];\n}\n",
+                  "t.dot:2: error: node 'a' (input): bank= is only for load "
+                  "and store nodes",
+                  "t.dot:3: error: node 'b': bank=-2 is out of range (-1 to "
+                  "2147483647)",
+                  "t.dot:4: error: node 'c': bank='x' is not an integer", NULL);
     expect_errors("digraph G {\n  a[opcode=input];\n  b[opcode=frobnicate];\n"
                   "  a->b[operand=0];\n}\n",
                   "t.dot:3: error: node 'b': unknown opcode 'frobnicate' "
@@ -497,16 +518,16 @@ static void test_node_errors(void **state)
     expect_errors("digraph G {\n  node [foo=1 bar=2]\n  a[opcode=input];\n"
                   "  b[opcode=input];\n}\n",
                   "t.dot:2: error: node 'a': unknown attribute 'foo' (node "
-                  "attributes: opcode width value pred sym line; label, "
+                  "attributes: opcode width value pred sym line bank; label, "
                   "shape, color and other purely cosmetic Graphviz "
                   "attributes are ignored)",
                   "t.dot:2: error: node 'a': unknown attribute 'bar' (node "
-                  "attributes: opcode width value pred sym line; label, "
+                  "attributes: opcode width value pred sym line bank; label, "
                   "shape, color and other purely cosmetic Graphviz "
                   "attributes are ignored)", NULL);
     expect_errors("digraph G {\n  a[opcode=input bits=8];\n}\n",
                   "t.dot:2: error: node 'a': unknown attribute 'bits' (node "
-                  "attributes: opcode width value pred sym line; label, "
+                  "attributes: opcode width value pred sym line bank; label, "
                   "shape, color and other purely cosmetic Graphviz "
                   "attributes are ignored)", NULL);
 }
@@ -647,6 +668,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_acc),
         cmocka_unit_test(test_golden_mem),
+        cmocka_unit_test(test_golden_banks),
         cmocka_unit_test(test_odd_names),
         cmocka_unit_test(test_cgrame),
         cmocka_unit_test(test_default_widths),
