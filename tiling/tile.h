@@ -367,8 +367,10 @@ typedef struct cg_tile_sched {
 /* Simulate the double-buffered timeline: in-order DMA issue on the target's
  * channels, a transfer waits for its buffer (the compute that last used it
  * and, for a buffer also written out, its out transfer), compute of tile k
- * waits for compute k-1 and its in transfers.  ii/depth: see
- * cg_tile_compute_cycles. */
+ * waits for compute k-1, its in transfers and the out transfer that last
+ * drained each buffer of a written array it uses.  A transfer takes the
+ * channel that frees first and never starts before the previous one.
+ * ii/depth: see cg_tile_compute_cycles. */
 int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
                      int depth, cg_tile_sched *s, cg_diags *d);
 
