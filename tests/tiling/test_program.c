@@ -351,6 +351,53 @@ static void gemm_order_variants_run(void **state)
     }
 }
 
+/* Many plans (every kernel, memory sizes from tight to whole, buffers kept
+ * in one bank or not, orders searched or fixed): bytes and results hold. */
+static void many_plans_run(void **state)
+{
+    (void)state;
+    int streamed = 0, resident = 0;
+    for (int k = 0; k < 5; k++)
+        for (int64_t mem = 160; mem <= 3000; mem = mem * 3 / 2) {
+            nestb b;
+            combine_fn f = sum_all;
+            switch (k) {
+            case 0: nest_gemm(&b, 9, 11, 7); f = mac; break;
+            case 1: nest_gemv(&b, 13, 17); f = mac; break;
+            case 2: nest_jacobi(&b, 12); break;
+            case 3: nest_conv(&b, 9); break;
+            default: nest_inplace(&b, 9, 14); f = scale; break;
+            }
+            for (int split = 0; split < 2; split++) {
+                cg_tile_target t;
+                test_target(&t, mem);
+                t.any_bank = !split;
+                cg_diags *d = cg_diags_create();
+                cg_tile_model *m = cg_tile_model_build(&b.n, "k.c", d);
+                cg_tile_params prm;
+                cg_tile_params_init(&prm);
+                prm.search_orders = !split;
+                planned p = {m, cg_tile_plan_model(m, &t, &prm, d)};
+                cg_diags_destroy(d);
+                if (!p.plan) { /* too small for this kernel */
+                    planned_free(&p);
+                    continue;
+                }
+                for (int a = 0; a < cg_tile_model_narrays(m); a++) {
+                    const cg_tile_buffer *bf = cg_tile_plan_buffer(p.plan, a);
+                    streamed += bf->streamed;
+                    resident += !bf->streamed && bf->loads > 1;
+                }
+                cg_tile_program *g = build(&p);
+                check_bytes(&p, g);
+                check_run(&b, &p, g, f);
+                cg_tile_program_destroy(g);
+                planned_free(&p);
+            }
+        }
+    assert_true(streamed > 0 && resident > 0); /* both kinds were run */
+}
+
 /* Jacobi: A's boxes overlap by the halo; B is written whole, never read. */
 static void jacobi_halo_run(void **state)
 {
@@ -568,6 +615,7 @@ int main(void)
         cmocka_unit_test(vadd_step_order),
         cmocka_unit_test(gemm_resident_swaps_and_run),
         cmocka_unit_test(gemm_order_variants_run),
+        cmocka_unit_test(many_plans_run),
         cmocka_unit_test(jacobi_halo_run),
         cmocka_unit_test(inplace_and_conv_run),
         cmocka_unit_test(tight_dma_limits_run),
