@@ -308,6 +308,29 @@ static bool fits(search *s, int64_t *size, const int *order, cg__tile_eval *e)
     return e->feasible;
 }
 
+/* Whether the buffers of a candidate fit, without its traffic: what the
+ * bisections need, at a quarter of a full evaluation's cost. */
+static bool mem_fits(search *s, const int64_t *size, const int *order)
+{
+    const cg_tile_model *m = s->m;
+    cg_tile_buffer buf[64];
+    int64_t count[CG_TILE_MAX_LOOPS], full[CG_TILE_MAX_LOOPS], used;
+    s->evals++;
+    for (int l = 0; l < m->nloops; l++) {
+        count[l] = cg__ceil_div(m->trip[l], size[l]);
+        full[l] = size[l] < m->trip[l] ? size[l] : m->trip[l];
+    }
+    for (int a = 0; a < m->narrays && a < 64; a++) {
+        bool streamed, anych;
+        memset(&buf[a], 0, sizeof buf[a]);
+        cg__tile_key(m, a, count, order, &streamed, &anych);
+        buf[a].nbuf = anych && streamed ? 2 : 1;
+        buf[a].bytes = cg_tile_capacity(m, a, full, buf[a].extent) *
+                       m->arrays[a].elem_size;
+    }
+    return cg__tile_place(s->t, m->narrays, m->arrays, buf, &used) == 0;
+}
+
 /* With every other size fixed, find the largest feasible size of loop ls
  * among vals[0..n-1] (descending) and consider it and two smaller ones. */
 static void last_loop(search *s, int64_t *size, const int *order, int ls,
@@ -325,7 +348,7 @@ static void last_loop(search *s, int64_t *size, const int *order, int ls,
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
         size[ls] = vals[mid];
-        if (fits(s, size, order, &e)) {
+        if (mem_fits(s, size, order)) {
             found = mid;
             hi = mid - 1;
         } else {
@@ -550,6 +573,41 @@ static void too_small(const cg_tile_model *m, const cg_tile_target *t,
                  shape, list, (long long)total);
 }
 
+/* Largest size of loop l that keeps its tile count (memory only grows
+ * with it, so the search's balanced sizes may leave memory unused). */
+static int64_t same_count_max(int64_t trip, int64_t size)
+{
+    int64_t c = cg__ceil_div(trip, size);
+    return c <= 1 ? trip : (trip - 1) / (c - 1);
+}
+
+/* Grow each loop of the best candidate to the largest size of the same
+ * tile count that still fits (bisection: memory is monotone in it), and
+ * keep the result when it ranks better: same traffic or less, more memory
+ * used.  A final pass because the search walks balanced sizes only. */
+static void fill(search *s)
+{
+    const cg_tile_model *m = s->m;
+    for (int l = 0; l < m->nloops && s->best.have; l++) {
+        cand c = s->best;
+        int64_t lo = c.size[l], hi = same_count_max(m->trip[l], lo);
+        while (lo < hi) {
+            c.size[l] = lo + (hi - lo + 1) / 2;
+            if (mem_fits(s, c.size, c.order))
+                lo = c.size[l];
+            else
+                hi = c.size[l] - 1;
+        }
+        c.size[l] = lo;
+        cg__tile_eval e;
+        if (lo > s->best.size[l] && fits(s, c.size, c.order, &e) &&
+            better(&e, c.size, &s->best.e, s->best.size, m->nloops)) {
+            s->best.e = e;
+            s->best.size[l] = lo;
+        }
+    }
+}
+
 static int run_search(search *s)
 {
     const cg_tile_model *m = s->m;
@@ -573,6 +631,8 @@ static int run_search(search *s)
     for (int i = 0; i < no && rc == 0; i++)
         rc = search_order(s, ord[i]);
     free(ord);
+    if (rc == 0)
+        fill(s);
     return rc;
 }
 
