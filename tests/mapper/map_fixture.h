@@ -1,7 +1,8 @@
 /* map_fixture.h: what the tests of the checker, the simulator and the
  * writers share: a one-block array "pipe" built with the arch C API, the
  * DFG "sq" that it runs, and a hand-made mapping of sq at II=1 whose routes
- * are written by MRRG node names.
+ * are written by MRRG node names; "duo", a one-block array with two
+ * MEMUnits on two banks.
  *
  * pipe: const k, FuncUnits f0 (add, latency 0), f1 (add mul udiv, latency 1),
  * f2 (add, latency 0), register r0, MEMUnit mem, IO io:
@@ -65,6 +66,51 @@ static inline cg_netlist *pipe_netlist(void)
     cg_arch_connect_select(a, top, a2_in, 2, "f2.in_a", d);
     cg_arch_connect(a, top, "f1.out", "f2.in_b mem.addr", d);
     cg_arch_connect(a, top, "f2.out", "mem.data_in io.in", d);
+    return flatten_or_fail(a, d);
+}
+
+/* duo: one block with ConstUnits k0, k1, MEMUnits m0 (bank 0) and m1
+ * (bank 1) of the 64-byte tile memory "spm" (2 banks of 32 bytes),
+ * registers r0, r1, a FuncUnit fu (add) and an IO io:
+ *   select(k0.out, k1.out) -> m0.addr, m1.addr
+ *   m0.data_out -> r0.in      r0.out -> r1.in      r1.out -> m1.data_in
+ *   select(m0.data_out, m1.data_out) -> fu.in_a, fu.in_b
+ *   fu.out -> io.in */
+static inline cg_netlist *duo_netlist(void)
+{
+    cg_diags *d = cg_diags_create();
+    int top;
+    cg_arch *a = top_only(&top, d);
+    cg_arch_set_grid(a, 1, 1);
+    cg_arch_add_memory(a, "spm", 64, 2, 2, d);
+    cg_prim_params p;
+    cg_prim_params_init(&p, CG_PRIM_CONST);
+    cg_arch_add_prim(a, top, "k0", &p, d);
+    cg_arch_add_prim(a, top, "k1", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_MEM);
+    p.latency = 0;
+    p.bank = 0;
+    cg_arch_add_prim(a, top, "m0", &p, d);
+    p.bank = 1;
+    cg_arch_add_prim(a, top, "m1", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_REG);
+    cg_arch_add_prim(a, top, "r0", &p, d);
+    cg_arch_add_prim(a, top, "r1", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_FUNC);
+    p.ops = CG_OPSET(CG_OP_ADD);
+    cg_arch_add_prim(a, top, "fu", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_IO);
+    cg_arch_add_prim(a, top, "io", &p, d);
+    const char *k[] = {"k0.out", "k1.out"};
+    const char *m[] = {"m0.data_out", "m1.data_out"};
+    cg_arch_connect_select(a, top, k, 2, "m0.addr", d);
+    cg_arch_connect_select(a, top, k, 2, "m1.addr", d);
+    cg_arch_connect(a, top, "m0.data_out", "r0.in", d);
+    cg_arch_connect(a, top, "r0.out", "r1.in", d);
+    cg_arch_connect(a, top, "r1.out", "m1.data_in", d);
+    cg_arch_connect_select(a, top, m, 2, "fu.in_a", d);
+    cg_arch_connect_select(a, top, m, 2, "fu.in_b", d);
+    cg_arch_connect(a, top, "fu.out", "io.in", d);
     return flatten_or_fail(a, d);
 }
 
