@@ -400,7 +400,26 @@ static int window(const int64_t *v, int n, int64_t x, int r, int64_t *out)
     return k;
 }
 
-static int search_order(search *s, const int *order)
+/* Radius of the window around the coarse optimum: as wide as possible
+ * while the window holds at most 4096 combinations. */
+static int window_radius(const search *s, const int *loops, int nl)
+{
+    int r = 32;
+    for (;;) {
+        int64_t prod = 1;
+        for (int i = 0; i < nl; i++)
+            prod *= 2 * r + 1 < s->nlist[loops[i]] ? 2 * r + 1
+                                                  : s->nlist[loops[i]];
+        if (prod <= 4096 || r == 1)
+            return r;
+        r /= 2;
+    }
+}
+
+/* One order: the coarse grid (win false; its best goes to *ob), or every
+ * balanced size in a window around *ob (win true).  The loop with the
+ * most sizes is always found by bisection. */
+static int search_order(search *s, const int *order, cand *ob, bool win)
 {
     const cg_tile_model *m = s->m;
     int L = m->nloops, ls = -1, loops[CG_TILE_MAX_LOOPS], nl = 0;
@@ -410,43 +429,39 @@ static int search_order(search *s, const int *order)
     for (int l = 0; l < L; l++)
         if (l != ls)
             loops[nl++] = l;
-    int64_t *vals[CG_TILE_MAX_LOOPS] = {0};
-    int nvals[CG_TILE_MAX_LOOPS];
-    int rc = 0;
+    if (win && (!ob->have || nl == 0))
+        return 0;
+    int64_t *vals[CG_TILE_MAX_LOOPS] = {0}, size[CG_TILE_MAX_LOOPS];
+    int nvals[CG_TILE_MAX_LOOPS], rc = 0, r = window_radius(s, loops, nl);
     for (int i = 0; i < nl; i++) {
         vals[i] = malloc((size_t)s->nlist[loops[i]] * sizeof(int64_t));
         if (!vals[i])
             rc = -1;
     }
-    int64_t size[CG_TILE_MAX_LOOPS];
+    for (int i = 0; rc == 0 && i < nl; i++) {
+        const int64_t *v = s->list[loops[i]];
+        int n = s->nlist[loops[i]];
+        nvals[i] = win ? window(v, n, ob->size[loops[i]], r, vals[i])
+                       : coarse(v, n, vals[i]);
+    }
     memset(&s->obest, 0, sizeof s->obest);
-    if (rc == 0) {
-        for (int i = 0; i < nl; i++)
-            nvals[i] = coarse(s->list[loops[i]], s->nlist[loops[i]], vals[i]);
+    if (rc == 0)
         enumerate(s, size, order, ls, loops, nl, vals, nvals, s->list[ls],
                   s->nlist[ls]);
-    }
-    if (rc == 0 && s->obest.have && nl > 0) {
-        cand c = s->obest;
-        int r = 32;
-        for (;;) {
-            int64_t prod = 1;
-            for (int i = 0; i < nl; i++)
-                prod *= 2 * r + 1 < s->nlist[loops[i]] ? 2 * r + 1
-                                                      : s->nlist[loops[i]];
-            if (prod <= 4096 || r == 1)
-                break;
-            r /= 2;
-        }
-        for (int i = 0; i < nl; i++)
-            nvals[i] = window(s->list[loops[i]], s->nlist[loops[i]],
-                              c.size[loops[i]], r, vals[i]);
-        enumerate(s, size, order, ls, loops, nl, vals, nvals, s->list[ls],
-                  s->nlist[ls]);
-    }
+    if (!win)
+        *ob = s->obest;
     for (int i = 0; i < nl; i++)
         free(vals[i]);
     return rc;
+}
+
+/* Whether an order's coarse optimum is worth refining: its traffic within
+ * 1.25x of the best found.  The coarse grid steps sizes by about 1.25x and
+ * traffic falls roughly as 1/size, so refining an order further off cannot
+ * bring it below the best. */
+static bool promising(const cand *ob, const cand *best)
+{
+    return ob->have && 4 * ob->e.traffic <= 5 * best->e.traffic;
 }
 
 /* Orders that differ in a way that matters: per array, the set of loops in
@@ -627,9 +642,14 @@ static int run_search(search *s)
     if (!ord)
         return -1;
     int no = orders(m, s->p->search_orders, ord);
-    int rc = 0;
+    cand *ob = calloc((size_t)no, sizeof *ob);
+    int rc = ob ? 0 : -1;
     for (int i = 0; i < no && rc == 0; i++)
-        rc = search_order(s, ord[i]);
+        rc = search_order(s, ord[i], &ob[i], false);
+    for (int i = 0; i < no && rc == 0; i++)
+        if (promising(&ob[i], &s->best))
+            rc = search_order(s, ord[i], &ob[i], true);
+    free(ob);
     free(ord);
     if (rc == 0)
         fill(s);
