@@ -7,7 +7,8 @@
  * and simulates byte-identically to the interpreter while an II=1 schedule
  * (what the mapper found before) does not; a copy between two arrays gets
  * no ordering edge and keeps II=1; the checker rejects a hand-made
- * mapping that breaks the order across iterations. */
+ * mapping that breaks the order across iterations; a DFG whose data flow
+ * contradicts its memory order is an error. */
 #include "map_fixture.h"
 
 /* A nest of one loop (counter = start + step*k) over two arrays; access i
@@ -414,6 +415,32 @@ static void test_checker_rejects_order(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* st (id 1) stores what ld (id 2) loads: program order puts st first,
+ * the data flow ld first; no II can do both. */
+static void test_contradictory_order(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = cg_dfg_create("twisted");
+    int p = dfg_node(g, CG_OP_INPUT, "p"), st = dfg_node(g, CG_OP_STORE, "st");
+    int ld = dfg_node(g, CG_OP_LOAD, "ld");
+    const int e[][4] = {{p, st, 0, 0}, {ld, st, 1, 0}, {p, ld, 0, 0}};
+    checked(g, e, 3);
+    cg_mii mii;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_mii_compute(nl, g, &mii, d), -1);
+    char *s = diag_text(d);
+    assert_string_equal(s, "error: 'twisted' cannot be scheduled: a load or "
+                        "store depends (through the data flow) on a memory "
+                        "operation with a higher node id, which memory order "
+                        "puts after it; number memory operations in program "
+                        "order\n");
+    free(s);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_ignoring_order_is_wrong),
         cmocka_unit_test(test_different_arrays_keep_ii),
         cmocka_unit_test(test_checker_rejects_order),
+        cmocka_unit_test(test_contradictory_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
