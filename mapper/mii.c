@@ -150,15 +150,21 @@ static int res_mii(const cg_netlist *nl, const cg_dfg *g, cg_op *bottleneck)
         free(umask);
         return -1;
     }
-    for (int v = 0; v < n; v++) {
-        const cg_dfg_node *x = cg_dfg_get_node(g, v);
-        int k = 0;
-        while (k < nk && (cg_dfg_get_node(g, rep[k])->op != x->op ||
-                          cg_dfg_get_node(g, rep[k])->bank != x->bank))
-            k++;
-        if (k == nk)
-            rep[nk++] = v;
-        count[k]++;
+    /* kinds in op order: of two bottlenecks as tight, the lower op is
+     * named, whatever the node order */
+    for (int op = 0; op < CG_OP_COUNT; op++) {
+        int k0 = nk;
+        for (int v = 0; v < n; v++) {
+            const cg_dfg_node *x = cg_dfg_get_node(g, v);
+            if ((int)x->op != op)
+                continue;
+            int k = k0;
+            while (k < nk && cg_dfg_get_node(g, rep[k])->bank != x->bank)
+                k++;
+            if (k == nk)
+                rep[nk++] = v;
+            count[k]++;
+        }
     }
     /* Unit groups: the mask (over the first 32 kinds) of what each unit
      * supports. */
