@@ -74,6 +74,13 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
                         cg_extract_prog *x, const cg_netlist *nl,
                         const cg_cli_opts *o, cg_diags *d);
 
+/* The tiling columns of a mapped C loop (bench_tile.c): tiles, dma_bytes,
+ * dma_bound, dma_ratio, bound_kind, mem_use, cycles, stalls added to cols.
+ * Nothing is added for a loop without a nest; an architecture without a
+ * tile memory adds a warning, a nest that cannot be tiled an error. */
+void cg_cli_loop_tile(json_t *cols, const cg_dfg *g, const cg_map_result *r,
+                      const cg_netlist *nl, cg_diags *d);
+
 /* The record of a loop (or a file) that failed before mapping. */
 json_t *cg_cli_error_record(const char *bench, const char *file,
                             const char *loop, cg_diags *d);

@@ -280,7 +280,12 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
         cg_diags_add(d, CG_SEV_ERROR, o->mapping_dir, 0, "cannot write the "
                      "mapping files of loop '%s' there; create the folder "
                      "or check its permissions", cg_dfg_name(g));
+    json_t *tile = json_object();
+    if (checked && x)
+        cg_cli_loop_tile(tile, g, &r, nl, d);
     json_t *rec = record(bench, file, g, &r, checked, verified, d);
+    json_object_update(rec, tile);
+    json_decref(tile);
     cg_map_result_free(&r);
     return rec;
 }

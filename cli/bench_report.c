@@ -7,12 +7,14 @@
 #include <csv.h>
 #include <string.h>
 
-#define ROW_FMT "%-14s %-14s %5s %4s %4s %-24s %9s %4s %6s %s\n"
+#define ROW_FMT \
+    "%-14s %-14s %5s %4s %4s %-24s %9s %4s %6s %6s %10s %6s %10s %9s %s\n"
 
 void cg_cli_row_header(FILE *out)
 {
     fprintf(out, ROW_FMT, "benchmark", "loop", "nodes", "MII", "II",
-            "status", "time", "FUs", "routes", "verified");
+            "status", "time", "FUs", "routes", "tiles", "DMA bytes",
+            "ratio", "cycles", "stalls", "verified");
 }
 
 static const char *str(const json_t *rec, const char *key)
@@ -43,17 +45,29 @@ static const char *status_text(const json_t *rec, char *buf, size_t n)
     return s;
 }
 
+/* A real field with a format, "-" when absent. */
+static const char *real(const json_t *rec, const char *key, const char *fmt,
+                        char *buf, size_t n)
+{
+    json_t *v = json_object_get(rec, key);
+    if (!json_is_number(v))
+        return "-";
+    snprintf(buf, n, fmt, json_number_value(v));
+    return buf;
+}
+
 void cg_cli_row(const json_t *rec, FILE *out, FILE *err)
 {
-    char b[6][32], st[48];
-    json_t *secs = json_object_get(rec, "seconds");
-    if (json_is_number(secs))
-        snprintf(b[5], sizeof b[5], "%.2fs", json_number_value(secs));
+    char b[11][32], st[48];
     fprintf(out, ROW_FMT, str(rec, "benchmark"), str(rec, "loop"),
             num(rec, "nodes", b[0], 32), num(rec, "mii", b[1], 32),
             num(rec, "ii", b[2], 32), status_text(rec, st, sizeof st),
-            json_is_number(secs) ? b[5] : "-", num(rec, "fus", b[3], 32),
-            num(rec, "routes", b[4], 32), str(rec, "verified"));
+            real(rec, "seconds", "%.2fs", b[3], 32),
+            num(rec, "fus", b[4], 32), num(rec, "routes", b[5], 32),
+            num(rec, "tiles", b[6], 32), num(rec, "dma_bytes", b[7], 32),
+            real(rec, "dma_ratio", "%.2f", b[8], 32),
+            num(rec, "cycles", b[9], 32), num(rec, "stalls", b[10], 32),
+            str(rec, "verified"));
     fflush(out);
     size_t i;
     json_t *m;
@@ -88,7 +102,8 @@ int cg_cli_write_json(const char *path, json_t *recs)
 
 static const char *const csv_cols[] = {
     "benchmark", "file", "loop", "nodes", "res_mii", "rec_mii", "mii", "ii",
-    "status", "seconds", "fus", "routes", "checked", "verified", NULL,
+    "status", "seconds", "fus", "routes", "tiles", "dma_bytes", "dma_bound",
+    "dma_ratio", "cycles", "stalls", "checked", "verified", NULL,
 };
 
 static void csv_text(FILE *f, const char *s, bool last)

@@ -56,7 +56,14 @@ static void test_rows(void **state)
                                           LOOSE, NULL});
     assert_int_equal(r.status, 1);
     mask_times(r.out);
-    assert_string_equal(r.out, golden);
+    if (getenv("CG_UPDATE_GOLDEN")) {
+        FILE *f = fopen("tests/cli/golden/bench_loose.txt", "w");
+        assert_non_null(f);
+        fputs(r.out, f);
+        fclose(f);
+    } else {
+        assert_string_equal(r.out, golden);
+    }
     assert_string_equal(r.err, loose_errors);
 }
 
@@ -124,6 +131,19 @@ static void test_json_and_csv(void **state)
     assert_string_equal(json_string_value(json_object_get(last, "outcome")),
                         "mapped");
     assert_true(json_integer_value(json_object_get(last, "rows")) > 0);
+    /* a[16] in and b[16] out fit whole: one tile, 128 bytes, the bound
+     * itself; nothing overlaps the two transfers of 10 + 64/4 cycles. */
+    assert_int_equal(json_integer_value(json_object_get(scale, "tiles")), 1);
+    assert_int_equal(json_integer_value(json_object_get(scale, "dma_bytes")),
+                     128);
+    assert_true(json_real_value(json_object_get(scale, "dma_ratio")) == 1.0);
+    assert_string_equal(
+        json_string_value(json_object_get(scale, "bound_kind")), "compulsory");
+    json_int_t stalls = json_integer_value(json_object_get(scale, "stalls"));
+    assert_int_equal(stalls, 52);
+    assert_true(json_integer_value(json_object_get(scale, "cycles")) >=
+                stalls + 16 * ii);
+    assert_null(json_object_get(record(all, "acc", "acc"), "tiles"));
     json_t *calls = record(all, "two", "calls");
     assert_string_equal(json_string_value(json_object_get(calls, "status")),
                         "error");
@@ -142,11 +162,12 @@ static void test_json_and_csv(void **state)
     nl[-1] = '\0';
     assert_string_equal(text, "\"benchmark\",\"file\",\"loop\",\"nodes\","
                         "\"res_mii\",\"rec_mii\",\"mii\",\"ii\",\"status\","
-                        "\"seconds\",\"fus\",\"routes\",\"checked\","
-                        "\"verified\"");
+                        "\"seconds\",\"fus\",\"routes\",\"tiles\","
+                        "\"dma_bytes\",\"dma_bound\",\"dma_ratio\","
+                        "\"cycles\",\"stalls\",\"checked\",\"verified\"");
     assert_non_null(strstr(nl + 1, "\"bad\",\"" LOOSE "/bad.dot\",\"-\",\"\","
                            "\"\",\"\",\"\",\"\",\"error\",\"\",\"\",\"\","
-                           "\"no\",\"-\"\r\n"));
+                           "\"\",\"\",\"\",\"\",\"\",\"\",\"no\",\"-\"\r\n"));
     int lines = 0;
     for (char *p = nl + 1; *p; p++)
         lines += *p == '\n';
@@ -200,7 +221,8 @@ static void test_mapping_dir(void **state)
 
 /* A CGRA-ME style folder (Makefile with LOOP_TAGS) and a C loop whose
  * recurrence starts at a non-zero value: both verified against the C code,
- * exit 0. */
+ * exit 0.  Each reads 64 ints in one whole tile: 10 + 256/4 = 74 DMA
+ * cycles before 64 iterations at the II plus the pipeline depth (5). */
 static void test_benchmark_folders(void **state)
 {
     (void)state;
@@ -213,11 +235,12 @@ static void test_benchmark_folders(void **state)
     mask_times(r.out);
     assert_string_equal(r.out,
         "benchmark      loop           nodes  MII   II status               "
-        "         time  FUs routes verified\n"
+        "         time  FUs routes  tiles  DMA bytes  ratio     cycles    "
+        "stalls verified\n"
         "sum            sum               14    1    1 mapped TIME   14     "
-        "69 yes\n"
+        "69      1        256   1.00        143        74 yes\n"
         "initrec        initrec           16    2    2 mapped TIME   16     "
-        "85 yes\n");
+        "85      1        256   1.00        207        74 yes\n");
     assert_string_equal(r.err, "");
 }
 
