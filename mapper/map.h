@@ -89,8 +89,8 @@ int cg_mii_compute(const cg_netlist *nl, const cg_dfg *g, cg_mii *out,
  * (at least one a store): `then` of iteration i + distance must take effect
  * after `first` of iteration i, so a mapping keeps
  *   start(then) + distance*II >= start(first) + latency.
- * Which pairs may alias comes from the DFG's nest (cg_dfg_nest): different
- * arrays never, affine offsets of one array at the distances where their
+ * Which pairs may alias comes from the DFG's nest (cg_dfg_nest) and the
+ * nodes' banks: different banks or arrays never, affine offsets of one array at the distances where their
  * bytes overlap, anything unknown (no nest, indirect index) at every
  * distance, so the smallest (0 within an iteration when first's id is
  * lower, else 1).  latency is 0: a MEMUnit accesses memory in the cycle

@@ -10,7 +10,8 @@
  * d: `then` of iteration i+d must take effect after `first` of iteration i.
  *
  * Which pairs may alias comes from the loop nest the extractor records
- * (dfg.h, cg_dfg_nest): accesses to two different arrays never do; two
+ * (dfg.h, cg_dfg_nest) and the banks the tiler set: accesses to two banks
+ * or to two different arrays never do; two
  * affine accesses of one array whose byte offsets move in step with the
  * loop counter do exactly at the distances where their byte ranges
  * overlap; everything else (no nest, an unknown array, an indirect or
@@ -69,6 +70,9 @@ static const cg_nest_access *access_of(const cg_nest *n, int v)
  * iteration i+d may touch a common byte; -1 when they never do. */
 static int alias_distance(const cg_dfg *g, int x, int y, int dmin)
 {
+    int bx = cg_dfg_get_node(g, x)->bank, by = cg_dfg_get_node(g, y)->bank;
+    if (bx >= 0 && by >= 0 && bx != by)
+        return -1; /* two banks hold disjoint bytes */
     const cg_nest *n = cg_dfg_nest(g);
     const cg_nest_access *a = access_of(n, x), *b = access_of(n, y);
     if (!a || !b || a->array < 0 || b->array < 0 || n->nloops < 1)

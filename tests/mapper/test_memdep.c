@@ -1,6 +1,7 @@
 /* test_memdep.c: the memory order (mapper/memdep.c) and its use by the MII
  * and the ILP: the exact ordering edges of a histogram without a nest
- * (every pair with a store) and with one (different arrays never alias),
+ * (every pair with a store), with one (different arrays never alias) and
+ * with banks (different banks never alias),
  * of affine accesses (the distance where the bytes overlap, widths, a
  * negative step, a stride of 0, outer counters); RecMII of a histogram
  * counts load -> add -> store -> next load; the histogram maps at that II
@@ -104,6 +105,23 @@ static void test_nest_separates_arrays(void **state)
         {H_X, 0, 0, 1, 0, 4}, {H_H, 0, 1, 0, 0, 0}, {H_ST, 1, 1, 0, 0, 0}};
     set_nest(g, 0, 1, acc, 3);
     expect_orders(g, "h->st/0 h->st/1 st->h/1 st->st/1");
+    cg_dfg_destroy(g);
+}
+
+/* Two banks hold disjoint bytes: no order between h and st, even without
+ * a nest; in one bank, or with one of them in any bank, they are kept. */
+static void test_banks_separate(void **state)
+{
+    (void)state;
+    cg_dfg *g = hist_dfg();
+    cg_dfg_node_mut(g, H_X)->bank = 0;
+    cg_dfg_node_mut(g, H_H)->bank = 1;
+    cg_dfg_node_mut(g, H_ST)->bank = 0;
+    expect_orders(g, "x->st/0 x->st/1 st->x/1 st->st/1");
+    cg_dfg_node_mut(g, H_X)->bank = -1;
+    cg_dfg_node_mut(g, H_H)->bank = 0;
+    expect_orders(g, "x->st/0 x->st/1 st->x/1 h->st/0 h->st/1 st->h/1 "
+                     "st->st/1");
     cg_dfg_destroy(g);
 }
 
@@ -446,6 +464,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_nest_orders_every_pair),
         cmocka_unit_test(test_nest_separates_arrays),
+        cmocka_unit_test(test_banks_separate),
         cmocka_unit_test(test_affine_distances),
         cmocka_unit_test(test_unknown_is_conservative),
         cmocka_unit_test(test_rec_mii_histogram),
