@@ -384,4 +384,76 @@ json_t *cg_tile_sched_json(const cg_tile_sched *s);
 /* The program's descriptors as a JSON array. */
 json_t *cg_tile_program_json(const cg_tile_program *g, const cg_tile_plan *p);
 
+/* ---- tile DFGs and the tiled run ------------------------------------------ */
+
+/* From dfg/dfg.h and mapper/map.h. */
+typedef struct cg_dfg cg_dfg;
+typedef struct cg_mrrg cg_mrrg;
+typedef struct cg_mapping cg_mapping;
+
+/* true when loop DFG g carries a value from one iteration to the next
+ * other than an induction variable (x = x + c): its tagged loop cannot be
+ * split into tiles (cg_tile_model_keep_inner). */
+bool cg_tile_dfg_carries(const cg_dfg *g);
+
+/* Plan the nest recorded with loop DFG g (cg_dfg_nest) on nl's tile memory
+ * as cg_tile_plan_nest does, messages naming g's nodes, the tagged loop
+ * kept whole when g carries values (cg_tile_dfg_carries).  The plan owns
+ * its model. */
+cg_tile_plan *cg_tile_plan_dfg(const cg_dfg *g, const cg_netlist *nl,
+                               const cg_tile_params *p, cg_diags *d);
+
+/* The DFG of one inner-loop run of any tile of plan p, made from the loop
+ * DFG whose nest p was planned from.  Each group of accesses to one array
+ * with equal coefficients reads its address from a stream in the array's
+ * buffer (input "<array>.base", recurrence "<array>.addr" stepping by the
+ * tagged loop's stride in the buffer, "<array>.off" for the others of the
+ * group); induction variables restart from input "<name>.start"; the old
+ * address arithmetic, the exit test and live-outs are dropped; every
+ * load/store gets the bank of its array's buffer.  The result does not
+ * depend on a tile's shape: one mapping serves every tile.  Fails (with an
+ * error naming the node) when a value other than the exit test leaves the
+ * loop or the graph has phi nodes.  p and loop must outlive the result. */
+typedef struct cg_tile_dfg cg_tile_dfg;
+cg_tile_dfg *cg_tile_dfg_build(const cg_tile_plan *p, const cg_dfg *loop,
+                               cg_diags *d);
+void cg_tile_dfg_destroy(cg_tile_dfg *t); /* accepts NULL */
+const cg_dfg *cg_tile_dfg_graph(const cg_tile_dfg *t);
+const cg_tile_plan *cg_tile_dfg_plan(const cg_tile_dfg *t);
+/* Input values (by tile DFG node id) of the run of tile `tile` at
+ * iteration numbers k[0..L-2] of the outer loops, starting at iteration
+ * number k[L-1] of the tagged loop.  Live-ins of the loop DFG take their
+ * nest value (affine in the outer counters), else invariant[node id of the
+ * loop DFG] (may be NULL: then such a live-in is an error naming it). */
+int cg_tile_dfg_inputs(const cg_tile_dfg *t, int64_t tile, const int64_t *k,
+                       const uint64_t *invariant, uint64_t *inputs,
+                       cg_diags *d);
+
+typedef struct cg_tile_run_params {
+    const uint64_t *invariant; /* see cg_tile_dfg_inputs, may be NULL */
+    /* all three set: each run is simulated on the mapped array
+       (cg_sim_run); otherwise the interpreter runs the tile DFG */
+    const cg_netlist *nl;
+    const cg_mrrg *mrrg;
+    const cg_mapping *mapping;
+} cg_tile_run_params;
+void cg_tile_run_params_init(cg_tile_run_params *rp); /* all NULL */
+
+typedef struct cg_tile_run_stats {
+    int64_t tiles;      /* compute steps run */
+    int64_t runs;       /* inner-loop runs */
+    int64_t iters;      /* iterations of the tagged loop */
+    int64_t dma_steps;  /* DMA steps of the program */
+    int64_t descs;      /* descriptors they issue */
+} cg_tile_run_stats;
+
+/* The whole tiled run: program g's transfers executed on ext (an image
+ * covering every array at its layout address) and a zeroed tile-memory
+ * image (address 0, the target's capacity), each compute step running the
+ * tile DFG for every inner-loop run of its tile.  st may be NULL.  Stops at
+ * the first failure (an access outside an image, a failed run). */
+int cg_tile_run(const cg_tile_program *g, const cg_tile_dfg *t,
+                const cg_tile_run_params *rp, cg_mem *ext,
+                cg_tile_run_stats *st, cg_diags *d);
+
 #endif

@@ -1,0 +1,332 @@
+/* test_tiled_run.c: the proof of the tiler.  For every benchmark of
+ * benchmarks/tiled/ the globals get seeded random bytes, the kernel runs
+ * natively (LLVM MCJIT, cg_extract_run), and the tiled program runs on a
+ * copy of the same image twice: each tile's compute by the DFG interpreter
+ * (cg_dfg_run) and by the simulator of the tile DFG's ILP mapping
+ * (cg_sim_run) on the default architecture.  The final external memory
+ * must be byte-identical to the native run's.
+ *
+ * The tile memory is reduced (CG_TILED_MEM bytes, 4096 unless set) so that
+ * every benchmark has many tiles, boundary tiles included; the mapping gets
+ * CG_TILED_TIMEOUT seconds per II (5 unless set) up to II CG_TILED_MAX_II
+ * (4).  CG_TILED_ONLY=TAG runs one benchmark, CG_TILED_DUMP=1 prints each
+ * plan and tile DFG.
+ */
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+#include <dirent.h>
+
+#include "arch/arch.h"
+#include "dfg/extract.h"
+#include "mapper/map.h"
+#include "tiling/tile.h"
+
+typedef struct bench {
+    char dir[256];       /* benchmarks/tiled/NAME */
+    char file[512];      /* .../NAME.c */
+    char tag[64];
+    char flags[256];     /* DFG_FLAGS */
+    char cflags[256];    /* CFLAGS */
+} bench;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int64_t env_int(const char *name, int64_t def)
+{
+    const char *s = getenv(name);
+    return s && *s ? strtoll(s, NULL, 10) : def;
+}
+
+static void print_diags(const cg_diags *d)
+{
+    for (int i = 0; i < cg_diags_size(d); i++) {
+        char *s = cg_diag_format(cg_diags_get(d, i));
+        fprintf(stderr, "%s\n", s);
+        free(s);
+    }
+}
+
+/* The live-ins of the first execution of the loop: the values of kernel
+ * parameters (invariant over the run). */
+typedef struct probe {
+    int n;
+    uint64_t *inputs;
+    bool *varies;       /* by node id: not the same in every execution */
+    int64_t count;
+} probe;
+
+static void on_instance(void *arg, const cg_extract_instance *in)
+{
+    probe *p = arg;
+    if (p->count++ == 0)
+        memcpy(p->inputs, in->inputs, (size_t)p->n * sizeof *p->inputs);
+    for (int i = 0; i < p->n; i++)
+        p->varies[i] |= in->inputs[i] != p->inputs[i];
+}
+
+/* Every live-in of the tile DFG that the nest does not give as an affine
+ * value is the same in every execution of the loop: then the values of the
+ * first execution (cg_tile_run_params.invariant) are right for all. */
+static void assert_invariant(const cg_dfg *g, const cg_dfg *tg,
+                             const probe *p)
+{
+    const cg_nest *n = cg_dfg_nest(g);
+    for (int id = 0; id < cg_dfg_nnodes(tg); id++) {
+        const cg_dfg_node *x = cg_dfg_get_node(tg, id);
+        int v = x->op == CG_OP_INPUT ? cg_dfg_find(g, x->name) : -1;
+        bool affine = false;
+        for (int i = 0; v >= 0 && i < n->nliveins; i++)
+            affine |= n->liveins[i].node == v && n->liveins[i].value.is_affine;
+        if (v >= 0 && !affine && p->varies[v]) {
+            fprintf(stderr, "live-in '%s' changes between executions\n",
+                    x->name);
+            fail();
+        }
+    }
+}
+
+/* Compare two images; on a difference say where. */
+static void assert_same(const cg_mem *a, const cg_mem *b, const char *what,
+                        const char *name)
+{
+    assert_int_equal(a->size, b->size);
+    if (memcmp(a->data, b->data, (size_t)a->size) == 0)
+        return;
+    uint64_t k = 0;
+    while (a->data[k] == b->data[k])
+        k++;
+    fprintf(stderr, "%s: %s memory differs at 0x%llx (tiled %u, native %u)\n",
+            name, what, (unsigned long long)(a->base + k), a->data[k],
+            b->data[k]);
+    fail();
+}
+
+typedef struct setup {
+    cg_extract_prog *x;
+    cg_dfg *g;
+    cg_arch *arch;
+    cg_netlist *nl;
+    cg_mem native, start;
+    probe pr;
+} setup;
+
+/* Extract, seed, run natively. */
+static void prepare(const bench *b, setup *s, cg_diags *d)
+{
+    char flags[256];
+    snprintf(flags, sizeof flags, "%s", b->flags);
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    assert_int_equal(cg_extract_params_parse(&p, flags, b->dir, d), 0);
+    p.cflags = b->cflags;
+    s->x = cg_extract_open(b->file, &p, d);
+    print_diags(d);
+    assert_non_null(s->x);
+    s->g = cg_extract_loop(s->x, b->tag, d);
+    print_diags(d);
+    assert_non_null(s->g);
+    s->arch = cg_arch_default(d);
+    s->nl = cg_arch_flatten(s->arch, d);
+    assert_non_null(s->nl);
+    assert_int_equal(cg_extract_image(s->x, &s->native), 0);
+    uint64_t seed = 0x243F6A8885A308D3ULL;
+    for (const char *c = b->tag; *c; c++)
+        seed = seed * 31 + (uint8_t)*c;
+    cg_extract_fill_random(s->x, &s->native, seed);
+    s->start = s->native;
+    s->start.data = malloc((size_t)s->native.size);
+    memcpy(s->start.data, s->native.data, (size_t)s->native.size);
+    s->pr.n = cg_dfg_nnodes(s->g);
+    s->pr.inputs = calloc((size_t)s->pr.n + 1, sizeof *s->pr.inputs);
+    s->pr.varies = calloc((size_t)s->pr.n + 1, sizeof *s->pr.varies);
+    double t0 = now();
+    int rc = cg_extract_run(s->x, b->tag, &s->native, on_instance, &s->pr,
+                            NULL, d);
+    print_diags(d);
+    assert_int_equal(rc, 0);
+    fprintf(stderr, "%s: native run %.3f s, the loop ran %lld times\n",
+            b->tag, now() - t0, (long long)s->pr.count);
+    assert_true(s->pr.count >= 1);
+    /* the tiled run has something to prove */
+    assert_true(memcmp(s->start.data, s->native.data, (size_t)s->native.size));
+}
+
+static void release(setup *s)
+{
+    free(s->native.data);
+    free(s->start.data);
+    free(s->pr.inputs);
+    free(s->pr.varies);
+    cg_netlist_destroy(s->nl);
+    cg_arch_destroy(s->arch);
+    cg_dfg_destroy(s->g);
+    cg_extract_close(s->x);
+}
+
+/* The tiled run from the seeded image; compared with the native one. */
+static void tiled(const setup *s, const cg_tile_program *prog,
+                  const cg_tile_dfg *td, const cg_tile_run_params *rp,
+                  const char *what, const char *name)
+{
+    cg_diags *d = cg_diags_create();
+    cg_mem ext = s->start;
+    ext.data = malloc((size_t)ext.size);
+    memcpy(ext.data, s->start.data, (size_t)ext.size);
+    cg_tile_run_stats st;
+    double t0 = now();
+    int rc = cg_tile_run(prog, td, rp, &ext, &st, d);
+    print_diags(d);
+    assert_int_equal(rc, 0);
+    fprintf(stderr, "%s: %s: %lld tiles, %lld runs, %lld iterations, "
+            "%lld DMA steps (%lld descriptors), %.3f s\n", name, what,
+            (long long)st.tiles, (long long)st.runs, (long long)st.iters,
+            (long long)st.dma_steps, (long long)st.descs, now() - t0);
+    assert_same(&ext, &s->native, what, name);
+    free(ext.data);
+    cg_diags_destroy(d);
+}
+
+/* Map the tile DFG once (it serves every tile shape) and run the program
+ * with the simulator.  A mapping the ILP does not find within the budget
+ * is an outcome, printed, not a failure: the interpreted proof stands and
+ * the simulated one is reported missing. */
+static void map_and_simulate(const setup *s, const cg_tile_program *prog,
+                             const cg_tile_dfg *td, cg_tile_run_params *rp,
+                             const char *name)
+{
+    const cg_dfg *tg = cg_tile_dfg_graph(td);
+    cg_diags *d = cg_diags_create();
+    cg_map_params mp;
+    cg_map_params_init(&mp);
+    mp.timeout_s = (double)env_int("CG_TILED_TIMEOUT", 5);
+    mp.max_ii = (int)env_int("CG_TILED_MAX_II", 4);
+    cg_map_result res;
+    double t0 = now();
+    int rc = cg_map(s->nl, tg, &mp, &res, d);
+    print_diags(d);
+    assert_int_equal(rc, 0);
+    fprintf(stderr, "%s: tile DFG (%d nodes, %d edges) %s at II=%d (MII %d) "
+            "in %.2f s\n", name, cg_dfg_nnodes(tg), cg_dfg_nedges(tg),
+            res.status == CG_MAP_MAPPED ? "mapped" : "NOT mapped", res.ii,
+            res.mii.mii, now() - t0);
+    if (res.status != CG_MAP_MAPPED) {
+        assert_int_equal(res.status, CG_MAP_TIMEOUT);
+        fprintf(stderr, "%s: no mapping within %g s per II up to II=%d: "
+                "simulated proof NOT run\n", name, mp.timeout_s, mp.max_ii);
+    } else {
+        assert_int_equal(cg_map_check(s->nl, res.mrrg, tg, res.mapping, d),
+                         0);
+        rp->nl = s->nl;
+        rp->mrrg = res.mrrg;
+        rp->mapping = res.mapping;
+        tiled(s, prog, td, rp, "simulated", name);
+    }
+    cg_map_result_free(&res);
+    cg_diags_destroy(d);
+}
+
+static void test_tiled(void **state)
+{
+    const bench *b = *state;
+    cg_diags *d = cg_diags_create();
+    setup s = {0};
+    prepare(b, &s, d);
+    cg_tile_params tp;
+    cg_tile_params_init(&tp);
+    tp.mem_bytes = env_int("CG_TILED_MEM", 4096);
+    cg_tile_plan *plan = cg_tile_plan_dfg(s.g, s.nl, &tp, d);
+    print_diags(d);
+    assert_non_null(plan);
+    const cg_tile_summary *sum = cg_tile_plan_summary(plan);
+    assert_true(sum->ntiles > 1);
+    cg_tile_program *prog = cg_tile_program_build(plan, d);
+    print_diags(d);
+    assert_non_null(prog);
+    cg_tile_dfg *td = cg_tile_dfg_build(plan, s.g, d);
+    print_diags(d);
+    assert_non_null(td);
+    assert_int_equal(cg_dfg_check(cg_tile_dfg_graph(td), d), 0);
+    assert_invariant(s.g, cg_tile_dfg_graph(td), &s.pr);
+    if (getenv("CG_TILED_DUMP")) { /* debugging: the plan and tile DFG */
+        cg_tile_plan_write(plan, stderr);
+        cg_dfg_write_dot(cg_tile_dfg_graph(td), stderr);
+    }
+    cg_tile_run_params rp;
+    cg_tile_run_params_init(&rp);
+    rp.invariant = s.pr.inputs;
+    tiled(&s, prog, td, &rp, "interpreted", b->tag);
+    map_and_simulate(&s, prog, td, &rp, b->tag);
+    cg_tile_dfg_destroy(td);
+    cg_tile_program_destroy(prog);
+    cg_tile_plan_destroy(plan);
+    release(&s);
+    cg_diags_destroy(d);
+}
+
+/* Every folder of benchmarks/tiled with a Makefile: its first LOOP_TAG. */
+static int collect(bench **out)
+{
+    const char *root = "benchmarks/tiled";
+    struct dirent **ents = NULL;
+    int ne = scandir(root, &ents, NULL, alphasort), n = 0;
+    assert_true(ne > 0);
+    *out = calloc((size_t)ne, sizeof **out);
+    for (int i = 0; i < ne; i++) {
+        bench v;
+        char mk[600];
+        memset(&v, 0, sizeof v);
+        snprintf(v.dir, sizeof v.dir, "%s/%.200s", root, ents[i]->d_name);
+        snprintf(mk, sizeof mk, "%s/Makefile", v.dir);
+        cg_extract_makefile m;
+        cg_diags *d = cg_diags_create();
+        if (ents[i]->d_name[0] != '.' &&
+            cg_extract_makefile_read(mk, &m, d) == 0) {
+            snprintf(v.file, sizeof v.file, "%s/%.200s.c", v.dir,
+                     ents[i]->d_name);
+            snprintf(v.flags, sizeof v.flags, "%s",
+                     m.dfg_flags ? m.dfg_flags : "");
+            snprintf(v.cflags, sizeof v.cflags, "%s", m.cflags ? m.cflags : "");
+            char *save = NULL, *t = strtok_r(m.loop_tags, " ", &save);
+            if (t) {
+                snprintf(v.tag, sizeof v.tag, "%s", t);
+                (*out)[n++] = v;
+            }
+            cg_extract_makefile_free(&m);
+        }
+        cg_diags_destroy(d);
+        free(ents[i]);
+    }
+    free(ents);
+    return n;
+}
+
+int main(void)
+{
+    bench *bs = NULL;
+    int n = collect(&bs);
+    const char *only = getenv("CG_TILED_ONLY");
+    struct CMUnitTest *tests = calloc((size_t)n + 1, sizeof *tests);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!only || strcmp(only, bs[i].tag) == 0)
+            tests[k++] = (struct CMUnitTest){bs[i].tag, test_tiled, NULL,
+                                             NULL, &bs[i]};
+    int rc = _cmocka_run_group_tests("tiled_run", tests, (size_t)k, NULL,
+                                     NULL);
+    free(tests);
+    free(bs);
+    return rc;
+}
