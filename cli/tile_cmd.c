@@ -172,8 +172,8 @@ int cg_cli_tile(int argc, char **argv)
     cg_dfg **gs = NULL;
     int n = 0, rc = 1;
     if (nl && cg_extract_file(o.file, o.loop, &ep, &gs, &n, d) == 0 && n == 1) {
-        cg_tile_plan *plan = cg_tile_plan_nest(cg_dfg_nest(gs[0]), o.file,
-                                               nl, &o.p, d);
+        /* from the DFG: a tagged loop that carries a value stays whole */
+        cg_tile_plan *plan = cg_tile_plan_dfg(gs[0], nl, &o.p, d);
         if (plan) rc = tile_print(&o, plan, d);
         cg_tile_plan_destroy(plan);
     }
