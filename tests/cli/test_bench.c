@@ -123,7 +123,8 @@ static void test_json_and_csv(void **state)
     json_t *last = json_array_get(tries, json_array_size(tries) - 1);
     assert_string_equal(json_string_value(json_object_get(last, "outcome")),
                         "mapped");
-    assert_true(json_integer_value(json_object_get(last, "rows")) > 0);
+    /* 0 when the heuristic mapped it (no ILP solved at that II) */
+    assert_true(json_integer_value(json_object_get(last, "rows")) >= 0);
     json_t *calls = record(all, "two", "calls");
     assert_string_equal(json_string_value(json_object_get(calls, "status")),
                         "error");
