@@ -741,3 +741,43 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     }
     return found;
 }
+
+/* The largest delay out of FUNC node f (its latency), 0 when none. */
+static int latency_of(const heur *H, int f)
+{
+    int n, best = 0;
+    const int *out = cg_mrrg_out(H->m, f, &n);
+    for (int j = 0; j < n; j++)
+        if (cg_mrrg_get_edge(H->m, out[j])->delay > best)
+            best = cg_mrrg_get_edge(H->m, out[j])->delay;
+    return best;
+}
+
+int cg__heur_min_delays(const cg_netlist *nl, const cg_mrrg *m,
+                        const cg_dfg *g, int *edge_min, int *lat_max)
+{
+    cg__heur_opts o = {0};
+    heur H = {.nl = nl, .m = m, .g = g, .o = &o};
+    int rc = setup(&H);
+    for (int v = 0; rc == 0 && v < H.n; v++) {
+        lat_max[v] = 0;
+        for (int i = 0; i < H.ncand[v]; i++) {
+            int l = latency_of(&H, H.funcnode[H.cand[v][i] * H.ii]);
+            if (l > lat_max[v])
+                lat_max[v] = l;
+        }
+    }
+    for (int e = 0; rc == 0 && e < H.ne; e++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        edge_min[e] = INF;
+        for (int i = 0; i < H.ncand[ed->src]; i++)
+            for (int j = 0; j < H.ncand[ed->dst]; j++) {
+                int dm = dmin(&H, H.cand[ed->src][i], H.cand[ed->dst][j],
+                              ed->operand);
+                if (dm < edge_min[e])
+                    edge_min[e] = dm;
+            }
+    }
+    teardown(&H);
+    return rc;
+}

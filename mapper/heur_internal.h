@@ -63,4 +63,20 @@ typedef struct cg__heur_opts {
 int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
                  cg__heur_opts *o, cg_mapping **out, cg_diags *d);
 
+/* For every DFG edge, the least delay a route can have from a unit that
+ * can run its producer (start included, so the unit's latency too) to the
+ * operand's pin on a unit that can run its consumer, >= 2^28 when none; for
+ * every DFG node, the largest latency of a unit that can run it.  0, or -1
+ * on no memory. */
+int cg__heur_min_delays(const cg_netlist *nl, const cg_mrrg *m,
+                        const cg_dfg *g, int *edge_min, int *lat_max);
+
+/* ---- bound.c: a quick proof that an II is impossible ------------------- */
+
+/* 1 when g provably cannot map on m's II because its routes would need
+ * more delay nodes (registers) than the MRRG has (see bound.c), 0 when
+ * this bound proves nothing, -1 on no memory. */
+int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
+                        const cg_dfg *g);
+
 #endif

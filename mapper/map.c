@@ -242,7 +242,8 @@ static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
 }
 
 /* The heuristic at one II; 1 when mapped and checked (res owns the MRRG
- * and mapping), 0 when it found nothing, -1 on an error. */
+ * and mapping), 2 when the register bound (bound.c) proves the II
+ * impossible, 0 when it found nothing, -1 on an error. */
 static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                    const cg_map_params *p, int ii, cg_map_result *res,
                    cg_diags *d)
@@ -250,10 +251,19 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
     if (!m)
         return -1;
+    int rc = cg__bound_registers(nl, m, g);
+    if (rc != 0) {
+        cg_mrrg_destroy(m);
+        if (rc < 0)
+            cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
+                         "out of memory bounding '%s' at II=%d",
+                         cg_dfg_name(g), ii);
+        return rc < 0 ? -1 : 2;
+    }
     cg__heur_opts o = {heur_budget(p), p->seed + (unsigned)ii, NULL, 0,
                        HEUR_ATTEMPTS, 0};
     cg_mapping *map = NULL;
-    int rc = cg__heur_map(nl, m, g, &o, &map, d);
+    rc = cg__heur_map(nl, m, g, &o, &map, d);
     if (rc == 1 && p->dump_lp && dump_only(nl, g, m, p->dump_lp, d) < 0) {
         cg_mapping_destroy(map);
         rc = -1;
@@ -268,31 +278,47 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     return rc;
 }
 
-/* The heuristic from the MII up: the first II it maps (recorded in res),
- * 0 when none up to max_ii, -1 on an error. */
+/* What the heuristic pass learnt per II (index ii - MII). */
+typedef struct sweep {
+    int mapped_ii;   /* first II it mapped, 0 when none */
+    double secs;     /* time spent at that II */
+    bool *proven;    /* per II: impossible by the register bound */
+    double *psecs;   /* ... seconds that took */
+} sweep;
+
+/* The heuristic from the MII up, each II first bounded (bound.c): 0 with
+ * sw filled, -1 on an error. */
 static int heur_search(const cg_netlist *nl, const cg_dfg *g,
                        const cg_map_params *p, cg_map_result *res,
-                       double *secs, cg_diags *d)
+                       sweep *sw, cg_diags *d)
 {
     for (int ii = res->mii.mii; ii <= p->max_ii; ii++) {
         double t0 = now();
         int rc = heur_at(nl, g, p, ii, res, d);
-        *secs = now() - t0;
-        if (rc != 0)
-            return rc < 0 ? -1 : ii;
+        double secs = now() - t0;
+        if (rc < 0)
+            return -1;
+        if (rc == 2) {
+            sw->proven[ii - res->mii.mii] = true;
+            sw->psecs[ii - res->mii.mii] = secs;
+        } else if (rc == 1) {
+            sw->mapped_ii = ii;
+            sw->secs = secs;
+            return 0;
+        }
     }
     return 0;
 }
 
-/* The ILP at the IIs from the MII to `below` - 1 (or max_ii when the
- * heuristic mapped nothing); 1 when it mapped one (res holds it, replacing
- * the heuristic's), 0 when not, -1 on an error.  *timed_out when some II
- * timed out. */
+/* The ILP at the IIs from the MII to below - 1 (or max_ii when the
+ * heuristic mapped nothing), skipping those the bound proved; 1 when it
+ * mapped one (res holds it, replacing the heuristic's), 0 when not, -1 on
+ * an error.  *timed_out when some II timed out. */
 static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
-                      const cg_map_params *p, int below, cg_map_result *res,
-                      bool *timed_out, cg_diags *d)
+                      const cg_map_params *p, const sweep *sw,
+                      cg_map_result *res, bool *timed_out, cg_diags *d)
 {
-    int last = below > 0 ? below - 1 : p->max_ii;
+    int last = sw->mapped_ii > 0 ? sw->mapped_ii - 1 : p->max_ii;
     cg_mapping *hmap = res->mapping;
     cg_mrrg *hm = res->mrrg;
     res->mapping = NULL;
@@ -300,6 +326,11 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
     int rc = 0;
     for (int ii = res->mii.mii; ii <= last && rc == 0; ii++) {
         res->ii = ii;
+        if (sw->proven[ii - res->mii.mii]) {
+            record(res, ii, CG_II_INFEASIBLE, sw->psecs[ii - res->mii.mii],
+                   NULL);
+            continue;
+        }
         rc = map_at(nl, g, p, ii, res, d);
         if (rc == 0 && res->ntried &&
             res->tried[res->ntried - 1].outcome == CG_II_TIMEOUT)
@@ -333,18 +364,23 @@ int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
                      p->max_ii);
         return -1;
     }
-    double hsecs = 0;
-    int hii = heur_search(nl, g, p, res, &hsecs, d);
+    int span = p->max_ii - res->mii.mii + 1;
+    sweep sw = {0, 0, calloc((size_t)span + 1, sizeof(bool)),
+                calloc((size_t)span + 1, sizeof(double))};
     bool timed_out = false;
-    int rc = hii < 0 ? -1 : hii == res->mii.mii ? 0
-                                : ilp_search(nl, g, p, hii, res, &timed_out, d);
+    int rc = !sw.proven || !sw.psecs ? -1
+                                     : heur_search(nl, g, p, res, &sw, d);
+    if (rc == 0 && sw.mapped_ii != res->mii.mii)
+        rc = ilp_search(nl, g, p, &sw, res, &timed_out, d);
+    if (rc == 0 && sw.mapped_ii > 0) {
+        res->ii = sw.mapped_ii;
+        record(res, sw.mapped_ii, CG_II_MAPPED, sw.secs, NULL);
+    }
+    free(sw.proven);
+    free(sw.psecs);
     res->seconds = now() - t0;
     if (rc < 0)
         return -1;
-    if (rc == 0 && hii > 0) {
-        res->ii = hii;
-        record(res, hii, CG_II_MAPPED, hsecs, NULL);
-    }
     res->status = res->mapping ? CG_MAP_MAPPED
                   : timed_out  ? CG_MAP_TIMEOUT
                                : CG_MAP_INFEASIBLE;

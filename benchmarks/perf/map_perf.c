@@ -6,11 +6,17 @@
  * LOOP_TAGS, DFG_FLAGS and CFLAGS next to FOLDER/<name>.c).  Every tagged
  * loop is extracted with the LLVM extractor and mapped on the embedded
  * default 4x4 array; one Markdown table row per loop: benchmark, loop, DFG
- * nodes, MII (ResMII/RecMII), II reached, status, seconds, the size of the
- * last ILP solved (rows / columns / nonzeros) and the outcome of every II
- * tried (M mapped, I proven infeasible, T timed out).  docs/mapper.md holds
- * the table of the current build.
+ * nodes, MII (ResMII/RecMII), II reached, status (with "optimal" when the
+ * II is the MII or every lower II was proven infeasible), seconds, the
+ * size of the largest ILP solved (rows / columns / nonzeros; "-" when the
+ * heuristic mapped at the MII and no ILP ran) and the outcome of every II
+ * tried (M mapped, M(h) mapped by the heuristic, I proven infeasible, T
+ * timed out); then a summary: loops mapped, proven optimal, and the median
+ * and max seconds of all loops and of those of up to 30 nodes.
+ * benchmarks/perf/run.sh runs it; docs/mapper.md holds the table of the
+ * current build.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,33 +39,125 @@ static const char *outcome_name(cg_ii_outcome o)
     return o == CG_II_MAPPED ? "M" : o == CG_II_INFEASIBLE ? "I" : "T";
 }
 
+/* What the summary needs of each loop. */
+typedef struct stats {
+    int n, cap;
+    double *secs;     /* per loop mapped or not */
+    int *nodes;
+    int mapped, at_mii, proven, errors;
+} stats;
+
+static void add_stat(stats *st, double secs, int nodes)
+{
+    if (st->n == st->cap) {
+        st->cap = st->cap ? 2 * st->cap : 64;
+        st->secs = realloc(st->secs, sizeof *st->secs * (size_t)st->cap);
+        st->nodes = realloc(st->nodes, sizeof *st->nodes * (size_t)st->cap);
+        if (!st->secs || !st->nodes) {
+            fprintf(stderr, "map_perf: out of memory\n");
+            exit(1);
+        }
+    }
+    st->secs[st->n] = secs;
+    st->nodes[st->n++] = nodes;
+}
+
+/* Is every II below the mapped one proven infeasible? */
+static bool optimal(const cg_map_result *r)
+{
+    for (int i = 0; i < r->ntried; i++)
+        if (r->tried[i].ii < r->ii &&
+            r->tried[i].outcome != CG_II_INFEASIBLE)
+            return false;
+    return true;
+}
+
+/* The largest ILP solved (0 rows: the heuristic did everything). */
+static int biggest(const cg_map_result *r)
+{
+    int b = -1;
+    for (int i = 0; i < r->ntried; i++)
+        if (r->tried[i].rows > 0 &&
+            (b < 0 || r->tried[i].rows > r->tried[b].rows))
+            b = i;
+    return b;
+}
+
 /* One table row: map g and print what happened. */
 static void row(const char *bench, const cg_dfg *g, const cg_netlist *nl,
-                const cg_map_params *p)
+                const cg_map_params *p, stats *st)
 {
     cg_diags *d = cg_diags_create();
     cg_map_result r;
     int rc = cg_map(nl, g, p, &r, d);
     printf("| %s | %s | %d | ", bench, cg_dfg_name(g), cg_dfg_nnodes(g));
+    add_stat(st, r.seconds, cg_dfg_nnodes(g));
     if (rc < 0) {
         printf("- | - | error | %.1f | - | - |\n", r.seconds);
         cg_diags_print(d, stderr);
+        st->errors++;
     } else {
         char tries[256] = "";
         for (int i = 0; i < r.ntried; i++) {
             size_t k = strlen(tries);
-            snprintf(tries + k, sizeof tries - k, "%s%d:%s", i ? " " : "",
-                     r.tried[i].ii, outcome_name(r.tried[i].outcome));
+            snprintf(tries + k, sizeof tries - k, "%s%d:%s%s", i ? " " : "",
+                     r.tried[i].ii, outcome_name(r.tried[i].outcome),
+                     r.tried[i].outcome == CG_II_MAPPED &&
+                             r.tried[i].rows == 0
+                         ? "(h)"
+                         : "");
         }
-        int t = r.ntried ? r.ntried - 1 : 0;
-        printf("%d (%d/%d) | %d | %s | %.1f | %d / %d / %d | %s |\n",
-               r.mii.mii, r.mii.res_mii, r.mii.rec_mii, r.ii,
-               status_name(&r), r.seconds, r.tried[t].rows,
-               r.tried[t].cols, r.tried[t].nonzeros, tries);
+        bool mapped = r.status == CG_MAP_MAPPED;
+        st->mapped += mapped;
+        st->at_mii += mapped && r.ii == r.mii.mii;
+        st->proven += mapped && optimal(&r);
+        int b = biggest(&r);
+        printf("%d (%d/%d) | %d | %s%s | %.1f | ", r.mii.mii, r.mii.res_mii,
+               r.mii.rec_mii, r.ii, status_name(&r),
+               mapped ? optimal(&r) ? ", optimal" : ", lower II open" : "",
+               r.seconds);
+        if (b < 0)
+            printf("- | %s |\n", tries);
+        else
+            printf("%d / %d / %d | %s |\n", r.tried[b].rows,
+                   r.tried[b].cols, r.tried[b].nonzeros, tries);
     }
     fflush(stdout);
     cg_map_result_free(&r);
     cg_diags_destroy(d);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median and max seconds of the loops of at most max_nodes nodes. */
+static void times(const stats *st, int max_nodes, const char *what)
+{
+    double *v = malloc(sizeof *v * ((size_t)st->n + 1));
+    int n = 0;
+    for (int i = 0; v && i < st->n; i++)
+        if (st->nodes[i] <= max_nodes)
+            v[n++] = st->secs[i];
+    if (n > 0) {
+        qsort(v, (size_t)n, sizeof *v, cmp_double);
+        double med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+        printf("%s: %d loops, median %.1f s, max %.1f s\n", what, n, med,
+               v[n - 1]);
+    }
+    free(v);
+}
+
+static void summary(const stats *st)
+{
+    printf("\n%d loops: %d mapped (%d at the MII, %d with every lower II "
+           "proven infeasible, so %d proven optimal), %d errors\n",
+           st->n, st->mapped, st->at_mii, st->proven - st->at_mii,
+           st->proven, st->errors);
+    times(st, 1 << 30, "all loops");
+    times(st, 30, "loops of up to 30 nodes");
 }
 
 /* Extract the loops of one benchmark folder into *out (*n of them). */
@@ -123,8 +221,9 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("| benchmark | loop | nodes | MII (Res/Rec) | II | status | "
-           "seconds | rows / cols / nonzeros | IIs tried |\n");
+           "seconds | largest ILP rows / cols / nonzeros | IIs tried |\n");
     printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    stats st = {0};
     for (; i < argc; i++) {
         cg_dfg **gs;
         int n;
@@ -140,12 +239,15 @@ int main(int argc, char **argv)
         cg_diags_clear(d);
         for (int j = 0; j < n; j++) {
             if (cg_dfg_nnodes(gs[j]) <= max_nodes)
-                row(bench, gs[j], nl, &p);
+                row(bench, gs[j], nl, &p, &st);
             cg_dfg_destroy(gs[j]);
         }
         free(gs);
         free(trimmed);
     }
+    summary(&st);
+    free(st.secs);
+    free(st.nodes);
     cg_netlist_destroy(nl);
     cg_arch_destroy(a);
     cg_diags_destroy(d);
