@@ -53,11 +53,14 @@ typedef struct heur {
     cg__router *r;
     int *order, *bump;
     double *height;
+    int64_t *asap, *alap; /* static schedule with the least edge delays */
     uint64_t rng;
     double deadline;
     double noise;    /* random part of a choice's cost; grows with the
                         attempts so that later ones explore more */
     double late_src; /* chance that a source follows its last consumer */
+    bool use_alap;   /* an op with no placed neighbour starts near its
+                        alap (else in the first II cycles) */
 } heur;
 
 static double now(void)
@@ -250,7 +253,8 @@ static int setup(heur *H)
         !ALLOC(H->occ.pred, H->nn) || !ALLOC(H->esink, H->ne) ||
         !ALLOC(H->undo, H->nn) || !ALLOC(H->path, H->nn) ||
         !ALLOC(H->order, H->n) || !ALLOC(H->bump, H->n) ||
-        !ALLOC(H->height, H->n))
+        !ALLOC(H->height, H->n) || !ALLOC(H->asap, H->n) ||
+        !ALLOC(H->alap, H->n))
         return -1;
     H->r = cg__router_create(H->m);
     if (!H->r || index_mrrg(H) < 0 || alloc_edges(H) < 0 ||
@@ -273,7 +277,7 @@ static void teardown(heur *H)
                    H->ncand, H->ein, H->eout, H->nein, H->neout, H->place,
                    H->start, H->func_owner, H->occ.owner, H->occ.arrive,
                    H->occ.pred, H->esink, H->undo, H->path, H->order,
-                   H->bump, H->height};
+                   H->bump, H->height, H->asap, H->alap};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]);
     cg__router_destroy(H->r);
@@ -295,6 +299,65 @@ static void heights(heur *H)
             if (ed->distance == 0 &&
                 H->height[ed->src] < H->height[ed->dst] + 1) {
                 H->height[ed->src] = H->height[ed->dst] + 1;
+                changed = true;
+            }
+        }
+        if (!changed)
+            break;
+    }
+}
+
+/* Least delay of DFG edge e over the units that can run its ends. */
+static int edge_min(const heur *H, int e)
+{
+    const cg_dfg_edge *ed = cg_dfg_get_edge(H->g, e);
+    int best = INF;
+    for (int i = 0; i < H->ncand[ed->src]; i++)
+        for (int j = 0; j < H->ncand[ed->dst]; j++) {
+            int dm = dmin(H, H->cand[ed->src][i], H->cand[ed->dst][j],
+                          ed->operand);
+            if (dm < best)
+                best = dm;
+        }
+    return best >= INF ? 0 : best;
+}
+
+/* asap/alap: the earliest and latest starts along distance-0 edges with
+ * their least delays.  An op with no placed neighbour starts near its
+ * alap (shifted as the schedule drifted): then a recurrence's op placed
+ * before its partners does not pin them to the first cycles. */
+static void static_schedule(heur *H)
+{
+    int64_t top = 0;
+    for (int v = 0; v < H->n; v++)
+        H->asap[v] = 0;
+    for (int pass = 0; pass < H->n; pass++) {
+        bool changed = false;
+        for (int e = 0; e < H->ne; e++) {
+            const cg_dfg_edge *ed = cg_dfg_get_edge(H->g, e);
+            int64_t t = H->asap[ed->src] + edge_min(H, e);
+            if (ed->distance == 0 && ed->src != ed->dst &&
+                t > H->asap[ed->dst]) {
+                H->asap[ed->dst] = t;
+                changed = true;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    for (int v = 0; v < H->n; v++)
+        if (H->asap[v] > top)
+            top = H->asap[v];
+    for (int v = 0; v < H->n; v++)
+        H->alap[v] = top;
+    for (int pass = 0; pass < H->n; pass++) {
+        bool changed = false;
+        for (int e = 0; e < H->ne; e++) {
+            const cg_dfg_edge *ed = cg_dfg_get_edge(H->g, e);
+            int64_t t = H->alap[ed->dst] - edge_min(H, e);
+            if (ed->distance == 0 && ed->src != ed->dst &&
+                t < H->alap[ed->src]) {
+                H->alap[ed->src] = t;
                 changed = true;
             }
         }
@@ -481,7 +544,18 @@ static int try_at(heur *H, int v, int f, int64_t t, bool keep)
 typedef struct window {
     int64_t lo, hi;
     bool has_lo, has_hi;
+    bool free;       /* no placed neighbour: hi is a guess (alap) */
 } window;
+
+/* How far the schedule has drifted past the static asap. */
+static int64_t drift(const heur *H)
+{
+    int64_t d = 0;
+    for (int v = 0; v < H->n; v++)
+        if (H->place[v] >= 0 && H->start[v] - H->asap[v] > d)
+            d = H->start[v] - H->asap[v];
+    return d;
+}
 
 static void lower(window *w, int64_t t)
 {
@@ -589,10 +663,10 @@ static void try_prim(heur *H, int v, int q, const window *w, int64_t anchor,
 {
     int span = H->ii + 3;
     for (int i = 0; i < span; i++) {
-        int64_t t = w->has_lo ? w->lo + i : w->has_hi ? w->hi - i : i;
+        int64_t t = w->has_lo ? w->lo + i : w->hi - i;
         if (w->has_lo && w->has_hi && t > w->hi)
             break;
-        if (!w->has_lo && !w->has_hi && i >= H->ii)
+        if (w->free && i >= H->ii)
             break;
         int f = H->funcnode[q * H->ii + modii(H, t)];
         if (f < 0 || H->func_owner[f] >= 0)
@@ -626,11 +700,19 @@ static bool place_op(heur *H, int v)
         if (ok[i] && !ws[i].has_lo && ws[i].has_hi && ws[i].hi > hi)
             hi = ws[i].hi;
     }
+    for (int i = 0; i < H->ncand[v]; i++)
+        if (ok[i] && !ws[i].has_lo && !ws[i].has_hi) {
+            ws[i].hi = H->use_alap ? H->alap[v] + drift(H) : H->ii - 1;
+            ws[i].has_hi = ws[i].free = true;
+        }
     choice best = {-1, 0, 0};
     for (int i = 0; i < H->ncand[v]; i++)
         if (ok[i])
             try_prim(H, v, H->cand[v][i], &ws[i],
-                     ws[i].has_lo ? lo : ws[i].has_hi ? hi : 0, &best);
+                     ws[i].free     ? ws[i].hi
+                     : ws[i].has_lo ? lo
+                                    : hi,
+                     &best);
     free(ws);
     free(ok);
     return best.f >= 0 && try_at(H, v, best.f, best.t, true) >= 0;
@@ -706,6 +788,7 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     int rc = setup(&H);
     if (rc == 0) {
         heights(&H);
+        static_schedule(&H);
         for (int v = 0; v < H.n; v++)
             if (H.ncand[v] == 0)
                 rc = 1; /* an op no unit runs: nothing to try */
@@ -723,6 +806,7 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
         if (H.noise > 6)
             H.noise = 6;
         H.late_src = o->attempts > 1 ? 0.3 : 0;
+        H.use_alap = o->attempts % 2 == 1; /* both, alternately */
         int failed = attempt(&H);
         if (failed == -1) {
             *out = result(&H);

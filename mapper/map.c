@@ -10,8 +10,7 @@
  *      impossible at once,
  *   1. the ILP restricted to units within grid distance 1 of a
  *      simulated-annealing placement (small: maps or fails in a second),
- *   2. the same with radius 2, 3, ... (each with a quarter of the time
- *      left) while the radius is below the grid's diameter,
+ *   2. the same with radius 2 (each with a sixth of the time),
  *   3. the full model (every unit that supports each op), the only one
  *      whose infeasibility proves the II impossible.
  * The first II mapped by the ILP wins; if none, the heuristic's mapping
@@ -57,16 +56,18 @@ static char *lp_name(const char *base, int ii)
     return s;
 }
 
-/* Restricted models around the annealed placement, radius 1, 2, ... up to
- * the grid's diameter, each with a quarter of the time left; stops at the
- * first mapping.  0, or -1 on an error. */
+/* Restricted models around the annealed placement, radius 1 and 2, each
+ * with a sixth of the time: the II reaches the ILP only when the
+ * heuristic found nothing there, and then the full model's proof is worth
+ * more than a longer search near one placement.  Stops at the first
+ * mapping.  0, or -1 on an error. */
 static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
                           const cg__kgraph *k, const int *center,
                           double deadline, cg__ilp_out *out, cg_diags *d)
 {
     int diam = cg_netlist_rows(nl) + cg_netlist_cols(nl) - 2;
-    for (int r = 1; r < diam; r++) {
-        double slice = 0.25 * (deadline - now());
+    double slice = (deadline - now()) / 6;
+    for (int r = 1; r <= 2 && r < diam; r++) {
         if (slice < 0.2)
             break;
         cg__ilp_opts o = {center, r, slice, NULL, false};

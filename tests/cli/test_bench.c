@@ -218,7 +218,7 @@ static void test_benchmark_folders(void **state)
         "sum            sum               14    1    1 mapped TIME   14     "
         "69 yes\n"
         "initrec        initrec           16    2    2 mapped TIME   16     "
-        "85 yes\n");
+        "93 yes\n");
     assert_string_equal(r.err, "");
 }
 
