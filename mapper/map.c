@@ -242,6 +242,17 @@ static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
     return rc;
 }
 
+/* The precedences the heuristic must keep besides the DFG's edges (the
+ * checker's rules): none yet.  Where the memory order of the checker
+ * exists (cg_map_mem_orders), return its edges here -- cg_mem_order and
+ * cg__heur_order have the same layout.  Their number, -1 on no memory. */
+static int heur_orders(const cg_dfg *g, cg__heur_order **out)
+{
+    (void)g;
+    *out = NULL;
+    return 0;
+}
+
 /* The heuristic at one II; 1 when mapped and checked (res owns the MRRG
  * and mapping), 2 when the register bound (bound.c) proves the II
  * impossible, 0 when it found nothing, -1 on an error. */
@@ -261,10 +272,17 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                          cg_dfg_name(g), ii);
         return rc < 0 ? -1 : 2;
     }
-    cg__heur_opts o = {heur_budget(p), p->seed + (unsigned)ii, NULL, 0,
-                       HEUR_ATTEMPTS, 0};
+    cg__heur_order *orders = NULL;
+    int norders = heur_orders(g, &orders);
+    cg__heur_opts o = {heur_budget(p), p->seed + (unsigned)ii, orders,
+                       norders > 0 ? norders : 0, HEUR_ATTEMPTS, 0};
     cg_mapping *map = NULL;
-    rc = cg__heur_map(nl, m, g, &o, &map, d);
+    rc = norders < 0 ? -1 : cg__heur_map(nl, m, g, &o, &map, d);
+    free(orders);
+    if (norders < 0)
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
+                     "out of memory ordering '%s' at II=%d", cg_dfg_name(g),
+                     ii);
     if (rc == 1 && p->dump_lp && dump_only(nl, g, m, p->dump_lp, d) < 0) {
         cg_mapping_destroy(map);
         rc = -1;
@@ -330,6 +348,11 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         if (sw->proven[ii - res->mii.mii]) {
             record(res, ii, CG_II_INFEASIBLE, sw->psecs[ii - res->mii.mii],
                    NULL);
+            if (p->dump_lp) { /* the model is still promised */
+                cg_mrrg *m = cg_mrrg_build(nl, ii, d);
+                rc = m ? dump_only(nl, g, m, p->dump_lp, d) : -1;
+                cg_mrrg_destroy(m);
+            }
             continue;
         }
         rc = map_at(nl, g, p, ii, res, d);
