@@ -1,13 +1,22 @@
-/* map.c: the II search.  From the MII up to max_ii, each II gets an MRRG, a
- * compressed graph and a time budget, spent in this order:
+/* map.c: the II search.
+ *
+ * First the heuristic (heur.c: modulo scheduling, placement and routing
+ * with exact delays) from the MII upward, a few seconds per II, until it
+ * maps; its mapping goes through cg_map_check like every other.  A checked
+ * mapping at the MII is optimal and ends the search.  Otherwise each II
+ * below the heuristic's, from the MII up, gets the exact ILP with the full
+ * time limit, spent in this order:
  *   0. the LP relaxation of the full model: infeasible proves the II
  *      impossible at once,
  *   1. the ILP restricted to units within grid distance 1 of a
  *      simulated-annealing placement (small: maps or fails in a second),
- *   2. the same with radius 2, 3, ... (each with a quarter of the time
- *      left) while the radius is below the grid's diameter,
+ *   2. the same with radius 2 (each with a sixth of the time),
  *   3. the full model (every unit that supports each op), the only one
  *      whose infeasibility proves the II impossible.
+ * The first II mapped by the ILP wins; if none, the heuristic's mapping
+ * stands, and the outcomes of the lower IIs (infeasible or timed out) say
+ * whether it is proven optimal.  When the heuristic maps nothing up to
+ * max_ii, the ILP tries every II as above.
  * A restricted model that is infeasible or times out proves nothing; the
  * II's outcome is that of the first mapped model, else of the full one.
  * Every mapping is checked by cg_map_check before it is returned; a mapping
@@ -17,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "heur_internal.h"
 #include "map_internal.h"
 
 void cg_map_params_init(cg_map_params *p)
@@ -46,16 +56,18 @@ static char *lp_name(const char *base, int ii)
     return s;
 }
 
-/* Restricted models around the annealed placement, radius 1, 2, ... up to
- * the grid's diameter, each with a quarter of the time left; stops at the
- * first mapping.  0, or -1 on an error. */
+/* Restricted models around the annealed placement, radius 1 and 2, each
+ * with a sixth of the time: the II reaches the ILP only when the
+ * heuristic found nothing there, and then the full model's proof is worth
+ * more than a longer search near one placement.  Stops at the first
+ * mapping.  0, or -1 on an error. */
 static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
                           const cg__kgraph *k, const int *center,
                           double deadline, cg__ilp_out *out, cg_diags *d)
 {
     int diam = cg_netlist_rows(nl) + cg_netlist_cols(nl) - 2;
-    for (int r = 1; r < diam; r++) {
-        double slice = 0.25 * (deadline - now());
+    double slice = (deadline - now()) / 6;
+    for (int r = 1; r <= 2 && r < diam; r++) {
         if (slice < 0.2)
             break;
         cg__ilp_opts o = {center, r, slice, NULL, false};
@@ -148,6 +160,20 @@ static int accept(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
     return 0;
 }
 
+static void record(cg_map_result *res, int ii, cg_ii_outcome o, double s,
+                   const cg__ilp_out *out)
+{
+    if (res->ntried >= 64)
+        return;
+    int t = res->ntried++;
+    res->tried[t].ii = ii;
+    res->tried[t].outcome = o;
+    res->tried[t].seconds = s;
+    res->tried[t].rows = out ? out->rows : 0;
+    res->tried[t].cols = out ? out->cols : 0;
+    res->tried[t].nonzeros = out ? out->nonzeros : 0;
+}
+
 /* Map at one II; 1 when mapped (res owns the MRRG), 0 otherwise, -1 on an
  * error. */
 static int map_at(const cg_netlist *nl, const cg_dfg *g,
@@ -167,15 +193,8 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
     cg__ilp_out out;
     int rc = try_ii(nl, g, p, k, ii, &out, d);
     cg__kgraph_destroy(k);
-    if (rc == 0 && res->ntried < 64) {
-        int t = res->ntried++;
-        res->tried[t].ii = ii;
-        res->tried[t].outcome = out.outcome;
-        res->tried[t].seconds = now() - t0;
-        res->tried[t].rows = out.rows;
-        res->tried[t].cols = out.cols;
-        res->tried[t].nonzeros = out.nonzeros;
-    }
+    if (rc == 0)
+        record(res, ii, out.outcome, now() - t0, &out);
     if (rc == 0 && out.mapping) {
         if (accept(nl, g, m, out.mapping, res, d) == 0)
             return 1;
@@ -183,6 +202,171 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
     }
     cg_mapping_destroy(out.mapping);
     cg_mrrg_destroy(m);
+    return rc;
+}
+
+/* Attempts the heuristic gets per II: where it maps, it did so within
+ * about 2,000 on the microbenchmarks (docs/mapper.md). */
+#define HEUR_ATTEMPTS 4000
+
+/* Time the heuristic gets per II: a fraction of the limit, at least a
+ * second (it maps the microbenchmarks in well under that, or not at all). */
+static double heur_budget(const cg_map_params *p)
+{
+    double b = 0.1 * p->timeout_s;
+    return b < 1 ? (p->timeout_s < 1 ? p->timeout_s : 1) : b > 6 ? 6 : b;
+}
+
+/* Write the full model of m's II (--dump-lp) without solving it: the
+ * promise is a model per II tried, whoever mapped it.  0, or -1 on an
+ * error. */
+static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
+                     const char *base, cg_diags *d)
+{
+    cg__kgraph *k = cg__kgraph_build(m, nl);
+    char *lp = lp_name(base, cg_mrrg_ii(m));
+    int rc = -1;
+    if (k && lp) {
+        cg__ilp_out tmp;
+        cg__ilp_opts o = {NULL, 0, 0, lp, false};
+        rc = cg__ilp_solve(k, nl, g, &o, &tmp, d);
+        if (rc == 0)
+            cg_mapping_destroy(tmp.mapping);
+    } else {
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
+                     "out of memory writing the LP model at II=%d",
+                     cg_mrrg_ii(m));
+    }
+    free(lp);
+    cg__kgraph_destroy(k);
+    return rc;
+}
+
+/* The precedences the heuristic must keep besides the DFG's edges (the
+ * checker's rules): none yet.  Where the memory order of the checker
+ * exists (cg_map_mem_orders), return its edges here -- cg_mem_order and
+ * cg__heur_order have the same layout.  Their number, -1 on no memory. */
+static int heur_orders(const cg_dfg *g, cg__heur_order **out)
+{
+    (void)g;
+    *out = NULL;
+    return 0;
+}
+
+/* The heuristic at one II; 1 when mapped and checked (res owns the MRRG
+ * and mapping), 2 when the register bound (bound.c) proves the II
+ * impossible, 0 when it found nothing, -1 on an error. */
+static int heur_at(const cg_netlist *nl, const cg_dfg *g,
+                   const cg_map_params *p, int ii, cg_map_result *res,
+                   cg_diags *d)
+{
+    cg_mrrg *m = cg_mrrg_build(nl, ii, d);
+    if (!m)
+        return -1;
+    int rc = cg__bound_registers(nl, m, g);
+    if (rc != 0) {
+        cg_mrrg_destroy(m);
+        if (rc < 0)
+            cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
+                         "out of memory bounding '%s' at II=%d",
+                         cg_dfg_name(g), ii);
+        return rc < 0 ? -1 : 2;
+    }
+    cg__heur_order *orders = NULL;
+    int norders = heur_orders(g, &orders);
+    cg__heur_opts o = {heur_budget(p), p->seed + (unsigned)ii, orders,
+                       norders > 0 ? norders : 0, HEUR_ATTEMPTS, 0};
+    cg_mapping *map = NULL;
+    rc = norders < 0 ? -1 : cg__heur_map(nl, m, g, &o, &map, d);
+    free(orders);
+    if (norders < 0)
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
+                     "out of memory ordering '%s' at II=%d", cg_dfg_name(g),
+                     ii);
+    if (rc == 1 && p->dump_lp && dump_only(nl, g, m, p->dump_lp, d) < 0) {
+        cg_mapping_destroy(map);
+        rc = -1;
+    }
+    if (rc == 1) {
+        if (accept(nl, g, m, map, res, d) == 0)
+            return 1;
+        cg_mapping_destroy(map);
+        rc = -1;
+    }
+    cg_mrrg_destroy(m);
+    return rc;
+}
+
+/* What the heuristic pass learnt per II (index ii - MII). */
+typedef struct sweep {
+    int mapped_ii;   /* first II it mapped, 0 when none */
+    double secs;     /* time spent at that II */
+    bool *proven;    /* per II: impossible by the register bound */
+    double *psecs;   /* ... seconds that took */
+} sweep;
+
+/* The heuristic from the MII up, each II first bounded (bound.c): 0 with
+ * sw filled, -1 on an error. */
+static int heur_search(const cg_netlist *nl, const cg_dfg *g,
+                       const cg_map_params *p, cg_map_result *res,
+                       sweep *sw, cg_diags *d)
+{
+    for (int ii = res->mii.mii; ii <= p->max_ii; ii++) {
+        double t0 = now();
+        int rc = heur_at(nl, g, p, ii, res, d);
+        double secs = now() - t0;
+        if (rc < 0)
+            return -1;
+        if (rc == 2) {
+            sw->proven[ii - res->mii.mii] = true;
+            sw->psecs[ii - res->mii.mii] = secs;
+        } else if (rc == 1) {
+            sw->mapped_ii = ii;
+            sw->secs = secs;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* The ILP at the IIs from the MII to below - 1 (or max_ii when the
+ * heuristic mapped nothing), skipping those the bound proved; 1 when it
+ * mapped one (res holds it, replacing the heuristic's), 0 when not, -1 on
+ * an error.  *timed_out when some II timed out. */
+static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
+                      const cg_map_params *p, const sweep *sw,
+                      cg_map_result *res, bool *timed_out, cg_diags *d)
+{
+    int last = sw->mapped_ii > 0 ? sw->mapped_ii - 1 : p->max_ii;
+    cg_mapping *hmap = res->mapping;
+    cg_mrrg *hm = res->mrrg;
+    res->mapping = NULL;
+    res->mrrg = NULL;
+    int rc = 0;
+    for (int ii = res->mii.mii; ii <= last && rc == 0; ii++) {
+        res->ii = ii;
+        if (sw->proven[ii - res->mii.mii]) {
+            record(res, ii, CG_II_INFEASIBLE, sw->psecs[ii - res->mii.mii],
+                   NULL);
+            if (p->dump_lp) { /* the model is still promised */
+                cg_mrrg *m = cg_mrrg_build(nl, ii, d);
+                rc = m ? dump_only(nl, g, m, p->dump_lp, d) : -1;
+                cg_mrrg_destroy(m);
+            }
+            continue;
+        }
+        rc = map_at(nl, g, p, ii, res, d);
+        if (rc == 0 && res->ntried &&
+            res->tried[res->ntried - 1].outcome == CG_II_TIMEOUT)
+            *timed_out = true;
+    }
+    if (rc == 1) {
+        cg_mapping_destroy(hmap);
+        cg_mrrg_destroy(hm);
+    } else {
+        res->mapping = hmap;
+        res->mrrg = hm;
+    }
     return rc;
 }
 
@@ -204,25 +388,26 @@ int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
                      p->max_ii);
         return -1;
     }
+    int span = p->max_ii - res->mii.mii + 1;
+    sweep sw = {0, 0, calloc((size_t)span + 1, sizeof(bool)),
+                calloc((size_t)span + 1, sizeof(double))};
     bool timed_out = false;
-    for (int ii = res->mii.mii; ii <= p->max_ii; ii++) {
-        res->ii = ii;
-        int rc = map_at(nl, g, p, ii, res, d);
-        if (rc < 0) {
-            res->seconds = now() - t0;
-            return -1;
-        }
-        if (rc == 1) {
-            res->status = CG_MAP_MAPPED;
-            res->seconds = now() - t0;
-            return 0;
-        }
-        if (res->ntried && res->tried[res->ntried - 1].outcome ==
-                               CG_II_TIMEOUT)
-            timed_out = true;
+    int rc = !sw.proven || !sw.psecs ? -1
+                                     : heur_search(nl, g, p, res, &sw, d);
+    if (rc == 0 && sw.mapped_ii != res->mii.mii)
+        rc = ilp_search(nl, g, p, &sw, res, &timed_out, d);
+    if (rc == 0 && sw.mapped_ii > 0) {
+        res->ii = sw.mapped_ii;
+        record(res, sw.mapped_ii, CG_II_MAPPED, sw.secs, NULL);
     }
-    res->status = timed_out ? CG_MAP_TIMEOUT : CG_MAP_INFEASIBLE;
+    free(sw.proven);
+    free(sw.psecs);
     res->seconds = now() - t0;
+    if (rc < 0)
+        return -1;
+    res->status = res->mapping ? CG_MAP_MAPPED
+                  : timed_out  ? CG_MAP_TIMEOUT
+                               : CG_MAP_INFEASIBLE;
     return 0;
 }
 

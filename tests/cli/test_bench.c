@@ -130,7 +130,8 @@ static void test_json_and_csv(void **state)
     json_t *last = json_array_get(tries, json_array_size(tries) - 1);
     assert_string_equal(json_string_value(json_object_get(last, "outcome")),
                         "mapped");
-    assert_true(json_integer_value(json_object_get(last, "rows")) > 0);
+    /* 0 when the heuristic mapped it (no ILP solved at that II) */
+    assert_true(json_integer_value(json_object_get(last, "rows")) >= 0);
     /* a[16] in and b[16] out fit whole: one tile, 128 bytes, the bound
      * itself; nothing overlaps the two transfers of 10 + 64/4 cycles. */
     assert_int_equal(json_integer_value(json_object_get(scale, "tiles")), 1);

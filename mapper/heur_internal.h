@@ -1,0 +1,82 @@
+/* heur_internal.h: what the heuristic mapper's files share (not a public
+ * header): the exact-delay router (route.c) and the heuristic modulo
+ * scheduler / placer that uses it (heur.c).  Kept apart from
+ * map_internal.h so that the ILP's files and these evolve independently. */
+#ifndef CG_HEUR_INTERNAL_H
+#define CG_HEUR_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "map.h"
+
+/* ---- route.c: routes of an exact delay ---------------------------------- */
+
+/* Who holds each ROUTE node of the MRRG while a mapping is being built: the
+ * DFG node whose value it carries (-1 = free), the delay from that value's
+ * producer's start to the node, and the MRRG node before it on the value's
+ * routing tree (the FUNC node for a result port).  A value's routes form a
+ * tree: every node has one predecessor and so one arrival time. */
+typedef struct cg__occ {
+    int *owner;
+    int *arrive;
+    int *pred;
+} cg__occ;
+
+typedef struct cg__router cg__router;
+
+cg__router *cg__router_create(const cg_mrrg *m);
+void cg__router_destroy(cg__router *r); /* accepts NULL */
+
+/* Find a route for value `value` (produced on FUNC node src_func) to the
+ * ROUTE node sink (an operand pin) whose delay from the producer's start is
+ * exactly delay: it branches off the value's tree (or leaves src_func) and
+ * continues through free nodes only, never visiting a node twice.  On
+ * success returns the number of new nodes written to path[0..] (in order,
+ * sink last) and sets *from to the node it branches off (a tree node or
+ * src_func); -1 when there is none (path must hold cg_mrrg_nnodes nodes). */
+int cg__route_exact(cg__router *r, const cg__occ *occ, int value,
+                    int src_func, int sink, int delay, int *path,
+                    int *from);
+
+/* ---- heur.c: the heuristic mapper --------------------------------------- */
+
+/* An ordering constraint start(then) + distance*II >= start(first) +
+ * latency between two DFG nodes (memory order).  Same layout as
+ * cg_mem_order where that exists. */
+typedef struct cg__heur_order {
+    int first, then, distance, latency;
+} cg__heur_order;
+
+typedef struct cg__heur_opts {
+    double timeout_s;              /* give up after this long */
+    unsigned seed;                 /* for the randomised restarts */
+    const cg__heur_order *orders;  /* extra precedences, NULL = none */
+    int norders;
+    int max_attempts;              /* 0 = until the time is up */
+    int attempts;                  /* out: attempts made */
+} cg__heur_opts;
+
+/* Map g on the MRRG m (at its II) by modulo scheduling with placement and
+ * exact-delay routing, restarting with new priorities until it succeeds or
+ * the time is up.  Returns 1 with *out set (a complete mapping, not yet
+ * checked), 0 when none was found, -1 on no memory (error in d). */
+int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
+                 cg__heur_opts *o, cg_mapping **out, cg_diags *d);
+
+/* For every DFG edge, the least delay a route can have from a unit that
+ * can run its producer (start included, so the unit's latency too) to the
+ * operand's pin on a unit that can run its consumer, >= 2^28 when none; for
+ * every DFG node, the largest latency of a unit that can run it.  0, or -1
+ * on no memory. */
+int cg__heur_min_delays(const cg_netlist *nl, const cg_mrrg *m,
+                        const cg_dfg *g, int *edge_min, int *lat_max);
+
+/* ---- bound.c: a quick proof that an II is impossible ------------------- */
+
+/* 1 when g provably cannot map on m's II because its routes would need
+ * more delay nodes (registers) than the MRRG has (see bound.c), 0 when
+ * this bound proves nothing, -1 on no memory. */
+int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
+                        const cg_dfg *g);
+
+#endif
