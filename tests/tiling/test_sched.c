@@ -138,6 +138,49 @@ static void whole_is_sequential(void **state)
     planned_free(&p);
 }
 
+/* Over many plans: bytes == the plan's traffic, and the timeline lies
+ * between its lower bounds (all compute; all DMA on one channel) and the
+ * fully sequential run (every step after the previous one). */
+static void bounds_over_many_plans(void **state)
+{
+    (void)state;
+    int runs = 0;
+    for (int k = 0; k < 4; k++)
+        for (int64_t mem = 200; mem <= 5000; mem = mem * 2) {
+            nestb b;
+            switch (k) {
+            case 0: nest_gemm(&b, 9, 11, 7); break;
+            case 1: nest_gemv(&b, 13, 17); break;
+            case 2: nest_conv(&b, 9); break;
+            default: nest_saxpy(&b, 300); break;
+            }
+            cg_tile_target t;
+            test_target(&t, mem);
+            cg_diags *d = cg_diags_create();
+            cg_tile_model *m = cg_tile_model_build(&b.n, "k.c", d);
+            cg_tile_plan *p = cg_tile_plan_model(m, &t, NULL, d);
+            cg_tile_program *g = p ? cg_tile_program_build(p, d) : NULL;
+            for (int ii = 1; g && ii <= 3; ii += 2) {
+                cg_tile_sched s;
+                assert_int_equal(cg_tile_schedule(p, g, ii, 4, &s, d), 0);
+                assert_int_equal(s.in_bytes + s.out_bytes,
+                                 cg_tile_plan_summary(p)->traffic);
+                assert_true(s.total_cycles >= s.compute_cycles);
+                assert_true(s.total_cycles >= s.dma_busy_cycles);
+                assert_true(s.total_cycles <=
+                            s.compute_cycles + s.dma_busy_cycles);
+                assert_int_equal(s.stall_cycles,
+                                 s.total_cycles - s.compute_cycles);
+                runs++;
+            }
+            cg_tile_program_destroy(g);
+            cg_tile_plan_destroy(p);
+            cg_tile_model_destroy(m);
+            cg_diags_destroy(d);
+        }
+    assert_true(runs >= 20);
+}
+
 static void bad_parameters(void **state)
 {
     (void)state;
@@ -197,6 +240,7 @@ int main(void)
         cmocka_unit_test(dma_bound_one_channel),
         cmocka_unit_test(dma_bound_two_channels),
         cmocka_unit_test(whole_is_sequential),
+        cmocka_unit_test(bounds_over_many_plans),
         cmocka_unit_test(bad_parameters),
         cmocka_unit_test(golden_text_and_json),
     };
