@@ -1,6 +1,7 @@
 /* bench_tile.c: the tiling columns of a main-job record.  A loop extracted
  * from C carries its nest (dfg.h); the nest is planned on the
- * architecture's tile memory (one whole tile when its data fits), its
+ * architecture's tile memory (one whole tile when its data fits; the
+ * tagged loop kept whole when it carries a value), its
  * transfers built and lowered to the DMA engine, and the double-buffered
  * timeline scheduled with the II and pipeline depth of the loop's mapping.
  */
@@ -58,6 +59,21 @@ static void put_plan(json_t *cols, const cg_tile_plan *p,
     json_object_set_new(cols, "stalls", json_integer(s->stall_cycles));
 }
 
+/* Messages of a plan that failed become warnings: the loop mapped and
+ * verified all the same; its row only lacks the tiling columns. */
+static void demote(const cg_diags *td, const cg_dfg *g, cg_diags *d)
+{
+    for (int i = 0; i < cg_diags_size(td); i++) {
+        const cg_diag *x = cg_diags_get(td, i);
+        if (x->sev == CG_SEV_ERROR)
+            cg_diags_add(d, CG_SEV_WARNING, x->file, x->line,
+                         "loop '%s' is not tiled: %s", cg_dfg_name(g),
+                         x->msg);
+        else
+            cg_diags_add(d, x->sev, x->file, x->line, "%s", x->msg);
+    }
+}
+
 void cg_cli_loop_tile(json_t *cols, const cg_dfg *g, const cg_map_result *r,
                       const cg_netlist *nl, cg_diags *d)
 {
@@ -68,13 +84,14 @@ void cg_cli_loop_tile(json_t *cols, const cg_dfg *g, const cg_map_result *r,
     cg_tile_params_init(&p);
     p.ii = r->ii;
     p.depth = mapping_depth(r->mapping, g);
-    cg_tile_plan *plan = cg_tile_plan_nest(n, cg_dfg_file(g), nl, &p, d);
-    cg_tile_program *prog = plan ? cg_tile_program_build(plan, d) : NULL;
+    cg_diags *td = cg_diags_create();
+    cg_tile_plan *plan = cg_tile_plan_dfg(g, nl, &p, td);
+    cg_tile_program *prog = plan ? cg_tile_program_build(plan, td) : NULL;
     cg_tile_sched s;
-    if (prog && cg_tile_schedule(plan, prog, p.ii, p.depth, &s, d) == 0)
+    if (prog && cg_tile_schedule(plan, prog, p.ii, p.depth, &s, td) == 0)
         put_plan(cols, plan, &s);
-    else
-        json_object_set_new(cols, "status", json_string("error"));
+    demote(td, g, d);
+    cg_diags_destroy(td);
     cg_tile_program_destroy(prog);
     cg_tile_plan_destroy(plan);
 }

@@ -95,7 +95,7 @@ static bool fits(const heur *H, int v, int p)
 {
     const cg_dfg_node *nd = cg_dfg_get_node(H->g, v);
     if (H->fidx[p] < 0 ||
-        !cg__map_prim_supports(cg_netlist_prim(H->nl, p), nd->op))
+        !cg__map_node_fits(cg_netlist_prim(H->nl, p), nd))
         return false;
     int f = H->funcnode[p * H->ii];
     for (int j = 0; j < H->nein[v]; j++) {

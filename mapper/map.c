@@ -242,15 +242,26 @@ static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
     return rc;
 }
 
-/* The precedences the heuristic must keep besides the DFG's edges (the
- * checker's rules): none yet.  Where the memory order of the checker
- * exists (cg_map_mem_orders), return its edges here -- cg_mem_order and
- * cg__heur_order have the same layout.  Their number, -1 on no memory. */
+/* The precedences the heuristic must keep besides the DFG's edges: the
+ * memory order the checker enforces (cg_map_mem_orders).  Their number, -1
+ * on no memory. */
 static int heur_orders(const cg_dfg *g, cg__heur_order **out)
 {
-    (void)g;
+    cg_mem_order *mo = NULL;
+    int n = cg_map_mem_orders(g, &mo);
     *out = NULL;
-    return 0;
+    if (n <= 0)
+        return n;
+    *out = malloc((size_t)n * sizeof **out);
+    if (!*out) {
+        free(mo);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        (*out)[i] = (cg__heur_order){mo[i].first, mo[i].then,
+                                     mo[i].distance, mo[i].latency};
+    free(mo);
+    return n;
 }
 
 /* The heuristic at one II; 1 when mapped and checked (res owns the MRRG

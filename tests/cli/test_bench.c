@@ -245,6 +245,33 @@ static void test_benchmark_folders(void **state)
     assert_string_equal(r.err, "");
 }
 
+/* A loop whose accesses are not affine (hist[data[i] & 15]) maps and
+ * verifies; only its tiling columns are missing, with a warning per
+ * access saying why, and the exit status stays 0. */
+static void test_untileable_loop(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "benchmarks/microbench/histogram",
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_non_null(strstr(r.out, "histogram      histogram         20    "
+                           "2    2 mapped TIME   20"));
+    assert_non_null(strstr(r.out, "      -          -      -          -  "
+                           "       - yes\n"));
+    const char *why = "benchmarks/microbench/histogram/histogram.c:10: "
+                      "warning: loop 'histogram' is not tiled: access to "
+                      "'hist' (node '%s') is not affine in the loop "
+                      "counters; tiling needs indices of the form c + "
+                      "a0*i0 + a1*i1 + ...\n";
+    char want[1024];
+    int n = snprintf(want, sizeof want, why, "load14");
+    snprintf(want + n, sizeof want - (size_t)n, why, "store16");
+    assert_string_equal(r.err, want);
+}
+
 /* A report file that cannot be written: the rows still come, the file is
  * not left half-written, exit 1. */
 static void test_unwritable_report(void **state)
@@ -294,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_json_and_csv),
         cmocka_unit_test(test_mapping_dir),
         cmocka_unit_test(test_benchmark_folders),
+        cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_usage_and_nothing_found),
     };
