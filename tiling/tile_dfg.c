@@ -307,8 +307,9 @@ static int check_outputs(builder *b)
         if (n->op != CG_OP_OUTPUT || strcmp(n->name, "loop_exit") == 0)
             continue;
         cg_diags_add(b->d, CG_SEV_ERROR, cg_dfg_file(b->loop), n->line,
-                     "loop '%s': value '%s' leaves the loop; a tiled run "
-                     "keeps only memory (store the value inside the loop)",
+                     "loop '%s': a value leaves the loop (output '%s'); a "
+                     "tiled run keeps only memory (store the value inside "
+                     "the loop)",
                      cg_dfg_name(b->loop), n->name);
         rc = -1;
     }

@@ -1,9 +1,9 @@
-/* gemm_uneven: C[50][37] += A[50][29] * B[29][37] (17492 bytes): sizes no
+/* gemm_uneven: C[23][31] += A[23][97] * B[97][31] (23804 bytes): sizes no
  * tile size divides, so boundary tiles have their own shapes.  CFLAGS as
  * for gemm keep every access in the tagged loop. */
-#define NI 50
-#define NJ 37
-#define NK 29
+#define NI 23
+#define NJ 31
+#define NK 97
 int A[NI][NK], B[NK][NJ], C[NI][NJ];
 
 __attribute__((noinline)) void kernel(void)
