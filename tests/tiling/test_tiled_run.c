@@ -225,6 +225,30 @@ static void tiled(const setup *s, const cg_tile_program *prog,
  * found in time is printed as an outcome, the interpreted proof standing. */
 #define MAP_NODES 30
 
+/* The tile DFG is rebased: no global's address (a const with a sym), no
+ * live-out, and every load/store address comes from its group's base,
+ * stream or offset node ("<array>.base", ".addr", ".off"). */
+static void assert_rebased(const cg_dfg *tg, const cg_dfg *loop)
+{
+    const cg_nest *n = cg_dfg_nest(loop);
+    for (int id = 0; id < cg_dfg_nnodes(tg); id++) {
+        const cg_dfg_node *x = cg_dfg_get_node(tg, id);
+        assert_false(x->op == CG_OP_CONST && x->sym);
+        assert_false(x->op == CG_OP_OUTPUT);
+        if (x->op != CG_OP_LOAD && x->op != CG_OP_STORE)
+            continue;
+        const cg_dfg_node *a = cg_dfg_get_node(
+            tg, cg_dfg_get_edge(tg, cg_dfg_operand_edge(tg, id, 0))->src);
+        bool named = false;
+        for (int k = 0; k < n->narrays; k++) {
+            size_t len = strlen(n->arrays[k].name);
+            named |= strncmp(a->name, n->arrays[k].name, len) == 0 &&
+                     a->name[len] == '.';
+        }
+        assert_true(named);
+    }
+}
+
 /* A plan, its program and tile DFG. */
 typedef struct tiling {
     cg_tile_plan *plan;
@@ -348,6 +372,7 @@ static void prove(const bench *b, const setup *s, int64_t mem, tiling *t)
     const cg_dfg *tg = cg_tile_dfg_graph(t->td);
     assert_int_equal(cg_dfg_check(tg, d), 0);
     assert_invariant(s->g, tg, &s->pr);
+    assert_rebased(tg, s->g);
     if (getenv("CG_TILED_DUMP")) { /* debugging: the plan and tile DFG */
         cg_tile_plan_write(t->plan, stderr);
         cg_dfg_write_dot(tg, stderr);
