@@ -290,10 +290,31 @@ static int restart_ivs(builder *b)
     return 0;
 }
 
+/* The plan's accesses are this graph's loads and stores. */
+static int check_accesses(builder *b)
+{
+    for (int i = 0; i < b->m->naccesses; i++) {
+        const cg_tile_access_info *x = &b->m->acc[i];
+        const cg_dfg_node *n = cg_dfg_get_node(b->loop, x->node);
+        if (!n || n->op != (x->is_store ? CG_OP_STORE : CG_OP_LOAD) ||
+            cg_dfg_operand_edge(b->loop, x->node, 0) < 0) {
+            cg_diags_add(b->d, CG_SEV_ERROR, cg_dfg_file(b->loop), 0,
+                         "loop '%s': the plan's access %d (node %d) is not a "
+                         "%s of this DFG; build the tile DFG from the DFG "
+                         "the plan was made from", cg_dfg_name(b->loop), i,
+                         x->node, x->is_store ? "store" : "load");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* A value leaving the loop (other than its exit test) would be lost: a
  * tiled run keeps only memory. */
 static int check_outputs(builder *b)
 {
+    if (check_accesses(b) < 0)
+        return -1;
     int rc = 0;
     for (int id = 0; id < cg_dfg_nnodes(b->loop); id++) {
         const cg_dfg_node *n = cg_dfg_get_node(b->loop, id);

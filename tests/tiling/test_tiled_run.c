@@ -508,6 +508,39 @@ static void test_no_invariant(void **state)
     cg_diags_destroy(d);
 }
 
+/* A plan and a DFG it was not made from: refused, not a crash. */
+static void test_wrong_dfg(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_extract_prog *x1, *x2;
+    cg_dfg *g1, *g2;
+    cg_netlist *nl1, *nl2;
+    cg_arch *a1, *a2;
+    cg_tile_plan *p1 = micro_plan("relu", "", &x1, &g1, &nl1, &a1, d);
+    cg_tile_plan *p2 = micro_plan("saxpy", "--sym alpha=-7", &x2, &g2, &nl2,
+                                  &a2, d);
+    assert_null(cg_tile_dfg_build(p2, g1, d));
+    assert_int_equal(cg_diags_size(d), 1);
+    char *msg = cg_diag_format(cg_diags_get(d, 0));
+    assert_string_equal(msg, "benchmarks/microbench/relu/relu.c: error: "
+                        "loop 'relu': the plan's access 0 (node 10) is not "
+                        "a load of this DFG; build the tile DFG from the DFG "
+                        "the plan was made from");
+    free(msg);
+    cg_tile_plan_destroy(p1);
+    cg_tile_plan_destroy(p2);
+    cg_netlist_destroy(nl1);
+    cg_netlist_destroy(nl2);
+    cg_arch_destroy(a1);
+    cg_arch_destroy(a2);
+    cg_dfg_destroy(g1);
+    cg_dfg_destroy(g2);
+    cg_extract_close(x1);
+    cg_extract_close(x2);
+    cg_diags_destroy(d);
+}
+
 /* Every folder of benchmarks/tiled with a Makefile: its first LOOP_TAG. */
 static int collect(bench **out)
 {
@@ -563,13 +596,15 @@ int main(void)
                 n++;
             }
     }
-    struct CMUnitTest *tests = calloc((size_t)n + 3, sizeof *tests);
+    struct CMUnitTest *tests = calloc((size_t)n + 4, sizeof *tests);
     int k = 0;
     if (!only) {
         tests[k++] = (struct CMUnitTest){"live_out", test_live_out, NULL,
                                          NULL, NULL};
         tests[k++] = (struct CMUnitTest){"no_invariant", test_no_invariant,
                                          NULL, NULL, NULL};
+        tests[k++] = (struct CMUnitTest){"wrong_dfg", test_wrong_dfg, NULL,
+                                         NULL, NULL};
     }
     for (int i = 0; i < n; i++)
         if (!only || strcmp(only, bs[i].tag) == 0)
