@@ -413,7 +413,8 @@ cg_tile_plan *cg_tile_plan_dfg(const cg_dfg *g, const cg_netlist *nl,
  * load/store gets the bank of its array's buffer.  The result does not
  * depend on a tile's shape: one mapping serves every tile.  Fails (with an
  * error naming the node) when a value other than the exit test leaves the
- * loop or the graph has phi nodes.  p and loop must outlive the result. */
+ * loop, the graph has phi nodes, or the plan's accesses are not its loads
+ * and stores.  p and loop must outlive the result. */
 typedef struct cg_tile_dfg cg_tile_dfg;
 cg_tile_dfg *cg_tile_dfg_build(const cg_tile_plan *p, const cg_dfg *loop,
                                cg_diags *d);
