@@ -18,6 +18,7 @@
 #include "dfg/dfg.h"
 #include "dfg/extract.h"
 #include "mapper/map.h"
+#include "tiling/tile.h"
 
 /* How many executions of a C loop the simulator replays (each against the
  * native run's memory and live-outs). */
@@ -26,6 +27,8 @@
  * seeded image and compared with the DFG interpreter. */
 #define CG_CLI_DOT_ITERS 16
 #define CG_CLI_DOT_MEM (64 * 1024)
+/* Seed of the globals of every native reference run ("cgrmap"). */
+#define CG_CLI_SEED 0x6367726d6170ULL
 
 typedef struct cg_cli_opts {
     const char *arch, *templates;
@@ -74,12 +77,45 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
                         cg_extract_prog *x, const cg_netlist *nl,
                         const cg_cli_opts *o, cg_diags *d);
 
-/* The tiling columns of a mapped C loop (bench_tile.c): tiles, dma_bytes,
- * dma_bound, dma_ratio, bound_kind, mem_use, cycles, stalls added to cols.
- * Nothing is added for a loop without a nest; an architecture without a
- * tile memory adds a warning, a nest that cannot be tiled an error. */
-void cg_cli_loop_tile(json_t *cols, const cg_dfg *g, const cg_map_result *r,
-                      const cg_netlist *nl, cg_diags *d);
+/* ---- tiling (bench_tile.c) ------------------------------------------------ */
+
+/* The tiling of a C loop's nest, planned before mapping as `cgramap tile`
+ * plans it (II 1, depth 8 assumed for the tile selection). */
+typedef struct cg_cli_tiling {
+    cg_tile_plan *plan;      /* NULL: no nest, no tile memory, not tileable */
+    cg_tile_program *prog;   /* the plan's transfers and compute steps */
+    cg_tile_dfg *td;         /* set when the plan has more than one tile:
+                                the array runs this DFG, not the loop's */
+    cg_diags *msgs;          /* why it is not tiled (warnings), for the
+                                record once the loop mapped */
+} cg_cli_tiling;
+
+/* Plan loop g's nest on nl's tile memory into *t (always initialised; free
+ * with cg_cli_tiling_free).  A nest that cannot be tiled leaves t->plan
+ * NULL and says why in t->msgs. */
+void cg_cli_tiling_plan(cg_cli_tiling *t, const cg_dfg *g,
+                        const cg_netlist *nl);
+void cg_cli_tiling_free(cg_cli_tiling *t);
+
+/* The tiling columns (tiles, dma_bytes, dma_bound, dma_ratio, bound_kind,
+ * mem_use, cycles, stalls) added to cols: the plan's figures and its
+ * schedule with r's II and the pipeline depth of r's mapping of `mapped`
+ * (the graph r mapped).  Nothing when there is no plan or no mapping. */
+void cg_cli_tiling_cols(json_t *cols, const cg_cli_tiling *t,
+                        const cg_dfg *mapped, const cg_map_result *r,
+                        cg_diags *d);
+
+/* The tiled run of loop g (t->td set, r a checked mapping of its graph):
+ * the kernel runs natively on globals seeded with CG_CLI_SEED; from the
+ * same seeded image the program's DMA descriptors run on the external
+ * image and the simulator runs r's mapping for every inner-loop run
+ * (cg_tile_run); the final images must be byte-identical.  "yes", "no"
+ * (the first differing address, or the failure, in d) or "n/a" (the
+ * kernel never ran the loop).  Adds "tile_runs" to cols. */
+const char *cg_cli_verify_tiled(const cg_cli_tiling *t, const cg_dfg *g,
+                                cg_extract_prog *x, const cg_netlist *nl,
+                                const cg_map_result *r, json_t *cols,
+                                cg_diags *d);
 
 /* The record of a loop (or a file) that failed before mapping. */
 json_t *cg_cli_error_record(const char *bench, const char *file,

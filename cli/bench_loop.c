@@ -5,14 +5,18 @@
  * CG_CLI_VERIFY_INSTANCES) is replayed by the simulator from the same
  * memory and live-ins, which must leave byte-identical memory and the same
  * live-outs.  A .dot DFG has no C code, so the DFG interpreter is the
- * reference there. */
+ * reference there.
+ *
+ * A C loop whose nest needs more than one tile of the tile memory is run by
+ * the array as its tile DFG: that graph is mapped instead, and verified by
+ * the whole tiled run against the native one (bench_tile.c). */
 #include "cli/bench.h"
 #include "cli/commands.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define SEED 0x6367726d6170ULL /* "cgrmap" */
+#define SEED CG_CLI_SEED
 
 typedef struct verify {
     const cg_netlist *nl;
@@ -155,7 +159,8 @@ static const char *verify_dot(verify *v)
 typedef struct map_files {
     const cg_map_result *r;
     const cg_netlist *nl;
-    const cg_dfg *g;
+    const cg_dfg *g;    /* the graph mapped (a tiled loop's tile DFG) */
+    const char *loop;   /* the loop's name, for the file names */
 } map_files;
 
 static void write_txt(void *a, FILE *f)
@@ -186,7 +191,7 @@ static bool write_mapping(const char *dir, const char *bench,
     for (int i = 0; i < 3; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s.%s.%s", dir, bench,
-                 cg_dfg_name(m->g), ext[i]);
+                 m->loop, ext[i]);
         ok &= cg_cli_write_file(path, fn[i], (void *)m) == 0;
     }
     return ok;
@@ -244,49 +249,71 @@ json_t *cg_cli_error_record(const char *bench, const char *file,
                      "messages", messages(d));
 }
 
+/* The record of loop g; `mapped` is the graph r mapped (g itself, or its
+ * tile DFG when the loop runs tiled). */
 static json_t *record(const char *bench, const char *file, const cg_dfg *g,
-                      const cg_map_result *r, bool checked,
-                      const char *verified, cg_diags *d)
+                      const cg_dfg *mapped, const cg_map_result *r,
+                      bool checked, const char *verified, cg_diags *d)
 {
     return json_pack(
-        "{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:f, s:i, s:i,"
-        " s:b, s:s, s:o, s:o}",
+        "{s:s, s:s, s:s, s:i, s:i, s:s, s:i, s:i, s:i, s:i, s:s, s:f, s:i,"
+        " s:i, s:b, s:s, s:o, s:o}",
         "benchmark", bench, "file", file, "loop", cg_dfg_name(g), "nodes",
-        cg_dfg_nnodes(g), "res_mii", r->mii.res_mii, "rec_mii",
+        cg_dfg_nnodes(mapped), "loop_nodes", cg_dfg_nnodes(g), "mapped_dfg",
+        mapped == g ? "loop" : "tile", "res_mii", r->mii.res_mii, "rec_mii",
         r->mii.rec_mii, "mii", r->mii.mii, "ii", r->ii, "status",
         status_word(r->status), "seconds", r->seconds, "fus", r->fus_used,
         "routes", r->routes_used, "checked", checked, "verified", verified,
         "tries", tries(r), "messages", messages(d));
 }
 
+/* Verify a checked mapping of `mapped`: a tiled loop by its tiled run,
+ * else by replaying the loop's executions (or the interpreter's run). */
+static const char *verify_loop(const cg_dfg *g, const cg_dfg *mapped,
+                               const cg_cli_tiling *t, cg_extract_prog *x,
+                               const cg_netlist *nl, const cg_map_result *r,
+                               json_t *cols, cg_diags *d)
+{
+    if (t->td)
+        return cg_cli_verify_tiled(t, g, x, nl, r, cols, d);
+    verify v = {nl, r, mapped, d, 0, false};
+    return x ? verify_c(&v, x) : verify_dot(&v);
+}
+
 json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
                         cg_extract_prog *x, const cg_netlist *nl,
                         const cg_cli_opts *o, cg_diags *d)
 {
+    cg_cli_tiling t;
+    if (x)
+        cg_cli_tiling_plan(&t, g, nl);
+    else
+        memset(&t, 0, sizeof t);
+    const cg_dfg *mapped = t.td ? cg_tile_dfg_graph(t.td) : g;
     cg_map_result r;
     memset(&r, 0, sizeof r);
     r.status = CG_MAP_ERROR;
-    bool mapped = cg_map(nl, g, &o->map, &r, d) == 0 &&
-                  r.status == CG_MAP_MAPPED;
-    bool checked = mapped &&
-                   cg_map_check(nl, r.mrrg, g, r.mapping, d) == 0;
-    const char *verified = mapped ? "no" : "-";
-    if (checked) {
-        verify v = {nl, &r, g, d, 0, false};
-        verified = x ? verify_c(&v, x) : verify_dot(&v);
-    }
-    map_files mf = {&r, nl, g};
+    bool ok = cg_map(nl, mapped, &o->map, &r, d) == 0 &&
+              r.status == CG_MAP_MAPPED;
+    bool checked = ok && cg_map_check(nl, r.mrrg, mapped, r.mapping, d) == 0;
+    json_t *cols = json_object();
+    const char *verified = !ok ? "-" : !checked ? "no"
+                         : verify_loop(g, mapped, &t, x, nl, &r, cols, d);
+    map_files mf = {&r, nl, mapped, cg_dfg_name(g)};
     if (checked && o->mapping_dir && !write_mapping(o->mapping_dir, bench, &mf))
         cg_diags_add(d, CG_SEV_ERROR, o->mapping_dir, 0, "cannot write the "
                      "mapping files of loop '%s' there; create the folder "
                      "or check its permissions", cg_dfg_name(g));
-    json_t *tile = json_object();
-    if (checked && x)
-        cg_cli_loop_tile(tile, g, &r, nl, d);
-    json_t *rec = record(bench, file, g, &r, checked, verified, d);
-    json_object_update(rec, tile);
-    json_decref(tile);
+    if (checked && t.msgs) /* why it is not tiled: once it mapped */
+        cg_diags_append(d, t.msgs);
+    if (checked)
+        cg_cli_tiling_cols(cols, &t, mapped, &r, d);
+    json_t *rec = record(bench, file, g, mapped, &r, checked, verified, d);
+    json_object_update(rec, cols);
+    json_decref(cols);
     cg_map_result_free(&r);
+    if (x)
+        cg_cli_tiling_free(&t);
     return rec;
 }
 

@@ -1,13 +1,109 @@
-/* bench_tile.c: the tiling columns of a main-job record.  A loop extracted
- * from C carries its nest (dfg.h); the nest is planned on the
- * architecture's tile memory (one whole tile when its data fits; the
- * tagged loop kept whole when it carries a value), its
- * transfers built and lowered to the DMA engine, and the double-buffered
- * timeline scheduled with the II and pipeline depth of the loop's mapping.
+/* bench_tile.c: the tiling of a main-job loop.  A loop extracted from C
+ * carries its nest (dfg.h); before mapping, the nest is planned on the
+ * architecture's tile memory exactly as `cgramap tile` plans it (one whole
+ * tile when its data fits; the tagged loop kept whole when it carries a
+ * value) and its transfers are built and lowered to the DMA engine.
+ *
+ * When the plan needs more than one tile, what the array runs is the tile
+ * DFG (cg_tile_dfg_build): the row maps that graph, and its verification
+ * is the whole tiled run (DMA descriptors on the external image, the
+ * simulator running the tile DFG's mapping for every inner-loop run,
+ * cg_tile_run) compared byte for byte with the kernel run natively.  A
+ * loop that fits whole maps its own DFG as before.  Either way the
+ * double-buffered timeline is scheduled with the II and pipeline depth of
+ * the mapping the row reports.
  */
 #include "cli/bench.h"
 
-#include "tiling/tile.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* An architecture without a tile memory is not an error of the loop: its
+ * row says why it was not tiled. */
+static bool has_tile_memory(const cg_netlist *nl, const cg_dfg *g,
+                            cg_diags *msgs)
+{
+    cg_diags *td = cg_diags_create();
+    cg_tile_target t;
+    bool ok = cg_tile_target_from_netlist(nl, NULL, 0, &t, td) == 0;
+    if (!ok)
+        cg_diags_add(msgs, CG_SEV_WARNING, cg_dfg_file(g), 0,
+                     "loop '%s' is not tiled: %s", cg_dfg_name(g),
+                     cg_diags_size(td) ? cg_diags_get(td, 0)->msg
+                                       : "no tile memory");
+    cg_diags_destroy(td);
+    return ok;
+}
+
+/* Messages of a tiling that failed become warnings: the loop is mapped
+ * and verified all the same (on its own DFG); its row only lacks the
+ * tiling columns. */
+static void demote(const cg_diags *td, const cg_dfg *g, cg_diags *msgs)
+{
+    for (int i = 0; i < cg_diags_size(td); i++) {
+        const cg_diag *x = cg_diags_get(td, i);
+        if (x->sev == CG_SEV_ERROR)
+            cg_diags_add(msgs, CG_SEV_WARNING, x->file, x->line,
+                         "loop '%s' is not tiled: %s", cg_dfg_name(g),
+                         x->msg);
+        else
+            cg_diags_add(msgs, x->sev, x->file, x->line, "%s", x->msg);
+    }
+}
+
+/* A plan of several tiles whose tile DFG cannot be made (a value leaves
+ * the loop, phi nodes): the array cannot run it tiled, so the loop DFG is
+ * mapped on a flat memory and the row says so. */
+static void no_tile_dfg(const cg_diags *td, const cg_dfg *g, int64_t ntiles,
+                        cg_diags *msgs)
+{
+    for (int i = 0; i < cg_diags_size(td); i++) {
+        const cg_diag *x = cg_diags_get(td, i);
+        cg_diags_add(msgs, CG_SEV_WARNING, x->file, x->line,
+                     "loop '%s' needs %lld tiles but has no tile DFG, so its "
+                     "own DFG is mapped and verified on a flat memory: %s",
+                     cg_dfg_name(g), (long long)ntiles, x->msg);
+    }
+}
+
+void cg_cli_tiling_plan(cg_cli_tiling *t, const cg_dfg *g,
+                        const cg_netlist *nl)
+{
+    memset(t, 0, sizeof *t);
+    t->msgs = cg_diags_create();
+    const cg_nest *n = cg_dfg_nest(g);
+    if (!n || n->nloops == 0 || !has_tile_memory(nl, g, t->msgs))
+        return;
+    cg_tile_params p;
+    cg_tile_params_init(&p); /* cgramap tile's assumptions: II 1, depth 8 */
+    cg_diags *td = cg_diags_create();
+    t->plan = cg_tile_plan_dfg(g, nl, &p, td);
+    t->prog = t->plan ? cg_tile_program_build(t->plan, td) : NULL;
+    if (!t->prog) {
+        demote(td, g, t->msgs);
+        cg_tile_plan_destroy(t->plan);
+        t->plan = NULL;
+    } else if (cg_tile_plan_summary(t->plan)->ntiles > 1) {
+        cg_diags *bd = cg_diags_create();
+        t->td = cg_tile_dfg_build(t->plan, g, bd);
+        if (!t->td)
+            no_tile_dfg(bd, g, cg_tile_plan_summary(t->plan)->ntiles,
+                        t->msgs);
+        cg_diags_destroy(bd);
+    }
+    if (t->prog)
+        demote(td, g, t->msgs); /* warnings of a good plan, if any */
+    cg_diags_destroy(td);
+}
+
+void cg_cli_tiling_free(cg_cli_tiling *t)
+{
+    cg_tile_dfg_destroy(t->td);
+    cg_tile_program_destroy(t->prog);
+    cg_tile_plan_destroy(t->plan);
+    cg_diags_destroy(t->msgs);
+    memset(t, 0, sizeof *t);
+}
 
 /* Cycles from the first op's start to the last op's start, plus one: how
  * long one iteration occupies the pipeline.  Nodes without edges (unused
@@ -27,23 +123,6 @@ static int mapping_depth(const cg_mapping *m, const cg_dfg *g)
     return lo <= hi ? (int)(hi - lo + 1) : 1;
 }
 
-/* An architecture without a tile memory is not an error of the loop: its
- * row says why it was not tiled. */
-static bool has_tile_memory(const cg_netlist *nl, const cg_dfg *g,
-                            cg_diags *d)
-{
-    cg_diags *td = cg_diags_create();
-    cg_tile_target t;
-    bool ok = cg_tile_target_from_netlist(nl, NULL, 0, &t, td) == 0;
-    if (!ok)
-        cg_diags_add(d, CG_SEV_WARNING, cg_dfg_file(g), 0,
-                     "loop '%s' is not tiled: %s", cg_dfg_name(g),
-                     cg_diags_size(td) ? cg_diags_get(td, 0)->msg
-                                       : "no tile memory");
-    cg_diags_destroy(td);
-    return ok;
-}
-
 static void put_plan(json_t *cols, const cg_tile_plan *p,
                      const cg_tile_sched *s)
 {
@@ -59,39 +138,105 @@ static void put_plan(json_t *cols, const cg_tile_plan *p,
     json_object_set_new(cols, "stalls", json_integer(s->stall_cycles));
 }
 
-/* Messages of a plan that failed become warnings: the loop mapped and
- * verified all the same; its row only lacks the tiling columns. */
-static void demote(const cg_diags *td, const cg_dfg *g, cg_diags *d)
+void cg_cli_tiling_cols(json_t *cols, const cg_cli_tiling *t,
+                        const cg_dfg *mapped, const cg_map_result *r,
+                        cg_diags *d)
 {
-    for (int i = 0; i < cg_diags_size(td); i++) {
-        const cg_diag *x = cg_diags_get(td, i);
-        if (x->sev == CG_SEV_ERROR)
-            cg_diags_add(d, CG_SEV_WARNING, x->file, x->line,
-                         "loop '%s' is not tiled: %s", cg_dfg_name(g),
-                         x->msg);
-        else
-            cg_diags_add(d, x->sev, x->file, x->line, "%s", x->msg);
-    }
+    if (!t->prog || !r->mapping)
+        return;
+    int depth = mapping_depth(r->mapping, mapped);
+    cg_diags *td = cg_diags_create();
+    cg_tile_sched s;
+    if (cg_tile_schedule(t->plan, t->prog, r->ii, depth, &s, td) == 0)
+        put_plan(cols, t->plan, &s);
+    cg_diags_append(d, td);
+    cg_diags_destroy(td);
 }
 
-void cg_cli_loop_tile(json_t *cols, const cg_dfg *g, const cg_map_result *r,
-                      const cg_netlist *nl, cg_diags *d)
+/* ---- the tiled run against the native one -------------------------------- */
+
+/* The native run's live-ins of the loop's first execution: the values of
+ * the kernel parameters the tile DFG's runs take (cg_tile_run_params). */
+typedef struct first_inputs {
+    size_t n;
+    uint64_t *v;
+    int64_t count;
+} first_inputs;
+
+static void on_instance(void *arg, const cg_extract_instance *in)
 {
-    const cg_nest *n = cg_dfg_nest(g);
-    if (!n || n->nloops == 0 || !r->mapping || !has_tile_memory(nl, g, d))
-        return;
-    cg_tile_params p;
-    cg_tile_params_init(&p);
-    p.ii = r->ii;
-    p.depth = mapping_depth(r->mapping, g);
-    cg_diags *td = cg_diags_create();
-    cg_tile_plan *plan = cg_tile_plan_dfg(g, nl, &p, td);
-    cg_tile_program *prog = plan ? cg_tile_program_build(plan, td) : NULL;
-    cg_tile_sched s;
-    if (prog && cg_tile_schedule(plan, prog, p.ii, p.depth, &s, td) == 0)
-        put_plan(cols, plan, &s);
-    demote(td, g, d);
-    cg_diags_destroy(td);
-    cg_tile_program_destroy(prog);
-    cg_tile_plan_destroy(plan);
+    first_inputs *f = arg;
+    if (f->count++ == 0)
+        memcpy(f->v, in->inputs, f->n * sizeof *f->v);
+}
+
+/* The first byte where the tiled run differs from the native one. */
+static bool same_memory(const cg_mem *got, const cg_mem *want,
+                        const cg_dfg *g, cg_diags *d)
+{
+    for (uint64_t b = 0; b < want->size; b++)
+        if (got->data[b] != want->data[b]) {
+            cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                         "loop '%s': the tiled run (DMA descriptors and the "
+                         "simulated mapping of the tile DFG) writes 0x%02x "
+                         "at address 0x%llx where the C code leaves 0x%02x",
+                         cg_dfg_name(g), got->data[b],
+                         (unsigned long long)(want->base + b), want->data[b]);
+            return false;
+        }
+    return true;
+}
+
+/* Run the kernel natively on seeded globals into *native (the seeded
+ * image into *start), the live-ins of its first execution into f.  1 when
+ * the loop ran, 0 when the kernel never entered it (a warning), -1 on a
+ * failure (its message). */
+static int native_run(cg_extract_prog *x, const cg_dfg *g, cg_mem *start,
+                      cg_mem *native, first_inputs *f, cg_diags *d)
+{
+    if (cg_extract_image(x, native) != 0)
+        return -1;
+    cg_extract_fill_random(x, native, CG_CLI_SEED);
+    *start = *native;
+    start->data = malloc(native->size ? native->size : 1);
+    if (!start->data)
+        return -1;
+    memcpy(start->data, native->data, native->size);
+    if (cg_extract_run(x, cg_dfg_name(g), native, on_instance, f, NULL, d))
+        return -1;
+    if (f->count == 0)
+        cg_diags_add(d, CG_SEV_WARNING, cg_dfg_file(g), 0,
+                     "loop '%s': the kernel never ran the loop on its data, "
+                     "so nothing was simulated", cg_dfg_name(g));
+    return f->count > 0;
+}
+
+const char *cg_cli_verify_tiled(const cg_cli_tiling *t, const cg_dfg *g,
+                                cg_extract_prog *x, const cg_netlist *nl,
+                                const cg_map_result *r, json_t *cols,
+                                cg_diags *d)
+{
+    first_inputs f = {(size_t)cg_dfg_nnodes(g) + 1, NULL, 0};
+    f.v = calloc(f.n, sizeof *f.v);
+    cg_mem native = {0}, start = {0};
+    int ran = f.v ? native_run(x, g, &start, &native, &f, d) : -1;
+    const char *res = ran == 0 ? "n/a" : "no";
+    if (ran == 1) {
+        cg_tile_run_params rp;
+        cg_tile_run_params_init(&rp);
+        rp.invariant = f.v;
+        rp.nl = nl;
+        rp.mrrg = r->mrrg;
+        rp.mapping = r->mapping;
+        cg_tile_run_stats st;
+        memset(&st, 0, sizeof st);
+        if (cg_tile_run(t->prog, t->td, &rp, &start, &st, d) == 0 &&
+            same_memory(&start, &native, g, d))
+            res = "yes";
+        json_object_set_new(cols, "tile_runs", json_integer(st.runs));
+    }
+    free(f.v);
+    free(native.data);
+    free(start.data);
+    return res;
 }
