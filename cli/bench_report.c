@@ -101,7 +101,8 @@ int cg_cli_write_json(const char *path, json_t *recs)
 }
 
 static const char *const csv_cols[] = {
-    "benchmark", "file", "loop", "nodes", "res_mii", "rec_mii", "mii", "ii",
+    "benchmark", "file", "loop", "nodes", "loop_nodes", "mapped_dfg",
+    "res_mii", "rec_mii", "mii", "ii",
     "status", "seconds", "fus", "routes", "tiles", "dma_bytes", "dma_bound",
     "dma_ratio", "cycles", "stalls", "checked", "verified", NULL,
 };

@@ -156,10 +156,12 @@ void cg_cli_tiling_cols(json_t *cols, const cg_cli_tiling *t,
 /* ---- the tiled run against the native one -------------------------------- */
 
 /* The native run's live-ins of the loop's first execution: the values of
- * the kernel parameters the tile DFG's runs take (cg_tile_run_params). */
+ * the kernel parameters the tile DFG's runs take (cg_tile_run_params),
+ * and which live-ins took other values in later executions. */
 typedef struct first_inputs {
     size_t n;
     uint64_t *v;
+    bool *varies;       /* by loop DFG node id */
     int64_t count;
 } first_inputs;
 
@@ -168,6 +170,37 @@ static void on_instance(void *arg, const cg_extract_instance *in)
     first_inputs *f = arg;
     if (f->count++ == 0)
         memcpy(f->v, in->inputs, f->n * sizeof *f->v);
+    for (size_t i = 0; i < f->n; i++)
+        f->varies[i] |= in->inputs[i] != f->v[i];
+}
+
+static bool affine_livein(const cg_nest *n, int node)
+{
+    for (int i = 0; n && i < n->nliveins; i++)
+        if (n->liveins[i].node == node)
+            return n->liveins[i].value.is_affine;
+    return false;
+}
+
+/* After a difference: name each live-in of the tile DFG whose value the
+ * run could not know (not affine in the outer counters, and not the same
+ * in every execution of the loop), the likely cause. */
+static void note_varying(const first_inputs *f, const cg_dfg *g,
+                         const cg_dfg *tg, cg_diags *d)
+{
+    for (int id = 0; id < cg_dfg_nnodes(tg); id++) {
+        const cg_dfg_node *x = cg_dfg_get_node(tg, id);
+        int v = x->op == CG_OP_INPUT ? cg_dfg_find(g, x->name) : -1;
+        const cg_dfg_node *ln = v >= 0 ? cg_dfg_get_node(g, v) : NULL;
+        if (ln && f->varies[v] && !affine_livein(cg_dfg_nest(g), v))
+            cg_diags_add(d, CG_SEV_NOTE, cg_dfg_file(g), ln->line,
+                         "loop '%s': live-in '%s' takes other values in "
+                         "later executions of the loop, but is not affine "
+                         "in the outer counters, so every inner-loop run of "
+                         "the tiled run gets its first value; compute it "
+                         "inside the tagged loop", cg_dfg_name(g),
+                         ln->sym ? ln->sym : ln->name);
+    }
 }
 
 /* The first byte where the tiled run differs from the native one. */
@@ -216,10 +249,11 @@ const char *cg_cli_verify_tiled(const cg_cli_tiling *t, const cg_dfg *g,
                                 const cg_map_result *r, json_t *cols,
                                 cg_diags *d)
 {
-    first_inputs f = {(size_t)cg_dfg_nnodes(g) + 1, NULL, 0};
+    first_inputs f = {(size_t)cg_dfg_nnodes(g) + 1, NULL, NULL, 0};
     f.v = calloc(f.n, sizeof *f.v);
+    f.varies = calloc(f.n, sizeof *f.varies);
     cg_mem native = {0}, start = {0};
-    int ran = f.v ? native_run(x, g, &start, &native, &f, d) : -1;
+    int ran = f.v && f.varies ? native_run(x, g, &start, &native, &f, d) : -1;
     const char *res = ran == 0 ? "n/a" : "no";
     if (ran == 1) {
         cg_tile_run_params rp;
@@ -230,12 +264,16 @@ const char *cg_cli_verify_tiled(const cg_cli_tiling *t, const cg_dfg *g,
         rp.mapping = r->mapping;
         cg_tile_run_stats st;
         memset(&st, 0, sizeof st);
-        if (cg_tile_run(t->prog, t->td, &rp, &start, &st, d) == 0 &&
-            same_memory(&start, &native, g, d))
-            res = "yes";
+        if (cg_tile_run(t->prog, t->td, &rp, &start, &st, d) == 0) {
+            if (same_memory(&start, &native, g, d))
+                res = "yes";
+            else
+                note_varying(&f, g, cg_tile_dfg_graph(t->td), d);
+        }
         json_object_set_new(cols, "tile_runs", json_integer(st.runs));
     }
     free(f.v);
+    free(f.varies);
     free(native.data);
     free(start.data);
     return res;

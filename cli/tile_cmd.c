@@ -1,7 +1,10 @@
 /* tile_cmd.c: `cgramap tile FILE.c --loop TAG`: extract the loop's nest,
  * tile it for the architecture's tile memory and print the plan, the DMA
  * descriptors of the program and its double-buffered schedule (text, or
- * one JSON object {plan, descriptors, schedule} with --json). */
+ * one JSON object {plan, descriptors, schedule} with --json).  Like the
+ * main job, it compiles and extracts with the DFG_FLAGS and CFLAGS of the
+ * Makefile next to FILE.c (a CGRA-ME style benchmark folder), so both see
+ * the same nest; --no-makefile ignores it. */
 #include "cli/commands.h"
 
 #include "arch/arch.h"
@@ -15,10 +18,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct tile_opts {
     const char *file, *loop, *arch;
     int json;
+    int no_makefile;
     cg_tile_params p;
 } tile_opts;
 
@@ -26,7 +31,8 @@ static void tile_help(void)
 {
     printf("Usage: cgramap tile FILE.c --loop TAG [--arch A.xml] [--mem BYTES]"
            "\n"
-           "                   [--ii N] [--depth N] [--json]\n"
+           "                   [--ii N] [--depth N] [--json] [--no-makefile]"
+           "\n"
            "Tile the loop nest around the loop tagged TAG for the tile memory"
            " of the\n"
            "architecture (default: the embedded 4x4 mesh) and print the tile"
@@ -42,7 +48,14 @@ static void tile_help(void)
            "  --depth N      pipeline depth in cycles per run of the inner"
            " loop (default 8)\n"
            "  --json         one JSON object {plan, descriptors, schedule}"
-           "\n");
+           "\n"
+           "  --no-makefile  ignore the Makefile next to FILE.c\n"
+           "When FILE.c's folder has a Makefile (a benchmark folder), its"
+           " DFG_FLAGS\n"
+           "(--sym, -no-phi-removal, ...) and CFLAGS are applied as the main"
+           " job\n"
+           "applies them; --no-makefile extracts with the defaults"
+           " instead.\n");
 }
 
 /* A whole number in [lo, hi] into *v; else the error, and 2. */
@@ -69,6 +82,7 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
         {"ii", required_argument, NULL, 'i'},
         {"depth", required_argument, NULL, 'd'},
         {"json", no_argument, NULL, 'j'},
+        {"no-makefile", no_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -83,6 +97,7 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
         case 'l': o->loop = optarg; break;
         case 'a': o->arch = optarg; break;
         case 'j': o->json = 1; break;
+        case 'n': o->no_makefile = 1; break;
         case 'h': tile_help(); return 1;
         case 'm':
             if (int_opt("mem", optarg, 1, INT64_MAX / 2, &v)) return 2;
@@ -109,7 +124,7 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
     if (optind != argc - 1 || !o->loop) {
         fprintf(stderr, "cgramap tile: usage: cgramap tile FILE.c --loop TAG"
                 " [--arch A.xml] [--mem BYTES] [--ii N] [--depth N] [--json]"
-                " (see cgramap tile --help)\n");
+                " [--no-makefile] (see cgramap tile --help)\n");
         return 2;
     }
     o->file = argv[optind];
@@ -159,6 +174,27 @@ static int tile_print(const tile_opts *o, const cg_tile_plan *plan,
     return rc;
 }
 
+/* The Makefile in FILE.c's folder, if there is one: its DFG_FLAGS and
+ * CFLAGS into ep (mk keeps the strings ep points into).  -1 when it cannot
+ * be read or its flags are wrong (messages in d). */
+static int read_makefile(const char *file, cg_extract_makefile *mk,
+                         cg_extract_params *ep, cg_diags *d)
+{
+    const char *slash = strrchr(file, '/');
+    char path[4096];
+    snprintf(path, sizeof path, "%.*s%sMakefile",
+             slash ? (int)(slash - file) : 0, file, slash ? "/" : "");
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    if (cg_extract_makefile_read(path, mk, d) != 0 ||
+        (mk->dfg_flags &&
+         cg_extract_params_parse(ep, mk->dfg_flags, path, d) != 0))
+        return -1;
+    ep->cflags = mk->cflags;
+    return 0;
+}
+
 int cg_cli_tile(int argc, char **argv)
 {
     tile_opts o;
@@ -169,9 +205,12 @@ int cg_cli_tile(int argc, char **argv)
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
     cg_extract_params ep;
     cg_extract_params_init(&ep);
+    cg_extract_makefile mk = {0};
+    bool flags_ok = o.no_makefile || read_makefile(o.file, &mk, &ep, d) == 0;
     cg_dfg **gs = NULL;
     int n = 0, rc = 1;
-    if (nl && cg_extract_file(o.file, o.loop, &ep, &gs, &n, d) == 0 && n == 1) {
+    if (nl && flags_ok &&
+        cg_extract_file(o.file, o.loop, &ep, &gs, &n, d) == 0 && n == 1) {
         /* from the DFG: a tagged loop that carries a value stays whole */
         cg_tile_plan *plan = cg_tile_plan_dfg(gs[0], nl, &o.p, d);
         if (plan) rc = tile_print(&o, plan, d);
@@ -181,6 +220,7 @@ int cg_cli_tile(int argc, char **argv)
     cg_diags_print(d, stderr);
     for (int i = 0; i < n; i++) cg_dfg_destroy(gs[i]);
     free(gs);
+    cg_extract_makefile_free(&mk);
     cg_netlist_destroy(nl);
     cg_arch_destroy(a);
     cg_diags_destroy(d);

@@ -99,6 +99,35 @@ static void help(void **state)
                                   "assumed for compute time (default 1)\n"));
     assert_non_null(strstr(r.out, "  --depth N      pipeline depth in cycles "
                                   "per run of the inner loop (default 8)\n"));
+    assert_non_null(strstr(r.out, "  --no-makefile  ignore the Makefile next "
+                                  "to FILE.c\n"));
+}
+
+/* benchmarks/tiled/gemm's Makefile passes CFLAGS that keep C[i][j]'s load
+ * and store in the tagged loop: with them the nest has A, B and C (40x40
+ * ints, 19200 bytes: 3 tiles); --no-makefile extracts with the defaults,
+ * where LICM moves C out of the loop and A and B fit whole. */
+static void makefile_flags(void **state)
+{
+    (void)state;
+    const char *gemm = "benchmarks/tiled/gemm/gemm.c";
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", gemm, "--loop", "gemm", NULL});
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "; 3 tile(s)\n"));
+    for (int i = 0; i < 3; i++) {
+        char row[32];
+        snprintf(row, sizeof row, "\n  %c             4 40x40 ", "ABC"[i]);
+        assert_non_null(strstr(r.out, row));
+    }
+    run_cgramap(&r, (const char *[]){"tile", gemm, "--loop", "gemm",
+                                     "--no-makefile", NULL});
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "1 tile(s), everything fits\n"));
+    assert_non_null(strstr(r.out, "\n  B             4 40x40 "));
+    assert_null(strstr(r.out, "\n  C "));
 }
 
 static void unknown_loop(void **state)
@@ -149,7 +178,8 @@ static void bad_values(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap tile: usage: cgramap tile FILE.c "
                         "--loop TAG [--arch A.xml] [--mem BYTES] [--ii N] "
-                        "[--depth N] [--json] (see cgramap tile --help)\n");
+                        "[--depth N] [--json] [--no-makefile] (see cgramap "
+                        "tile --help)\n");
 }
 
 int main(void)
@@ -158,6 +188,7 @@ int main(void)
         cmocka_unit_test(jacobi_text),
         cmocka_unit_test(jacobi_json),
         cmocka_unit_test(help),
+        cmocka_unit_test(makefile_flags),
         cmocka_unit_test(unknown_loop),
         cmocka_unit_test(memory_too_small),
         cmocka_unit_test(bad_values),
