@@ -687,7 +687,8 @@ static bool place_op(heur *H, int v)
 {
     window *ws = malloc(sizeof(window) * ((size_t)H->ncand[v] + 1));
     bool *ok = malloc(sizeof(bool) * ((size_t)H->ncand[v] + 1));
-    if (!ws || !ok) {
+    if (!ws || !ok) { /* no memory: this attempt fails, as would a
+                         later one; the caller's time limit ends it */
         free(ws);
         free(ok);
         return false;
