@@ -50,6 +50,7 @@ typedef struct heur {
     int *esink;      /* DFG edge -> its pin once routed, -1 */
     int *undo, nundo; /* ROUTE nodes claimed, in order */
     int *path;
+    int *seen, stamp; /* scratch marks for can_escape */
     cg__router *r;
     int *order, *bump;
     double *height;
@@ -252,6 +253,7 @@ static int setup(heur *H)
         !ALLOC(H->occ.owner, H->nn) || !ALLOC(H->occ.arrive, H->nn) ||
         !ALLOC(H->occ.pred, H->nn) || !ALLOC(H->esink, H->ne) ||
         !ALLOC(H->undo, H->nn) || !ALLOC(H->path, H->nn) ||
+        !ALLOC(H->seen, H->nn) ||
         !ALLOC(H->order, H->n) || !ALLOC(H->bump, H->n) ||
         !ALLOC(H->height, H->n) || !ALLOC(H->asap, H->n) ||
         !ALLOC(H->alap, H->n))
@@ -276,7 +278,8 @@ static void teardown(heur *H)
     void *all[] = {H->funcnode, H->pin, H->fidx, H->dmin, H->cand,
                    H->ncand, H->ein, H->eout, H->nein, H->neout, H->place,
                    H->start, H->func_owner, H->occ.owner, H->occ.arrive,
-                   H->occ.pred, H->esink, H->undo, H->path, H->order,
+                   H->occ.pred, H->esink, H->undo, H->path, H->seen,
+                   H->order,
                    H->bump, H->height, H->asap, H->alap};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]);
@@ -508,6 +511,57 @@ static bool reserve(heur *H, int v, int f)
     return true;
 }
 
+/* Can v's value still be held past this cycle?  True when its tree (or a
+ * free node reachable from it or its unit without delay) is entered
+ * through a delay edge, i.e. a register.  An op whose consumers are not
+ * all placed needs that: an input placed next to its first consumer, whose
+ * PE's register that consumer's result holds, could reach no other. */
+static bool can_escape(heur *H, int v)
+{
+    int n, head = 0, tail = 0;
+    for (int i = 0; i < H->nundo; i++) {
+        int x = H->undo[i];
+        if (H->occ.owner[x] == v)
+            H->path[tail++] = x;
+    }
+    const int *out = cg_mrrg_out(H->m, H->place[v], &n);
+    for (int j = 0; j < n; j++) {
+        int y = cg_mrrg_get_edge(H->m, out[j])->to;
+        if (H->occ.owner[y] < 0 && tail < H->nn)
+            H->path[tail++] = y;
+    }
+    H->stamp++;
+    for (int i = 0; i < tail; i++)
+        H->seen[H->path[i]] = H->stamp;
+    while (head < tail) {
+        int x = H->path[head++];
+        const int *o = cg_mrrg_out(H->m, x, &n);
+        for (int j = 0; j < n; j++) {
+            const cg_mrrg_edge *e = cg_mrrg_get_edge(H->m, o[j]);
+            if (cg_mrrg_get_node(H->m, e->to)->kind != CG_MRRG_ROUTE)
+                continue;
+            if (e->delay > 0 && (H->occ.owner[e->to] < 0 ||
+                                 H->occ.owner[e->to] == v))
+                return true;
+            if (e->delay == 0 && H->occ.owner[e->to] < 0 &&
+                H->seen[e->to] != H->stamp && tail < H->nn) {
+                H->seen[e->to] = H->stamp;
+                H->path[tail++] = e->to;
+            }
+        }
+    }
+    return false;
+}
+
+/* Has v consumers not placed yet? */
+static bool waits(const heur *H, int v)
+{
+    for (int j = 0; j < H->neout[v]; j++)
+        if (H->place[cg_dfg_get_edge(H->g, H->eout[v][j])->dst] < 0)
+            return true;
+    return false;
+}
+
 /* Put v on FUNC node f at start t and route its edges to placed ops;
  * returns the route nodes used, or -1 (then nothing is left placed). */
 static int try_at(heur *H, int v, int f, int64_t t, bool keep)
@@ -532,6 +586,8 @@ static int try_at(heur *H, int v, int f, int64_t t, bool keep)
             total = c < 0 ? -1 : total + c;
         }
     }
+    if (total >= 0 && !keep && waits(H, v) && !can_escape(H, v))
+        total = -1;
     if (total < 0 || !keep) {
         undo_to(H, mark);
         unplace(H, v);
@@ -687,7 +743,8 @@ static bool place_op(heur *H, int v)
 {
     window *ws = malloc(sizeof(window) * ((size_t)H->ncand[v] + 1));
     bool *ok = malloc(sizeof(bool) * ((size_t)H->ncand[v] + 1));
-    if (!ws || !ok) {
+    if (!ws || !ok) { /* no memory: this attempt fails, as would a
+                         later one; the caller's time limit ends it */
         free(ws);
         free(ok);
         return false;

@@ -13,7 +13,6 @@
  * copies of a value in one node anyway.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "heur_internal.h"
 

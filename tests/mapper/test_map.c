@@ -1,7 +1,8 @@
 /* test_map.c: the II search of cg_map (mapper/map.c): a mapping at the MII
  * that passes the checker, per-II outcomes (proven infeasible up to
- * max_ii), the LP dump per II tried, and the errors: an op no unit
- * supports, an MII above the II limit. */
+ * max_ii), a mapping above the MII proven optimal by the register bound,
+ * the LP dump per II tried, and the errors: an op no unit supports, an MII
+ * above the II limit. */
 #include "ilp_test_util.h"
 
 #include <unistd.h>
@@ -95,6 +96,48 @@ static void test_infeasible_up_to_max_ii(void **state)
     cg_diags_destroy(d);
 }
 
+/* x -> four adds -> e, and x -> e directly, on the 2x2: MII 2 (five ALU
+ * ops on four FuncUnits), but the direct route's wait and the five results
+ * need more registers than 2 contexts hold, which the register bound
+ * proves in no time (no ILP: 0 rows); the heuristic maps II=3, which is
+ * therefore optimal. */
+static void test_optimal_above_mii(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = cg_dfg_create("ls");
+    int x = dfg_node(g, CG_OP_INPUT, "x"), prev = x;
+    for (int i = 0; i < 4; i++) {
+        int b = dfg_node(g, CG_OP_ADD, NULL);
+        cg_dfg_add_edge(g, prev, b, 0, 0, -1);
+        cg_dfg_add_edge(g, prev, b, 1, 0, -1);
+        prev = b;
+    }
+    int e = dfg_node(g, CG_OP_SUB, "e");
+    cg_dfg_add_edge(g, prev, e, 0, 0, -1);
+    cg_dfg_add_edge(g, x, e, 1, 0, -1);
+    cg_dfg_add_edge(g, e, dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
+    cg_map_params p = params(20, 4);
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.mii.mii, 2);
+    assert_int_equal(r.ii, 3);
+    assert_int_equal(r.ntried, 2);
+    assert_int_equal(r.tried[0].ii, 2);
+    assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
+    assert_int_equal(r.tried[0].rows, 0);
+    assert_int_equal(r.tried[1].ii, 3);
+    assert_int_equal(r.tried[1].outcome, CG_II_MAPPED);
+    assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+    assert_true(verify_mapping(nl, r.mrrg, g, r.mapping) > 0);
+    cg_map_result_free(&r);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 static void test_unsupported_op(void **state)
 {
     (void)state;
@@ -154,6 +197,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_maps_at_mii),
         cmocka_unit_test(test_infeasible_up_to_max_ii),
+        cmocka_unit_test(test_optimal_above_mii),
         cmocka_unit_test(test_unsupported_op),
         cmocka_unit_test(test_mii_above_limit),
     };
