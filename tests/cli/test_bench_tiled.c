@@ -123,8 +123,8 @@ static void test_tiled_rows(void **state)
         "stalls verified\n"
         "saxpy          saxpy             12    1    1 mapped TIME   12     "
         "93      3      30720   1.00       7770      5195 yes\n"
-        "gemv           gemv              13    2    2 mapped TIME   13     "
-        "97      3      17152   1.00      10569      2121 yes\n"
+        "gemv           gemv              13    2    2 mapped TIME   13    "
+        "105      3      17152   1.00      10697      2121 yes\n"
         "sum            sum               14    1    1 mapped TIME   14     "
         "69      1        256   1.00        143        74 yes\n");
 
