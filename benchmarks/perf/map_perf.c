@@ -1,6 +1,6 @@
 /* map_perf.c: measure the ILP mapper on the benchmark suite (not a test).
  *
- *   map_perf [--timeout S] [--max-ii N] [--max-nodes N] FOLDER...
+ *   map_perf [--timeout S] [--max-ii N] [--max-nodes N] [--dump-lp DIR] FOLDER...
  *
  * Each FOLDER is a CGRA-ME style benchmark folder (a Makefile with
  * LOOP_TAGS, DFG_FLAGS and CFLAGS next to FOLDER/<name>.c).  Every tagged
@@ -85,11 +85,17 @@ static int biggest(const cg_map_result *r)
 
 /* One table row: map g and print what happened. */
 static void row(const char *bench, const cg_dfg *g, const cg_netlist *nl,
-                const cg_map_params *p, stats *st)
+                const cg_map_params *p, const char *lp_dir, stats *st)
 {
     cg_diags *d = cg_diags_create();
     cg_map_result r;
-    int rc = cg_map(nl, g, p, &r, d);
+    cg_map_params q = *p;
+    char lp[512];
+    if (lp_dir) { /* one LP prefix per loop: DIR/<loop>-<ii> */
+        snprintf(lp, sizeof lp, "%s/%s", lp_dir, cg_dfg_name(g));
+        q.dump_lp = lp;
+    }
+    int rc = cg_map(nl, g, &q, &r, d);
     printf("| %s | %s | %d | ", bench, cg_dfg_name(g), cg_dfg_nnodes(g));
     add_stat(st, r.seconds, cg_dfg_nnodes(g));
     if (rc < 0) {
@@ -185,7 +191,8 @@ static int extract(const char *dir, cg_dfg ***out, int *n, cg_diags *d)
 }
 
 /* Options; returns the index of the first folder, -1 on bad usage. */
-static int options(int argc, char **argv, cg_map_params *p, int *max_nodes)
+static int options(int argc, char **argv, cg_map_params *p, int *max_nodes,
+                   const char **lp_dir)
 {
     int i = 1;
     for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
@@ -195,6 +202,8 @@ static int options(int argc, char **argv, cg_map_params *p, int *max_nodes)
             p->max_ii = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--max-nodes") == 0)
             *max_nodes = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--dump-lp") == 0)
+            *lp_dir = argv[i + 1];
         else
             return -1;
     }
@@ -207,10 +216,11 @@ int main(int argc, char **argv)
     cg_map_params_init(&p);
     p.timeout_s = 120;
     int max_nodes = 1 << 30;
-    int i = options(argc, argv, &p, &max_nodes);
+    const char *lp_dir = NULL;
+    int i = options(argc, argv, &p, &max_nodes, &lp_dir);
     if (i < 0) {
         fprintf(stderr, "usage: map_perf [--timeout S] [--max-ii N] "
-                        "[--max-nodes N] FOLDER...\n");
+                        "[--max-nodes N] [--dump-lp DIR] FOLDER...\n");
         return 2;
     }
     cg_diags *d = cg_diags_create();
@@ -239,7 +249,7 @@ int main(int argc, char **argv)
         cg_diags_clear(d);
         for (int j = 0; j < n; j++) {
             if (cg_dfg_nnodes(gs[j]) <= max_nodes)
-                row(bench, gs[j], nl, &p, &st);
+                row(bench, gs[j], nl, &p, lp_dir, &st);
             cg_dfg_destroy(gs[j]);
         }
         free(gs);
