@@ -114,6 +114,12 @@ static int bench_opt(int c, cg_cli_opts *o, char **argv)
         o->map.timeout_s = x;
         return 0;
     case 'I': return bench_int("--max-ii", optarg, 64, &o->map.max_ii) ? 2 : 0;
+    case 'S':
+        if (cg_map_solver_parse(optarg, &o->map.solver) == 0)
+            return 0;
+        fprintf(stderr, "cgramap: Invalid value for --solver: %s (glpk or "
+                "cbc)\n", optarg);
+        return 2;
     case 'j': return bench_int("-j", optarg, 64, &o->jobs) ? 2 : 0;
     case 'J': o->json = optarg; return 0;
     case 'C': o->csv = optarg; return 0;
@@ -136,6 +142,7 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
         {"templates", required_argument, NULL, 't'},
         {"timeout", required_argument, NULL, 'T'},
         {"max-ii", required_argument, NULL, 'I'},
+        {"solver", required_argument, NULL, 'S'},
         {"jobs", required_argument, NULL, 'j'},
         {"json", required_argument, NULL, 'J'},
         {"csv", required_argument, NULL, 'C'},

@@ -311,6 +311,8 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
     json_t *rec = record(bench, file, g, mapped, &r, checked, verified, d);
     json_object_update(rec, cols);
     json_decref(cols);
+    json_object_set_new(rec, "solver",
+                        json_string(cg_map_solver_name(o->map.solver)));
     cg_map_result_free(&r);
     if (x)
         cg_cli_tiling_free(&t);

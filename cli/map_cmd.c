@@ -24,7 +24,8 @@ static void map_help(void)
 {
     printf("Usage: cgramap map [--arch FILE.xml [--templates T.xml]]"
            " [--timeout S] [--max-ii N]\n"
-           "                  [--dump-lp PREFIX] [--mapping OUT.txt]"
+           "                  [--solver glpk|cbc] [--dump-lp PREFIX]"
+           " [--mapping OUT.txt]"
            " LOOP.dot\n"
            "Map one DFG with the ILP mapper, check the mapping, print a"
            " row.\n");
@@ -51,6 +52,7 @@ static int map_parse(int argc, char **argv, map_opts *o)
         {"templates", required_argument, NULL, 't'},
         {"timeout", required_argument, NULL, 'T'},
         {"max-ii", required_argument, NULL, 'I'},
+        {"solver", required_argument, NULL, 'S'},
         {"dump-lp", required_argument, NULL, 'D'},
         {"mapping", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
@@ -78,6 +80,13 @@ static int map_parse(int argc, char **argv, map_opts *o)
                 return 2;
             }
             o->p.max_ii = (int)x;
+            break;
+        case 'S':
+            if (cg_map_solver_parse(optarg, &o->p.solver) < 0) {
+                fprintf(stderr, "cgramap map: Invalid value for --solver: "
+                        "%s (glpk or cbc)\n", optarg);
+                return 2;
+            }
             break;
         case 'D': o->p.dump_lp = optarg; break;
         case 'm': o->mapping = optarg; break;

@@ -27,6 +27,7 @@ void cg_cli_help(void)
 "      --templates T.xml   module templates for a two-file architecture\n"
 "      --timeout S         seconds per II tried (default 60)\n"
 "      --max-ii N          highest II tried, up to 64 (default 16)\n"
+"      --solver NAME       the ILP's MIP solver: glpk (default) or cbc\n"
 "  -j, --jobs N            files mapped at once (default 1)\n"
 "      --json FILE         every row, with each II tried, as JSON\n"
 "      --csv FILE          every row as CSV\n"

@@ -58,6 +58,7 @@ typedef struct model {
     int *path;           /* scratch: kedges of a route */
     bool *used;          /* scratch: per kedge */
     bool lp_values;      /* read LP values (in the callback), not MIP */
+    double *x;           /* CBC's solution (1-based), NULL with GLPK */
     cg__lp lp;
 } model;
 
@@ -559,10 +560,12 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Value of a column in the MIP solution, or in the current LP solution
- * while the row-generation callback runs. */
+/* Value of a column in the MIP solution (GLPK's or CBC's), or in the
+ * current LP solution while the row-generation callback runs. */
 static double val(const model *M, glp_prob *P, int col)
 {
+    if (M->x)
+        return M->x[col];
     return M->lp_values ? glp_get_col_prim(P, col) : glp_mip_col_val(P, col);
 }
 
@@ -770,6 +773,40 @@ static int relax(glp_prob *P, double left)
     return CG_II_TIMEOUT;
 }
 
+/* Cut the ghost cycles of every route of the solution in hand; their
+ * number, -1 on a broken route. */
+static int cut_all(model *M, glp_prob *P)
+{
+    int cuts = 0;
+    for (int e = 0; e < M->m && cuts >= 0; e++) {
+        int c = cut_ghosts(M, P, e, M->path, M->used);
+        cuts = c < 0 ? -1 : cuts + c;
+    }
+    return cuts;
+}
+
+/* One MIP solve by CBC: 1 when its solution had ghost cycles (now cut:
+ * solve again), else 0 with out->outcome set; -1 on an internal error.
+ * CBC has no row generation through its C interface, so the cycles are
+ * cut between solves. */
+static int solve_cbc(model *M, glp_prob *P, double left, cg__ilp_out *out)
+{
+    cg_ii_outcome o;
+    if (cg__cbc_solve(P, left, &o, &M->x) < 0)
+        return -1;
+    out->outcome = o;
+    if (o != CG_II_MAPPED)
+        return 0;
+    int cuts = cut_all(M, P);
+    if (cuts == 0)
+        out->mapping = read_solution(M, P, M->path);
+    free(M->x);
+    M->x = NULL;
+    if (cuts < 0 || (cuts == 0 && !out->mapping))
+        return -1;
+    return cuts > 0;
+}
+
 /* Solve until mapped, proven infeasible or out of time: ghost cycles are
  * cut in the search (rowgen) and, for solutions GLPK's heuristics find
  * outside it, after it, solving again.  -1 on an internal error. */
@@ -787,6 +824,14 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
             return 0;
         }
         left = deadline - now();
+        if (M->o->solver == CG_SOLVER_CBC) {
+            int rc = left > 0 ? solve_cbc(M, P, left, out) : 0;
+            if (rc == 1)
+                continue;
+            if (left <= 0)
+                out->outcome = CG_II_TIMEOUT;
+            return rc;
+        }
         glp_iocp parm;
         glp_init_iocp(&parm);
         parm.msg_lev = GLP_MSG_OFF;
@@ -804,11 +849,7 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
         int ret = glp_intopt(P, &parm);
         int st = glp_mip_status(P);
         if (st == GLP_OPT || st == GLP_FEAS) {
-            int cuts = 0;
-            for (int e = 0; e < M->m && cuts >= 0; e++) {
-                int c = cut_ghosts(M, P, e, M->path, M->used);
-                cuts = c < 0 ? -1 : cuts + c;
-            }
+            int cuts = cut_all(M, P);
             if (cuts < 0)
                 return -1;
             if (cuts > 0)

@@ -33,4 +33,13 @@ void cg__lp_coef(cg__lp *lp, int row, int col, double v);
 /* The model as a GLPK problem (minimise); *nonzeros set. */
 glp_prob *cg__lp_to_glpk(cg__lp *lp, int *nonzeros);
 
+/* ---- ilp_cbc.c ---------------------------------------------------------- */
+
+/* Solve P's MIP with CBC for at most `seconds` (wall time), stopping at
+ * the first integer solution.  *outcome: MAPPED with *x the solution
+ * (malloc'd, 1-based like GLPK's columns), INFEASIBLE when CBC proved
+ * there is none, TIMEOUT otherwise.  0, or -1 on no memory. */
+int cg__cbc_solve(glp_prob *P, double seconds, cg_ii_outcome *outcome,
+                  double **x);
+
 #endif

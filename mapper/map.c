@@ -29,6 +29,22 @@
 #include "heur_internal.h"
 #include "map_internal.h"
 
+int cg_map_solver_parse(const char *name, cg_map_solver *out)
+{
+    if (strcmp(name, "glpk") == 0)
+        *out = CG_SOLVER_GLPK;
+    else if (strcmp(name, "cbc") == 0)
+        *out = CG_SOLVER_CBC;
+    else
+        return -1;
+    return 0;
+}
+
+const char *cg_map_solver_name(cg_map_solver s)
+{
+    return s == CG_SOLVER_CBC ? "cbc" : "glpk";
+}
+
 void cg_map_params_init(cg_map_params *p)
 {
     memset(p, 0, sizeof *p);
@@ -63,14 +79,15 @@ static char *lp_name(const char *base, int ii)
  * mapping.  0, or -1 on an error. */
 static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
                           const cg__kgraph *k, const int *center,
-                          double deadline, cg__ilp_out *out, cg_diags *d)
+                          cg_map_solver solver, double deadline,
+                          cg__ilp_out *out, cg_diags *d)
 {
     int diam = cg_netlist_rows(nl) + cg_netlist_cols(nl) - 2;
     double slice = (deadline - now()) / 6;
     for (int r = 1; r <= 2 && r < diam; r++) {
         if (slice < 0.2)
             break;
-        cg__ilp_opts o = {center, r, slice, NULL, false};
+        cg__ilp_opts o = {center, r, slice, NULL, false, solver};
         if (cg__ilp_solve(k, nl, g, &o, out, d) < 0)
             return -1;
         if (out->outcome == CG_II_MAPPED)
@@ -97,22 +114,25 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     out->outcome = CG_II_TIMEOUT;
     /* The full model's LP relaxation first: when it is infeasible the II
      * is proven impossible at once (measured under 0.5 s on the 4x4). */
-    cg__ilp_opts lo = {NULL, 0, 0.5 * p->timeout_s, NULL, true};
+    cg__ilp_opts lo = {NULL, 0, 0.5 * p->timeout_s, NULL, true,
+                       CG_SOLVER_GLPK};
     rc = cg__ilp_solve(k, nl, g, &lo, out, d);
     bool proven = rc == 0 && out->outcome == CG_II_INFEASIBLE;
     /* Small DFGs go straight to the full model. */
     if (rc == 0 && !proven && have && n > 6)
-        rc = try_restricted(nl, g, k, center, deadline, out, d);
+        rc = try_restricted(nl, g, k, center, p->solver, deadline, out,
+                            d);
     if (proven && !lp) {
         /* decided; the full model is solved only to write it */
     } else if (rc == 0 && out->outcome != CG_II_MAPPED) {
         double left = deadline - now();
-        cg__ilp_opts o = {NULL, 0, left > 0.5 ? left : 0.5, lp, false};
+        cg__ilp_opts o = {NULL, 0, left > 0.5 ? left : 0.5, lp, false,
+                          p->solver};
         rc = cg__ilp_solve(k, nl, g, &o, out, d);
     } else if (rc == 0 && lp) {
         /* Mapped by a restricted model: still write the full one. */
         cg__ilp_out tmp;
-        cg__ilp_opts o = {NULL, 0, 0, lp, false};
+        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK};
         rc = cg__ilp_solve(k, nl, g, &o, &tmp, d);
         cg_mapping_destroy(tmp.mapping);
     }
@@ -228,7 +248,7 @@ static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
     int rc = -1;
     if (k && lp) {
         cg__ilp_out tmp;
-        cg__ilp_opts o = {NULL, 0, 0, lp, false};
+        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK};
         rc = cg__ilp_solve(k, nl, g, &o, &tmp, d);
         if (rc == 0)
             cg_mapping_destroy(tmp.mapping);

@@ -147,6 +147,15 @@ typedef enum cg_map_status {
     CG_MAP_ERROR       /* bad input, see diags */
 } cg_map_status;
 
+/* The MIP solver of the ILP.  GLPK is the default; CBC (COIN-OR) solves
+ * the same model and proves impossible IIs GLPK times out on
+ * (docs/mapper.md, "Solvers"). */
+typedef enum cg_map_solver { CG_SOLVER_GLPK, CG_SOLVER_CBC } cg_map_solver;
+
+/* "glpk" or "cbc"; 0, or -1 for any other name. */
+int cg_map_solver_parse(const char *name, cg_map_solver *out);
+const char *cg_map_solver_name(cg_map_solver s);
+
 typedef struct cg_map_params {
     double timeout_s;     /* per II */
     int max_ii;           /* highest II tried */
@@ -154,6 +163,7 @@ typedef struct cg_map_params {
                              LP form, "-<ii>" appended), NULL = none */
     int verbose;          /* 0 = silent */
     unsigned seed;        /* for the heuristic placement */
+    cg_map_solver solver; /* of the ILP; CG_SOLVER_GLPK by default */
 } cg_map_params;
 void cg_map_params_init(cg_map_params *p); /* 60 s, max_ii 16 */
 

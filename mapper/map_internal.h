@@ -74,6 +74,7 @@ typedef struct cg__ilp_opts {
     const char *dump_lp; /* write the model here, NULL = none */
     bool relax_only;     /* solve only the LP relaxation: INFEASIBLE when
                             it is, else TIMEOUT (undecided) */
+    cg_map_solver solver; /* of the MIP (the LP relaxation is GLPK's) */
 } cg__ilp_opts;
 
 typedef struct cg__ilp_out {

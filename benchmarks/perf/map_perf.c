@@ -1,6 +1,7 @@
 /* map_perf.c: measure the ILP mapper on the benchmark suite (not a test).
  *
- *   map_perf [--timeout S] [--max-ii N] [--max-nodes N] [--dump-lp DIR] FOLDER...
+ *   map_perf [--timeout S] [--max-ii N] [--max-nodes N] [--dump-lp DIR]
+ *            [--solver glpk|cbc] FOLDER...
  *
  * Each FOLDER is a CGRA-ME style benchmark folder (a Makefile with
  * LOOP_TAGS, DFG_FLAGS and CFLAGS next to FOLDER/<name>.c).  Every tagged
@@ -204,6 +205,10 @@ static int options(int argc, char **argv, cg_map_params *p, int *max_nodes,
             *max_nodes = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--dump-lp") == 0)
             *lp_dir = argv[i + 1];
+        else if (strcmp(argv[i], "--solver") == 0) {
+            if (cg_map_solver_parse(argv[i + 1], &p->solver) < 0)
+                return -1;
+        }
         else
             return -1;
     }
@@ -220,7 +225,8 @@ int main(int argc, char **argv)
     int i = options(argc, argv, &p, &max_nodes, &lp_dir);
     if (i < 0) {
         fprintf(stderr, "usage: map_perf [--timeout S] [--max-ii N] "
-                        "[--max-nodes N] [--dump-lp DIR] FOLDER...\n");
+                        "[--max-nodes N] [--dump-lp DIR] [--solver glpk|cbc] "
+                        "FOLDER...\n");
         return 2;
     }
     cg_diags *d = cg_diags_create();

@@ -6,11 +6,13 @@
 #
 #   CG_PERF_TIMEOUT   seconds per II (default 60)
 #   CG_PERF_MAX_II    highest II tried (default 8)
+#   CG_PERF_SOLVER    the ILP's MIP solver, glpk or cbc (default glpk)
 set -eu
 
 BUILD=${1:-build}
 TIMEOUT=${CG_PERF_TIMEOUT:-60}
 MAX_II=${CG_PERF_MAX_II:-8}
+SOLVER=${CG_PERF_SOLVER:-glpk}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
 if [ ! -x "$BUILD/benchmarks/map_perf" ]; then
@@ -19,10 +21,11 @@ if [ ! -x "$BUILD/benchmarks/map_perf" ]; then
     exit 2
 fi
 
-echo "## Mapper: map_perf --timeout $TIMEOUT --max-ii $MAX_II" \
+echo "## Mapper: map_perf --timeout $TIMEOUT --max-ii $MAX_II --solver $SOLVER" \
      "benchmarks/microbench/*/ ($(nproc) cores, $(date -u +%Y-%m-%d))"
 echo
 "$BUILD/benchmarks/map_perf" --timeout "$TIMEOUT" --max-ii "$MAX_II" \
+    --solver "$SOLVER" \
     "$ROOT"/benchmarks/microbench/*/
 
 if [ -x "$BUILD/tiling/tile_perf" ]; then

@@ -104,6 +104,8 @@ static void test_json_and_csv(void **state)
     assert_true(json_is_true(json_object_get(scale, "checked")));
     assert_string_equal(json_string_value(json_object_get(scale, "verified")),
                         "yes");
+    assert_string_equal(json_string_value(json_object_get(scale, "solver")),
+                        "glpk");
     int ii = (int)json_integer_value(json_object_get(scale, "ii"));
     int mii = (int)json_integer_value(json_object_get(scale, "mii"));
     assert_true(ii >= mii && mii >= 1);
@@ -278,6 +280,10 @@ static void test_usage_and_nothing_found(void **state)
     run_cgramap(&r, (const char *const[]){"-j", "0", LOOSE, NULL});
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap: Invalid value for -j: 0\n");
+    run_cgramap(&r, (const char *const[]){"--solver", "gurobi", LOOSE, NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: Invalid value for --solver: gurobi "
+                               "(glpk or cbc)\n");
     run_cgramap(&r, (const char *const[]){"--timeout", "5", NULL});
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err,
@@ -295,9 +301,51 @@ static void test_usage_and_nothing_found(void **state)
                         "a .dot file\n");
 }
 
+/* --solver: x fans out to three ops on a 2x2 mesh (tests/cli/data/solver).
+ * The heuristic finds nothing at II=1, and the LP relaxation decides
+ * nothing there; each solver's branch and bound proves II=1 impossible
+ * (the same model), then II=2 maps.  The record names the solver. */
+static void test_solver(void **state)
+{
+    (void)state;
+    const char *solvers[] = {"glpk", "cbc"};
+    for (int i = 0; i < 2; i++) {
+        char dir[] = "/tmp/cg_solver_XXXXXX", js[64], cmd[96];
+        assert_non_null(mkdtemp(dir));
+        snprintf(js, sizeof js, "%s/r.json", dir);
+        run r;
+        run_cgramap(&r, (const char *const[]){
+            "--arch", "tests/cli/data/solver/mesh_2x2.xml", "--solver",
+            solvers[i], "--max-ii", "3", "--json", js,
+            "tests/cli/data/solver", NULL});
+        assert_int_equal(r.status, 0);
+        assert_string_equal(r.err, "");
+        json_error_t e;
+        json_t *all = json_load_file(js, 0, &e);
+        assert_non_null(all);
+        json_t *rec = record(all, "fanout", "fanout");
+        assert_string_equal(
+            json_string_value(json_object_get(rec, "solver")), solvers[i]);
+        assert_int_equal(json_integer_value(json_object_get(rec, "ii")), 2);
+        assert_string_equal(
+            json_string_value(json_object_get(rec, "verified")), "yes");
+        json_t *tries = json_object_get(rec, "tries");
+        assert_int_equal(json_array_size(tries), 2);
+        json_t *t1 = json_array_get(tries, 0);
+        assert_int_equal(json_integer_value(json_object_get(t1, "ii")), 1);
+        assert_string_equal(
+            json_string_value(json_object_get(t1, "outcome")), "infeasible");
+        assert_true(json_integer_value(json_object_get(t1, "rows")) > 0);
+        json_decref(all);
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_solver),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_jobs_keep_order),
         cmocka_unit_test(test_json_and_csv),

@@ -183,6 +183,11 @@ static void test_map_usage(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap map: Invalid value for --max-ii: 2.5"
                                " (a whole number up to 64)\n");
+    run_cgramap(&r, (const char *const[]){"map", "--solver", "CBC", "x.dot",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap map: Invalid value for --solver: "
+                               "CBC (glpk or cbc)\n");
     run_cgramap(&r, (const char *const[]){"map", NULL});
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap map: give exactly one LOOP.dot"

@@ -1,7 +1,8 @@
 /* test_ilp.c: one ILP at one II (mapper/ilp*.c, through map_internal.h):
  * a small DFG mapped, reconvergent paths of different lengths balanced by
  * the timing rows, a recurrence closing exactly at II, an II proven
- * infeasible, a model restricted around the heuristic placement, and
+ * infeasible (by the relaxation, and by the branch and bound), a model
+ * restricted around the heuristic placement, each with GLPK and CBC, and
  * --dump-lp's CPLEX LP file (and its error on an unwritable path).  Every
  * mapping is re-checked by verify_mapping (ilp_test_util.h). */
 #include "ilp_test_util.h"
@@ -17,9 +18,10 @@ typedef struct solved {
     cg__ilp_out out;
 } solved;
 
-/* Solve g on nl at ii (full model unless center is given). */
+/* Solve g on nl at ii with solver (full model unless center is given). */
 static solved solve_at(const cg_netlist *nl, const cg_dfg *g, int ii,
-                       const int *center, int radius, const char *dump)
+                       const int *center, int radius, const char *dump,
+                       cg_map_solver solver)
 {
     cg_diags *d = cg_diags_create();
     solved s;
@@ -27,7 +29,7 @@ static solved solve_at(const cg_netlist *nl, const cg_dfg *g, int ii,
     assert_non_null(s.m);
     cg__kgraph *k = cg__kgraph_build(s.m, nl);
     assert_non_null(k);
-    cg__ilp_opts o = {center, radius, 30, dump, false};
+    cg__ilp_opts o = {center, radius, 30, dump, false, solver};
     int rc = cg__ilp_solve(k, nl, g, &o, &s.out, d);
     if (rc != 0)
         cg_diags_print(d, stderr);
@@ -77,10 +79,10 @@ static cg_dfg *adder(void)
 
 static void test_map_small(void **state)
 {
-    (void)state;
+    cg_map_solver solver = *(const cg_map_solver *)*state;
     cg_netlist *nl = mesh_netlist(2, 2);
     cg_dfg *g = adder();
-    solved s = solve_at(nl, g, 1, NULL, 0, NULL);
+    solved s = solve_at(nl, g, 1, NULL, 0, NULL, solver);
     assert_int_equal(s.out.outcome, CG_II_MAPPED);
     assert_true(verify_mapping(nl, s.m, g, s.out.mapping) > 0);
     /* whole stages shifted so the earliest op starts in [0, II) */
@@ -98,7 +100,7 @@ static void test_map_small(void **state)
  * meet the long one at e. */
 static void test_reconvergent(void **state)
 {
-    (void)state;
+    cg_map_solver solver = *(const cg_map_solver *)*state;
     cg_netlist *nl = mesh_netlist(2, 2);
     cg_dfg *g = cg_dfg_create("reconv");
     int a = dfg_node(g, CG_OP_INPUT, "a"), b = dfg_node(g, CG_OP_ADD, "b");
@@ -111,7 +113,7 @@ static void test_reconvergent(void **state)
     cg_dfg_add_edge(g, c, e, 0, 0, -1);
     int direct = cg_dfg_add_edge(g, a, e, 1, 0, -1);
     cg_dfg_add_edge(g, e, o, 0, 0, -1);
-    solved s = solve_at(nl, g, 2, NULL, 0, NULL);
+    solved s = solve_at(nl, g, 2, NULL, 0, NULL, solver);
     assert_int_equal(s.out.outcome, CG_II_MAPPED);
     verify_mapping(nl, s.m, g, s.out.mapping);
     const cg_mapping *map = s.out.mapping;
@@ -128,7 +130,7 @@ static void test_reconvergent(void **state)
  * operand takes exactly II cycles. */
 static void test_recurrence(void **state)
 {
-    (void)state;
+    cg_map_solver solver = *(const cg_map_solver *)*state;
     cg_netlist *nl = mesh_netlist(2, 2);
     cg_dfg *g = cg_dfg_create("mac");
     int x = dfg_node(g, CG_OP_INPUT, "x"), k = dfg_node(g, CG_OP_CONST, "k");
@@ -140,7 +142,7 @@ static void test_recurrence(void **state)
     int back = cg_dfg_add_edge(g, s, s, 1, 1, -1);
     cg_dfg_add_edge(g, s, o, 0, 0, -1);
     for (int ii = 1; ii <= 2; ii++) {
-        solved r = solve_at(nl, g, ii, NULL, 0, NULL);
+        solved r = solve_at(nl, g, ii, NULL, 0, NULL, solver);
         assert_int_equal(r.out.outcome, CG_II_MAPPED);
         verify_mapping(nl, r.m, g, r.out.mapping);
         assert_int_equal(route_latency(r.m, r.out.mapping,
@@ -156,17 +158,17 @@ static void test_recurrence(void **state)
  * in the same context; at II=3 the loop cannot take three cycles. */
 static void test_infeasible(void **state)
 {
-    (void)state;
+    cg_map_solver solver = *(const cg_map_solver *)*state;
     cg_netlist *nl = tiny_netlist(CG_OPSET(CG_OP_ADD), 1);
     cg_dfg *g = accumulator(true);
     for (int ii = 2; ii <= 3; ii++) {
-        solved r = solve_at(nl, g, ii, NULL, 0, NULL);
+        solved r = solve_at(nl, g, ii, NULL, 0, NULL, solver);
         assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
         done(&r);
     }
     /* without the output it maps at II=2 */
     cg_dfg *g2 = accumulator(false);
-    solved r = solve_at(nl, g2, 2, NULL, 0, NULL);
+    solved r = solve_at(nl, g2, 2, NULL, 0, NULL, solver);
     assert_int_equal(r.out.outcome, CG_II_MAPPED);
     verify_mapping(nl, r.m, g2, r.out.mapping);
     done(&r);
@@ -175,11 +177,58 @@ static void test_infeasible(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* x fans out to k ops (x+x, x*x, ...), each to an output, on the 2x2 at
+ * II=1: k=2 maps; k=3 does not, though the LP relaxation is feasible (x
+ * leaves its IO on one wire, and three PEs cannot all hear it in one
+ * cycle), so the branch and bound itself must prove it. */
+static cg_dfg *fanout(int k)
+{
+    cg_dfg *g = cg_dfg_create("fanout");
+    int x = dfg_node(g, CG_OP_INPUT, "x");
+    for (int i = 0; i < k; i++) {
+        int v = dfg_node(g, i % 2 ? CG_OP_MUL : CG_OP_ADD, NULL);
+        cg_dfg_add_edge(g, x, v, 0, 0, -1);
+        cg_dfg_add_edge(g, x, v, 1, 0, -1);
+        cg_dfg_add_edge(g, v, dfg_node(g, CG_OP_OUTPUT, NULL), 0, 0, -1);
+    }
+    return g;
+}
+
+static void test_fanout(void **state)
+{
+    cg_map_solver solver = *(const cg_map_solver *)*state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    for (int k = 2; k <= 3; k++) {
+        cg_dfg *g = fanout(k);
+        solved r = solve_at(nl, g, 1, NULL, 0, NULL, solver);
+        assert_int_equal(r.out.outcome,
+                         k == 2 ? CG_II_MAPPED : CG_II_INFEASIBLE);
+        if (k == 2)
+            verify_mapping(nl, r.m, g, r.out.mapping);
+        done(&r);
+        cg_dfg_destroy(g);
+    }
+    /* the relaxation alone decides nothing at k=3 */
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, 1, d);
+    cg__kgraph *kg = cg__kgraph_build(m, nl);
+    cg_dfg *g = fanout(3);
+    cg__ilp_opts o = {NULL, 0, 30, NULL, true, solver};
+    cg__ilp_out out;
+    assert_int_equal(cg__ilp_solve(kg, nl, g, &o, &out, d), 0);
+    assert_int_equal(out.outcome, CG_II_TIMEOUT);
+    cg_dfg_destroy(g);
+    cg__kgraph_destroy(kg);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+    cg_netlist_destroy(nl);
+}
+
 /* A chain of adds on the 4x4, restricted to radius 1 around the annealed
  * placement: mapped, with every op within the radius. */
 static void test_restricted(void **state)
 {
-    (void)state;
+    cg_map_solver solver = *(const cg_map_solver *)*state;
     cg_netlist *nl = mesh_netlist(4, 4);
     cg_dfg *g = cg_dfg_create("chain");
     int prev = dfg_node(g, CG_OP_INPUT, "x");
@@ -194,7 +243,7 @@ static void test_restricted(void **state)
     int n = cg_dfg_nnodes(g);
     int *center = malloc(sizeof(int) * (size_t)n);
     assert_int_equal(cg__place_anneal(nl, g, 1, 1, center), 0);
-    solved s = solve_at(nl, g, 1, center, 1, NULL);
+    solved s = solve_at(nl, g, 1, center, 1, NULL, solver);
     assert_int_equal(s.out.outcome, CG_II_MAPPED);
     verify_mapping(nl, s.m, g, s.out.mapping);
     for (int v = 0; v < n; v++) {
@@ -218,7 +267,7 @@ static void test_dump_lp(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    solved s = solve_at(nl, g, 1, NULL, 0, path);
+    solved s = solve_at(nl, g, 1, NULL, 0, path, CG_SOLVER_GLPK);
     assert_int_equal(s.out.outcome, CG_II_MAPPED);
     char *text = slurp(path);
     assert_non_null(strstr(text, "Minimize"));
@@ -234,7 +283,8 @@ static void test_dump_lp(void **state)
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, 1, d);
     cg__kgraph *k = cg__kgraph_build(m, nl);
-    cg__ilp_opts o = {NULL, 0, 5, "/nonexistent-dir/model.lp", false};
+    cg__ilp_opts o = {NULL, 0, 5, "/nonexistent-dir/model.lp", false,
+                      CG_SOLVER_GLPK};
     cg__ilp_out out;
     assert_int_equal(cg__ilp_solve(k, nl, g, &o, &out, d), -1);
     assert_null(out.mapping);
@@ -253,12 +303,18 @@ static void test_dump_lp(void **state)
 
 int main(void)
 {
+    /* the model-level tests run with both solvers: same model, so the same
+       outcomes and mappings the checker accepts */
+    static const cg_map_solver glpk = CG_SOLVER_GLPK, cbc = CG_SOLVER_CBC;
+#define BOTH(t) {#t " (glpk)", t, NULL, NULL, (void *)&glpk}, \
+                {#t " (cbc)", t, NULL, NULL, (void *)&cbc}
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_map_small),
-        cmocka_unit_test(test_reconvergent),
-        cmocka_unit_test(test_recurrence),
-        cmocka_unit_test(test_infeasible),
-        cmocka_unit_test(test_restricted),
+        BOTH(test_map_small),
+        BOTH(test_reconvergent),
+        BOTH(test_recurrence),
+        BOTH(test_infeasible),
+        BOTH(test_fanout),
+        BOTH(test_restricted),
         cmocka_unit_test(test_dump_lp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
