@@ -17,11 +17,12 @@ build: setup $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: the embedded default array's summary, then every benchmark
-# loop mapped on it (10 s per II tried, IIs up to 8, two files at once, so it
-# ends in minutes).
+# loop mapped on it, the microbenchmarks and the loops that need tiling
+# (10 s per II tried, IIs up to 8, two files at once, so it ends in minutes).
 run: build
 	$(BUILD)/cli/cgramap arch
-	$(BUILD)/cli/cgramap -j 2 --timeout 10 --max-ii 8 benchmarks/microbench
+	$(BUILD)/cli/cgramap -j 2 --timeout 10 --max-ii 8 benchmarks/microbench \
+	    benchmarks/tiled
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
