@@ -144,8 +144,9 @@ static void test_checkerboard_rejected(void **state)
 
 /* A 1x2 row of blocks, each a MEMUnit (bank bl, br) whose address and
  * data come from the other block or a constant, its load going out through
- * a register. */
-static cg_netlist *bank_row(int bl, int br)
+ * a register; an IO io in each, whose input only the east block's
+ * constant drives when extra. */
+static cg_netlist *row_of(int bl, int br, bool extra)
 {
     cg_diags *d = cg_diags_create();
     cg_arch *a = cg_arch_create();
@@ -167,8 +168,12 @@ static cg_netlist *bank_row(int bl, int br)
         const char *srcs[] = {"this.in", "k.out"};
         cg_arch_connect_select(a, m, srcs, 2, "mem.addr", d);
         cg_arch_connect_select(a, m, srcs, 2, "mem.data_in", d);
+        cg_prim_params_init(&p, CG_PRIM_IO);
+        cg_arch_add_prim(a, m, "io", &p, d);
         cg_arch_connect(a, m, "mem.data_out", "reg.in", d);
         cg_arch_connect(a, m, "reg.out", "this.out", d);
+        if (i && extra)
+            cg_arch_connect(a, m, "k.out", "io.in", d);
     }
     int top = cg_arch_module_define(a, "architecture", d);
     cg_arch_set_top(a, top);
@@ -180,6 +185,11 @@ static cg_netlist *bank_row(int bl, int br)
     cg_arch_connect(a, top, "block_0_0.out", "block_0_1.in", d);
     cg_arch_connect(a, top, "block_0_1.out", "block_0_0.in", d);
     return flatten_or_fail(a, d);
+}
+
+static cg_netlist *bank_row(int bl, int br)
+{
+    return row_of(bl, br, false);
 }
 
 /* Banks matter: with both MEMUnits reaching every bank the mirror is kept,
@@ -200,6 +210,17 @@ static void test_banks_rejected(void **state)
     cg_netlist_destroy(nl);
     nl = bank_row(1, 1);
     expect_kinds(nl, 2, both, 4);
+    cg_netlist_destroy(nl);
+}
+
+/* Same units, same names, same multiplexers, but one more wire in the
+ * east block: the node map exists and the edge check rejects it. */
+static void test_edges_rejected(void **state)
+{
+    (void)state;
+    const cg__sym_kind id[] = {CG__SYM_ID, CG__SYM_UD};
+    cg_netlist *nl = row_of(-1, -1, true);
+    expect_kinds(nl, 2, id, 2);
     cg_netlist_destroy(nl);
 }
 
@@ -342,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_square_all_eight),
         cmocka_unit_test(test_checkerboard_rejected),
         cmocka_unit_test(test_banks_rejected),
+        cmocka_unit_test(test_edges_rejected),
         cmocka_unit_test(test_full_model_maps),
         cmocka_unit_test(test_map_end_to_end),
         cmocka_unit_test(test_infeasible_stays),
