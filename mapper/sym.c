@@ -8,8 +8,9 @@
  * "block_2_3.") at the mapped position; primitives outside the grid stay.
  * Ports keep their names, except a multiplexer's data inputs, whose order a
  * reflection does not keep: an input goes to the image mux's input driven
- * by the image of its driver.  Nodes follow (same primitive role, same
- * context).
+ * by the image of its driver (unconnected inputs, at the array's edges,
+ * to the image's unconnected ones in order).  Nodes follow (same primitive
+ * role, same context; a register file's registers by index).
  *
  * Nothing is assumed: a candidate is kept only when the node map is a
  * bijection that keeps every node's kind, context, operand index and FUNC
@@ -224,6 +225,28 @@ static int mux_input_from(const ctx *C, int prim, int drv)
     return found;
 }
 
+/* How many unconnected data inputs of its mux come before port q. */
+static int unconnected_rank(const ctx *C, int q)
+{
+    const cg_nl_prim *pr =
+        cg_netlist_prim(C->nl, cg_netlist_port(C->nl, q)->prim);
+    int k = 0;
+    for (int i = pr->port0; i < q; i++)
+        k += is_mux_input(C, i) && cg_netlist_port(C->nl, i)->net < 0;
+    return k;
+}
+
+/* The k-th unconnected data input of mux prim; -1 when none. */
+static int unconnected_input(const ctx *C, int prim, int k)
+{
+    const cg_nl_prim *pr = cg_netlist_prim(C->nl, prim);
+    for (int q = pr->port0; q < pr->port0 + pr->nports; q++)
+        if (is_mux_input(C, q) && cg_netlist_port(C->nl, q)->net < 0 &&
+            k-- == 0)
+            return q;
+    return -1;
+}
+
 /* Port map from the primitive map: same names, mux data inputs through
  * their drivers.  -1 when a port has no unambiguous image. */
 static int map_ports(const ctx *C, const int *pm, int *qm)
@@ -240,11 +263,11 @@ static int map_ports(const ctx *C, const int *pm, int *qm)
         if (!is_mux_input(C, q))
             continue;
         if (pq->net < 0) {
-            /* unconnected: carries nothing; the same name must be too */
-            int q2 = cg_netlist_prim_port(C->nl, pm[pq->prim], pq->name);
-            if (q2 < 0 || cg_netlist_port(C->nl, q2)->net >= 0)
+            /* unconnected (an input at the array's edge): carries
+             * nothing; the k-th such input goes to the image's k-th */
+            if ((qm[q] = unconnected_input(C, pm[pq->prim],
+                                           unconnected_rank(C, q))) < 0)
                 return -1;
-            qm[q] = q2;
             continue;
         }
         int drv = cg_netlist_net(C->nl, pq->net)->driver;

@@ -1,8 +1,10 @@
 /* test_sym.c: the spatial symmetries of an MRRG (mapper/sym.c) and their
  * breaking in the full ILP model: exactly the maps the array has are
  * verified (mirrors of the default 4x4, all eight of a 3x3 without memory
- * columns, the four that keep a checkerboard of multipliers), maps that
- * would move a unit onto a different one (ops, banks) are rejected, a DFG
+ * columns and of the NSWE mesh, the up-down mirror of the ADRES-like
+ * array, the four that keep a checkerboard of multipliers), maps that
+ * would move a unit onto a different one (ops, banks) or change an edge
+ * are rejected, a DFG
  * still maps with the restricted op on one unit per orbit, and an
  * infeasible II stays infeasible. */
 #include "ilp_test_util.h"
@@ -13,6 +15,7 @@
 
 #include "mapper/map_internal.h"
 #include "mapper/sym_internal.h"
+#include "xml/xml.h"
 
 static cg_netlist *default_netlist(void)
 {
@@ -126,6 +129,31 @@ static void test_square_all_eight(void **state)
         CG__SYM_ID,        CG__SYM_LR,   CG__SYM_UD,    CG__SYM_ROT180,
         CG__SYM_TRANSPOSE, CG__SYM_ANTI, CG__SYM_ROT90, CG__SYM_ROT270};
     expect_kinds(nl, 1, want, 8);
+    cg_netlist_destroy(nl);
+}
+
+static cg_netlist *xml_netlist(const char *path)
+{
+    cg_diags *d = cg_diags_create();
+    return flatten_or_fail(cg_xml_read(path, NULL, d), d);
+}
+
+/* Shipped XML arrays.  The NSWE mesh has no IO ring: the PEs of the edges
+ * have unconnected multiplexer inputs, which match among themselves, and
+ * all eight maps hold.  ADRES-like: register files (their registers map by
+ * index), MEMUnits on the west column only: just the up-down mirror. */
+static void test_shipped_xml(void **state)
+{
+    (void)state;
+    const cg__sym_kind all[] = {
+        CG__SYM_ID,        CG__SYM_LR,   CG__SYM_UD,    CG__SYM_ROT180,
+        CG__SYM_TRANSPOSE, CG__SYM_ANTI, CG__SYM_ROT90, CG__SYM_ROT270};
+    const cg__sym_kind ud[] = {CG__SYM_ID, CG__SYM_UD};
+    cg_netlist *nl = xml_netlist("benchmarks/archs/nswe_mesh.xml");
+    expect_kinds(nl, 2, all, 8);
+    cg_netlist_destroy(nl);
+    nl = xml_netlist("benchmarks/archs/adres_4x4.xml");
+    expect_kinds(nl, 2, ud, 2);
     cg_netlist_destroy(nl);
 }
 
@@ -361,6 +389,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_4x4),
         cmocka_unit_test(test_square_all_eight),
+        cmocka_unit_test(test_shipped_xml),
         cmocka_unit_test(test_checkerboard_rejected),
         cmocka_unit_test(test_banks_rejected),
         cmocka_unit_test(test_edges_rejected),
