@@ -33,7 +33,8 @@
  * solving again.  (Arrival potentials that forbid such cycles up front
  * were measured slower: docs/mapper.md.)
  * Symmetry: contexts are interchangeable (a time shift), so DFG node 0
- * starts at cycle 0.
+ * starts at cycle 0; in the full model, one op keeps one candidate per
+ * orbit of the array's verified spatial symmetries (sym.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@
 #include <time.h>
 
 #include "ilp_internal.h"
+#include "sym_internal.h"
 
 typedef struct model {
     const cg__kgraph *k;
@@ -91,6 +93,23 @@ static bool fits(const model *M, int v, int p)
     return true;
 }
 
+/* The full model is invariant under the verified symmetries (sym.c) and
+ * so is fits(): any mapping moves by one of them to a mapping where the op
+ * with the most candidates sits on its orbit's representative.  One op
+ * only: a second would need the first's stabiliser. */
+static void break_symmetry(model *M)
+{
+    if (M->o->center || !M->k->sym)
+        return;
+    int best = 0;
+    for (int v = 1; v < M->n; v++)
+        if (M->ncand[v] > M->ncand[best])
+            best = v;
+    if (M->n > 0)
+        M->ncand[best] = cg__sym_restrict(M->k->sym, M->cand[best],
+                                          M->ncand[best]);
+}
+
 static int make_cands(model *M)
 {
     for (int v = 0; v < M->n; v++) {
@@ -100,12 +119,13 @@ static int make_cands(model *M)
             return -1;
         for (int p = 0; p < M->nn; p++)
             if (cg_mrrg_get_node(M->k->m, p)->kind == CG_MRRG_FUNC &&
-                fits(M, v, p)) {
-                M->fcol[v][M->ncand[v]] =
-                    cg__lp_col(&M->lp, GLP_IV, 0, 1, 0);
+                fits(M, v, p))
                 M->cand[v][M->ncand[v]++] = p;
-            }
     }
+    break_symmetry(M);
+    for (int v = 0; v < M->n; v++)
+        for (int i = 0; i < M->ncand[v]; i++)
+            M->fcol[v][i] = cg__lp_col(&M->lp, GLP_IV, 0, 1, 0);
     return 0;
 }
 

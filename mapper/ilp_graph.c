@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "map_internal.h"
+#include "sym_internal.h"
 
 static int indeg(const cg_mrrg *m, int i)
 {
@@ -158,6 +159,11 @@ cg__kgraph *cg__kgraph_build(const cg_mrrg *m, const cg_netlist *nl)
     if (csr(k, true, &k->out_off, &k->out_ids) < 0 ||
         csr(k, false, &k->in_off, &k->in_ids) < 0 || annotate(k, nl) < 0)
         goto fail;
+    /* The kgraph is a function of the MRRG's structure (kinds, FUNC links,
+     * degrees, edges and delays), so the MRRG's automorphisms are its own. */
+    k->sym = cg__sym_find(m, nl);
+    if (!k->sym)
+        goto fail;
     return k;
 fail:
     cg__kgraph_destroy(k);
@@ -179,5 +185,6 @@ void cg__kgraph_destroy(cg__kgraph *k)
     free(k->pin);
     free(k->row);
     free(k->col);
+    cg__sym_destroy(k->sym);
     free(k);
 }

@@ -51,6 +51,9 @@ typedef struct cg__kgraph {
     int *row, *col; /* grid position of each MRRG node's primitive */
     int max_delay;  /* valid bound on a route's delay (a route is a simple
                        path: each delay-carrying edge at most once) */
+    struct cg__sym *sym; /* owned: the MRRG's verified spatial symmetries
+                       (sym_internal.h), which the full ILP model breaks;
+                       NULL = none used */
 } cg__kgraph;
 
 cg__kgraph *cg__kgraph_build(const cg_mrrg *m, const cg_netlist *nl);
