@@ -302,9 +302,10 @@ static void test_usage_and_nothing_found(void **state)
 }
 
 /* --solver: x fans out to three ops on a 2x2 mesh (tests/cli/data/solver).
- * The heuristic finds nothing at II=1, and the LP relaxation decides
- * nothing there; each solver's branch and bound proves II=1 impossible
- * (the same model), then II=2 maps.  The record names the solver. */
+ * The heuristic finds nothing at II=1; the ILP (the same model for both
+ * solvers) proves II=1 impossible, then II=2 maps.  The record names the
+ * solver.  (tests/mapper/test_ilp.c shows each solver's branch and bound
+ * proving it where the relaxation cannot.) */
 static void test_solver(void **state)
 {
     (void)state;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "mapper/map_internal.h"
+#include "mapper/sym_internal.h"
 
 typedef struct solved {
     cg_mrrg *m;
@@ -178,9 +179,10 @@ static void test_infeasible(void **state)
 }
 
 /* x fans out to k ops (x+x, x*x, ...), each to an output, on the 2x2 at
- * II=1: k=2 maps; k=3 does not, though the LP relaxation is feasible (x
- * leaves its IO on one wire, and three PEs cannot all hear it in one
- * cycle), so the branch and bound itself must prove it. */
+ * II=1: k=2 maps; k=3 does not (x leaves its IO on one wire, and three
+ * PEs cannot all hear it in one cycle).  Without the symmetry breaking the
+ * LP relaxation is feasible there, so the branch and bound itself must
+ * prove it. */
 static cg_dfg *fanout(int k)
 {
     cg_dfg *g = cg_dfg_create("fanout");
@@ -194,33 +196,47 @@ static cg_dfg *fanout(int k)
     return g;
 }
 
+/* The ILP of fanout(k) at II=1 on the 2x2, without the spatial
+ * symmetry breaking (which lets the LP relaxation itself prove k=3
+ * impossible, test_sym.c): relax_only solves only the relaxation. */
+static cg__ilp_out solve_plain(const cg_netlist *nl, int k, bool relax_only,
+                               cg_map_solver solver, cg_mrrg **m)
+{
+    cg_diags *d = cg_diags_create();
+    *m = cg_mrrg_build(nl, 1, d);
+    cg__kgraph *kg = cg__kgraph_build(*m, nl);
+    assert_non_null(kg);
+    cg__sym_destroy(kg->sym);
+    kg->sym = NULL;
+    cg_dfg *g = fanout(k);
+    cg__ilp_opts o = {NULL, 0, 30, NULL, relax_only, solver};
+    cg__ilp_out out;
+    assert_int_equal(cg__ilp_solve(kg, nl, g, &o, &out, d), 0);
+    if (out.mapping)
+        verify_mapping(nl, *m, g, out.mapping);
+    cg_dfg_destroy(g);
+    cg__kgraph_destroy(kg);
+    cg_diags_destroy(d);
+    return out;
+}
+
 static void test_fanout(void **state)
 {
     cg_map_solver solver = *(const cg_map_solver *)*state;
     cg_netlist *nl = mesh_netlist(2, 2);
-    for (int k = 2; k <= 3; k++) {
-        cg_dfg *g = fanout(k);
-        solved r = solve_at(nl, g, 1, NULL, 0, NULL, solver);
-        assert_int_equal(r.out.outcome,
-                         k == 2 ? CG_II_MAPPED : CG_II_INFEASIBLE);
-        if (k == 2)
-            verify_mapping(nl, r.m, g, r.out.mapping);
-        done(&r);
-        cg_dfg_destroy(g);
-    }
-    /* the relaxation alone decides nothing at k=3 */
-    cg_diags *d = cg_diags_create();
-    cg_mrrg *m = cg_mrrg_build(nl, 1, d);
-    cg__kgraph *kg = cg__kgraph_build(m, nl);
-    cg_dfg *g = fanout(3);
-    cg__ilp_opts o = {NULL, 0, 30, NULL, true, solver};
-    cg__ilp_out out;
-    assert_int_equal(cg__ilp_solve(kg, nl, g, &o, &out, d), 0);
-    assert_int_equal(out.outcome, CG_II_TIMEOUT);
-    cg_dfg_destroy(g);
-    cg__kgraph_destroy(kg);
+    cg_mrrg *m;
+    cg__ilp_out out = solve_plain(nl, 2, false, solver, &m);
+    assert_int_equal(out.outcome, CG_II_MAPPED);
+    cg_mapping_destroy(out.mapping);
     cg_mrrg_destroy(m);
-    cg_diags_destroy(d);
+    /* k=3: the relaxation decides nothing, the branch and bound proves */
+    out = solve_plain(nl, 3, true, solver, &m);
+    assert_int_equal(out.outcome, CG_II_TIMEOUT);
+    cg_mrrg_destroy(m);
+    out = solve_plain(nl, 3, false, solver, &m);
+    assert_int_equal(out.outcome, CG_II_INFEASIBLE);
+    assert_null(out.mapping);
+    cg_mrrg_destroy(m);
     cg_netlist_destroy(nl);
 }
 
