@@ -4,9 +4,9 @@
  * columns and of the NSWE mesh, the up-down mirror of the ADRES-like
  * array, the four that keep a checkerboard of multipliers), maps that
  * would move a unit onto a different one (ops, banks) or change an edge
- * are rejected, a DFG
- * still maps with the restricted op on one unit per orbit, and an
- * infeasible II stays infeasible. */
+ * are rejected, mappings moved by each verified map pass the independent
+ * checker, a DFG still maps with the restricted op on one unit per orbit,
+ * and an infeasible II stays infeasible. */
 #include "ilp_test_util.h"
 
 #include "../arch/arch_test_util.h" /* slurp */
@@ -358,6 +358,116 @@ static void test_map_end_to_end(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* The image of map under the node map nm. */
+static cg_mapping *image(const cg_mapping *map, const int *nm)
+{
+    cg_mapping *out = cg_mapping_create(map->ii, map->nnodes, map->nedges);
+    assert_non_null(out);
+    for (int v = 0; v < map->nnodes; v++) {
+        out->place[v] = nm[map->place[v]];
+        out->start[v] = map->start[v];
+    }
+    for (int e = 0; e < map->nedges; e++) {
+        out->route_len[e] = map->route_len[e];
+        out->route[e] = malloc(sizeof(int) * ((size_t)map->route_len[e] + 1));
+        assert_non_null(out->route[e]);
+        for (int i = 0; i < map->route_len[e]; i++)
+            out->route[e][i] = nm[map->route[e][i]];
+    }
+    return out;
+}
+
+/* Map g on nl (cg_map), then move the mapping by every verified map: the
+ * independent checker must accept each image (and does not accept a
+ * mapping whose op moved alone).  Returns how many images were checked. */
+static int check_images(const cg_netlist *nl, const cg_dfg *g, int ii)
+{
+    cg_map_params p;
+    cg_map_params_init(&p);
+    p.timeout_s = 20;
+    p.max_ii = ii;
+    cg_map_result res;
+    cg_diags *d = cg_diags_create();
+    int mrc = cg_map(nl, g, &p, &res, d);
+    if (mrc != 0)
+        cg_diags_print(d, stderr);
+    assert_int_equal(mrc, 0);
+    assert_int_equal(res.status, CG_MAP_MAPPED);
+    cg__sym *s = cg__sym_find(res.mrrg, nl);
+    assert_non_null(s);
+    int n = 0;
+    for (int k = 1; k < CG__SYM_COUNT; k++) {
+        if (!s->ok[k])
+            continue;
+        cg_mapping *im = image(res.mapping, s->map[k]);
+        int rc = cg_map_check(nl, res.mrrg, g, im, d);
+        if (rc != 0)
+            cg_diags_print(d, stderr);
+        assert_int_equal(rc, 0);
+        /* sanity: op 0 put back alone (its routes moved) is rejected */
+        if (im->place[0] != res.mapping->place[0]) {
+            im->place[0] = res.mapping->place[0];
+            assert_int_equal(cg_map_check(nl, res.mrrg, g, im, d), -1);
+        }
+        cg_mapping_destroy(im);
+        n++;
+    }
+    cg__sym_destroy(s);
+    cg_map_result_free(&res);
+    cg_diags_destroy(d);
+    return n;
+}
+
+/* o = load(a) + 7 stored back at a, and o out; on bank 1 when banked. */
+static cg_dfg *load_add_store(void)
+{
+    cg_dfg *g = cg_dfg_create("las");
+    int a = dfg_node(g, CG_OP_INPUT, "a"), l = dfg_node(g, CG_OP_LOAD, "l");
+    int k = dfg_node(g, CG_OP_CONST, "k"), s = dfg_node(g, CG_OP_ADD, "s");
+    int st = dfg_node(g, CG_OP_STORE, "st");
+    int o = dfg_node(g, CG_OP_OUTPUT, "o");
+    cg_dfg_node_mut(g, l)->bank = 1;
+    cg_dfg_node_mut(g, st)->bank = 1;
+    cg_dfg_add_edge(g, a, l, 0, 0, -1);
+    cg_dfg_add_edge(g, l, s, 0, 0, -1);
+    cg_dfg_add_edge(g, k, s, 1, 0, -1);
+    cg_dfg_add_edge(g, a, st, 0, 0, -1);
+    cg_dfg_add_edge(g, s, st, 1, 0, -1);
+    cg_dfg_add_edge(g, s, o, 0, 0, -1);
+    return g;
+}
+
+/* The symmetries are automorphisms as the checker sees them: mappings on
+ * the default 4x4 (loads and stores too), the 3x3 and the NSWE mesh moved
+ * by each verified map still pass cg_map_check. */
+static void test_images_check(void **state)
+{
+    (void)state;
+    cg_netlist *nl = default_netlist();
+    cg_dfg *g = mac(), *h = load_add_store();
+    assert_int_equal(check_images(nl, g, 2), 3);
+    assert_int_equal(check_images(nl, h, 2), 3);
+    cg_netlist_destroy(nl);
+    nl = mesh_with(3, false, 0);
+    assert_int_equal(check_images(nl, g, 2), 7);
+    cg_netlist_destroy(nl);
+    nl = xml_netlist("benchmarks/archs/nswe_mesh.xml");
+    cg_dfg *adds = cg_dfg_create("adds");
+    int a = dfg_node(adds, CG_OP_ADD, "a"), b = dfg_node(adds, CG_OP_SUB, "b");
+    int c = dfg_node(adds, CG_OP_MUL, "c");
+    cg_dfg_add_edge(adds, a, b, 0, 0, -1);
+    cg_dfg_add_edge(adds, a, b, 1, 0, -1);
+    cg_dfg_add_edge(adds, b, c, 0, 0, -1);
+    cg_dfg_add_edge(adds, b, c, 1, 0, -1);
+    cg_dfg_add_edge(adds, c, a, 0, 1, -1);
+    cg_dfg_add_edge(adds, c, a, 1, 1, -1);
+    assert_int_equal(check_images(nl, adds, 4), 7);
+    cg_netlist_destroy(nl);
+    cg_dfg_destroy(adds);
+    cg_dfg_destroy(g);
+    cg_dfg_destroy(h);
+}
+
 /* Four adds in a recurrence of distance 1 on the 2x2 (every PE with a
  * MEMUnit: all eight maps): every hop takes a cycle through a register, so
  * the ring needs II=4; II=3 is proven infeasible with the symmetries
@@ -395,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_edges_rejected),
         cmocka_unit_test(test_full_model_maps),
         cmocka_unit_test(test_map_end_to_end),
+        cmocka_unit_test(test_images_check),
         cmocka_unit_test(test_infeasible_stays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
