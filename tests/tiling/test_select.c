@@ -224,7 +224,7 @@ static void check_traffic_by_walking(nestb *b, int64_t mem)
     for (int a = 0; a < na; a++) {
         const cg_tile_array_info *ai = cg_tile_model_array(p.model, a);
         int64_t in = 0, out = 0, o[8], z[8];
-        cg_tile_box prev, cur, next;
+        cg_tile_box prev = {0}, cur, next; /* prev: read only from k = 1 */
         for (int64_t k = 0; k < s->ntiles; k++) {
             cg_tile_plan_tile(p.plan, k, o, z);
             cg_tile_footprint(p.model, a, o, z, &cur);
