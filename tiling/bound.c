@@ -9,12 +9,14 @@
  *   relaxation of the tiler's own buffer scheme (tile sizes real numbers,
  *   tile counts trip/size without rounding, no alignment or bank limits).
  *   everything else (elementwise, matrix-vector): compulsory traffic, each
- *   element read in once (when it is read) and written out once (when
- *   written).
+ *   element the nest touches read in once (when the kernel reads the
+ *   array) and written out once (when it writes it); the holes of a
+ *   strided access are not touched, so they do not count.
  */
 #include "tile_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *cg_tile_bound_name(cg_tile_bound_kind k)
@@ -37,13 +39,110 @@ static int popcount(uint32_t x)
     return n;
 }
 
+/* Is access x's image a box: in each dimension at most one loop, with a
+ * coefficient of +-1, and no loop in two dimensions? */
+static bool dense(const cg_tile_model *m, const cg_tile_access_info *x,
+                  int ndims)
+{
+    uint32_t used = 0;
+    for (int d = 0; d < ndims; d++) {
+        int n = 0;
+        for (int l = 0; l < m->nloops; l++) {
+            int64_t c = x->coef[d][l];
+            if (c == 0)
+                continue;
+            if ((c != 1 && c != -1) || (used & (1u << l)) || ++n > 1)
+                return false;
+            used |= 1u << l;
+        }
+    }
+    return true;
+}
+
+/* Enumerate the elements of box b that array a's accesses touch, over
+ * every value of the loops in `loops` (bit l); the count, -1 on no
+ * memory. */
+static int64_t enumerate(const cg_tile_model *m, int a, uint32_t loops,
+                         const cg_tile_box *b, int64_t cells)
+{
+    unsigned char *bit = calloc((size_t)(cells + 7) / 8, 1);
+    if (!bit)
+        return -1;
+    int64_t count = 0, k[CG_TILE_MAX_LOOPS] = {0};
+    for (int i = 0; i < m->naccesses; i++) {
+        const cg_tile_access_info *x = &m->acc[i];
+        if (x->array != a)
+            continue;
+        memset(k, 0, sizeof k);
+        for (;;) {
+            int64_t off = 0;
+            for (int d = 0; d < b->ndims; d++) {
+                int64_t v = x->cst[d];
+                for (int l = 0; l < m->nloops; l++)
+                    v += x->coef[d][l] * k[l];
+                off = off * b->size[d] + (v - b->lo[d]);
+            }
+            if (!(bit[off / 8] & (1u << (off % 8)))) {
+                bit[off / 8] |= (unsigned char)(1u << (off % 8));
+                count++;
+            }
+            int l = m->nloops - 1; /* the next point: an odometer */
+            for (; l >= 0; l--) {
+                if (!(loops & (1u << l)))
+                    continue;
+                if (++k[l] < m->trip[l])
+                    break;
+                k[l] = 0;
+            }
+            if (l < 0)
+                break;
+        }
+    }
+    free(bit);
+    return count;
+}
+
+/* Largest index points and box cells enumerated (16 M points, 128 M
+ * cells = 16 MB of bits); past them the box stands in. */
+#define ENUM_POINTS (1LL << 24)
+#define ENUM_CELLS (1LL << 27)
+
+/* Elements of array a the whole nest touches.  When every access's image
+ * is a box (the common case: unit coefficients), the nest's box of the
+ * array (as the tiler sees it); otherwise, e.g. a strided store b[3 + 2i],
+ * the touched elements counted one by one, so that compulsory traffic
+ * never counts the holes of a strided pattern. */
+static int64_t touched(const cg_tile_model *m, int a)
+{
+    const cg_tile_array_info *ai = &m->arrays[a];
+    int64_t box = cg_tile_capacity(m, a, m->trip, NULL);
+    bool all_dense = true;
+    for (int i = 0; i < m->naccesses && all_dense; i++)
+        if (m->acc[i].array == a)
+            all_dense = dense(m, &m->acc[i], ai->ndims);
+    int64_t points = 1, cells = 1;
+    for (int l = 0; l < m->nloops; l++)
+        if (ai->loops & (1u << l))
+            points = points > ENUM_POINTS ? points : points * m->trip[l];
+    const cg_tile_box *b = &m->full[a];
+    for (int d = 0; d < b->ndims; d++)
+        cells = cells > ENUM_CELLS ? cells : cells * b->size[d];
+    if (all_dense || points > ENUM_POINTS || cells > ENUM_CELLS)
+        return box;
+    int64_t n = enumerate(m, a, ai->loops, b, cells);
+    return n < 0 ? box : n; /* no memory for the bits: the box */
+}
+
+/* Every touched element read in once if the kernel reads the array, and
+ * written out once if it writes it (a tiler that also reads a strided
+ * store's holes in does more than this). */
 static int64_t compulsory(const cg_tile_model *m)
 {
     int64_t total = 0;
     for (int a = 0; a < m->narrays; a++) {
         const cg_tile_array_info *ai = &m->arrays[a];
-        int64_t e = cg_tile_capacity(m, a, m->trip, NULL) * ai->elem_size;
-        total += (ai->load ? e : 0) + (ai->written ? e : 0);
+        int64_t e = touched(m, a) * ai->elem_size;
+        total += (ai->read ? e : 0) + (ai->written ? e : 0);
     }
     return total;
 }

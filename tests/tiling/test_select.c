@@ -33,6 +33,48 @@ static void whole_when_it_fits(void **state)
     planned_free(&p);
 }
 
+/* b[3 + 2i] = a[i] - ..., i < n (benchmarks/microbench/stride): b is
+ * only written, at every other element.  Compulsory traffic is the touched
+ * elements, a's n in and b's n out, not b's span (2n - 1 elements, read
+ * in and written out): the plan moves the span (a read-modify-write of the
+ * holes), so its ratio is above 1, never below. */
+static void nest_strided(nestb *b, int64_t n, int64_t step)
+{
+    nb_init(b);
+    int i = nb_loop(b, "i", n);
+    int A = nb_array(b, "a", 4, 1, n), B = nb_array(b, "b", 4, 1,
+                                                    step * n + 4);
+    nb_acc1(b, 0, false, A, i, 0);
+    int64_t cst[1] = {3}, coef[1] = {step};
+    int loop[1] = {i};
+    nb_access(b, 1, true, B, cst, loop, coef);
+}
+
+static void strided_store_compulsory(void **state)
+{
+    (void)state;
+    nestb b;
+    nest_strided(&b, 32, 2);
+    cg_tile_target t;
+    test_target(&t, 16384);
+    planned p = plan(&b, &t);
+    const cg_tile_summary *s = cg_tile_plan_summary(p.plan);
+    assert_int_equal(s->compulsory, 32 * 4 + 32 * 4);
+    assert_int_equal(s->bound_kind, CG_TILE_BOUND_COMPULSORY);
+    assert_true(s->bound == 256.0);
+    assert_true(s->traffic > s->compulsory); /* b's holes moved too */
+    assert_true(s->ratio > 1.0);
+    planned_free(&p);
+    /* large enough to need many tiles: the same count */
+    nest_strided(&b, 100000, 3);
+    p = plan(&b, &t);
+    s = cg_tile_plan_summary(p.plan);
+    assert_false(s->whole);
+    assert_int_equal(s->compulsory, 100000 * 4 * 2);
+    assert_true(s->ratio >= 1.0);
+    planned_free(&p);
+}
+
 static void vadd_streams_at_compulsory_traffic(void **state)
 {
     (void)state;
@@ -318,6 +360,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(whole_when_it_fits),
         cmocka_unit_test(vadd_streams_at_compulsory_traffic),
+        cmocka_unit_test(strided_store_compulsory),
         cmocka_unit_test(gemm_resident_c),
         cmocka_unit_test(too_small_message),
         cmocka_unit_test(keep_inner),
