@@ -147,4 +147,23 @@ static inline int verify_mapping(const cg_netlist *nl, const cg_mrrg *m,
     return used;
 }
 
+/* Latency of the route of DFG edge e in a mapping, from its producer's
+ * FUNC node `from` (the sum of the MRRG edge delays along it). */
+static inline int route_latency(const cg_mrrg *m, const cg_mapping *map,
+                                int from, int e)
+{
+    int lat = 0, at = from;
+    for (int i = 0; i < map->route_len[e]; i++) {
+        int n;
+        const int *out = cg_mrrg_out(m, at, &n);
+        for (int j = 0; j < n; j++)
+            if (cg_mrrg_get_edge(m, out[j])->to == map->route[e][i]) {
+                lat += cg_mrrg_get_edge(m, out[j])->delay;
+                break;
+            }
+        at = map->route[e][i];
+    }
+    return lat;
+}
+
 #endif

@@ -48,24 +48,6 @@ static void done(solved *s)
     cg_mrrg_destroy(s->m);
 }
 
-/* Latency of the route of DFG edge e in a mapping. */
-static int route_latency(const cg_mrrg *m, const cg_mapping *map, int from,
-                         int e)
-{
-    int lat = 0, at = from;
-    for (int i = 0; i < map->route_len[e]; i++) {
-        int n;
-        const int *out = cg_mrrg_out(m, at, &n);
-        for (int j = 0; j < n; j++)
-            if (cg_mrrg_get_edge(m, out[j])->to == map->route[e][i]) {
-                lat += cg_mrrg_get_edge(m, out[j])->delay;
-                break;
-            }
-        at = map->route[e][i];
-    }
-    return lat;
-}
-
 /* out = a + b */
 static cg_dfg *adder(void)
 {
