@@ -13,6 +13,8 @@
  *   2. the same with radius 2 (each with a sixth of the time),
  *   3. the full model (every unit that supports each op), the only one
  *      whose infeasibility proves the II impossible.
+ * Steps 1-3 solve the MIP with params->solver (GLPK or CBC, ilp_cbc.c);
+ * step 0 is always GLPK's simplex.
  * The first II mapped by the ILP wins; if none, the heuristic's mapping
  * stands, and the outcomes of the lower IIs (infeasible or timed out) say
  * whether it is proven optimal.  When the heuristic maps nothing up to
