@@ -298,6 +298,18 @@ static bool is_const(cg_affine r)
     return r.is_affine;
 }
 
+/* p | c equals p + c for every counter value when c (>= 0) lies below
+ * the lowest set bit of p's constant and coefficients: no bit is in both.
+ * (LLVM 16 has no `or disjoint` flag, so the proof is made here.) */
+static bool disjoint_or(cg_affine p, int64_t c)
+{
+    uint64_t bits = (uint64_t)p.cst;
+    for (int l = 0; l < CG_NEST_MAX_LOOPS; l++)
+        bits |= (uint64_t)p.coef[l];
+    uint64_t low = bits & (~bits + 1); /* lowest set bit, 0 when none */
+    return c >= 0 && (low == 0 ? c == 0 : (uint64_t)c < low);
+}
+
 static cg_affine aff_gep(const actx *a, LLVMValueRef v, int depth)
 {
     cg_affine r = aff(a, LLVMGetOperand(v, 0), depth);
@@ -341,6 +353,10 @@ static cg_affine aff_binary(const actx *a, LLVMValueRef v, LLVMOpcode o,
     case LLVMShl:
         return is_const(q) && q.cst >= 0 && q.cst < 62
                    ? scaled(p, (int64_t)1 << q.cst) : not_affine();
+    case LLVMOr: /* x[2*i+1] becomes (i << 1) | 1 */
+        return is_const(q) && disjoint_or(p, q.cst) ? sum(p, q, 1)
+             : is_const(p) && disjoint_or(q, p.cst) ? sum(q, p, 1)
+             : not_affine();
     default: return not_affine();
     }
 }
@@ -400,7 +416,8 @@ static cg_affine aff(const actx *a, LLVMValueRef v, int depth)
         return aff(a, LLVMGetOperand(v, 0), depth + 1);
     if (o == LLVMGetElementPtr)
         return aff_gep(a, v, depth + 1);
-    if (o == LLVMAdd || o == LLVMSub || o == LLVMMul || o == LLVMShl)
+    if (o == LLVMAdd || o == LLVMSub || o == LLVMMul || o == LLVMShl ||
+        o == LLVMOr)
         return aff_binary(a, v, o, depth + 1);
     return r;
 }

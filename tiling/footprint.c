@@ -285,6 +285,59 @@ static int shape_array(ctx *c, int a)
     return 0;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The view of array a: in each dimension, when every access lands on one
+ * residue class modulo some g > 1 (b[2*i+3]), keep only that class, so a
+ * strided access buffers and moves only the elements it touches and a
+ * strided store covers its box (no read-modify-write of the holes). */
+static void view_array(cg_tile_model *m, int a)
+{
+    cg_tile_array_info *ai = &m->arrays[a];
+    for (int d = 0; d < ai->ndims; d++) {
+        int64_t g = 0, c0 = 0;
+        bool any = false;
+        for (int i = 0; i < m->naccesses; i++) {
+            const cg_tile_access_info *x = &m->acc[i];
+            if (x->array != a)
+                continue;
+            if (!any)
+                c0 = x->cst[d];
+            any = true;
+            g = gcd64(g, x->cst[d] - c0);
+            for (int l = 0; l < m->nloops; l++)
+                g = gcd64(g, x->coef[d][l]);
+        }
+        ai->step[d] = 1;
+        ai->first[d] = 0;
+        ai->vdims[d] = ai->dims[d];
+        if (g <= 1) /* 0: one constant index, a box of one already */
+            continue;
+        int64_t r = floor_mod(c0, g);
+        ai->step[d] = g;
+        ai->first[d] = r;
+        ai->vdims[d] = (ai->dims[d] - r + g - 1) / g;
+        for (int i = 0; i < m->naccesses; i++) {
+            cg_tile_access_info *x = &m->acc[i];
+            if (x->array != a)
+                continue;
+            x->cst[d] = (x->cst[d] - r) / g;
+            for (int l = 0; l < m->nloops; l++)
+                x->coef[d][l] /= g;
+        }
+    }
+}
+
 static bool same_map(const cg_tile_access_info *x, const cg_tile_access_info *y,
                      int D, int L)
 {
@@ -414,6 +467,7 @@ cg_tile_model *cg__tile_model_build(const cg_nest *n, const char *file,
     for (int a = 0; rc == 0 && a < m->narrays; a++)
         rc = shape_array(&c, a);
     for (int a = 0; rc == 0 && a < m->narrays; a++) {
+        view_array(m, a);
         summarise_array(m, a);
         rc = check_written(&c, a);
     }

@@ -12,6 +12,18 @@ static void dims_text(const int64_t *v, int n, char *buf, size_t len)
                               (long long)v[d]);
 }
 
+/* A strided array's view: which elements its buffers hold. */
+static void write_view(const cg_tile_array_info *ai, FILE *out)
+{
+    for (int d = 0; d < ai->ndims; d++)
+        if (ai->step[d] > 1)
+            fprintf(out, "  %s dimension %d: every %lld%s element from index "
+                    "%lld only (%lld of %lld)\n", ai->name, d,
+                    (long long)ai->step[d], ai->step[d] == 2 ? "nd"
+                    : ai->step[d] == 3 ? "rd" : "th", (long long)ai->first[d],
+                    (long long)ai->vdims[d], (long long)ai->dims[d]);
+}
+
 void cg_tile_plan_write(const cg_tile_plan *p, FILE *out)
 {
     const cg_tile_model *m = p->m;
@@ -48,6 +60,8 @@ void cg_tile_plan_write(const cg_tile_plan *p, FILE *out)
                 b->nbuf, (long long)b->bytes, addr, b->bank,
                 (long long)b->in_bytes, (long long)b->out_bytes);
     }
+    for (int a = 0; a < m->narrays; a++)
+        write_view(&m->arrays[a], out);
     fprintf(out, "  traffic %lld bytes; compulsory %lld; bound (%s) %.0f; "
             "ratio %.3f\n", (long long)s->traffic, (long long)s->compulsory,
             cg_tile_bound_name(s->bound_kind), s->bound, s->ratio);
@@ -81,9 +95,11 @@ json_t *cg_tile_plan_json(const cg_tile_plan *p)
         const cg_tile_array_info *ai = &m->arrays[a];
         const cg_tile_buffer *b = &p->buf[a];
         json_array_append_new(arr, json_pack(
-            "{s:s, s:i, s:o, s:b, s:s, s:i, s:I, s:o, s:i, s:o, s:I, s:I, "
-            "s:I}", "name", ai->name, "elem_size", ai->elem_size, "dims",
-            ints(ai->dims, ai->ndims), "flat", ai->flat, "kind",
+            "{s:s, s:i, s:o, s:o, s:o, s:b, s:s, s:i, s:I, s:o, s:i, s:o, "
+            "s:I, s:I, s:I}", "name", ai->name, "elem_size", ai->elem_size,
+            "dims", ints(ai->dims, ai->ndims), "step",
+            ints(ai->step, ai->ndims), "first", ints(ai->first, ai->ndims),
+            "flat", ai->flat, "kind",
             s->whole ? "whole" : b->streamed ? "streamed" : "resident",
             "buffers", b->nbuf, "bytes", (json_int_t)b->bytes, "addr",
             ints(b->addr, b->nbuf), "bank", b->bank, "extent",

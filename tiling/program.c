@@ -84,9 +84,9 @@ void cg_tile_box_desc(const cg_tile_plan *p, int a, const cg_tile_box *box,
         int64_t lo = box->lo[d], n = box->size[d];
         o->size[k] = n;
         o->pad_lo[k] = clamp(-lo, 0, n);
-        o->pad_hi[k] = clamp(lo + n - ai->dims[d], 0, n - o->pad_lo[k]);
-        o->ext_stride[k] = astride;
-        o->ext_offset += lo * astride;
+        o->pad_hi[k] = clamp(lo + n - ai->vdims[d], 0, n - o->pad_lo[k]);
+        o->ext_stride[k] = astride * ai->step[d];
+        o->ext_offset += (ai->first[d] + lo * ai->step[d]) * astride;
         o->tile_stride[k] = pitch;
         astride *= ai->dims[d];
         pitch *= b->extent[d];

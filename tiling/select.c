@@ -211,7 +211,7 @@ void cg__tile_evaluate(const cg_tile_model *m, const cg_tile_target *t,
                 dma += xfer_cycles(one, &t->dma);
         }
         int D = ai->ndims;
-        if (cap > 1 && b->extent[D - 1] == 1 && ai->dims[D - 1] > 1)
+        if (cap > 1 && b->extent[D - 1] == 1 && ai->vdims[D - 1] > 1)
             e->nonunit++;
     }
     int ch = t->dma.channels > 0 ? t->dma.channels : 1;

@@ -85,18 +85,27 @@ typedef struct cg_tile_array_info {
     bool exact[CG_TILE_MAX_DIMS]; /* every access has the same coefficients
                             in dimension d, so box extents do not depend on
                             the tile's position */
+    /* The view the tiler works in (accesses, boxes, buffers): view index c
+     * of dimension d is array index first[d] + step[d] * c, 0 <= c <
+     * vdims[d].  step[d] > 1 when every access of the array touches only
+     * every step-th element of dimension d (a strided access): buffers and
+     * transfers then hold and move only those elements. */
+    int64_t step[CG_TILE_MAX_DIMS];
+    int64_t first[CG_TILE_MAX_DIMS];
+    int64_t vdims[CG_TILE_MAX_DIMS];
 } cg_tile_array_info;
 
 typedef struct cg_tile_access_info {
     int node;            /* DFG load/store node */
     bool is_store;
     int array;
-    /* index in dimension d = cst[d] + sum_l coef[d][l] * k_l (elements) */
+    /* view index (see cg_tile_array_info) in dimension d =
+     * cst[d] + sum_l coef[d][l] * k_l */
     int64_t cst[CG_TILE_MAX_DIMS];
     int64_t coef[CG_TILE_MAX_DIMS][CG_TILE_MAX_LOOPS];
 } cg_tile_access_info;
 
-/* An axis-aligned box of array elements: dimension d covers
+/* An axis-aligned box of an array's view: dimension d covers view indices
  * lo[d] .. lo[d]+size[d]-1. */
 typedef struct cg_tile_box {
     int ndims;

@@ -227,6 +227,7 @@ static int kernels(row *rows)
     nest_vadd(&add(rows, &n, "vadd", 1, 100000)->b, 100000);
     nest_saxpy(&add(rows, &n, "saxpy", 1, 65536)->b, 65536);
     nest_inplace(&add(rows, &n, "inplace", 1, 300)->b, 300, 300);
+    nest_strided(&add(rows, &n, "strided", 1, 100000)->b, 100000);
     nest_jacobi(&add(rows, &n, "jacobi", 2, 256)->b, 256);
     nest_jacobi(&add(rows, &n, "jacobi", 2, 1000)->b, 1000);
     nest_conv(&add(rows, &n, "conv3x3", 2, 256)->b, 256);

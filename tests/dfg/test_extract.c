@@ -331,6 +331,37 @@ static void test_second_counter(void **state)
     cg_dfg_destroy(g);
 }
 
+/* x[2*i+1] is (i << 1) | 1 in the IR: affine because the bits are
+ * disjoint; y[i | 1] is not. */
+static void test_or_index(void **state)
+{
+    (void)state;
+    cg_dfg *g = extract("tests/dfg/data/orindex.c", "orindex", NULL);
+    const cg_nest *n = cg_dfg_nest(g);
+    assert_int_equal(n->naccesses, 3);
+    int seen = 0;
+    for (int a = 0; a < n->naccesses; a++) {
+        const cg_nest_access *x = &n->accesses[a];
+        const char *arr = n->arrays[x->array].name;
+        if (!strcmp(arr, "y")) {
+            assert_false(x->index.is_affine);
+            seen |= 1;
+        } else if (x->is_store) {
+            assert_true(x->index.is_affine);
+            assert_int_equal(x->index.cst, 4);     /* element 1 */
+            assert_int_equal(x->index.coef[0], 8); /* 2 elements */
+            seen |= 2;
+        } else {
+            assert_true(x->index.is_affine);
+            assert_int_equal(x->index.cst, 8);
+            assert_int_equal(x->index.coef[0], 16);
+            seen |= 4;
+        }
+    }
+    assert_int_equal(seen, 7);
+    cg_dfg_destroy(g);
+}
+
 /* histogram: hist[data[i] & 15] is not affine, data[i] is. */
 static void test_indirect(void **state)
 {
@@ -476,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_symbolic_trip),
         cmocka_unit_test(test_matching),
         cmocka_unit_test(test_second_counter),
+        cmocka_unit_test(test_or_index),
         cmocka_unit_test(test_indirect),
         cmocka_unit_test(test_golden),
         cmocka_unit_test(test_dot_roundtrip),

@@ -155,6 +155,23 @@ static inline void nest_saxpy(nestb *b, int64_t n)
     nb_acc1(b, 2, true, y, i, 0);
 }
 
+/* y[3i+1] += 3 * x[2i+1]; w[2i] = x[2i+1] - i (benchmarks/tiled/strided):
+ * strided loads and stores, views of every 2nd or 3rd element */
+static inline void nest_strided(nestb *b, int64_t n)
+{
+    nb_init(b);
+    int i = nb_loop(b, "i", n);
+    int x = nb_array(b, "x", 4, 1, 2 * n), y = nb_array(b, "y", 4, 1,
+                                                        3 * n + 2);
+    int w = nb_array(b, "w", 4, 1, 2 * n);
+    int64_t c1[1] = {1}, c0[1] = {0}, k2[1] = {2}, k3[1] = {3};
+    int loop[1] = {i};
+    nb_access(b, 0, false, x, c1, loop, k2);
+    nb_access(b, 1, false, y, c1, loop, k3);
+    nb_access(b, 2, true, y, c1, loop, k3);
+    nb_access(b, 3, true, w, c0, loop, k2);
+}
+
 /* a[i][j] = a[i][j] * 3 + 1, in place */
 static inline void nest_inplace(nestb *b, int64_t m, int64_t n)
 {

@@ -113,7 +113,8 @@ static void jacobi_halo(void **state)
     cg_tile_model_destroy(m);
 }
 
-/* for (i = 2; i < 20; i += 2) x[i] = x[i] + 1: 9 iterations, stride 2 */
+/* for (i = 2; i < 20; i += 2) x[i] = x[i] + 1: 9 iterations, stride 2.
+ * Only even elements are touched: the view keeps those (step 2). */
 static void start_and_step(void **state)
 {
     (void)state;
@@ -125,32 +126,66 @@ static void start_and_step(void **state)
     nb_acc1(&b, 1, true, x, i, 0);
     cg_tile_model *m = build(&b);
     const cg_tile_access_info *a = cg_tile_model_access(m, 0);
-    assert_int_equal(a->cst[0], 2);
-    assert_int_equal(a->coef[0][0], 2);
+    const cg_tile_array_info *ai = cg_tile_model_array(m, 0);
+    assert_int_equal(ai->step[0], 2);
+    assert_int_equal(ai->first[0], 0);
+    assert_int_equal(ai->vdims[0], 10);
+    assert_int_equal(ai->dims[0], 20);
+    assert_int_equal(a->cst[0], 1); /* element 2 is view index 1 */
+    assert_int_equal(a->coef[0][0], 1);
     int64_t org[1] = {3}, sz[1] = {3};
     cg_tile_box box;
     cg_tile_footprint(m, 0, org, sz, &box);
-    assert_int_equal(box.lo[0], 8);
-    assert_int_equal(box.size[0], 5); /* 8, 10, 12 with the gaps */
-    /* written with gaps: the tile must read it first */
-    assert_true(cg_tile_model_array(m, 0)->load);
+    assert_int_equal(box.lo[0], 4); /* elements 8, 10, 12, no gaps */
+    assert_int_equal(box.size[0], 3);
+    assert_true(ai->load); /* it is read */
     cg_tile_model_destroy(m);
 }
 
-/* Strided store without a load: read-modify-write. */
-static void sparse_store_loads(void **state)
+/* x[2i+3] = ..., i < 6: a strided store covers its view, so nothing is
+ * read in (no read-modify-write of the holes). */
+static void strided_store_view(void **state)
 {
     (void)state;
     nestb b;
     nb_init(&b);
-    int i = nb_loop(&b, "i", 8);
+    int i = nb_loop(&b, "i", 6);
     int x = nb_array(&b, "x", 4, 1, (int64_t)16);
-    int64_t cst[1] = {0}, coef[1] = {2};
+    int64_t cst[1] = {3}, coef[1] = {2};
     int loop[1] = {i};
     nb_access(&b, 0, true, x, cst, loop, coef);
     cg_tile_model *m = build(&b);
     const cg_tile_array_info *ai = cg_tile_model_array(m, 0);
-    assert_true(ai->written && !ai->read && ai->load);
+    assert_true(ai->written && !ai->read && !ai->load);
+    assert_int_equal(ai->step[0], 2);
+    assert_int_equal(ai->first[0], 1);
+    assert_int_equal(ai->vdims[0], 8); /* odd elements 1 .. 15 */
+    assert_int_equal(cg_tile_model_access(m, 0)->cst[0], 1);
+    cg_tile_model_destroy(m);
+}
+
+/* x[2i] and x[2i+1] touch both residues: no step, and the store x[4i]
+ * beside the read x[4i+2] shares step 2 only. */
+static void strided_mixed_residues(void **state)
+{
+    (void)state;
+    nestb b;
+    nb_init(&b);
+    int i = nb_loop(&b, "i", 4);
+    int x = nb_array(&b, "x", 4, 1, (int64_t)16);
+    int y = nb_array(&b, "y", 4, 1, (int64_t)16);
+    int64_t c0[1] = {0}, c1[1] = {1}, c2[1] = {2}, k2[1] = {2}, k4[1] = {4};
+    int loop[1] = {i};
+    nb_access(&b, 0, false, x, c0, loop, k2);
+    nb_access(&b, 1, false, x, c1, loop, k2);
+    nb_access(&b, 2, false, y, c2, loop, k4);
+    nb_access(&b, 3, false, y, c0, loop, k4);
+    cg_tile_model *m = build(&b);
+    assert_int_equal(cg_tile_model_array(m, 0)->step[0], 1);
+    assert_int_equal(cg_tile_model_array(m, 0)->vdims[0], 16);
+    assert_int_equal(cg_tile_model_array(m, 1)->step[0], 2);
+    assert_int_equal(cg_tile_model_access(m, 2)->cst[0], 1);
+    assert_int_equal(cg_tile_model_access(m, 2)->coef[0][0], 2);
     cg_tile_model_destroy(m);
 }
 
@@ -308,7 +343,8 @@ int main(void)
         cmocka_unit_test(gemm_maps_and_boxes),
         cmocka_unit_test(jacobi_halo),
         cmocka_unit_test(start_and_step),
-        cmocka_unit_test(sparse_store_loads),
+        cmocka_unit_test(strided_store_view),
+        cmocka_unit_test(strided_mixed_residues),
         cmocka_unit_test(flat_fallback),
         cmocka_unit_test(transposed_not_exact),
         cmocka_unit_test(error_symbolic_trip),

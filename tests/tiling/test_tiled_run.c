@@ -18,7 +18,9 @@
  *
  * The mapping gets CG_TILED_TIMEOUT seconds per II (6 unless set) up to II
  * CG_TILED_MAX_II (4); tile DFGs of more than 30 nodes are not mapped
- * unless CG_TILED_MAP_NODES says so.  CG_TILED_ONLY=TAG runs one benchmark,
+ * unless CG_TILED_MAP_NODES says so (a mapping not found in time then only
+ * skips the simulated proof, unless CG_TILED_REQUIRE_MAP is set: ctest's
+ * tiling_test_tiled_run_conv2d).  CG_TILED_ONLY=TAG runs one benchmark,
  * CG_TILED_DUMP=1 prints each plan and tile DFG.
  */
 #include <setjmp.h>
@@ -298,7 +300,8 @@ static bool map_once(const setup *s, const tiling *t, const cg_dfg *mapped,
     cg_map_result_free(res);
     memset(res, 0, sizeof *res);
     res->status = CG_MAP_ERROR;
-    bool required = !getenv("CG_TILED_MAP_NODES");
+    bool required = !getenv("CG_TILED_MAP_NODES") ||
+                    getenv("CG_TILED_REQUIRE_MAP");
     int64_t limit = env_int("CG_TILED_MAP_NODES", MAP_NODES);
     if (cg_dfg_nnodes(tg) > limit) {
         fprintf(stderr, "%s: tile DFG has %d nodes (> %lld): mapping and "
