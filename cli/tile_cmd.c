@@ -4,7 +4,8 @@
  * one JSON object {plan, descriptors, schedule} with --json).  Like the
  * main job, it compiles and extracts with the DFG_FLAGS and CFLAGS of the
  * Makefile next to FILE.c (a CGRA-ME style benchmark folder), so both see
- * the same nest; --no-makefile ignores it. */
+ * the same nest; --no-makefile ignores it.  --export-4d PREFIX also writes
+ * the descriptors as 4D-data-mover buffers, one file per side. */
 #include "cli/commands.h"
 
 #include "arch/arch.h"
@@ -22,6 +23,7 @@
 
 typedef struct tile_opts {
     const char *file, *loop, *arch;
+    const char *export_4d; /* PREFIX: PREFIX.ext.hex and PREFIX.tile.hex */
     int json;
     int no_makefile;
     cg_tile_params p;
@@ -50,6 +52,17 @@ static void tile_help(void)
            "  --json         one JSON object {plan, descriptors, schedule}"
            "\n"
            "  --no-makefile  ignore the Makefile next to FILE.c\n"
+           "  --export-4d PREFIX\n"
+           "                 also write the descriptors as 4D-data-mover"
+           " buffers:\n"
+           "                 PREFIX.ext.hex (external side) and"
+           " PREFIX.tile.hex (tile\n"
+           "                 memory side), one 64-bit word per line in hex"
+           " ($readmemh):\n"
+           "                 the entry count, then per entry the bias and"
+           " (stride, size)\n"
+           "                 for 4 dimensions, in elements, innermost"
+           " first\n"
            "When FILE.c's folder has a Makefile (a benchmark folder), its"
            " DFG_FLAGS\n"
            "(--sym, -no-phi-removal, ...) and CFLAGS are applied as the main"
@@ -83,6 +96,7 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
         {"depth", required_argument, NULL, 'd'},
         {"json", no_argument, NULL, 'j'},
         {"no-makefile", no_argument, NULL, 'n'},
+        {"export-4d", required_argument, NULL, 'x'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -98,6 +112,7 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
         case 'a': o->arch = optarg; break;
         case 'j': o->json = 1; break;
         case 'n': o->no_makefile = 1; break;
+        case 'x': o->export_4d = optarg; break;
         case 'h': tile_help(); return 1;
         case 'm':
             if (int_opt("mem", optarg, 1, INT64_MAX / 2, &v)) return 2;
@@ -124,7 +139,8 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
     if (optind != argc - 1 || !o->loop) {
         fprintf(stderr, "cgramap tile: usage: cgramap tile FILE.c --loop TAG"
                 " [--arch A.xml] [--mem BYTES] [--ii N] [--depth N] [--json]"
-                " [--no-makefile] (see cgramap tile --help)\n");
+                " [--no-makefile] [--export-4d PREFIX] (see cgramap tile"
+                " --help)\n");
         return 2;
     }
     o->file = argv[optind];
@@ -156,6 +172,51 @@ static int tile_json(const cg_tile_plan *plan, const cg_tile_program *g,
     return ok ? 0 : 1;
 }
 
+/* One side's 4D buffer, one word per line. */
+typedef struct words {
+    const uint64_t *v;
+    size_t n;
+} words;
+
+static void write_words(void *arg, FILE *f)
+{
+    const words *w = arg;
+    for (size_t i = 0; i < w->n; i++)
+        fprintf(f, "%016llx\n", (unsigned long long)w->v[i]);
+}
+
+/* Both sides exported before either file is written, so a descriptor the
+ * format cannot hold leaves no file behind; 1 on failure. */
+static int export_4d(const char *prefix, const cg_tile_program *g, bool text,
+                     cg_diags *d)
+{
+    const cg_tile_descs *l = cg_tile_program_descs(g);
+    uint64_t *side[2] = {NULL, NULL};
+    size_t n[2] = {0, 0};
+    int rc = 1;
+    if (cg_tile_desc_export_4d(l->v, l->n, false, &side[0], &n[0], d) == 0 &&
+        cg_tile_desc_export_4d(l->v, l->n, true, &side[1], &n[1], d) == 0) {
+        rc = 0;
+        static const char *const suffix[2] = {"ext", "tile"};
+        for (int k = 0; k < 2 && rc == 0; k++) {
+            size_t len = strlen(prefix) + 16;
+            char *path = malloc(len);
+            words w = {side[k], n[k]};
+            if (path)
+                snprintf(path, len, "%s.%s.hex", prefix, suffix[k]);
+            rc = !path || cg_cli_write_file(path, write_words, &w) != 0;
+            free(path);
+        }
+        if (rc == 0 && text)
+            printf("\n4D descriptor buffers: %s.ext.hex, %s.tile.hex (%llu "
+                   "entries each)\n", prefix, prefix,
+                   (unsigned long long)side[0][0]);
+    }
+    free(side[0]);
+    free(side[1]);
+    return rc;
+}
+
 /* Program and schedule of the plan, then print; 1 on failure. */
 static int tile_print(const tile_opts *o, const cg_tile_plan *plan,
                       cg_diags *d)
@@ -169,6 +230,8 @@ static int tile_print(const tile_opts *o, const cg_tile_plan *plan,
             rc = tile_json(plan, g, &s);
         else
             tile_text(plan, g, &s);
+        if (rc == 0 && o->export_4d)
+            rc = export_4d(o->export_4d, g, !o->json, d);
     }
     cg_tile_program_destroy(g);
     return rc;

@@ -42,6 +42,72 @@ static void jacobi_text(void **state)
     golden(&r, "tile_jacobi2d.txt");
 }
 
+/* File `path` against tests/cli/golden/name (CG_UPDATE_GOLDEN=1 rewrites
+ * the golden). */
+static void golden_file(const char *path, const char *name)
+{
+    static char got[65536];
+    slurp(path, got, sizeof got);
+    run r;
+    snprintf(r.out, sizeof r.out, "%s", got);
+    golden(&r, name);
+}
+
+/* --export-4d writes both sides of the 8 descriptors of the text golden
+ * (1 + 8 * 9 words each; descriptor 0, `in A` 40 elements from byte
+ * 65536, is bias 0x4000, (1, 40) on the external side), says so after the
+ * schedule, and keeps --json's output pure JSON. */
+static void export_4d(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_tile_XXXXXX", prefix[64], ext[80], tile[80];
+    assert_non_null(mkdtemp(dir));
+    snprintf(prefix, sizeof prefix, "%s/j", dir);
+    snprintf(ext, sizeof ext, "%s.ext.hex", prefix);
+    snprintf(tile, sizeof tile, "%s.tile.hex", prefix);
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
+                                     "--mem", "512", "--export-4d", prefix,
+                                     NULL});
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    char line[256];
+    snprintf(line, sizeof line, "\n4D descriptor buffers: %s, %s (8 entries "
+             "each)\n", ext, tile);
+    size_t n = strlen(r.out), k = strlen(line);
+    assert_true(n > k);
+    assert_string_equal(r.out + n - k, line);
+    golden_file(ext, "tile_jacobi2d.ext.hex");
+    golden_file(tile, "tile_jacobi2d.tile.hex");
+    remove(ext);
+    remove(tile);
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
+                                     "--mem", "512", "--json", "--export-4d",
+                                     prefix, NULL});
+    assert_int_equal(r.status, 0);
+    json_error_t e;
+    json_t *j = json_loads(r.out, 0, &e);
+    assert_non_null(j);
+    json_decref(j);
+    golden_file(ext, "tile_jacobi2d.ext.hex");
+    remove(ext);
+    remove(tile);
+    rmdir(dir);
+}
+
+/* An unwritable prefix: the error, status 1, no file. */
+static void export_4d_unwritable(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
+                                     "--mem", "512", "--export-4d",
+                                     "/nonexistent/j", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "/nonexistent/j.ext.hex: error: cannot write "
+                        "this file\n");
+}
+
 static int64_t get_int(json_t *o, const char *path1, const char *path2)
 {
     json_t *x = json_object_get(o, path1);
@@ -178,8 +244,8 @@ static void bad_values(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap tile: usage: cgramap tile FILE.c "
                         "--loop TAG [--arch A.xml] [--mem BYTES] [--ii N] "
-                        "[--depth N] [--json] [--no-makefile] (see cgramap "
-                        "tile --help)\n");
+                        "[--depth N] [--json] [--no-makefile] "
+                        "[--export-4d PREFIX] (see cgramap tile --help)\n");
 }
 
 int main(void)
@@ -188,6 +254,8 @@ int main(void)
         cmocka_unit_test(jacobi_text),
         cmocka_unit_test(jacobi_json),
         cmocka_unit_test(help),
+        cmocka_unit_test(export_4d),
+        cmocka_unit_test(export_4d_unwritable),
         cmocka_unit_test(makefile_flags),
         cmocka_unit_test(unknown_loop),
         cmocka_unit_test(memory_too_small),
