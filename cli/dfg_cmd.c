@@ -1,10 +1,13 @@
 /* dfg_cmd.c: `cgramap dfg`: extract the DFGs of a C file's tagged loops
- * and print them as dot (stdout, or -o FILE written whole or not at all). */
+ * and print them as dot (stdout, or -o FILE written whole or not at all),
+ * each with the memory order of its nest stated (graph attribute
+ * memory_order). */
 #include "cli/commands.h"
 
 #include "common/diag.h"
 #include "dfg/dfg.h"
 #include "dfg/extract.h"
+#include "mapper/map.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -72,6 +75,24 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
     return 0;
 }
 
+/* Each graph states the memory order its nest gives (cg_map_mem_orders),
+ * so the .dot, which has no nest, keeps it: read back, the mapper orders
+ * exactly these pairs instead of every pair.  -1 on failure. */
+static int state_orders(cg_dfg **gs, int n, cg_diags *d)
+{
+    for (int i = 0; i < n; i++) {
+        cg_mem_order *o;
+        int k = cg_map_mem_orders(gs[i], &o);
+        int rc = k < 0 ? -1 : cg_dfg_set_mem_order(gs[i], o, k, d);
+        free(o);
+        if (k < 0)
+            cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory");
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
 static void write_graphs(void *arg, FILE *f)
 {
     cg_dfg **gs = ((void **)arg)[0];
@@ -89,6 +110,8 @@ int cg_cli_dfg(int argc, char **argv)
     cg_dfg **gs = NULL;
     int n = 0;
     int rc = cg_extract_file(o.file, o.loop, &o.p, &gs, &n, d) ? 1 : 0;
+    if (rc == 0 && state_orders(gs, n, d) != 0)
+        rc = 1;
     cg_diags_print(d, stderr);
     void *arg[2] = {gs, &n};
     if (!o.out)

@@ -3,6 +3,7 @@
  * a private copy recorded in one list and freed with the graph. */
 #include "dfg.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,8 @@ struct cg_dfg {
     char **strs;         /* every string the graph owns */
     int nstrs, cap_strs;
     cg_nest *nest;       /* loop nest, NULL when none */
+    cg_mem_order *order; /* stated memory order (cg_dfg_set_mem_order) */
+    int norder;          /* its pairs, -1 when none is stated */
 };
 
 /* Grow *v (elements of size sz) so that index n fits; false on no memory. */
@@ -54,6 +57,7 @@ cg_dfg *cg_dfg_create(const char *name)
     cg_dfg *g = calloc(1, sizeof *g);
     if (!g)
         return NULL;
+    g->norder = -1;
     g->name = strdup(name ? name : "");
     if (!g->name) {
         free(g);
@@ -73,6 +77,7 @@ void cg_dfg_destroy(cg_dfg *g)
     free(g->edges);
     free(g->name);
     cg_nest_free(g->nest);
+    free(g->order);
     free(g);
 }
 
@@ -242,4 +247,85 @@ void cg_nest_free(cg_nest *n)
     free(n->accesses);
     free(n->liveins);
     free(n);
+}
+
+/* ---- stated memory order ------------------------------------------------ */
+
+int cg_dfg_mem_order(const cg_dfg *g, const cg_mem_order **v)
+{
+    *v = g->order;
+    return g->norder;
+}
+
+void cg_dfg_clear_mem_order(cg_dfg *g)
+{
+    free(g->order);
+    g->order = NULL;
+    g->norder = -1;
+}
+
+/* A name the memory_order attribute can hold: "FIRST->THEN:DISTANCE"
+ * entries separated by blanks. */
+static bool order_name(const char *s)
+{
+    return *s && !strpbrk(s, " \t\n\r\f\v:") && !strstr(s, "->");
+}
+
+/* The error of pair o, NULL when it is a valid pair of g. */
+static const char *bad_pair(const cg_dfg *g, const cg_mem_order *o)
+{
+    if (o->first < 0 || o->first >= g->nnodes || o->then < 0 ||
+        o->then >= g->nnodes)
+        return "names no node of the graph";
+    const cg_dfg_node *a = &g->nodes[o->first], *b = &g->nodes[o->then];
+    if (!cg__dfg_is_mem(a->op) || !cg__dfg_is_mem(b->op))
+        return "names a node that is not a load or store";
+    if (a->op == CG_OP_LOAD && b->op == CG_OP_LOAD)
+        return "orders two loads (only pairs with a store need an order)";
+    if (o->distance < 0)
+        return "has a negative distance";
+    if (o->distance == 0 && o->first >= o->then)
+        return "has distance 0 but its first op does not come first in "
+               "program order (node order)";
+    if (!order_name(a->name) || !order_name(b->name))
+        return "names a node whose name has blanks, ':' or \"->\", which "
+               "the .dot attribute memory_order cannot hold (rename it)";
+    return NULL;
+}
+
+/* 'name' of node id, or #id when there is no such node. */
+static void node_label(const cg_dfg *g, int id, char *buf, size_t len)
+{
+    if (id >= 0 && id < g->nnodes)
+        snprintf(buf, len, "'%s'", g->nodes[id].name);
+    else
+        snprintf(buf, len, "#%d", id);
+}
+
+int cg_dfg_set_mem_order(cg_dfg *g, const cg_mem_order *v, int n,
+                         cg_diags *d)
+{
+    for (int i = 0; i < n; i++) {
+        const char *why = bad_pair(g, &v[i]);
+        if (why) {
+            char a[64], b[64];
+            node_label(g, v[i].first, a, sizeof a);
+            node_label(g, v[i].then, b, sizeof b);
+            cg_diags_add(d, CG_SEV_ERROR, g->file, 0, "loop '%s': memory "
+                         "order pair %d (%s -> %s, distance %d) %s", g->name,
+                         i, a, b, v[i].distance, why);
+            return -1;
+        }
+    }
+    cg_mem_order *c = malloc(sizeof *c * (size_t)(n ? n : 1));
+    if (!c) {
+        cg_diags_add(d, CG_SEV_ERROR, g->file, 0, "out of memory");
+        return -1;
+    }
+    if (n)
+        memcpy(c, v, sizeof *c * (size_t)n);
+    free(g->order);
+    g->order = c;
+    g->norder = n;
+    return 0;
 }

@@ -131,6 +131,34 @@ typedef struct cg_mem {
 int cg_dfg_run(const cg_dfg *g, int64_t iters, cg_mem *mem,
                const uint64_t *inputs, uint64_t *outputs, cg_diags *d);
 
+/* ---- memory order stated with the graph ------------------------------- */
+
+/* An ordering edge between two memory ops that may access a common byte
+ * (at least one a store): `then` of iteration i + distance must take
+ * effect after `first` of iteration i.  The mapper derives them from the
+ * nest (cg_map_mem_orders, mapper/map.h); a graph can also state them, as
+ * the .dot files `cgramap dfg` writes do (graph attribute memory_order),
+ * so a DFG saved without its nest keeps the precise order. */
+typedef struct cg_mem_order {
+    int first, then;  /* DFG load/store nodes */
+    int distance;     /* iterations from first's to then's, >= 0 */
+    int latency;      /* cycles then must start after first (0: map.h) */
+} cg_mem_order;
+
+/* The order stated with g: *v (owned by g) and the number of pairs, or -1
+ * when g states none. */
+int cg_dfg_mem_order(const cg_dfg *g, const cg_mem_order **v);
+/* State g's order: n pairs copied from v (n = 0 states that no two memory
+ * ops touch a common byte).  -1 with an error naming the node when a pair
+ * names a node that is not a load or store, two loads, a negative
+ * distance, distance 0 with `first` not before `then` (program order is id
+ * order), or a node whose name the .dot attribute cannot hold (blanks,
+ * ':' or "->"). */
+int cg_dfg_set_mem_order(cg_dfg *g, const cg_mem_order *v, int n,
+                         cg_diags *d);
+/* Drop the stated order (the mapper then derives it again). */
+void cg_dfg_clear_mem_order(cg_dfg *g);
+
 /* ---- the loop nest (filled by the extractor, read by the tiler) -------- */
 
 #define CG_NEST_MAX_LOOPS 8

@@ -389,6 +389,72 @@ static char *graph_name(const cg__dot_graph *pg)
     return strndup(base, len);
 }
 
+/* One "FIRST->THEN:DISTANCE" entry of memory_order (tok..end) into *o;
+ * false when it does not have that form or names an unknown node. */
+static bool order_entry(builder *b, int line, const char *tok, size_t len,
+                        cg_mem_order *o)
+{
+    char *t = strndup(tok, len);
+    char *colon = t ? strrchr(t, ':') : NULL;
+    char *arrow = t ? strstr(t, "->") : NULL;
+    bool ok = false;
+    if (colon && arrow && arrow < colon) {
+        *arrow = *colon = 0;
+        char *end;
+        errno = 0;
+        long dist = strtol(colon + 1, &end, 10);
+        o->first = cg_dfg_find(b->g, t);
+        o->then = cg_dfg_find(b->g, arrow + 2);
+        o->distance = (int)dist;
+        o->latency = 0;
+        if (end == colon + 1 || *end || errno || dist < 0 || dist > INT_MAX)
+            report(b, line, "memory_order entry '%.*s': the distance is not "
+                   "a whole number >= 0", (int)len, tok);
+        else if (o->first < 0 || o->then < 0)
+            report(b, line, "memory_order entry '%.*s' names no node '%s'",
+                   (int)len, tok, o->first < 0 ? t : arrow + 2);
+        else
+            ok = true;
+    } else {
+        report(b, line, "memory_order entry '%.*s' is not FIRST->THEN:"
+               "DISTANCE", (int)len, tok);
+    }
+    free(t);
+    return ok;
+}
+
+/* The graph attribute memory_order (written by cg_dfg_write_dot): the
+ * order of g's memory ops, stated. */
+static void mem_order(builder *b)
+{
+    int line = 0;
+    const char *v = cg__dot_get(&b->pg->gattrs, "memory_order", &line);
+    if (!v)
+        return;
+    cg_mem_order *o = malloc(sizeof *o * (strlen(v) / 2 + 1));
+    int n = 0;
+    bool ok = o != NULL;
+    if (!o)
+        report(b, line, "out of memory");
+    for (const char *p = v; ok && *p;) {
+        size_t skip = strspn(p, " \t\r\n"), len;
+        p += skip;
+        if (!*p)
+            break;
+        len = strcspn(p, " \t\r\n");
+        ok = order_entry(b, line, p, len, &o[n++]);
+        p += len;
+    }
+    if (ok) {
+        cg_diags *sd = cg_diags_create();
+        if (sd && cg_dfg_set_mem_order(b->g, o, n, sd) != 0)
+            report(b, line, "memory_order: %s",
+                   cg_diags_get(sd, 0)->msg);
+        cg_diags_destroy(sd);
+    }
+    free(o);
+}
+
 static cg_dfg *build(const cg__dot_graph *pg, cg_diags *d)
 {
     char *name = graph_name(pg);
@@ -413,6 +479,8 @@ static cg_dfg *build(const cg__dot_graph *pg, cg_diags *d)
         cg__dfg_locator loc = {loc_node, loc_edge, pg};
         b.errors = cg__dfg_check(b.g, &loc, d);
     }
+    if (!b.errors)
+        mem_order(&b);
     free(b.width_given), free(b.distance_given), free(b.unknown);
     if (b.errors) {
         cg_dfg_destroy(b.g);

@@ -27,6 +27,16 @@ static bool bare(const char *s)
     return true;
 }
 
+/* s inside "...": " and \ escaped. */
+static void put_escaped(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', out);
+        fputc(*s, out);
+    }
+}
+
 /* s as an id: bare when it can be, else "..." with " and \ escaped. */
 static void put_id(FILE *out, const char *s, bool force_quotes)
 {
@@ -35,11 +45,7 @@ static void put_id(FILE *out, const char *s, bool force_quotes)
         return;
     }
     fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
-        fputc(*s, out);
-    }
+    put_escaped(out, s);
     fputc('"', out);
 }
 
@@ -80,6 +86,29 @@ static void put_edge(FILE *out, const cg_dfg *g, const cg_dfg_edge *x)
     fputs("];\n", out);
 }
 
+/* The stated memory order (cg_dfg_mem_order) as one graph attribute,
+ * "FIRST->THEN:DISTANCE" entries separated by blanks; an empty value
+ * states that no two memory ops touch a common byte.  Not written when the
+ * graph states none.  cg_dfg_set_mem_order keeps names free of blanks,
+ * ':' and "->"; put_id escapes what the quotes need. */
+static void put_mem_order(FILE *out, const cg_dfg *g)
+{
+    const cg_mem_order *v;
+    int n = cg_dfg_mem_order(g, &v);
+    if (n < 0)
+        return;
+    fputs("    graph [memory_order=\"", out);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(' ', out);
+        put_escaped(out, cg_dfg_get_node(g, v[i].first)->name);
+        fputs("->", out);
+        put_escaped(out, cg_dfg_get_node(g, v[i].then)->name);
+        fprintf(out, ":%d", v[i].distance);
+    }
+    fputs("\"];\n", out);
+}
+
 /* The name is quoted when it is G: the reader takes an unquoted G for
  * CGRA-ME's placeholder and names the graph after its file instead. */
 void cg_dfg_write_dot(const cg_dfg *g, FILE *out)
@@ -93,6 +122,7 @@ void cg_dfg_write_dot(const cg_dfg *g, FILE *out)
         put_id(out, cg_dfg_file(g), true);
         fputs("];\n", out);
     }
+    put_mem_order(out, g);
     for (int i = 0; i < cg_dfg_nnodes(g); i++)
         put_node(out, cg_dfg_get_node(g, i));
     for (int e = 0; e < cg_dfg_nedges(g); e++)

@@ -85,22 +85,17 @@ int cg_mii_compute(const cg_netlist *nl, const cg_dfg *g, cg_mii *out,
 
 /* ---- memory order ---------------------------------------------------- */
 
-/* An ordering edge between two memory ops that may access a common byte
- * (at least one a store): `then` of iteration i + distance must take effect
- * after `first` of iteration i, so a mapping keeps
+/* The ordering edges (cg_mem_order, dfg.h) a mapping keeps:
  *   start(then) + distance*II >= start(first) + latency.
- * Which pairs may alias comes from the DFG's nest (cg_dfg_nest) and the
- * nodes' banks: different banks or arrays never, affine offsets of one
- * array at the distances where their bytes overlap, anything unknown (no
- * nest, indirect index) at every distance, so the smallest (0 within an
- * iteration when first's id is lower, else 1).  latency is 0: a MEMUnit
- * accesses memory in the cycle its op starts, and accesses of one cycle
- * take effect in iteration order, then node order (cg_sim_run). */
-typedef struct cg_mem_order {
-    int first, then;  /* DFG load/store nodes */
-    int distance;     /* iterations from first's to then's, >= 0 */
-    int latency;      /* cycles then must start after first, here 0 */
-} cg_mem_order;
+ * The order the graph states (cg_dfg_mem_order: read from a .dot written
+ * by `cgramap dfg`) when it states one; otherwise which pairs may alias
+ * comes from the DFG's nest (cg_dfg_nest) and the nodes' banks: different
+ * banks or arrays never, affine offsets of one array at the distances
+ * where their bytes overlap, anything unknown (no nest, indirect index) at
+ * every distance, so the smallest (0 within an iteration when first's id
+ * is lower, else 1).  latency is 0: a MEMUnit accesses memory in the cycle
+ * its op starts, and accesses of one cycle take effect in iteration order,
+ * then node order (cg_sim_run). */
 
 /* The ordering edges of g into *out (malloc'd, the caller frees it;
  * NULL when none).  Returns their number, -1 on no memory. */

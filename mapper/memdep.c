@@ -20,12 +20,17 @@
  * enough: the constraint start(then) + d*II >= start(first) + latency only
  * weakens as d grows.
  *
+ * A graph that states its order (cg_dfg_mem_order: a .dot file written by
+ * `cgramap dfg` carries the pairs computed here from the nest it no longer
+ * has) gets exactly that order.
+ *
  * The latency is 0: a MEMUnit reads or writes memory in the cycle its op
  * starts (its latency only delays the loaded value), and the accesses of
  * one cycle take effect in iteration order, then node order (map.h,
  * cg_sim_run), which is the order the edge asks for.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "map_internal.h"
 
@@ -132,8 +137,25 @@ static bool pair_orders(const cg_dfg *g, int x, int y, cg_mem_order **v,
     return true;
 }
 
+/* A copy of the order g states. */
+static int stated_orders(const cg_mem_order *v, int n, cg_mem_order **out)
+{
+    *out = NULL;
+    if (n == 0)
+        return 0;
+    *out = malloc(sizeof **out * (size_t)n);
+    if (!*out)
+        return -1;
+    memcpy(*out, v, sizeof **out * (size_t)n);
+    return n;
+}
+
 int cg_map_mem_orders(const cg_dfg *g, cg_mem_order **out)
 {
+    const cg_mem_order *stated;
+    int ns = cg_dfg_mem_order(g, &stated);
+    if (ns >= 0)
+        return stated_orders(stated, ns, out);
     int n = 0, cap = 0, nn = cg_dfg_nnodes(g);
     *out = NULL;
     for (int x = 0; x < nn; x++) {

@@ -156,6 +156,36 @@ static void test_dfg(void **state)
                         "loop tagged 'nosuch' (tags in the file: fir)\n");
 }
 
+/* `cgramap dfg` states the memory order of the nest in the .dot, so
+ * `cgramap map` on that file orders only the bins' load and store: MII 2,
+ * as from the C file (7 when every pair was ordered). */
+static void test_dfg_memory_order(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_dfg_XXXXXX", dot[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(dot, sizeof dot, "%s/histogram.dot", dir);
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "dfg", "benchmarks/microbench/histogram/histogram.c", "-o", dot,
+        NULL});
+    assert_int_equal(r.status, 0);
+    char text[16384];
+    slurp(dot, text, sizeof text);
+    assert_non_null(strstr(text, "\n    graph [memory_order=\"load14->"
+                                 "store16:0 load14->store16:1 store16->"
+                                 "load14:1 store16->store16:1\"];\n"));
+    run_cgramap(&r, (const char *const[]){"map", "--timeout", "30", dot,
+                                          NULL});
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_non_null(strstr(r.out, "\nhistogram           20    2    2 "
+                                  "mapped TIME "));
+    unlink(dot);
+    rmdir(dir);
+}
+
 static void test_dfg_usage(void **state)
 {
     (void)state;
@@ -207,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_arch_usage),
         cmocka_unit_test(test_arch_unwritable_dot),
         cmocka_unit_test(test_dfg),
+        cmocka_unit_test(test_dfg_memory_order),
         cmocka_unit_test(test_dfg_usage),
         cmocka_unit_test(test_map_usage),
     };

@@ -74,12 +74,16 @@ static void assert_same_graph(const cg_dfg *a, const cg_dfg *b)
     for (int e = 0; e < cg_dfg_nedges(a); e++)
         assert_memory_equal(cg_dfg_get_edge(a, e), cg_dfg_get_edge(b, e),
                             sizeof(cg_dfg_edge));
+    const cg_mem_order *oa, *ob;
+    int na = cg_dfg_mem_order(a, &oa), nb = cg_dfg_mem_order(b, &ob);
+    assert_int_equal(na, nb);
+    if (na > 0)
+        assert_memory_equal(oa, ob, sizeof *oa * (size_t)na);
 }
 
-static cg_dfg *read_ok(const char *path)
+/* g read without a message (else the messages are printed); frees d. */
+static cg_dfg *read_clean(cg_dfg *g, cg_diags *d)
 {
-    cg_diags *d = cg_diags_create();
-    cg_dfg *g = cg_dfg_read_dot(path, d);
     if (!g)
         cg_diags_print(d, stderr);
     assert_non_null(g);
@@ -87,6 +91,19 @@ static cg_dfg *read_ok(const char *path)
     cg_diags_destroy(d);
     return g;
 }
+
+static cg_dfg *read_ok(const char *path)
+{
+    cg_diags *d = cg_diags_create();
+    return read_clean(cg_dfg_read_dot(path, d), d);
+}
+
+static cg_dfg *read_ok_string(const char *text)
+{
+    cg_diags *d = cg_diags_create();
+    return read_clean(cg_dfg_read_dot_string(text, "s.dot", d), d);
+}
+
 
 /* text (as file t.dot) fails with exactly the messages given, NULL-ended. */
 static void expect_errors(const char *text, ...)
@@ -220,6 +237,89 @@ static void test_golden_banks(void **state)
             n->bank = n->op == CG_OP_LOAD ? 1 : 0;
     }
     golden(g, "banks");
+}
+
+/* A stated memory order (what `cgramap dfg` writes): load3 before store6
+ * in an iteration, store6 before load3 of the next. */
+static void test_golden_order(void **state)
+{
+    (void)state;
+    cg_dfg *g = mem_graph();
+    cg_diags *d = cg_diags_create();
+    cg_mem_order o[2] = {{3, 6, 0, 0}, {6, 3, 1, 0}};
+    assert_int_equal(cg_dfg_set_mem_order(g, o, 2, d), 0);
+    const cg_mem_order *v;
+    assert_int_equal(cg_dfg_mem_order(g, &v), 2);
+    assert_int_equal(v[1].first, 6);
+    cg_diags_destroy(d);
+    golden(g, "order");
+    /* an empty order is stated too (no pair aliases), absent is not */
+    cg_dfg *e = read_ok_string("digraph e {\n graph [memory_order=\"\"];\n"
+                               " a[opcode=input];\n}\n");
+    assert_int_equal(cg_dfg_mem_order(e, &v), 0);
+    cg_dfg_clear_mem_order(e);
+    assert_int_equal(cg_dfg_mem_order(e, &v), -1);
+    cg_dfg_destroy(e);
+}
+
+/* What the attribute cannot hold or does not allow: exact messages at the
+ * line of the attribute. */
+static void test_order_errors(void **state)
+{
+    (void)state;
+    const char *body = " l[opcode=load width=32];\n s[opcode=store "
+                       "width=32];\n m[opcode=load width=32];\n"
+                       " a[opcode=input width=64];\n v[opcode=input "
+                       "width=32];\n a->l[operand=0];\n a->s[operand=0];\n"
+                       " v->s[operand=1];\n a->m[operand=0];\n}\n";
+    static const char *const cases[][2] = {
+        {"l->s", "t.dot:2: error: memory_order entry 'l->s' is not "
+                 "FIRST->THEN:DISTANCE"},
+        {"l->s:-1", "t.dot:2: error: memory_order entry 'l->s:-1': the "
+                    "distance is not a whole number >= 0"},
+        {"l->x:0", "t.dot:2: error: memory_order entry 'l->x:0' names no "
+                   "node 'x'"},
+        {"l->m:1", "t.dot:2: error: memory_order: loop 'o': memory order "
+                   "pair 0 ('l' -> 'm', distance 1) orders two loads (only "
+                   "pairs with a store need an order)"},
+        {"s->l:0", "t.dot:2: error: memory_order: loop 'o': memory order "
+                   "pair 0 ('s' -> 'l', distance 0) has distance 0 but its "
+                   "first op does not come first in program order (node "
+                   "order)"},
+        {"l->s:0 a->s:1", "t.dot:2: error: memory_order: loop 'o': memory "
+                          "order pair 1 ('a' -> 's', distance 1) names a "
+                          "node that is not a load or store"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "digraph o {\n graph [memory_order=\"%s"
+                 "\"];\n%s", cases[i][0], body);
+        expect_errors(text, cases[i][1], NULL);
+    }
+    /* a name the attribute cannot hold is refused when stated; the
+       order stated before stays */
+    cg_dfg *g = read_ok_string("digraph n {\n a[opcode=input width=64];\n"
+                               " \"l:x\"[opcode=load width=32];\n"
+                               " m[opcode=load width=32];\n"
+                               " st[opcode=store width=32];\n"
+                               " a->\"l:x\"[operand=0];\n a->m[operand=0];\n"
+                               " a->st[operand=0];\n \"l:x\"->st[operand=1];"
+                               "\n}\n");
+    cg_diags *d = cg_diags_create();
+    cg_mem_order ok = {2, 3, 0, 0}, bad = {1, 3, 0, 0};
+    assert_int_equal(cg_dfg_set_mem_order(g, &ok, 1, d), 0);
+    assert_int_equal(cg_dfg_set_mem_order(g, &bad, 1, d), -1);
+    char *msg = cg_diag_format(cg_diags_get(d, 0));
+    assert_string_equal(msg, "error: loop 'n': memory order pair 0 ('l:x' "
+                        "-> 'st', distance 0) names a node whose name has "
+                        "blanks, ':' or \"->\", which the .dot attribute "
+                        "memory_order cannot hold (rename it)");
+    free(msg);
+    const cg_mem_order *v;
+    assert_int_equal(cg_dfg_mem_order(g, &v), 1);
+    assert_int_equal(v[0].first, 2);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
 }
 
 /* Names no bare id can carry: each is quoted and comes back the same. */
@@ -669,6 +769,8 @@ int main(void)
         cmocka_unit_test(test_golden_acc),
         cmocka_unit_test(test_golden_mem),
         cmocka_unit_test(test_golden_banks),
+        cmocka_unit_test(test_golden_order),
+        cmocka_unit_test(test_order_errors),
         cmocka_unit_test(test_odd_names),
         cmocka_unit_test(test_cgrame),
         cmocka_unit_test(test_default_widths),

@@ -2,6 +2,7 @@
  * and the ILP: the exact ordering edges of a histogram without a nest
  * (every pair with a store), with one (different arrays never alias) and
  * with banks (different banks never alias),
+ * a stated order (a .dot's memory_order) taken as it is,
  * of affine accesses (the distance where the bytes overlap, widths, a
  * negative step, a stride of 0, outer counters); RecMII of a histogram
  * counts load -> add -> store -> next load; the histogram maps at that II
@@ -94,6 +95,31 @@ static void test_no_nest_orders_every_pair(void **state)
     expect_orders(g, "x->st/0 x->st/1 st->x/1 h->st/0 h->st/1 st->h/1 "
                      "st->st/1");
     cg_dfg_destroy(g);
+}
+
+/* A stated order (what a .dot from `cgramap dfg` carries) is the order,
+ * nest or not; stating none again derives it; the RecMII follows. */
+static void test_stated_order(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = hist_dfg();
+    cg_diags *d = cg_diags_create();
+    const cg_mem_order o[] = {{H_H, H_ST, 0, 0}, {H_ST, H_H, 1, 0}};
+    assert_int_equal(cg_dfg_set_mem_order(g, o, 2, d), 0);
+    expect_orders(g, "h->st/0 st->h/1");
+    cg_mii mii;
+    assert_int_equal(cg_mii_compute(nl, g, &mii, d), 0);
+    assert_int_equal(mii.rec_mii, 2); /* 4 without the statement */
+    assert_int_equal(cg_dfg_set_mem_order(g, NULL, 0, d), 0);
+    expect_orders(g, "");
+    cg_dfg_clear_mem_order(g);
+    expect_orders(g, "x->st/0 x->st/1 st->x/1 h->st/0 h->st/1 st->h/1 "
+                     "st->st/1");
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
 }
 
 /* The data (array 0, affine) never aliases the bins (array 1, indirect). */
@@ -463,6 +489,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_nest_orders_every_pair),
+        cmocka_unit_test(test_stated_order),
         cmocka_unit_test(test_nest_separates_arrays),
         cmocka_unit_test(test_banks_separate),
         cmocka_unit_test(test_affine_distances),
