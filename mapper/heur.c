@@ -718,6 +718,7 @@ static void try_prim(heur *H, int v, int q, const window *w, int64_t anchor,
                      choice *best)
 {
     int span = H->ii + 3;
+    double ahead = lookahead(H, v, q);
     for (int i = 0; i < span; i++) {
         int64_t t = w->has_lo ? w->lo + i : w->hi - i;
         if (w->has_lo && w->has_hi && t > w->hi)
@@ -727,12 +728,16 @@ static void try_prim(heur *H, int v, int q, const window *w, int64_t anchor,
         int f = H->funcnode[q * H->ii + modii(H, t)];
         if (f < 0 || H->func_owner[f] >= 0)
             continue;
+        /* the cost without the route nodes is a lower bound: a choice
+           that cannot beat the best is not routed at all */
+        double late = (double)(t > anchor ? t - anchor : anchor - t);
+        double base = 1.0 * late + ahead + H->noise * rnd(H);
+        if (best->f >= 0 && base >= best->cost)
+            continue;
         int nodes = try_at(H, v, f, t, false);
         if (nodes < 0)
             continue;
-        double late = (double)(t > anchor ? t - anchor : anchor - t);
-        double cost = nodes + 1.0 * late + lookahead(H, v, q) +
-                      H->noise * rnd(H);
+        double cost = nodes + base;
         if (best->f < 0 || cost < best->cost)
             *best = (choice){f, t, cost};
     }

@@ -225,7 +225,7 @@ static void test_benchmark_folders(void **state)
         "sum            sum               14    1    1 mapped TIME   14     "
         "69      1        256   1.00        143        74 yes\n"
         "initrec        initrec           16    2    2 mapped TIME   16     "
-        "93      1        256   1.00        208        74 yes\n");
+        "89      1        256   1.00        208        74 yes\n");
     assert_string_equal(r.err, "");
 }
 

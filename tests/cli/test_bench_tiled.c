@@ -122,7 +122,7 @@ static void test_tiled_rows(void **state)
         "         time  FUs routes  tiles  DMA bytes  ratio     cycles    "
         "stalls verified\n"
         "saxpy          saxpy             12    1    1 mapped TIME   12     "
-        "93      3      30720   1.00       7770      5195 yes\n"
+        "89      3      30720   1.00       7770      5195 yes\n"
         "gemv           gemv              13    2    2 mapped TIME   13    "
         "105      3      17152   1.00      10697      2121 yes\n"
         "sum            sum               14    1    1 mapped TIME   14     "
