@@ -173,28 +173,57 @@ static int tile_steps(cg_tile_program *g, int64_t k, cg_diags *d)
     return rc;
 }
 
-cg_tile_program *cg_tile_program_build(const cg_tile_plan *p, cg_diags *d)
+/* The steps in order: the first INs, then tile by tile.  With flush set,
+ * the steps and descriptors made so far are handed to flush(ctx, g) after
+ * the first INs and after each tile, then dropped (descriptor indices of
+ * the steps are within that part): memory per tile, not per program.  0,
+ * or -1 with an error. */
+static int generate(cg_tile_program *g, cg__tile_chunk_fn flush, void *ctx,
+                    cg_diags *d)
 {
+    const cg_tile_plan *p = g->p;
     const cg_tile_model *m = p->m;
-    cg_tile_program *g = calloc(1, sizeof *g);
-    if (!g) {
-        cg_diags_add(d, CG_SEV_ERROR, m->file, 0, "out of memory");
-        return NULL;
-    }
-    g->p = p;
     int rc = 0;
     for (int a = 0; a < m->narrays && rc == 0; a++)
         if (touched(m, a) && m->arrays[a].load)
             rc = dma_step(g, a, 0, CG_TILE_IN, d);
-    for (int64_t k = 0; k < p->s.ntiles && rc == 0; k++)
-        rc = tile_steps(g, k, d);
-    if (rc < 0) {
-        if (!cg_diags_errors(d))
-            cg_diags_add(d, CG_SEV_ERROR, m->file, 0, "out of memory");
+    for (int64_t k = -1; k < p->s.ntiles && rc == 0; k++) {
+        if (k >= 0)
+            rc = tile_steps(g, k, d);
+        if (rc == 0 && flush) {
+            rc = flush(ctx, g, d);
+            g->nsteps = 0;
+            g->descs.n = 0;
+        }
+    }
+    if (rc < 0 && !cg_diags_errors(d))
+        cg_diags_add(d, CG_SEV_ERROR, m->file, 0, "out of memory");
+    return rc;
+}
+
+cg_tile_program *cg_tile_program_build(const cg_tile_plan *p, cg_diags *d)
+{
+    cg_tile_program *g = calloc(1, sizeof *g);
+    if (!g) {
+        cg_diags_add(d, CG_SEV_ERROR, p->m->file, 0, "out of memory");
+        return NULL;
+    }
+    g->p = p;
+    if (generate(g, NULL, NULL, d) < 0) {
         cg_tile_program_destroy(g);
         return NULL;
     }
     return g;
+}
+
+int cg__tile_program_stream(const cg_tile_plan *p, cg__tile_chunk_fn flush,
+                            void *ctx, cg_diags *d)
+{
+    cg_tile_program g = {.p = p};
+    int rc = generate(&g, flush, ctx, d);
+    free(g.steps);
+    cg_tile_descs_free(&g.descs);
+    return rc;
 }
 
 void cg_tile_program_destroy(cg_tile_program *g)

@@ -91,8 +91,24 @@ static void compute(timeline *tl, int64_t t)
     tl->end = max64(tl->end, tl->compute_end);
 }
 
-int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
-                     int depth, cg_tile_sched *s, cg_diags *d)
+/* The steps of g (the whole program or one part of it) in order. */
+static int walk(void *ctx, const cg_tile_program *g, cg_diags *d)
+{
+    (void)d;
+    timeline *tl = ctx;
+    for (int64_t i = 0; i < cg_tile_program_nsteps(g); i++) {
+        const cg_tile_step *st = cg_tile_program_step(g, i);
+        if (st->kind == CG_TILE_STEP_COMPUTE)
+            compute(tl, st->tile);
+        else
+            dma(tl, g, st);
+    }
+    return 0;
+}
+
+/* Schedule g, or (g NULL) the program of p made part by part. */
+static int schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
+                    int depth, cg_tile_sched *s, cg_diags *d)
 {
     const cg_tile_model *m = p->m;
     memset(s, 0, sizeof *s);
@@ -116,19 +132,26 @@ int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
         cg_diags_add(d, CG_SEV_ERROR, m->file, 0, "out of memory");
         rc = -1;
     }
-    for (int64_t i = 0; rc == 0 && i < cg_tile_program_nsteps(g); i++) {
-        const cg_tile_step *st = cg_tile_program_step(g, i);
-        if (st->kind == CG_TILE_STEP_COMPUTE)
-            compute(&tl, st->tile);
-        else
-            dma(&tl, g, st);
-    }
+    if (rc == 0)
+        rc = g ? walk(&tl, g, d) : cg__tile_program_stream(p, walk, &tl, d);
     s->total_cycles = tl.end;
     s->stall_cycles = tl.end - s->compute_cycles;
     free(tl.used);
     free(tl.drained);
     free(tl.in_end);
     return rc;
+}
+
+int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
+                     int depth, cg_tile_sched *s, cg_diags *d)
+{
+    return schedule(p, g, ii, depth, s, d);
+}
+
+int cg_tile_schedule_plan(const cg_tile_plan *p, int ii, int depth,
+                          cg_tile_sched *s, cg_diags *d)
+{
+    return schedule(p, NULL, ii, depth, s, d);
 }
 
 /* ---- printing ------------------------------------------------------------- */

@@ -86,4 +86,13 @@ void cg__tile_evaluate(const cg_tile_model *m, const cg_tile_target *t,
                        const int *order, cg__tile_eval *e,
                        cg_tile_buffer *buf);
 
+/* The program of plan p made tile by tile and handed to flush in parts
+ * (each a program of its own: the first INs, then each tile's steps),
+ * never kept whole; for the schedule of programs too large to keep.  0,
+ * or -1 with an error (flush's too). */
+typedef int (*cg__tile_chunk_fn)(void *ctx, const cg_tile_program *part,
+                                 cg_diags *d);
+int cg__tile_program_stream(const cg_tile_plan *p, cg__tile_chunk_fn flush,
+                            void *ctx, cg_diags *d);
+
 #endif

@@ -138,9 +138,11 @@ static void whole_is_sequential(void **state)
     planned_free(&p);
 }
 
-/* Over many plans: bytes == the plan's traffic, and the timeline lies
+/* Over many plans: bytes == the plan's traffic, the timeline lies
  * between its lower bounds (all compute; all DMA on one channel) and the
- * fully sequential run (every step after the previous one). */
+ * fully sequential run (every step after the previous one), and the
+ * schedule made without keeping the program (cg_tile_schedule_plan) is the
+ * same. */
 static void bounds_over_many_plans(void **state)
 {
     (void)state;
@@ -171,6 +173,10 @@ static void bounds_over_many_plans(void **state)
                             s.compute_cycles + s.dma_busy_cycles);
                 assert_int_equal(s.stall_cycles,
                                  s.total_cycles - s.compute_cycles);
+                /* made tile by tile without the program: the same */
+                cg_tile_sched st;
+                assert_int_equal(cg_tile_schedule_plan(p, ii, 4, &st, d), 0);
+                assert_memory_equal(&st, &s, sizeof s);
                 runs++;
             }
             cg_tile_program_destroy(g);
