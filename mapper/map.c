@@ -231,11 +231,21 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
  * about 2,000 on the microbenchmarks (docs/mapper.md). */
 #define HEUR_ATTEMPTS 4000
 
-/* Time the heuristic gets per II: a fraction of the limit, at least a
- * second (it maps the microbenchmarks in well under that, or not at all). */
-static double heur_budget(const cg_map_params *p)
+/* Above this many nodes the ILP has not decided any II within the limits
+ * measured (jacobi2d's 58 and sobel's 74 time out at every II even with
+ * 60 s; conv2d's 44-node tile DFG maps by the ILP in 10 s), so the
+ * heuristic, a restarted random search, is the only source of mappings
+ * and gets more of the time: jacobi2d at II 8 maps for 12 of 40 seeds
+ * with 1 s, for 7 of 10 with 5 s (docs/mapper.md). */
+#define HEUR_LARGE 48
+
+/* Time the heuristic gets per II: a tenth of the limit (half of it above
+ * HEUR_LARGE nodes), at least a second (small DFGs map in well under
+ * that, or not at all), at most 6 s. */
+static double heur_budget(const cg_map_params *p, const cg_dfg *g)
 {
-    double b = 0.1 * p->timeout_s;
+    double share = cg_dfg_nnodes(g) > HEUR_LARGE ? 0.5 : 0.1;
+    double b = share * p->timeout_s;
     return b < 1 ? (p->timeout_s < 1 ? p->timeout_s : 1) : b > 6 ? 6 : b;
 }
 
@@ -307,7 +317,7 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     }
     cg__heur_order *orders = NULL;
     int norders = heur_orders(g, &orders);
-    cg__heur_opts o = {heur_budget(p), p->seed + (unsigned)ii, orders,
+    cg__heur_opts o = {heur_budget(p, g), p->seed + (unsigned)ii, orders,
                        norders > 0 ? norders : 0, HEUR_ATTEMPTS, 0};
     cg_mapping *map = NULL;
     rc = norders < 0 ? -1 : cg__heur_map(nl, m, g, &o, &map, d);
