@@ -243,6 +243,20 @@ static void nest_strided2d(nestb *b, int64_t m, int64_t n)
     nb_access(b, 2, true, B, cb, loop, kb);
 }
 
+/* for i < n: y[i] += x[2n - 1 - 2i]: a strided view walked backwards
+ * (coefficient -2, first element 1). */
+static void nest_strided_back(nestb *b, int64_t n)
+{
+    nb_init(b);
+    int i = nb_loop(b, "i", n);
+    int x = nb_array(b, "x", 4, 1, 2 * n), y = nb_array(b, "y", 4, 1, n);
+    int64_t cx[1] = {2 * n - 1}, kx[1] = {-2};
+    int loop[1] = {i};
+    nb_access(b, 0, false, x, cx, loop, kx);
+    nb_acc1(b, 1, false, y, i, 0);
+    nb_acc1(b, 2, true, y, i, 0);
+}
+
 /* ---- tests ------------------------------------------------------------------ */
 
 static void vadd_step_order(void **state)
@@ -374,7 +388,7 @@ static void many_plans_run(void **state)
 {
     (void)state;
     int streamed = 0, resident = 0;
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < 7; k++)
         for (int64_t mem = 160; mem <= 3000; mem = mem * 3 / 2) {
             nestb b;
             combine_fn f = sum_all;
@@ -384,6 +398,7 @@ static void many_plans_run(void **state)
             case 2: nest_jacobi(&b, 12); break;
             case 3: nest_conv(&b, 9); break;
             case 4: nest_strided2d(&b, 7, 10); break;
+            case 5: nest_strided_back(&b, 40); break;
             default: nest_inplace(&b, 9, 14); f = scale; break;
             }
             for (int split = 0; split < 2; split++) {
@@ -440,6 +455,21 @@ static void strided_views_run(void **state)
         else if (x->ndims > 1) /* B: every 2nd row of 30 */
             assert_int_equal(x->ext_stride[1], 2 * 30 * 4);
     }
+    check_bytes(&p, g);
+    check_run(&b, &p, g, sum_all);
+    cg_tile_program_destroy(g);
+    planned_free(&p);
+    /* walked backwards: the view has step 2 from element 1, the access
+       coefficient -1 in it; tiled in several tiles, same bytes */
+    nest_strided_back(&b, 300);
+    p = plan(&b, &t);
+    const cg_tile_array_info *x = cg_tile_model_array(p.model, 0);
+    assert_int_equal(x->step[0], 2);
+    assert_int_equal(x->first[0], 1);
+    assert_int_equal(cg_tile_model_access(p.model, 0)->coef[0][0], -1);
+    assert_true(cg_tile_plan_summary(p.plan)->ntiles > 1);
+    assert_int_equal(cg_tile_plan_summary(p.plan)->traffic, 300 * 4 * 3);
+    g = build(&p);
     check_bytes(&p, g);
     check_run(&b, &p, g, sum_all);
     cg_tile_program_destroy(g);
