@@ -112,7 +112,15 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
         case 'a': o->arch = optarg; break;
         case 'j': o->json = 1; break;
         case 'n': o->no_makefile = 1; break;
-        case 'x': o->export_4d = optarg; break;
+        case 'x':
+            if (!*optarg) {
+                fprintf(stderr, "cgramap tile: --export-4d needs a file "
+                        "prefix (PREFIX.ext.hex and PREFIX.tile.hex are "
+                        "written)\n");
+                return 2;
+            }
+            o->export_4d = optarg;
+            break;
         case 'h': tile_help(); return 1;
         case 'm':
             if (int_opt("mem", optarg, 1, INT64_MAX / 2, &v)) return 2;

@@ -95,11 +95,19 @@ static void export_4d(void **state)
     rmdir(dir);
 }
 
-/* An unwritable prefix: the error, status 1, no file. */
+/* An unwritable prefix: the error, status 1, no file; an empty one is a
+ * usage error. */
 static void export_4d_unwritable(void **state)
 {
     (void)state;
     run r;
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
+                                     "--export-4d", "", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "cgramap tile: --export-4d needs a file "
+                        "prefix (PREFIX.ext.hex and PREFIX.tile.hex are "
+                        "written)\n");
     run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
                                      "--mem", "512", "--export-4d",
                                      "/nonexistent/j", NULL});
