@@ -311,9 +311,12 @@ int cg_dfg_set_mem_order(cg_dfg *g, const cg_mem_order *v, int n,
             char a[64], b[64];
             node_label(g, v[i].first, a, sizeof a);
             node_label(g, v[i].then, b, sizeof b);
-            cg_diags_add(d, CG_SEV_ERROR, g->file, 0, "loop '%s': memory "
-                         "order pair %d (%s -> %s, distance %d) %s", g->name,
-                         i, a, b, v[i].distance, why);
+            bool known = v[i].first >= 0 && v[i].first < g->nnodes;
+            cg_diags_add(d, CG_SEV_ERROR, g->file,
+                         known ? g->nodes[v[i].first].line : 0,
+                         "loop '%s': memory order pair %d (%s -> %s, "
+                         "distance %d) %s", g->name, i, a, b, v[i].distance,
+                         why);
             return -1;
         }
     }

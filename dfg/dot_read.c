@@ -445,11 +445,12 @@ static void mem_order(builder *b)
         ok = order_entry(b, line, p, len, &o[n++]);
         p += len;
     }
-    if (ok) {
+    if (ok) { /* its message, placed at the attribute */
         cg_diags *sd = cg_diags_create();
-        if (sd && cg_dfg_set_mem_order(b->g, o, n, sd) != 0)
-            report(b, line, "memory_order: %s",
-                   cg_diags_get(sd, 0)->msg);
+        if (!sd)
+            report(b, line, "out of memory");
+        else if (cg_dfg_set_mem_order(b->g, o, n, sd) != 0)
+            report(b, line, "memory_order: %s", cg_diags_get(sd, 0)->msg);
         cg_diags_destroy(sd);
     }
     free(o);

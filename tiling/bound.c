@@ -10,8 +10,8 @@
  *   tile counts trip/size without rounding, no alignment or bank limits).
  *   everything else (elementwise, matrix-vector): compulsory traffic, each
  *   element the nest touches read in once (when the kernel reads the
- *   array) and written out once (when it writes it); the holes of a
- *   strided access are not touched, so they do not count.
+ *   array) and written out once (when it writes it); the holes between
+ *   strided accesses are not touched, so they do not count.
  */
 #include "tile_internal.h"
 
@@ -39,24 +39,13 @@ static int popcount(uint32_t x)
     return n;
 }
 
-/* Is access x's image a box: in each dimension at most one loop, with a
- * coefficient of +-1, and no loop in two dimensions? */
+/* Is access x's image a box (cg__tile_separable with unit
+ * coefficients)? */
 static bool dense(const cg_tile_model *m, const cg_tile_access_info *x,
                   int ndims)
 {
-    uint32_t used = 0;
-    for (int d = 0; d < ndims; d++) {
-        int n = 0;
-        for (int l = 0; l < m->nloops; l++) {
-            int64_t c = x->coef[d][l];
-            if (c == 0)
-                continue;
-            if ((c != 1 && c != -1) || (used & (1u << l)) || ++n > 1)
-                return false;
-            used |= 1u << l;
-        }
-    }
-    return true;
+    bool unit;
+    return cg__tile_separable(x, ndims, m->nloops, &unit) && unit;
 }
 
 /* Enumerate the elements of box b that array a's accesses touch, over
@@ -108,10 +97,11 @@ static int64_t enumerate(const cg_tile_model *m, int a, uint32_t loops,
 #define ENUM_CELLS (1LL << 27)
 
 /* Elements of array a the whole nest touches.  When every access's image
- * is a box (the common case: unit coefficients), the nest's box of the
- * array (as the tiler sees it); otherwise, e.g. a strided store b[3 + 2i],
- * the touched elements counted one by one, so that compulsory traffic
- * never counts the holes of a strided pattern. */
+ * is a box in the array's view (the common case, strided accesses such as
+ * b[3 + 2i] included: the view keeps every other element), the nest's
+ * box; otherwise (a loop driving two dimensions, or a coefficient other
+ * than +-1 left in the view, e.g. x[2i] beside x[i]) the touched elements
+ * counted one by one, so that compulsory traffic never counts holes. */
 static int64_t touched(const cg_tile_model *m, int a)
 {
     const cg_tile_array_info *ai = &m->arrays[a];
@@ -134,8 +124,7 @@ static int64_t touched(const cg_tile_model *m, int a)
 }
 
 /* Every touched element read in once if the kernel reads the array, and
- * written out once if it writes it (a tiler that also reads a strided
- * store's holes in does more than this). */
+ * written out once if it writes it. */
 static int64_t compulsory(const cg_tile_model *m)
 {
     int64_t total = 0;

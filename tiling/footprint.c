@@ -351,9 +351,8 @@ static bool same_map(const cg_tile_access_info *x, const cg_tile_access_info *y,
     return true;
 }
 
-/* Each dimension driven by at most one loop, each loop driving at most one
- * dimension: then two tiles touch the same or disjoint boxes. */
-static bool separable(const cg_tile_access_info *x, int D, int L, bool *unit)
+bool cg__tile_separable(const cg_tile_access_info *x, int D, int L,
+                        bool *unit)
 {
     uint32_t used = 0;
     *unit = true;
@@ -402,7 +401,7 @@ static int check_written(ctx *c, int a)
         return -1;
     }
     bool unit;
-    if (!separable(w, ai->ndims, m->nloops, &unit)) {
+    if (!cg__tile_separable(w, ai->ndims, m->nloops, &unit)) {
         cg_diags_add(c->d, CG_SEV_ERROR, m->file, access_line(c, w->node),
                      "array '%s' is written (%s) through an index where one "
                      "loop drives two dimensions or two loops drive one; "

@@ -12,6 +12,14 @@ static void dims_text(const int64_t *v, int n, char *buf, size_t len)
                               (long long)v[d]);
 }
 
+/* English ordinal suffix of n: 2nd, 3rd, 11th, 21st. */
+static const char *ordinal(int64_t n)
+{
+    int64_t t = n % 100, u = n % 10;
+    return t >= 11 && t <= 13 ? "th" : u == 1 ? "st" : u == 2 ? "nd"
+                                     : u == 3 ? "rd" : "th";
+}
+
 /* A strided array's view: which elements its buffers hold. */
 static void write_view(const cg_tile_array_info *ai, FILE *out)
 {
@@ -19,9 +27,9 @@ static void write_view(const cg_tile_array_info *ai, FILE *out)
         if (ai->step[d] > 1)
             fprintf(out, "  %s dimension %d: every %lld%s element from index "
                     "%lld only (%lld of %lld)\n", ai->name, d,
-                    (long long)ai->step[d], ai->step[d] == 2 ? "nd"
-                    : ai->step[d] == 3 ? "rd" : "th", (long long)ai->first[d],
-                    (long long)ai->vdims[d], (long long)ai->dims[d]);
+                    (long long)ai->step[d], ordinal(ai->step[d]),
+                    (long long)ai->first[d], (long long)ai->vdims[d],
+                    (long long)ai->dims[d]);
 }
 
 void cg_tile_plan_write(const cg_tile_plan *p, FILE *out)

@@ -106,9 +106,9 @@ static int walk(void *ctx, const cg_tile_program *g, cg_diags *d)
     return 0;
 }
 
-/* Schedule g, or (g NULL) the program of p made part by part. */
-static int schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
-                    int depth, cg_tile_sched *s, cg_diags *d)
+/* g NULL (cg_tile_schedule_plan): the program of p made part by part. */
+int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
+                     int depth, cg_tile_sched *s, cg_diags *d)
 {
     const cg_tile_model *m = p->m;
     memset(s, 0, sizeof *s);
@@ -142,16 +142,10 @@ static int schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
     return rc;
 }
 
-int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
-                     int depth, cg_tile_sched *s, cg_diags *d)
-{
-    return schedule(p, g, ii, depth, s, d);
-}
-
 int cg_tile_schedule_plan(const cg_tile_plan *p, int ii, int depth,
                           cg_tile_sched *s, cg_diags *d)
 {
-    return schedule(p, NULL, ii, depth, s, d);
+    return cg_tile_schedule(p, NULL, ii, depth, s, d);
 }
 
 /* ---- printing ------------------------------------------------------------- */

@@ -382,7 +382,8 @@ typedef struct cg_tile_sched {
  * ii/depth: see cg_tile_compute_cycles. */
 int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
                      int depth, cg_tile_sched *s, cg_diags *d);
-/* The same schedule as cg_tile_schedule of cg_tile_program_build(p), made
+/* (cg_tile_schedule with g NULL is this.)
+ * The same schedule as cg_tile_schedule of cg_tile_program_build(p), made
  * without keeping the program: its steps are generated and scheduled tile
  * by tile, so memory grows with the tile count only by one time per tile
  * (a gemm of 2 million tiles, whose program would take gigabytes). */

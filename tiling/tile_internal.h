@@ -63,6 +63,13 @@ static inline int64_t cg__ceil_div(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
+/* Access x drives each of its D dimensions by at most one of the L loops
+ * and each loop drives at most one dimension: two tiles then touch the
+ * same or disjoint boxes.  *unit: every coefficient is +-1, so the image
+ * of the nest is a box. */
+bool cg__tile_separable(const cg_tile_access_info *x, int D, int L,
+                        bool *unit);
+
 /* Key loops of array a for sizes/order: loops whose tile index selects the
  * array's box (its loops, and every changing loop outside its reuse
  * suffix).  *streamed: the innermost changing loop is one of its loops. */

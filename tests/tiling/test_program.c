@@ -206,6 +206,17 @@ static void check_run(const nestb *b, const planned *p,
     free(tmem);
 }
 
+/* The program's bytes against the plan and its run against the untiled
+ * one, then both freed. */
+static void prove_and_free(const nestb *b, planned *p, cg_tile_program *g,
+                           combine_fn f)
+{
+    check_bytes(p, g);
+    check_run(b, p, g, f);
+    cg_tile_program_destroy(g);
+    planned_free(p);
+}
+
 static uint32_t sum_all(const uint32_t *v, int n)
 {
     uint32_t s = 0;
@@ -309,10 +320,7 @@ static void vadd_step_order(void **state)
     assert_int_equal(d->ext_base + d->ext_offset, 0x1000 + 50 * 4);
     assert_int_equal(d->tile_base + d->tile_offset,
                      cg_tile_plan_buffer(p.plan, 0)->addr[1]);
-    check_bytes(&p, g);
-    check_run(&b, &p, g, sum_all);
-    cg_tile_program_destroy(g);
-    planned_free(&p);
+    prove_and_free(&b, &p, g, sum_all);
 }
 
 /* gemm with an uneven size: resident C swapped (out, then in) whenever its
@@ -358,10 +366,7 @@ static void gemm_resident_swaps_and_run(void **state)
         cg_tile_program_step(g, cg_tile_program_nsteps(g) - 1);
     assert_int_equal(last->dir, CG_TILE_OUT);
     assert_int_equal(last->tile, s->ntiles - 1);
-    check_bytes(&p, g);
-    check_run(&b, &p, g, mac);
-    cg_tile_program_destroy(g);
-    planned_free(&p);
+    prove_and_free(&b, &p, g, mac);
 }
 
 static void gemm_order_variants_run(void **state)
@@ -375,10 +380,7 @@ static void gemm_order_variants_run(void **state)
         test_target(&t, mems[i]);
         planned p = plan(&b, &t);
         cg_tile_program *g = build(&p);
-        check_bytes(&p, g);
-        check_run(&b, &p, g, mac);
-        cg_tile_program_destroy(g);
-        planned_free(&p);
+        prove_and_free(&b, &p, g, mac);
     }
 }
 
@@ -422,10 +424,7 @@ static void many_plans_run(void **state)
                     resident += !bf->streamed && bf->loads > 1;
                 }
                 cg_tile_program *g = build(&p);
-                check_bytes(&p, g);
-                check_run(&b, &p, g, f);
-                cg_tile_program_destroy(g);
-                planned_free(&p);
+                prove_and_free(&b, &p, g, f);
             }
         }
     assert_true(streamed > 0 && resident > 0); /* both kinds were run */
@@ -455,10 +454,7 @@ static void strided_views_run(void **state)
         else if (x->ndims > 1) /* B: every 2nd row of 30 */
             assert_int_equal(x->ext_stride[1], 2 * 30 * 4);
     }
-    check_bytes(&p, g);
-    check_run(&b, &p, g, sum_all);
-    cg_tile_program_destroy(g);
-    planned_free(&p);
+    prove_and_free(&b, &p, g, sum_all);
     /* walked backwards: the view has step 2 from element 1, the access
        coefficient -1 in it; tiled in several tiles, same bytes */
     nest_strided_back(&b, 300);
@@ -470,10 +466,7 @@ static void strided_views_run(void **state)
     assert_true(cg_tile_plan_summary(p.plan)->ntiles > 1);
     assert_int_equal(cg_tile_plan_summary(p.plan)->traffic, 300 * 4 * 3);
     g = build(&p);
-    check_bytes(&p, g);
-    check_run(&b, &p, g, sum_all);
-    cg_tile_program_destroy(g);
-    planned_free(&p);
+    prove_and_free(&b, &p, g, sum_all);
 }
 
 /* Jacobi: A's boxes overlap by the halo; B is written whole, never read. */
@@ -501,10 +494,7 @@ static void jacobi_halo_run(void **state)
     assert_int_equal(box.lo[1], 0);
     assert_int_equal(box.size[0], size[0] + 2);
     assert_int_equal(box.size[1], size[1] + 2);
-    check_bytes(&p, g);
-    check_run(&b, &p, g, sum_all);
-    cg_tile_program_destroy(g);
-    planned_free(&p);
+    prove_and_free(&b, &p, g, sum_all);
 }
 
 static void inplace_and_conv_run(void **state)
@@ -516,19 +506,13 @@ static void inplace_and_conv_run(void **state)
     test_target(&t, 400);
     planned p = plan(&b, &t);
     cg_tile_program *g = build(&p);
-    check_bytes(&p, g);
-    check_run(&b, &p, g, scale);
-    cg_tile_program_destroy(g);
-    planned_free(&p);
+    prove_and_free(&b, &p, g, scale);
 
     nest_conv(&b, 14);
     test_target(&t, 1024);
     p = plan(&b, &t);
     g = build(&p);
-    check_bytes(&p, g);
-    check_run(&b, &p, g, sum_all);
-    cg_tile_program_destroy(g);
-    planned_free(&p);
+    prove_and_free(&b, &p, g, sum_all);
 }
 
 /* Tight DMA limits: transfers split, every descriptor fits, same result. */
@@ -552,10 +536,7 @@ static void tight_dma_limits_run(void **state)
         assert_int_equal(l->v[i].ndims, 1);
         assert_true(l->v[i].size[0] <= 5);
     }
-    check_bytes(&p, g);
-    check_run(&b, &p, g, sum_all);
-    cg_tile_program_destroy(g);
-    planned_free(&p);
+    prove_and_free(&b, &p, g, sum_all);
 }
 
 /* A halo box reaching past the array's border (a 3x3 window around the
