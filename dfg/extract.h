@@ -35,11 +35,17 @@ typedef struct cg_extract_params {
     const char *cflags;      /* extra clang flags, space separated, or NULL */
     bool phi_removal;        /* recurrences become back edges (default) */
     bool leaf_removal;       /* drop dead leaves (default) */
+    int addr_width;          /* bits of the array's addresses (default 32):
+                                index arithmetic, loop counters and address
+                                constants are narrowed to it where exact,
+                                with a warning where not (docs/dfg.md);
+                                64 keeps LLVM's widths */
     int nsyms;
     cg_extract_sym syms[CG_EXTRACT_MAX_SYMS];
 } cg_extract_params;
 
-/* Defaults: no cflags, phi_removal and leaf_removal on, no symbols. */
+/* Defaults: no cflags, phi_removal and leaf_removal on, address width 32,
+ * no symbols. */
 void cg_extract_params_init(cg_extract_params *p);
 
 /* Extract every //DFGLOOP-tagged loop of c_path (loop_tag NULL) or only the

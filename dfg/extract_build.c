@@ -10,7 +10,9 @@
  * phi nodes; values used after the loop and the exit condition feed output
  * nodes.  GEPs become 64-bit byte arithmetic through the data layout and
  * min/max/abs intrinsics become icmp + select.  A second pass drops what
- * neither a store nor an output needs (leaf removal) and emits the graph.
+ * neither a store nor an output needs (leaf removal) and emits the graph;
+ * a third narrows index arithmetic to the address width where exact
+ * (extract_narrow.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -960,6 +962,7 @@ cg_dfg *cg__ex_build(cg_extract_prog *x, const cg__ex_tag *t, int loop,
         cg_nest *n = cg__ex_nest(x, loop, g, values);
         if (n)
             cg_dfg_set_nest(g, n);
+        cg__ex_narrow(x, g, values, d);
     }
     free(values);
     free(b.nodes);

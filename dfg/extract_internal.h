@@ -110,4 +110,10 @@ void cg__ex_find_iv(const cg_extract_prog *x, const cg__ex_loop *l,
 cg_nest *cg__ex_nest(const cg_extract_prog *x, int loop, const cg_dfg *g,
                      LLVMValueRef const *node_values);
 
+/* extract_narrow.c: narrow g's nodes wider than x->params.addr_width to it
+ * where exact (g's nest attached; node_values: each load/store's LLVM
+ * instruction); a warning per group kept wide, naming an op and why. */
+void cg__ex_narrow(const cg_extract_prog *x, cg_dfg *g,
+                   LLVMValueRef const *node_values, cg_diags *d);
+
 #endif

@@ -43,6 +43,7 @@ void cg_extract_params_init(cg_extract_params *p)
     memset(p, 0, sizeof *p);
     p->phi_removal = true;
     p->leaf_removal = true;
+    p->addr_width = 32;
 }
 
 static char *read_file(const char *path, size_t *len)

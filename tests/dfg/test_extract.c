@@ -387,6 +387,85 @@ static void test_indirect(void **state)
     cg_dfg_destroy(g);
 }
 
+static int count_width(const cg_dfg *g, int w)
+{
+    int k = 0;
+    for (int i = 0; i < cg_dfg_nnodes(g); i++)
+        k += cg_dfg_get_node(g, i)->width == w;
+    return k;
+}
+
+/* Extract tag of path at address width aw; *d receives the diagnostics. */
+static cg_dfg *extract_at(const char *path, const char *tag, int aw,
+                          cg_diags *d)
+{
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    p.addr_width = aw;
+    cg_dfg **gs = NULL;
+    int n = 0;
+    assert_int_equal(cg_extract_file(path, tag, &p, &gs, &n, d), 0);
+    assert_int_equal(n, 1);
+    cg_dfg *g = gs[0];
+    free(gs);
+    assert_int_equal(cg_dfg_check(g, d), 0);
+    return g;
+}
+
+/* Index arithmetic, counters and address constants narrowed to the
+ * address width where exact (by ranges: saxpy; by an inbounds access of a
+ * global: offset), kept wide with a warning where not. */
+static void test_widths(void **state)
+{
+    (void)state;
+    const char *saxpy = "benchmarks/microbench/saxpy/saxpy.c";
+    const char *w = "tests/dfg/data/widths.c";
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = extract_at(saxpy, "saxpy", 64, d);
+    assert_int_equal(count_width(g, 64), 12); /* LLVM's widths */
+    assert_int_equal(cg_dfg_nnodes(g), 20);
+    cg_dfg_destroy(g);
+    g = extract_at(saxpy, "saxpy", 32, d);
+    assert_int_equal(count_width(g, 64), 0);
+    assert_int_equal(count_width(g, 32), 18);
+    cg_dfg_destroy(g);
+    g = extract_at(w, "offset", 32, d);
+    assert_int_equal(count_width(g, 64), 0);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    /* saxpy's arrays start at 65536: no address fits in 16 bits */
+    g = extract_at(saxpy, "saxpy", 16, d);
+    assert_int_equal(count_width(g, 64), 12);
+    assert_diag(d, 0, "benchmarks/microbench/saxpy/saxpy.c:8: warning: loop "
+                "'saxpy': 'const0' (const) and the ops tied to it stay 64 "
+                "bits, wider than the address width 16: the address of "
+                "'load10' (load), range [65536, 65788], is not proven to lie "
+                "in [0, 2^16) (no known range, and not an inbounds access of "
+                "a global below 2^16)");
+    cg_dfg_destroy(g);
+    cg_diags_destroy(d);
+    d = cg_diags_create();
+    g = extract_at(w, "wide", 32, d);
+    assert_int_equal(count_width(g, 64), 4); /* load, const 0, add, output */
+    assert_diag(d, 0, "tests/dfg/data/widths.c:20: warning: loop 'wide': "
+                "'load7' (load) and the ops tied to it stay 64 bits, wider "
+                "than the address width 32: 'load7' (load) accesses 64-bit "
+                "data");
+    assert_int_equal(cg_diags_size(d), 1);
+    cg_dfg_destroy(g);
+    cg_diags_destroy(d);
+    d = cg_diags_create();
+    g = extract_at(w, "symtrip", 32, d);
+    assert_int_equal(count_width(g, 64), 12);
+    assert_diag(d, 0, "tests/dfg/data/widths.c:29: warning: loop 'symtrip': "
+                "'const0' (const) and the ops tied to it stay 64 bits, wider "
+                "than the address width 32: 'icmp16' (icmp) compares unknown "
+                "with unknown, not proven to fit in 32 bits");
+    assert_int_equal(cg_diags_size(d), 1);
+    cg_dfg_destroy(g);
+    cg_diags_destroy(d);
+}
+
 /* The graph as plain text, independent of the dot writer. */
 static char *listing(const cg_dfg *g)
 {
@@ -510,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_or_index),
         cmocka_unit_test(test_indirect),
         cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_widths),
         cmocka_unit_test(test_dot_roundtrip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -123,7 +123,8 @@ static cg_dfg *with_address_outputs(const cg_dfg *g, int *first)
     for (int a = 0; a < ne->naccesses; a++) {
         const cg_dfg_edge *x =
             cg_dfg_get_edge(g, cg_dfg_operand_edge(g, ne->accesses[a].node, 0));
-        int o = cg_dfg_add_node(h, CG_OP_OUTPUT, 64, NULL);
+        int o = cg_dfg_add_node(h, CG_OP_OUTPUT,
+                                cg_dfg_get_node(g, x->src)->width, NULL);
         cg_dfg_add_edge(h, x->src, o, 0, x->distance, x->init);
     }
     return h;
@@ -276,14 +277,15 @@ static void test_proof(void **state)
 }
 
 /* Every folder of benchmarks/microbench with a Makefile, every tag of its
- * LOOP_TAGS, with the default options and with phi/leaf removal off. */
+ * LOOP_TAGS, with the default options and with phi/leaf removal off; then
+ * the loops of tests/dfg/data/widths.c. */
 static int collect(variant **out)
 {
     const char *root = "benchmarks/microbench";
     struct dirent **ents = NULL;
     int ne = scandir(root, &ents, NULL, alphasort), n = 0;
     assert_true(ne > 0);
-    *out = calloc((size_t)ne * 16, sizeof **out);
+    *out = calloc((size_t)ne * 16 + 8, sizeof **out);
     for (int i = 0; i < ne; i++) {
         char mk[600];
         variant v = {.raw = false};
@@ -312,6 +314,20 @@ static int collect(variant **out)
         free(ents[i]);
     }
     free(ents);
+    /* the narrowing's own cases: an unknown offset proven by inbounds, a
+     * 64-bit sum, a symbolic trip count (tests/dfg/data/widths.c) */
+    static const char *const wtags[] = {"offset", "wide", "symtrip"};
+    for (size_t i = 0; i < sizeof wtags / sizeof *wtags; i++)
+        for (int raw = 0; raw < 2 && n < ne * 16 + 8; raw++) {
+            variant v = {.raw = raw != 0};
+            snprintf(v.dir, sizeof v.dir, "tests/dfg/data");
+            snprintf(v.file, sizeof v.file, "tests/dfg/data/widths.c");
+            snprintf(v.tag, sizeof v.tag, "%s", wtags[i]);
+            snprintf(v.flags, sizeof v.flags, "--sym k=3 --sym n=10");
+            snprintf(v.name, sizeof v.name, "widths.c %s%s", wtags[i],
+                     raw ? " (no phi/leaf removal)" : "");
+            (*out)[n++] = v;
+        }
     return n;
 }
 

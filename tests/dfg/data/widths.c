@@ -1,0 +1,40 @@
+/* widths: index arithmetic narrowed to the address width, or kept wide
+ * with a warning that says why (tests/dfg/test_extract.c). */
+int a[64], out[64];
+long big[64], total;
+
+/* k's range is unknown, but a[k + i] and out[i] are inbounds accesses of
+ * globals that end below 2^32: their addresses fit in 32 bits. */
+__attribute__((noinline)) void offset(int k)
+{
+    for (int i = 0; i < 16; i++) { //DFGLOOP: offset
+        out[i] = a[k + i];
+    }
+}
+
+/* A 64-bit sum: its loads, adds and live-out stay 64 bits. */
+__attribute__((noinline)) void wide(void)
+{
+    long s = 0;
+    for (int i = 0; i < 64; i++) { //DFGLOOP: wide
+        s += big[i];
+    }
+    total = s;
+}
+
+/* A symbolic trip count: the counter's range is unknown, so its compare
+ * with n, and the addresses it feeds, stay 64 bits. */
+__attribute__((noinline)) void symtrip(int n)
+{
+    for (int i = 0; i < n; i++) { //DFGLOOP: symtrip
+        out[i] = a[i] + 1;
+    }
+}
+
+int main(void)
+{
+    offset(3);
+    wide();
+    symtrip(10);
+    return 0;
+}
