@@ -124,11 +124,12 @@ static int add_node(builder *b, cg_op op, int width, const char *name)
     return id;
 }
 
-static int add_const(builder *b, int64_t v, int line)
+static int add_const(builder *b, int64_t v, int width, int line)
 {
-    int id = add_node(b, CG_OP_CONST, 64, NULL);
+    int id = add_node(b, CG_OP_CONST, width, NULL);
     if (id >= 0) {
-        cg_dfg_set_value(b->g, id, v);
+        cg_dfg_set_value(b->g, id, width < 64 ? cg_sext((uint64_t)v, width)
+                                              : v);
         cg_dfg_node_mut(b->g, id)->line = line;
     }
     return id;
@@ -199,18 +200,25 @@ static int rebase_access(builder *b, int i, int first, int *stream,
         stride += x->coef[d][L - 1] * pitch[d];
         off += (x->cst[d] - r->cst[d]) * pitch[d];
     }
+    /* the width of the group's first address in the loop (the extractor
+     * narrows it to the address width): exact here too while the tile
+     * memory's addresses, 0 .. its bytes, fit in it */
+    int w = cg_dfg_get_node(b->loop, cg_dfg_get_edge(b->loop,
+            cg_dfg_operand_edge(b->loop, r->node, 0))->src)->width;
+    if (w < 63 && b->p->t.mem_bytes > (int64_t)1 << w)
+        w = 64;
     char nm[160];
     if (first == i) {
         snprintf(nm, sizeof nm, "%s.base", m->arrays[a].name);
-        *base = add_node(b, CG_OP_INPUT, 64, nm);
+        *base = add_node(b, CG_OP_INPUT, w, nm);
         if (*base < 0)
             return -1;
         b->in[*base] = (tile_in){IN_BASE, first, -1, 0};
         *stream = -1;
         if (stride) {
             snprintf(nm, sizeof nm, "%s.addr", m->arrays[a].name);
-            int c = add_const(b, stride, line);
-            *stream = add_node(b, CG_OP_ADD, 64, nm);
+            int c = add_const(b, stride, w, line);
+            *stream = add_node(b, CG_OP_ADD, w, nm);
             if (c < 0 || *stream < 0 ||
                 cg_dfg_add_edge(b->g, *stream, *stream, 0, 1, *base) < 0 ||
                 cg_dfg_add_edge(b->g, c, *stream, 1, 0, -1) < 0)
@@ -222,9 +230,9 @@ static int rebase_access(builder *b, int i, int first, int *stream,
     int src = *stream >= 0 ? *stream : *base, dist = *stream >= 0 ? 1 : 0;
     int init = *stream >= 0 ? *base : -1;
     if (off) {
-        int c = add_const(b, off, line);
+        int c = add_const(b, off, w, line);
         snprintf(nm, sizeof nm, "%s.off", m->arrays[a].name);
-        int s = add_node(b, CG_OP_ADD, 64, nm);
+        int s = add_node(b, CG_OP_ADD, w, nm);
         if (c < 0 || s < 0 || cg_dfg_add_edge(b->g, src, s, 0, dist, init) < 0 ||
             cg_dfg_add_edge(b->g, c, s, 1, 0, -1) < 0)
             return -1;
