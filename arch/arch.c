@@ -76,8 +76,10 @@ int cg__arch_grow(void **v, int *cap, int n, size_t sz)
 cg_arch *cg_arch_create(void)
 {
     cg_arch *a = calloc(1, sizeof *a);
-    if (a)
+    if (a) {
         a->top = -1;
+        a->addr_width = 32;
+    }
     return a;
 }
 
@@ -523,5 +525,16 @@ int cg_arch_set_dma(cg_arch *a, const cg_dma_params *p, cg_diags *d)
     a->dma = *p;
     a->has_dma = true;
     a->dma_loc = a->loc;
+    return 0;
+}
+
+int cg_arch_set_addr_width(cg_arch *a, int bits, cg_diags *d)
+{
+    if (bits < 1 || bits > 64) {
+        cg_error_at(d, a->loc, "address width %d is not 1..64 (the bits of "
+                    "a memory address, 32 by default)", bits);
+        return -1;
+    }
+    a->addr_width = bits;
     return 0;
 }

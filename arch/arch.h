@@ -144,6 +144,12 @@ int cg_arch_add_memory(cg_arch *a, const char *name, int64_t bytes,
                        int banks, int ports, cg_diags *d);
 /* Declare the external memory and DMA engine (at most one). */
 int cg_arch_set_dma(cg_arch *a, const cg_dma_params *p, cg_diags *d);
+/* The bits of a memory address (1..64, default 32; -1 with an error
+ * otherwise).  The extractor narrows index arithmetic, loop counters and
+ * address constants to it where exact (docs/dfg.md), so that they fit
+ * units of that width; ops wider than their unit are rejected by the
+ * mapper and the checker (docs/mapper.md, "Widths"). */
+int cg_arch_set_addr_width(cg_arch *a, int bits, cg_diags *d);
 
 /* ---- ready-made arrays ------------------------------------------------- */
 
@@ -224,6 +230,8 @@ int cg_netlist_nmemories(const cg_netlist *nl);
 const cg_nl_memory *cg_netlist_memory(const cg_netlist *nl, int i);
 /* The DMA engine, NULL when the architecture declares none. */
 const cg_dma_params *cg_netlist_dma(const cg_netlist *nl);
+/* The architecture's address width (cg_arch_set_addr_width). */
+int cg_netlist_addr_width(const cg_netlist *nl);
 
 /* Check the netlist's invariants (ports belong to their primitive, one
  * driver per net, sinks sorted and on the net, equal widths along a net,

@@ -67,6 +67,7 @@ struct cg_arch {
     bool has_dma;
     cg_dma_params dma;
     cg_loc dma_loc;
+    int addr_width;     /* bits of a memory address, default 32 */
 };
 
 /* Grow *v (of elements of size sz, capacity *cap) to hold n; -1 on no
@@ -118,6 +119,7 @@ struct cg_netlist {
     int nmems;
     bool has_dma;
     cg_dma_params dma;
+    int addr_width;
 };
 
 /* ---- flattening: check.c checks, flatten.c expands ---------------------- */

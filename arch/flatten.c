@@ -384,6 +384,7 @@ static int copy_memories(const cg_arch *a, cg_netlist *nl)
             return -1;
     }
     nl->has_dma = a->has_dma;
+    nl->addr_width = a->addr_width;
     nl->dma = a->dma;
     return 0;
 }

@@ -38,6 +38,8 @@ const cg_dma_params *cg_netlist_dma(const cg_netlist *nl)
     return nl->has_dma ? &nl->dma : NULL;
 }
 
+int cg_netlist_addr_width(const cg_netlist *nl) { return nl->addr_width; }
+
 /* Primitives are sorted by cg__name_cmp (then strcmp): binary search. */
 int cg_netlist_find_prim(const cg_netlist *nl, const char *name)
 {

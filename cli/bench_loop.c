@@ -355,6 +355,7 @@ static void run_c(const cg_cli_job *j, const cg_netlist *nl,
     cg_extract_makefile mk = {0};
     cg_extract_params p;
     cg_extract_params_init(&p);
+    p.addr_width = cg_netlist_addr_width(nl); /* the arch's address width */
     bool ok = !j->makefile ||
               (cg_extract_makefile_read(j->makefile, &mk, d) == 0 &&
                (!mk.dfg_flags ||

@@ -24,9 +24,13 @@ static void dfg_help(void)
 {
     printf("Usage: cgramap dfg FILE.c [--loop TAG] [-o OUT.dot]"
            " [--cflags FLAGS]\n"
-           "                  [--no-phi-removal] [--no-leaf-removal]\n"
+           "                  [--no-phi-removal] [--no-leaf-removal]"
+           " [--addr-width BITS]\n"
            "Extract the DFG of every //DFGLOOP-tagged loop of FILE.c"
-           " (or of TAG only) as dot.\n");
+           " (or of TAG only) as dot.\n"
+           "Index arithmetic is narrowed to BITS (default 32, the address"
+           " width of the\narchitecture: address-width= in its XML) where"
+           " exact; 64 keeps LLVM's widths.\n");
 }
 
 /* 0 = run, 1 = help printed, 2 = usage error printed.  getopt_long_only
@@ -38,6 +42,7 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         {"cflags", required_argument, NULL, 'c'},
         {"no-phi-removal", no_argument, NULL, 'P'},
         {"no-leaf-removal", no_argument, NULL, 'L'},
+        {"addr-width", required_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -53,6 +58,17 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         case 'c': o->p.cflags = optarg; break;
         case 'P': o->p.phi_removal = false; break;
         case 'L': o->p.leaf_removal = false; break;
+        case 'A': {
+            char *end;
+            long w = strtol(optarg, &end, 10);
+            if (!*optarg || *end || w < 1 || w > 64) {
+                fprintf(stderr, "cgramap dfg: --addr-width takes 1..64 bits,"
+                        " not '%s'\n", optarg);
+                return 2;
+            }
+            o->p.addr_width = (int)w;
+            break;
+        }
         case 'h': dfg_help(); return 1;
         case ':':
             fprintf(stderr, "cgramap dfg: option '%s' needs a value\n",

@@ -276,6 +276,8 @@ int cg_cli_tile(int argc, char **argv)
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
     cg_extract_params ep;
     cg_extract_params_init(&ep);
+    if (nl)
+        ep.addr_width = cg_netlist_addr_width(nl);
     cg_extract_makefile mk = {0};
     bool flags_ok = o.no_makefile || read_makefile(o.file, &mk, &ep, d) == 0;
     cg_dfg **gs = NULL;

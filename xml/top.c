@@ -531,7 +531,8 @@ static int top_child(cg__xctx *c, const xmlNode *k, int pass, int off)
 static int grid(cg__xctx *c, const xmlNode *n, int *off)
 {
     static const char *const attrs[] = {"rows", "cols", "row", "col",
-                                        "cgra-rows", "cgra-cols", NULL};
+                                        "cgra-rows", "cgra-cols",
+                                        "address-width", NULL};
     long v[6];
     if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
         return -1;
@@ -577,6 +578,10 @@ int cg__xml_architecture(cg__xctx *c, const xmlNode *n)
     if (!c->cell_line)
         return -1;
     cg__xml_loc(c, n);
+    long aw;
+    if (cg__xml_attr_int(c, n, "address-width", NULL, 32, 1, &aw) < 0 ||
+        cg_arch_set_addr_width(c->a, aw > 64 ? 65 : (int)aw, c->d) < 0)
+        return -1;
     c->top = cg_arch_module_define(c->a, "architecture", c->d);
     if (c->top < 0)
         return -1;

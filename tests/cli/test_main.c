@@ -198,6 +198,37 @@ static void test_dfg_usage(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap dfg: give exactly one FILE.c "
                                "(see cgramap dfg --help)\n");
+    run_cgramap(&r, (const char *const[]){"dfg", "--addr-width", "65", "a.c",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap dfg: --addr-width takes 1..64 bits, "
+                               "not '65'\n");
+}
+
+static int count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* saxpy's index arithmetic: 12 of its 20 nodes are 64 bits in LLVM, none
+ * at the default address width 32. */
+static void test_dfg_addr_width(void **state)
+{
+    (void)state;
+    const char *c = "benchmarks/microbench/saxpy/saxpy.c";
+    run r;
+    run_cgramap(&r, (const char *const[]){"dfg", c, NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_int_equal(count(r.out, "width=64"), 0);
+    assert_int_equal(count(r.out, "width=32"), 18);
+    run_cgramap(&r, (const char *const[]){"dfg", "--addr-width", "64", c,
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count(r.out, "width=64"), 12);
 }
 
 static void test_map_usage(void **state)
@@ -239,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_dfg),
         cmocka_unit_test(test_dfg_memory_order),
         cmocka_unit_test(test_dfg_usage),
+        cmocka_unit_test(test_dfg_addr_width),
         cmocka_unit_test(test_map_usage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,6 +115,37 @@ static void test_memory_dma(void **state)
                   "top_memory.txt", 0);
 }
 
+/* address-width= on <architecture>: 32 when absent, 1..64. */
+static void test_address_width(void **state)
+{
+    (void)state;
+    const char *fmt = MODS "<architecture rows=\"1\" cols=\"1\"%s>\n"
+                      "<pattern><block module=\"pe\"/></pattern>\n"
+                      "</architecture></cgra>\n";
+    static const struct { const char *attr; int want; } ok[] = {
+        {"", 32}, {" address-width=\"16\"", 16},
+        {" address-width=\"64\"", 64}};
+    char buf[4096];
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        snprintf(buf, sizeof buf, fmt, ok[i].attr);
+        cg_diags *d = cg_diags_create();
+        cg_arch *a = read_mem(buf, d);
+        assert_non_null(a);
+        cg_netlist *nl = cg_arch_flatten(a, d);
+        assert_non_null(nl);
+        assert_int_equal(cg_netlist_addr_width(nl), ok[i].want);
+        cg_netlist_destroy(nl);
+        cg_arch_destroy(a);
+        cg_diags_destroy(d);
+    }
+    snprintf(buf, sizeof buf, fmt, " address-width=\"65\"");
+    expect_error(buf, "t.xml:2: error: address width 65 is not 1..64 (the "
+                 "bits of a memory address, 32 by default)");
+    snprintf(buf, sizeof buf, fmt, " address-width=\"0\"");
+    expect_error(buf, "t.xml:2: error: address-width=\"0\" on <architecture> "
+                 "must be an integer >= 1");
+}
+
 static void test_ports_and_absolute(void **state)
 {
     (void)state;
@@ -227,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_rel_arithmetic),
         cmocka_unit_test(test_wrap_around),
         cmocka_unit_test(test_memory_dma),
+        cmocka_unit_test(test_address_width),
         cmocka_unit_test(test_ports_and_absolute),
         cmocka_unit_test(test_errors),
     };
