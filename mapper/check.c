@@ -6,7 +6,9 @@
  * the producer's FUNC node to the consumer's pin of that operand (the ILP
  * never swaps commutative operands, so neither does the checker), the
  * timing equation of every edge, the memory order (cg_map_mem_orders,
- * recomputed here from the DFG) and the bank of each load and store.  One
+ * recomputed here from the DFG), the bank of each load and store, and the
+ * widths: an op (a constant, an input or output) on a unit at least as
+ * wide as its value, each value through ports at least as wide.  One
  * error per violation. */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -89,6 +91,11 @@ static bool check_place(chk *c, int v)
     if (!cg_mrrg_supports(c->mrrg, c->nl, p, n->op)) {
         err(c, v, "node '%s' (%s) is placed on %s, which does not support %s",
             n->name, cg_op_name(n->op), NAME(p, b), cg_op_name(n->op));
+    } else if (pr->p.width < n->width) {
+        err(c, v, "node '%s' (%s) is %d bits wide but is placed on %s, a "
+            "%s of %d bits: an op runs only on a unit at least as wide",
+            n->name, cg_op_name(n->op), n->width, NAME(p, b),
+            cg_prim_kind_name(pr->p.kind), pr->p.width);
     } else if (!cg__map_node_fits(pr, n)) {
         err(c, v, "node '%s' (%s) must access bank %d but is placed on %s, "
             "a MEMUnit that reaches bank %d only", n->name, cg_op_name(n->op),
@@ -142,6 +149,26 @@ static void claim(chk *c, int e, int r, int me, const char *ed)
     }
 }
 
+/* The first routing node of edge e's route narrower than its value, once
+ * per edge; not when the producer is on a narrower unit, which is
+ * reported at its placement. */
+static void check_route_width(chk *c, int e, int i, int to, bool *said,
+                              const char *ed)
+{
+    char b[160];
+    const cg_dfg_edge *x = cg_dfg_get_edge(c->g, e);
+    const cg_dfg_node *src = cg_dfg_get_node(c->g, x->src);
+    const cg_mrrg_node *f = cg_mrrg_get_node(c->mrrg, c->m->place[x->src]);
+    int w = cg__mrrg_node_width(c->mrrg, c->nl, to);
+    if (*said || w >= src->width ||
+        cg_netlist_prim(c->nl, f->prim)->p.width < src->width)
+        return;
+    *said = true;
+    err(c, x->dst, "%s: the %d-bit value of '%s' passes %s, which is %d "
+        "bits wide (route entry %d): a value needs ports at least as wide",
+        ed, src->width, src->name, NAME(to, b), w, i);
+}
+
 /* Walk edge e's route; returns its latency, or -1 when it is broken. */
 static int64_t walk_route(chk *c, int e, const char *ed)
 {
@@ -149,6 +176,7 @@ static int64_t walk_route(chk *c, int e, const char *ed)
     const cg_dfg_edge *x = cg_dfg_get_edge(c->g, e);
     int at = c->m->place[x->src];
     int64_t lat = 0;
+    bool said = false;
     if (c->m->route_len[e] < 1 || !c->m->route[e]) {
         err(c, x->dst, "%s has no route", ed);
         return -1;
@@ -169,6 +197,7 @@ static int64_t walk_route(chk *c, int e, const char *ed)
         }
         lat += cg_mrrg_get_edge(c->mrrg, me)->delay;
         claim(c, e, to, me, ed);
+        check_route_width(c, e, i, to, &said, ed);
         at = to;
     }
     const cg_mrrg_node *pin = cg_mrrg_get_node(c->mrrg, at);

@@ -191,7 +191,9 @@ void cg_map_result_free(cg_map_result *res); /* frees mapping and mrrg */
 /* ---- the checker ---------------------------------------------------------- */
 
 /* Verify every rule: each op on a FUNC node that supports it in the context
- * start mod II (a load/store with a bank on a MEMUnit that reaches it), no
+ * start mod II (a load/store with a bank on a MEMUnit that reaches it), on
+ * a unit at least as wide as the node and routed through ports at least as
+ * wide as its value (docs/mapper.md, "Widths"), no
  * FUNC or ROUTE node used twice, each route a connected path of MRRG edges
  * from the producer to the right operand pin, timing start(dst) +
  * distance*II == start(src) + route latency for every edge, and the memory

@@ -15,6 +15,8 @@ bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op);
 /* May node n run on primitive pr: pr supports n's op and, for a load or
  * store with a bank, pr is a MEMUnit reaching every bank or that one? */
 bool cg__map_node_fits(const cg_nl_prim *pr, const cg_dfg_node *n);
+/* Bits MRRG node id holds: its port's width, else its primitive's. */
+int cg__mrrg_node_width(const cg_mrrg *m, const cg_netlist *nl, int id);
 /* Smallest latency of op over the units supporting it, -1 when none. */
 int cg__map_min_latency(const cg_netlist *nl, cg_op op);
 

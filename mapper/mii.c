@@ -22,8 +22,8 @@
  * delay: in a histogram, load -> add -> store -> (next iteration) load.
  *
  * Loads and stores with a bank (set by the tiler) count only the MEMUnits
- * that reach their bank, in ResMII and in the check that some unit can run
- * every node.
+ * that reach their bank, and every node only the units at least as wide
+ * as it, in ResMII and in the check that some unit can run every node.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +53,11 @@ bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op)
 
 bool cg__map_node_fits(const cg_nl_prim *pr, const cg_dfg_node *n)
 {
-    if (!cg__map_prim_supports(pr, n->op))
+    /* the unit holds the value: it must be at least as wide (an operand
+     * reaches its pin over nets of the unit's width, flatten's rule, so
+     * its producer's unit is as narrow and the producer fits there only
+     * when the operand does) */
+    if (!cg__map_prim_supports(pr, n->op) || pr->p.width < n->width)
         return false;
     if (pr->p.kind != CG_PRIM_MEM || n->bank < 0 || pr->p.bank < 0)
         return true;
@@ -106,16 +110,43 @@ static int check_bank(const cg_netlist *nl, const cg_dfg *g,
     return -1;
 }
 
-/* Report every op kind of g that no unit supports; -1 when any. */
+/* A node wider than every unit that runs its op: -1, with an error naming
+ * the node, both widths and the rule (once per op: wide[op]). */
+static int check_width(const cg_netlist *nl, const cg_dfg *g,
+                       const cg_dfg_node *n, bool *wide, cg_diags *d)
+{
+    int widest = 0;
+    for (int i = 0; i < cg_netlist_nprims(nl); i++) {
+        const cg_nl_prim *pr = cg_netlist_prim(nl, i);
+        if (cg__map_prim_supports(pr, n->op) && pr->p.width > widest)
+            widest = pr->p.width;
+    }
+    if (widest >= n->width)
+        return 0;
+    if (!wide[n->op])
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), n->line,
+                     "node '%s' (%s) is %d bits wide, but the widest unit "
+                     "of the architecture that runs %s is %d bits: an op "
+                     "runs only on a unit at least as wide (narrow the "
+                     "DFG: for address arithmetic, the address width; or "
+                     "widen the units)", n->name, cg_op_name(n->op),
+                     n->width, cg_op_name(n->op), widest);
+    wide[n->op] = true;
+    return -1;
+}
+
+/* Report every op kind of g that no unit supports, and every node no unit
+ * can run (too wide, or no unit reaches its bank); -1 when any. */
 static int check_supported(const cg_netlist *nl, const cg_dfg *g,
                            cg_diags *d)
 {
-    bool seen[CG_OP_COUNT] = {false};
+    bool seen[CG_OP_COUNT] = {false}, wide[CG_OP_COUNT] = {false};
     int bad = 0;
     for (int v = 0; v < cg_dfg_nnodes(g); v++) {
         const cg_dfg_node *n = cg_dfg_get_node(g, v);
         if (!seen[n->op] && cg__map_min_latency(nl, n->op) >= 0) {
-            if (check_bank(nl, g, n, d) < 0)
+            if (check_width(nl, g, n, wide, d) < 0 ||
+                check_bank(nl, g, n, d) < 0)
                 bad = -1;
             continue;
         }
@@ -159,7 +190,8 @@ static int res_mii(const cg_netlist *nl, const cg_dfg *g, cg_op *bottleneck)
             if ((int)x->op != op)
                 continue;
             int k = k0;
-            while (k < nk && cg_dfg_get_node(g, rep[k])->bank != x->bank)
+            while (k < nk && (cg_dfg_get_node(g, rep[k])->bank != x->bank ||
+                              cg_dfg_get_node(g, rep[k])->width != x->width))
                 k++;
             if (k == nk)
                 rep[nk++] = v;

@@ -355,3 +355,10 @@ bool cg_mrrg_supports(const cg_mrrg *m, const cg_netlist *nl, int id,
     return n && n->kind == CG_MRRG_FUNC &&
            cg__map_prim_supports(cg_netlist_prim(nl, n->prim), op);
 }
+
+int cg__mrrg_node_width(const cg_mrrg *m, const cg_netlist *nl, int id)
+{
+    const cg_mrrg_node *n = cg_mrrg_get_node(m, id);
+    return n->port >= 0 ? cg_netlist_port(nl, n->port)->width
+                        : cg_netlist_prim(nl, n->prim)->p.width;
+}

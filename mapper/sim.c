@@ -24,11 +24,21 @@
  * start times alone (cg_map_mem_orders).  A load or store the tiler gave a
  * bank addresses that bank of the tile memory: mem is the tile memory then,
  * and an address outside the bank is an error.
+ *
+ * Values live in hardware of given widths: a ROUTE node keeps as many bits
+ * as its port (or register file) is wide, and a unit computes at the
+ * smaller of its width and its op's, so a 32-bit add on a 16-bit unit
+ * yields 16 bits.  The first time a unit cuts an op's result so, the
+ * simulator warns, naming the node, the unit, both widths and the
+ * iteration: the run then differs from the reference, and the warning says
+ * why.  (The checker rejects such a placement; the simulator shows what it
+ * would do.)
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "map_internal.h"
 #include "names_internal.h"
 
 /* Longest schedule (last start - first start) the simulator accepts. */
@@ -54,6 +64,8 @@ typedef struct sim {
     bool *busy;          /* node being evaluated (combinational loop) */
     int *order;          /* per context, the nodes to evaluate */
     int *order_off;
+    int *width;          /* MRRG node -> bits its hardware holds */
+    bool *cut;           /* DFG node -> warned that its unit cut it */
     bool failed;
 } sim;
 
@@ -272,46 +284,86 @@ static void operands(sim *s, int f, int v, int64_t t, int64_t it,
     }
 }
 
-/* Execute op v on FUNC node f in cycle t. */
+/* Op v's result at width w (its operands of width from); false on a
+ * division by zero. */
+static bool compute(const sim *s, int v, int64_t it, const uint64_t *o,
+                    int w, int from, uint64_t *r)
+{
+    const cg_dfg_node *n = cg_dfg_get_node(s->g, v);
+    switch (n->op) {
+    case CG_OP_INPUT:
+        *r = s->inputs ? cg_trunc(s->inputs[v], w) : 0;
+        return true;
+    case CG_OP_CONST: *r = cg_trunc((uint64_t)n->value, w); return true;
+    case CG_OP_OUTPUT:
+    case CG_OP_NOP: *r = cg_trunc(o[0], w); return true;
+    case CG_OP_PHI: *r = cg_trunc(it == 0 ? o[0] : o[1], w); return true;
+    case CG_OP_GEP: *r = cg_trunc(o[0] + o[1], w); return true;
+    default: return cg_op_eval(n->op, n->pred, w, from, o, r);
+    }
+}
+
+/* A unit narrower than op v yields r where the op yields full: warn the
+ * first time they differ in an iteration that counts. */
+static void warn_cut(sim *s, int f, int v, int64_t it, uint64_t full,
+                     uint64_t r)
+{
+    char b[160];
+    const cg_dfg_node *n = cg_dfg_get_node(s->g, v);
+    if (full == r || s->cut[v] || it < 0 || it >= s->iters)
+        return;
+    s->cut[v] = true;
+    cg_diags_add(s->d, CG_SEV_WARNING, cg_dfg_file(s->g), n->line,
+                 "simulation: '%s' (%s) is %d bits wide but runs on %s, %d "
+                 "bits wide: at iteration %lld it yields 0x%llx there, not "
+                 "0x%llx", n->name, cg_op_name(n->op), n->width,
+                 cg__map_node_name(s->mrrg, s->nl, f, b, sizeof b),
+                 s->width[f], (long long)it, (unsigned long long)r,
+                 (unsigned long long)full);
+}
+
+/* Execute op v on FUNC node f in cycle t, at the unit's width when that
+ * is smaller than the op's. */
 static uint64_t execute(sim *s, int f, int v, int64_t t)
 {
     char b[160];
     const cg_dfg_node *n = cg_dfg_get_node(s->g, v);
     int64_t it = iteration(s, v, t);
     bool live = it >= 0 && it < s->iters;
-    uint64_t o[3] = {0, 0, 0}, r = 0;
+    uint64_t o[3] = {0, 0, 0}, r = 0, full = 0;
     operands(s, f, v, t, it, o);
-    switch (n->op) {
-    case CG_OP_INPUT:
-        return s->inputs ? cg_trunc(s->inputs[v], n->width) : 0;
-    case CG_OP_CONST:
-        if (!n->has_value && live)
-            fail(s, v, "simulation: const '%s' has no value", n->name);
-        return cg_trunc((uint64_t)n->value, n->width);
-    case CG_OP_OUTPUT:
-        if (live && it == s->iters - 1 && s->outputs)
-            s->outputs[v] = cg_trunc(o[0], n->width);
-        return o[0];
-    case CG_OP_LOAD:
-    case CG_OP_STORE:
-        return live ? mem_op(s, f, v, it, o) : 0;
-    case CG_OP_PHI:
-        return it == 0 ? o[0] : o[1];
-    case CG_OP_GEP:
-        return cg_trunc(o[0] + o[1], n->width);
-    case CG_OP_NOP:
-        return o[0];
-    default:
-        break;
-    }
     int e0 = s->oedge[v * 3];
     int from = e0 >= 0 ? cg_dfg_get_node(s->g,
                                          cg_dfg_get_edge(s->g, e0)->src)->width
                        : n->width;
-    if (!cg_op_eval(n->op, n->pred, n->width, from, o, &r) && live)
-        fail(s, v, "simulation: division by zero in '%s' (%s) at iteration "
-             "%lld on %s", n->name, cg_op_name(n->op), (long long)it,
-             cg__map_node_name(s->mrrg, s->nl, f, b, sizeof b));
+    int uw = s->width[f], w = n->width < uw ? n->width : uw;
+    switch (n->op) {
+    case CG_OP_CONST:
+        if (!n->has_value && live)
+            fail(s, v, "simulation: const '%s' has no value", n->name);
+        break;
+    case CG_OP_OUTPUT:
+        if (live && it == s->iters - 1 && s->outputs)
+            s->outputs[v] = cg_trunc(o[0], n->width);
+        break;
+    case CG_OP_LOAD:
+    case CG_OP_STORE:
+        full = live ? mem_op(s, f, v, it, o) : 0;
+        warn_cut(s, f, v, it, full, cg_trunc(full, w));
+        return cg_trunc(full, w);
+    default:
+        break;
+    }
+    if (!compute(s, v, it, o, w, from < uw ? from : uw, &r)) {
+        if (live)
+            fail(s, v, "simulation: division by zero in '%s' (%s) at "
+                 "iteration %lld on %s", n->name, cg_op_name(n->op),
+                 (long long)it,
+                 cg__map_node_name(s->mrrg, s->nl, f, b, sizeof b));
+        return 0;
+    }
+    if (w < n->width && compute(s, v, it, o, n->width, from, &full))
+        warn_cut(s, f, v, it, full, r);
     return r;
 }
 
@@ -334,7 +386,7 @@ static uint64_t eval(sim *s, int n, int64_t t)
         val = execute(s, n, s->op_at[n], t);
     } else if (x->kind == CG_MRRG_ROUTE && s->cfg_in[n] >= 0) {
         const cg_mrrg_edge *e = cg_mrrg_get_edge(s->mrrg, s->cfg_in[n]);
-        val = past(s, e->from, t, e->delay);
+        val = cg_trunc(past(s, e->from, t, e->delay), s->width[n]);
     }
     s->busy[n] = false;
     s->hist[h] = val;
@@ -357,8 +409,10 @@ static int setup(sim *s)
     s->hist = calloc(nn * (size_t)s->R, sizeof(uint64_t));
     s->stamp = malloc(nn * sizeof(int64_t));
     s->busy = calloc(nn, sizeof(bool));
+    s->width = malloc(nn * sizeof(int));
+    s->cut = calloc((size_t)s->m->nnodes + 1, sizeof(bool));
     if (!s->cfg_in || !s->op_at || !s->pin || !s->oedge || !s->hist ||
-        !s->stamp || !s->busy)
+        !s->stamp || !s->busy || !s->width || !s->cut)
         return -1;
     memset(s->cfg_in, -1, nn * sizeof(int));
     memset(s->op_at, -1, nn * sizeof(int));
@@ -367,6 +421,7 @@ static int setup(sim *s)
     for (int i = 0; i < s->nn; i++) {
         const cg_mrrg_node *x = cg_mrrg_get_node(s->mrrg, i);
         s->stamp[i] = INT64_MIN;
+        s->width[i] = cg__mrrg_node_width(s->mrrg, s->nl, i);
         if (x->kind == CG_MRRG_ROUTE && x->operand >= 0 && x->operand < 3 &&
             x->func >= 0)
             s->pin[x->func * 3 + x->operand] = i;
@@ -412,6 +467,8 @@ static void teardown(sim *s)
     free(s->busy);
     free(s->order);
     free(s->order_off);
+    free(s->width);
+    free(s->cut);
 }
 
 int cg_sim_run(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
