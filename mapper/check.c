@@ -92,8 +92,8 @@ static bool check_place(chk *c, int v)
         err(c, v, "node '%s' (%s) is placed on %s, which does not support %s",
             n->name, cg_op_name(n->op), NAME(p, b), cg_op_name(n->op));
     } else if (pr->p.width < n->width) {
-        err(c, v, "node '%s' (%s) is %d bits wide but is placed on %s, a "
-            "%s of %d bits: an op runs only on a unit at least as wide",
+        err(c, v, "node '%s' (%s) is %d bits wide but is placed on %s "
+            "(%s, %d bits): an op runs only on a unit at least as wide",
             n->name, cg_op_name(n->op), n->width, NAME(p, b),
             cg_prim_kind_name(pr->p.kind), pr->p.width);
     } else if (!cg__map_node_fits(pr, n)) {

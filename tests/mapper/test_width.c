@@ -110,8 +110,8 @@ static void test_checker_rejects(void **state)
                           sizeof b);
         len += (size_t)snprintf(want + len, sizeof want - len,
                                 "error: node '%s' (%s) is 32 bits wide but "
-                                "is placed on %s, a %s of 16 bits: an op "
-                                "runs only on a unit at least as wide\n",
+                                "is placed on %s (%s, 16 bits): an op runs "
+                                "only on a unit at least as wide\n",
                                 n->name, cg_op_name(n->op), b, kind[v]);
     }
     cg_diags *d = cg_diags_create();
