@@ -3,7 +3,7 @@
  * .addr_width, default 32) wherever that is exact.
  *
  * clang computes addresses in 64 bits (pointers, GEPs, widened induction
- * variables); the CGRA's units are A bits wide.  Nodes wider than A are
+ * variables); the CGRA's units are A bits wide.  The 64-bit nodes are
  * grouped by the widths LLVM's types tie together (an add and its operands,
  * an icmp's two operands, a loop-carried value and its initial value); a
  * group is narrowed as a whole, or not at all.  Narrowing is exact when
@@ -137,7 +137,9 @@ static const cg_dfg_node *node(const nctx *c, int v)
     return cg_dfg_get_node(c->g, v);
 }
 
-static bool wide(const nctx *c, int v) { return node(c, v)->width > c->A; }
+/* Only LLVM's index width (64, pointers and GEPs) is narrowed: narrower
+ * data keeps its C type's width. */
+static bool wide(const nctx *c, int v) { return node(c, v)->width == 64; }
 
 /* ---- ranges ---------------------------------------------------------- */
 
@@ -369,10 +371,18 @@ static void check_member(nctx *c, int v)
     switch (n->op) {
     case CG_OP_CONST: case CG_OP_INPUT: case CG_OP_ADD: case CG_OP_SUB:
     case CG_OP_MUL: case CG_OP_AND: case CG_OP_OR: case CG_OP_XOR:
-    case CG_OP_SELECT: case CG_OP_NOP: case CG_OP_SEXT: case CG_OP_ZEXT:
-    case CG_OP_PHI:
-    case CG_OP_ICMP: /* its operands: checked at the icmp */
+    case CG_OP_SELECT: case CG_OP_NOP: case CG_OP_PHI:
         return;
+    case CG_OP_SEXT: case CG_OP_ZEXT: {
+        int e0 = cg_dfg_operand_edge(c->g, v, 0);
+        int from = e0 >= 0 ? node(c, cg_dfg_get_edge(c->g, e0)->src)->width
+                           : 64;
+        if (from <= c->A)
+            return;
+        keep(c, v, "'%s' (%s) extends %d bits, more than %d", n->name,
+             cg_op_name(n->op), from, c->A);
+        return;
+    }
     case CG_OP_SHL:
         if (amt && amt->op == CG_OP_CONST && amt->has_value &&
             amt->value >= 0 && amt->value < c->A)
@@ -479,7 +489,8 @@ static void apply(nctx *c)
         if (c->why[root]) {
             if (c->blame[root] >= 0) {
                 const cg_dfg_node *b = node(c, c->blame[root]);
-                cg_diags_add(c->d, CG_SEV_WARNING, cg_dfg_file(c->g), b->line,
+                int line = b->line ? b->line : node(c, v)->line;
+                cg_diags_add(c->d, CG_SEV_WARNING, cg_dfg_file(c->g), line,
                              "loop '%s': '%s' (%s) and the ops tied to it "
                              "stay %d bits, wider than the address width "
                              "%d: %s", cg_dfg_name(c->g), nm(c, v),

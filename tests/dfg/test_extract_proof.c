@@ -25,6 +25,7 @@ typedef struct variant {
     char flags[256];    /* DFG_FLAGS of the folder's Makefile */
     char cflags[256];   /* CFLAGS */
     bool raw;           /* -no-phi-removal -no-leaf-removal */
+    int addr_width;     /* 0: the default */
     char name[128];
 } variant;
 
@@ -244,6 +245,8 @@ static void test_proof(void **state)
     assert_int_equal(cg_extract_params_parse(&p, flags, v->dir, d), 0);
     if (v->raw)
         p.phi_removal = p.leaf_removal = false;
+    if (v->addr_width)
+        p.addr_width = v->addr_width;
     p.cflags = v->cflags;
     cg_extract_prog *x = cg_extract_open(v->file, &p, d);
     print_diags(d);
@@ -315,8 +318,10 @@ static int collect(variant **out)
     }
     free(ents);
     /* the narrowing's own cases: an unknown offset proven by inbounds, a
-     * 64-bit sum, a symbolic trip count (tests/dfg/data/widths.c) */
-    static const char *const wtags[] = {"offset", "wide", "symtrip"};
+     * 64-bit sum, a symbolic trip count, a loaded index
+     * (tests/dfg/data/widths.c) */
+    static const char *const wtags[] = {"offset", "wide", "symtrip",
+                                        "gather"};
     for (size_t i = 0; i < sizeof wtags / sizeof *wtags; i++)
         for (int raw = 0; raw < 2 && n < ne * 16 + 8; raw++) {
             variant v = {.raw = raw != 0};
@@ -328,6 +333,14 @@ static int collect(variant **out)
                      raw ? " (no phi/leaf removal)" : "");
             (*out)[n++] = v;
         }
+    /* narrowed in part: the counter and two addresses to 17 bits */
+    variant g17 = {.addr_width = 17};
+    snprintf(g17.dir, sizeof g17.dir, "tests/dfg/data");
+    snprintf(g17.file, sizeof g17.file, "tests/dfg/data/widths.c");
+    snprintf(g17.tag, sizeof g17.tag, "gather");
+    snprintf(g17.name, sizeof g17.name, "widths.c gather at 17 bits");
+    if (n < ne * 16 + 8)
+        (*out)[n++] = g17;
     return n;
 }
 

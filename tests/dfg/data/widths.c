@@ -31,8 +31,19 @@ __attribute__((noinline)) void symtrip(int n)
     }
 }
 
+/* An index loaded as an int: sext from 32 bits, exact at 32 bits (an
+ * identity cast then), not at 16. */
+int idx[64];
+__attribute__((noinline)) void gather(void)
+{
+    for (int i = 0; i < 64; i++) { //DFGLOOP: gather
+        out[i] = a[idx[i] & 63];
+    }
+}
+
 int main(void)
 {
+    gather();
     offset(3);
     wide();
     symtrip(10);
