@@ -278,7 +278,9 @@ static void operands(sim *s, int f, int v, int64_t t, int64_t it,
         int e = s->oedge[v * 3 + k], p = s->pin[f * 3 + k];
         const cg_dfg_edge *x = cg_dfg_get_edge(s->g, e);
         if (x && x->distance > 0 && it < x->distance)
-            o[k] = init_value(s, x->init);
+            /* the loop controller drives the pin: as wide as the pin */
+            o[k] = p >= 0 ? cg_trunc(init_value(s, x->init), s->width[p])
+                          : init_value(s, x->init);
         else
             o[k] = p >= 0 ? eval(s, p, t) : 0;
     }
