@@ -343,7 +343,7 @@ static void keep(nctx *c, int v, const char *fmt, ...)
     c->blame[root] = v;
 }
 
-/* Tie the widths LLVM's types tie: a node of width > A with its wide
+/* Tie the widths LLVM's types tie: a 64-bit node with its 64-bit
  * operands (an icmp's two operands through the icmp) and initial values. */
 static void group(nctx *c)
 {
