@@ -24,11 +24,14 @@
  *
  * Ranges are exact interval arithmetic on the 64-bit values (any overflow
  * makes a range unknown): consts, live-ins that are affine in outer loop
- * counters with known trip counts (the nest), induction variables x = x + c
- * over the tagged loop's known trip count, and add, sub, mul, shl, and, or,
- * select, sext, zext of known ranges.  LLVM 16's C API does not expose the
- * nsw/nuw flags, so no range rests on them.  A symbolic trip count gives no
- * range: the DFG must stay right for every value of the symbol.
+ * counters with known trip counts (the nest) or a zext/sext of a narrower
+ * type, induction variables x = x + c over the tagged loop's known trip
+ * count, and add, sub, mul, shl, and, or, select, sext, zext of known
+ * ranges.  A symbolic trip count is never taken from --sym (the DFG must
+ * stay right for every value of the symbol), but a counter x = x' +- 1
+ * whose loop ends the first time it equals an invariant b runs from its
+ * start to b.  LLVM 16's C API does not expose the nsw/nuw flags, so no
+ * range rests on them.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -150,7 +153,21 @@ static int64_t trip(const nctx *c, int l)
     return x->trip_sym ? -1 : x->trip;
 }
 
-/* A live-in affine in the outer counters with known trips. */
+/* A live-in computed by a zext or sext (clang's widened trip counts and
+ * indices): the range of its source's type. */
+static rng cast_range(const nctx *c, int v)
+{
+    LLVMValueRef in = c->values ? c->values[v] : NULL;
+    if (!in || (!LLVMIsAZExtInst(in) && !LLVMIsASExtInst(in)))
+        return unknown;
+    int w = cg__ex_type_bits(c->x, LLVMTypeOf(LLVMGetOperand(in, 0)));
+    if (w < 1 || w >= 64)
+        return unknown;
+    return LLVMIsASExtInst(in) ? full(w)
+                               : span(0, (int64_t)((1ULL << w) - 1));
+}
+
+/* A live-in affine in the outer counters with known trips, or a cast. */
 static rng livein_range(const nctx *c, int v)
 {
     const cg_nest *n = c->nest;
@@ -159,7 +176,7 @@ static rng livein_range(const nctx *c, int v)
             continue;
         const cg_affine *a = &n->liveins[i].value;
         if (!a->is_affine)
-            return unknown;
+            return cast_range(c, v);
         rng r = {true, a->cst, a->cst};
         for (int l = 0; l < n->nloops && r.known; l++) {
             if (!a->coef[l])
@@ -174,7 +191,7 @@ static rng livein_range(const nctx *c, int v)
         }
         return r;
     }
-    return unknown;
+    return cast_range(c, v);
 }
 
 /* A phi p = phi(init, q@1) with q = p + k (or - k): over the tagged loop's
@@ -231,6 +248,52 @@ static bool iv_parts(const nctx *c, int v, rng *init, int64_t *step)
     return true;
 }
 
+/* Does the loop end the first time counter x equals a value b, b's node
+ * in *bound: loop_exit fed by an icmp of x with b, eq exiting when true or
+ * ne when false (the branch's sense, recorded for the native run)? */
+static bool exits_at_equal(const nctx *c, int x, int *bound)
+{
+    int ex = cg_dfg_find(c->g, "loop_exit");
+    int e = ex >= 0 ? cg_dfg_operand_edge(c->g, ex, 0) : -1;
+    int cmp = e >= 0 ? cg_dfg_get_edge(c->g, e)->src : -1;
+    const cg_dfg_node *n = cmp >= 0 ? node(c, cmp) : NULL;
+    if (!n || n->op != CG_OP_ICMP ||
+        (n->pred != CG_PRED_EQ && n->pred != CG_PRED_NE))
+        return false;
+    int on_true = -1;
+    for (int k = 0; k < c->x->ndone; k++)
+        for (int i = 0; !strcmp(c->x->done[k].tag, cg_dfg_name(c->g)) &&
+                        i < c->x->done[k].nout; i++)
+            if (c->x->done[k].out[i].node == ex &&
+                c->x->done[k].out[i].where == CG__EX_CONST)
+                on_true = c->x->done[k].out[i].value != 0;
+    if (on_true != (n->pred == CG_PRED_EQ))
+        return false;
+    int a = cg_dfg_operand_edge(c->g, cmp, 0);
+    int b = cg_dfg_operand_edge(c->g, cmp, 1);
+    const cg_dfg_edge *ea = cg_dfg_get_edge(c->g, a);
+    const cg_dfg_edge *eb = cg_dfg_get_edge(c->g, b);
+    if (!ea || !eb || ea->distance || eb->distance)
+        return false;
+    *bound = ea->src == x ? eb->src : eb->src == x ? ea->src : -1;
+    return *bound >= 0;
+}
+
+/* A counter x = x' + 1 (or - 1) whose trip count is not a number, when the
+ * loop ends the first time x equals b: it runs from init + 1 up to b (or
+ * down), never past it (passing b would take 2^64 iterations). */
+static rng bound_range(const nctx *c, int x, rng init, int64_t step)
+{
+    int b;
+    if ((step != 1 && step != -1) || !init.known ||
+        !exits_at_equal(c, x, &b) || !c->r[b].known ||
+        (node(c, b)->op != CG_OP_INPUT && node(c, b)->op != CG_OP_CONST))
+        return unknown; /* b must not change while the loop runs */
+    rng r = step > 0 ? (rng){true, init.lo + (init.lo < INT64_MAX), c->r[b].hi}
+                     : (rng){true, c->r[b].lo, init.hi - (init.hi > INT64_MIN)};
+    return r.lo <= r.hi ? r : unknown;
+}
+
 /* init + step * [lo, hi] */
 static rng iv_values(rng init, int64_t step, int64_t lo, int64_t hi)
 {
@@ -252,7 +315,8 @@ static bool iv_range(const nctx *c, int v, rng *out)
         return true;
     if (!iv_parts(c, v, &init, &step))
         return false;
-    *out = t < 1 ? unknown : iv_values(init, step, 1, t);
+    *out = t >= 1 ? iv_values(init, step, 1, t) : bound_range(c, v, init,
+                                                               step);
     return true;
 }
 
@@ -269,12 +333,10 @@ static rng operand_range(const nctx *c, int v, int k)
      * then its values up to iteration t-1-d */
     rng init;
     int64_t step, t = c->nest ? trip(c, c->nest->nloops - 1) : -1;
-    if (x->init >= 0 && iv_parts(c, x->src, &init, &step))
-        return t < 1 ? unknown
-                     : hull(c->r[x->init],
-                            iv_values(init, step, 0, t - x->distance > 0
-                                                         ? t - x->distance
-                                                         : 0));
+    if (x->init >= 0 && iv_parts(c, x->src, &init, &step) && t >= 1)
+        return hull(c->r[x->init],
+                    iv_values(init, step, 0,
+                              t - x->distance > 0 ? t - x->distance : 0));
     /* the range of the pass before, or of this one when src < v: sound
      * either way (each pass starts from sound ranges) */
     return hull(c->r[x->src], x->init >= 0 ? c->r[x->init]

@@ -451,7 +451,7 @@ static void test_widths(void **state)
      * counter and the other addresses narrow (they fit), a[...]'s do not */
     expect_widths(w, "gather", 32, 0, none);
     expect_widths(w, "gather", 17, 5, (const char *const[]){
-        "tests/dfg/data/widths.c:40: warning: loop 'gather': 'const3' "
+        "tests/dfg/data/widths.c:49: warning: loop 'gather': 'const3' "
         "(const) and the ops tied to it stay 64 bits, wider than the address "
         "width 17: 'zext14' (zext) extends 32 bits, more than 17", NULL});
     /* load, const 0, add, output */
@@ -459,8 +459,11 @@ static void test_widths(void **state)
         "tests/dfg/data/widths.c:20: warning: loop 'wide': 'load7' (load) "
         "and the ops tied to it stay 64 bits, wider than the address width "
         "32: 'load7' (load) accesses 64-bit data", NULL});
-    expect_widths(w, "symtrip", 32, 12, (const char *const[]){
-        "tests/dfg/data/widths.c:29: warning: loop 'symtrip': 'const0' "
+    /* for (int i = 0; i < n; i++): the counter ends at zext(n) */
+    expect_widths(w, "symtrip", 32, 0, none);
+    /* for (long i = 0; i < m; i++): nothing bounds it */
+    expect_widths(w, "symlong", 32, 14, (const char *const[]){
+        "tests/dfg/data/widths.c:38: warning: loop 'symlong': 'const0' "
         "(const) and the ops tied to it stay 64 bits, wider than the address "
         "width 32: 'icmp16' (icmp) compares unknown with unknown, not proven "
         "to fit in 32 bits", NULL});

@@ -321,14 +321,15 @@ static int collect(variant **out)
      * 64-bit sum, a symbolic trip count, a loaded index
      * (tests/dfg/data/widths.c) */
     static const char *const wtags[] = {"offset", "wide", "symtrip",
-                                        "gather"};
+                                        "symlong", "gather"};
     for (size_t i = 0; i < sizeof wtags / sizeof *wtags; i++)
         for (int raw = 0; raw < 2 && n < ne * 16 + 8; raw++) {
             variant v = {.raw = raw != 0};
             snprintf(v.dir, sizeof v.dir, "tests/dfg/data");
             snprintf(v.file, sizeof v.file, "tests/dfg/data/widths.c");
             snprintf(v.tag, sizeof v.tag, "%s", wtags[i]);
-            snprintf(v.flags, sizeof v.flags, "--sym k=3 --sym n=10");
+            snprintf(v.flags, sizeof v.flags, "--sym k=3 --sym n=10 "
+                     "--sym m=10");
             snprintf(v.name, sizeof v.name, "widths.c %s%s", wtags[i],
                      raw ? " (no phi/leaf removal)" : "");
             (*out)[n++] = v;

@@ -22,12 +22,21 @@ __attribute__((noinline)) void wide(void)
     total = s;
 }
 
-/* A symbolic trip count: the counter's range is unknown, so its compare
- * with n, and the addresses it feeds, stay 64 bits. */
+/* A symbolic trip count: the loop ends when the counter reaches n, a zext
+ * of a 32-bit int, so the counter stays in [1, 2^32 - 1]: narrowed. */
 __attribute__((noinline)) void symtrip(int n)
 {
     for (int i = 0; i < n; i++) { //DFGLOOP: symtrip
         out[i] = a[i] + 1;
+    }
+}
+
+/* A 64-bit trip count: nothing bounds the counter, its compare with m and
+ * the addresses it feeds stay 64 bits. */
+__attribute__((noinline)) void symlong(long m)
+{
+    for (long i = 0; i < m; i++) { //DFGLOOP: symlong
+        out[i & 63] = a[i & 63];
     }
 }
 
@@ -47,5 +56,6 @@ int main(void)
     offset(3);
     wide();
     symtrip(10);
+    symlong(10);
     return 0;
 }
