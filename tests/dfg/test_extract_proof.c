@@ -19,7 +19,7 @@
 
 /* One tagged loop of one benchmark, with or without phi/leaf removal. */
 typedef struct variant {
-    char dir[256];      /* benchmarks/microbench/NAME */
+    char dir[256];      /* benchmarks/microbench/NAME, benchmarks/large/NAME */
     char file[512];     /* .../NAME.c */
     char tag[64];
     char flags[256];    /* DFG_FLAGS of the folder's Makefile */
@@ -275,43 +275,57 @@ static void test_proof(void **state)
     cg_diags_destroy(d);
 }
 
-/* Every folder of benchmarks/microbench with a Makefile, every tag of its
- * LOOP_TAGS, with the default options and with phi/leaf removal off. */
+/* Each tag of the folder dir/name's LOOP_TAGS (if it has a Makefile), with
+ * the default options and with phi/leaf removal off, appended to out[*n]
+ * while *n < cap. */
+static void collect_folder(const char *root, const char *name, variant *out,
+                           int *n, int cap)
+{
+    char mk[600];
+    variant v = {.raw = false};
+    snprintf(v.dir, sizeof v.dir, "%s/%.200s", root, name);
+    snprintf(mk, sizeof mk, "%s/Makefile", v.dir);
+    cg_extract_makefile m;
+    cg_diags *d = cg_diags_create();
+    if (name[0] != '.' && cg_extract_makefile_read(mk, &m, d) == 0) {
+        snprintf(v.file, sizeof v.file, "%s/%.200s.c", v.dir, name);
+        snprintf(v.flags, sizeof v.flags, "%s", m.dfg_flags ? m.dfg_flags : "");
+        snprintf(v.cflags, sizeof v.cflags, "%s", m.cflags ? m.cflags : "");
+        char *save = NULL;
+        for (char *t = strtok_r(m.loop_tags, " ", &save); t && *n < cap - 1;
+             t = strtok_r(NULL, " ", &save))
+            for (int raw = 0; raw < 2; raw++) {
+                snprintf(v.tag, sizeof v.tag, "%s", t);
+                v.raw = raw;
+                snprintf(v.name, sizeof v.name, "%s%s", t,
+                         raw ? " (no phi/leaf removal)" : "");
+                out[(*n)++] = v;
+            }
+        cg_extract_makefile_free(&m);
+    }
+    cg_diags_destroy(d);
+}
+
+/* Every folder of benchmarks/microbench and benchmarks/large with a
+ * Makefile, every tag of its LOOP_TAGS, with the default options and with
+ * phi/leaf removal off. */
 static int collect(variant **out)
 {
-    const char *root = "benchmarks/microbench";
-    struct dirent **ents = NULL;
-    int ne = scandir(root, &ents, NULL, alphasort), n = 0;
-    assert_true(ne > 0);
-    *out = calloc((size_t)ne * 16, sizeof **out);
-    for (int i = 0; i < ne; i++) {
-        char mk[600];
-        variant v = {.raw = false};
-        snprintf(v.dir, sizeof v.dir, "%s/%.200s", root, ents[i]->d_name);
-        snprintf(mk, sizeof mk, "%s/Makefile", v.dir);
-        cg_extract_makefile m;
-        cg_diags *d = cg_diags_create();
-        if (ents[i]->d_name[0] != '.' &&
-            cg_extract_makefile_read(mk, &m, d) == 0) {
-            snprintf(v.file, sizeof v.file, "%s/%.200s.c", v.dir, ents[i]->d_name);
-            snprintf(v.flags, sizeof v.flags, "%s", m.dfg_flags ? m.dfg_flags : "");
-            snprintf(v.cflags, sizeof v.cflags, "%s", m.cflags ? m.cflags : "");
-            char *save = NULL;
-            for (char *t = strtok_r(m.loop_tags, " ", &save); t && n < ne * 16 - 1;
-                 t = strtok_r(NULL, " ", &save))
-                for (int raw = 0; raw < 2; raw++) {
-                    snprintf(v.tag, sizeof v.tag, "%s", t);
-                    v.raw = raw;
-                    snprintf(v.name, sizeof v.name, "%s%s", t,
-                             raw ? " (no phi/leaf removal)" : "");
-                    (*out)[n++] = v;
-                }
-            cg_extract_makefile_free(&m);
+    static const char *const roots[] = {"benchmarks/microbench",
+                                        "benchmarks/large"};
+    enum { CAP = 1024 };
+    int n = 0;
+    *out = calloc(CAP, sizeof **out);
+    for (size_t r = 0; r < sizeof roots / sizeof *roots; r++) {
+        struct dirent **ents = NULL;
+        int ne = scandir(roots[r], &ents, NULL, alphasort);
+        assert_true(ne > 0);
+        for (int i = 0; i < ne; i++) {
+            collect_folder(roots[r], ents[i]->d_name, *out, &n, CAP);
+            free(ents[i]);
         }
-        cg_diags_destroy(d);
-        free(ents[i]);
+        free(ents);
     }
-    free(ents);
     return n;
 }
 
