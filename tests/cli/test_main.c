@@ -77,6 +77,33 @@ static void test_arch_shipped_summary(void **state)
     assert_string_equal(r.err, "");
 }
 
+/* The shipped larger arrays with the default PE (docs/xml.md) run a loop:
+ * sum maps at its MII of 1 and verifies on each, the tori with the IO
+ * inside their ring PEs. */
+static void test_large_archs_map(void **state)
+{
+    (void)state;
+    static const char *const archs[] = {
+        "benchmarks/archs/default_6x6.xml", "benchmarks/archs/default_8x8.xml",
+        "benchmarks/archs/diagonal_8x8.xml",
+        "benchmarks/archs/default_torus_8x8.xml",
+        "benchmarks/archs/hetero_8x8.xml"};
+    for (size_t i = 0; i < sizeof archs / sizeof *archs; i++) {
+        run r;
+        run_cgramap(&r, (const char *const[]){
+            "--arch", archs[i], "--timeout", "30", "--max-ii", "2",
+            "benchmarks/microbench/sum", NULL});
+        if (r.status != 0)
+            fprintf(stderr, "%s:\n%s%s", archs[i], r.out, r.err);
+        assert_int_equal(r.status, 0);
+        assert_string_equal(r.err, "");
+        mask_times(r.out);
+        assert_non_null(strstr(r.out, "\nsum            sum               14 "
+                                      "   1    1 mapped TIME "));
+        assert_non_null(strstr(r.out, " yes\n"));
+    }
+}
+
 /* nswe_mesh_8x8.xml stays the guide's example (docs/xml.md): a loop
  * does not map on it, and the main job names every op it cannot place. */
 static void test_example_arch_unsupported(void **state)
@@ -256,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_arch_default_summary),
         cmocka_unit_test(test_arch_shipped_summary),
         cmocka_unit_test(test_example_arch_unsupported),
+        cmocka_unit_test(test_large_archs_map),
         cmocka_unit_test(test_arch_dot),
         cmocka_unit_test(test_arch_bad_xml),
         cmocka_unit_test(test_arch_usage),
