@@ -361,10 +361,16 @@ static void run_c(const cg_cli_job *j, const cg_netlist *nl,
                 cg_extract_params_parse(&p, mk.dfg_flags, j->makefile, d) == 0));
     p.cflags = mk.cflags;
     cg_extract_prog *x = ok ? cg_extract_open(j->path, &p, d) : NULL;
-    if (x)
-        run_tags(j, x, mk.loop_tags && strspn(mk.loop_tags, " \t") <
-                       strlen(mk.loop_tags) ? mk.loop_tags : NULL,
-                 nl, o, d, recs);
+    char *tags = mk.loop_tags && strspn(mk.loop_tags, " \t") <
+                 strlen(mk.loop_tags) ? mk.loop_tags : NULL;
+    /* a file named on the command line may have no tag: say so, as
+     * `cgramap dfg` does, rather than print no row at all */
+    bool untagged = x && !tags && cg_extract_ntags(x) == 0;
+    if (untagged)
+        cg_diags_add(d, CG_SEV_ERROR, j->path, 0, "no //DFGLOOP: tag in the "
+                     "file (put '//DFGLOOP: name' on the line of a loop)");
+    if (x && !untagged)
+        run_tags(j, x, tags, nl, o, d, recs);
     else
         push_rec(recs, cg_cli_error_record(j->bench, j->path, NULL, d));
     cg_extract_close(x);

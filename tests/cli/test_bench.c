@@ -295,6 +295,19 @@ static void test_usage_and_nothing_found(void **state)
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "cgramap: no tagged .c file, benchmark folder "
                         "or .dot file found\n");
+    /* a .c file named directly but without a tag: an error row, exit 1;
+     * its folder holds no tagged file */
+    run_cgramap(&r, (const char *const[]){"tests/cli/data/untagged/plain.c",
+                                          NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\nplain          -     "));
+    assert_string_equal(r.err, "tests/cli/data/untagged/plain.c: error: no "
+                        "//DFGLOOP: tag in the file (put '//DFGLOOP: name' on "
+                        "the line of a loop)\n");
+    run_cgramap(&r, (const char *const[]){"tests/cli/data/untagged", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "cgramap: no tagged .c file, benchmark folder "
+                        "or .dot file found\n");
     run_cgramap(&r, (const char *const[]){"README.md", NULL});
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "README.md: error: not a folder, a .c file or "

@@ -42,10 +42,25 @@ static void test_bad_usage(void **state)
     assert_string_equal(r.out, "");
     assert_string_equal(r.err,
                         "cgramap: unknown option '--bogus' (see cgramap --help)\n");
-    run_cgramap(&r, (const char *const[]){"x", NULL});
-    /* an argument is a path to scan */
+    /* a plain word that is no command and no file is a mistyped command */
+    run_cgramap(&r, (const char *const[]){"chek", "x.c", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "cgramap: 'chek' is neither a command (arch, "
+                        "dfg, map, tile) nor a file or folder (see cgramap "
+                        "--help)\n");
+    /* with a dot or a slash it is a path to scan */
+    run_cgramap(&r, (const char *const[]){"x.c", NULL});
     assert_int_equal(r.status, 1);
-    assert_string_equal(r.err, "x: error: no such file or folder\n");
+    assert_string_equal(r.err, "x.c: error: no such file or folder\n");
+    run_cgramap(&r, (const char *const[]){"nosuch/", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "nosuch/: error: no such file or folder\n");
+    /* a word that names an existing folder is a path too */
+    run_cgramap(&r, (const char *const[]){"docs", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "cgramap: no tagged .c file, benchmark folder "
+                        "or .dot file found\n");
 }
 
 /* Compare a run's stdout with a golden file. */
