@@ -121,6 +121,32 @@ const char *cg_cli_verify_tiled(const cg_cli_tiling *t, const cg_dfg *g,
 json_t *cg_cli_error_record(const char *bench, const char *file,
                             const char *loop, cg_diags *d);
 
+/* ---- what a mapping proved and used (map_cols.c) ----------------------- */
+
+/* What r's II is known to be.  text: "optimal" (II = MII, or every lower
+ * II proven infeasible), "open: II a..b" (the IIs from the MII up that are
+ * not settled: they only hit the per-II limit or were not tried; below the
+ * mapped II, or up to the last II tried when none mapped) or "-".  hint:
+ * one line saying why, and what may settle the open IIs. */
+typedef struct cg_cli_proof {
+    char text[112];
+    char hint[512];
+} cg_cli_proof;
+void cg_cli_proof_of(const cg_map_result *r, double timeout_s,
+                     cg_cli_proof *out);
+
+/* The mapping columns of a record: ii, status, seconds, proof, proof_hint,
+ * tries; res_mii, rec_mii and mii once the MII is known, bottleneck (the
+ * op class that sets ResMII) when ResMII > 1; and when r mapped: funcunits (FuncUnits running
+ * an op), funcunits_total (the array's), fu_ops (ops on FuncUnits),
+ * fu_util = fu_ops / (funcunits_total x II), const_ops, io_ops, mem_ops
+ * (the other slots) and routes (routing nodes). */
+json_t *cg_cli_map_cols(const cg_map_result *r, const cg_netlist *nl,
+                        double timeout_s);
+/* When cols' proof is open, its hint as a note on loop g into d (the row
+ * says "open", the note says why and what may settle it). */
+void cg_cli_proof_note(const json_t *cols, const cg_dfg *g, cg_diags *d);
+
 /* ---- workers ----------------------------------------------------------- */
 
 /* Run every job in up to o->jobs worker processes; on_done(arg, i, recs)
@@ -134,6 +160,10 @@ void cg_cli_run_jobs(const cg_cli_jobs *jobs, const cg_netlist *nl,
 /* ---- report -------------------------------------------------------------- */
 
 void cg_cli_row_header(FILE *out);
+/* The mapping part of a row (nodes .. routes), shared with `cgramap map`:
+ * its header, and its cells from a record. */
+void cg_cli_map_header(FILE *out);
+void cg_cli_map_cells(const json_t *rec, FILE *out);
 /* The row of one record; its messages go to err. */
 void cg_cli_row(const json_t *rec, FILE *out, FILE *err);
 /* Did the loop map, check and verify? */

@@ -199,23 +199,6 @@ static bool write_mapping(const char *dir, const char *bench,
 
 /* ---- the record ---------------------------------------------------------- */
 
-static const char *status_word(cg_map_status s)
-{
-    switch (s) {
-    case CG_MAP_MAPPED: return "mapped";
-    case CG_MAP_INFEASIBLE: return "infeasible";
-    case CG_MAP_TIMEOUT: return "timeout";
-    case CG_MAP_ERROR: break;
-    }
-    return "error";
-}
-
-static const char *outcome_word(cg_ii_outcome o)
-{
-    return o == CG_II_MAPPED ? "mapped"
-           : o == CG_II_INFEASIBLE ? "infeasible" : "timeout";
-}
-
 static json_t *messages(cg_diags *d)
 {
     json_t *a = json_array();
@@ -225,18 +208,6 @@ static json_t *messages(cg_diags *d)
             json_array_append_new(a, json_string(s));
         free(s);
     }
-    return a;
-}
-
-static json_t *tries(const cg_map_result *r)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < r->ntried; i++)
-        json_array_append_new(a, json_pack(
-            "{s:i, s:s, s:f, s:i, s:i, s:i}", "ii", r->tried[i].ii,
-            "outcome", outcome_word(r->tried[i].outcome), "seconds",
-            r->tried[i].seconds, "rows", r->tried[i].rows, "cols",
-            r->tried[i].cols, "nonzeros", r->tried[i].nonzeros));
     return a;
 }
 
@@ -253,18 +224,20 @@ json_t *cg_cli_error_record(const char *bench, const char *file,
  * tile DFG when the loop runs tiled). */
 static json_t *record(const char *bench, const char *file, const cg_dfg *g,
                       const cg_dfg *mapped, const cg_map_result *r,
+                      const cg_netlist *nl, const cg_cli_opts *o,
                       bool checked, const char *verified, cg_diags *d)
 {
-    return json_pack(
-        "{s:s, s:s, s:s, s:i, s:i, s:s, s:i, s:i, s:i, s:i, s:s, s:f, s:i,"
-        " s:i, s:b, s:s, s:o, s:o}",
+    json_t *cols = cg_cli_map_cols(r, nl, o->map.timeout_s);
+    cg_cli_proof_note(cols, g, d);
+    json_t *rec = json_pack(
+        "{s:s, s:s, s:s, s:i, s:i, s:s, s:b, s:s, s:s, s:o}",
         "benchmark", bench, "file", file, "loop", cg_dfg_name(g), "nodes",
         cg_dfg_nnodes(mapped), "loop_nodes", cg_dfg_nnodes(g), "mapped_dfg",
-        mapped == g ? "loop" : "tile", "res_mii", r->mii.res_mii, "rec_mii",
-        r->mii.rec_mii, "mii", r->mii.mii, "ii", r->ii, "status",
-        status_word(r->status), "seconds", r->seconds, "fus", r->fus_used,
-        "routes", r->routes_used, "checked", checked, "verified", verified,
-        "tries", tries(r), "messages", messages(d));
+        mapped == g ? "loop" : "tile", "checked", checked, "verified",
+        verified, "solver", cg_map_solver_name(o->map.solver), "messages",
+        messages(d));
+    json_object_update_new(rec, cols);
+    return rec;
 }
 
 /* Verify a checked mapping of `mapped`: a tiled loop by its tiled run,
@@ -308,11 +281,9 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
         cg_diags_append(d, t.msgs);
     if (checked)
         cg_cli_tiling_cols(cols, &t, mapped, &r, d);
-    json_t *rec = record(bench, file, g, mapped, &r, checked, verified, d);
-    json_object_update(rec, cols);
-    json_decref(cols);
-    json_object_set_new(rec, "solver",
-                        json_string(cg_map_solver_name(o->map.solver)));
+    json_t *rec = record(bench, file, g, mapped, &r, nl, o, checked,
+                         verified, d);
+    json_object_update_new(rec, cols);
     cg_map_result_free(&r);
     if (x)
         cg_cli_tiling_free(&t);

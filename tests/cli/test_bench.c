@@ -129,6 +129,19 @@ static void test_json_and_csv(void **state)
     assert_true(json_integer_value(json_object_get(scale, "cycles")) >=
                 stalls + 16 * ii);
     assert_null(json_object_get(record(all, "acc", "acc"), "tiles"));
+    assert_string_equal(json_string_value(json_object_get(scale, "proof")),
+                        "optimal");
+    assert_int_equal(json_integer_value(json_object_get(scale, "funcunits")),
+                     8);
+    assert_int_equal(
+        json_integer_value(json_object_get(scale, "funcunits_total")), 16);
+    assert_int_equal(json_integer_value(json_object_get(scale, "fu_ops")), 8);
+    assert_true(json_real_value(json_object_get(scale, "fu_util")) == 0.5);
+    assert_int_equal(json_integer_value(json_object_get(scale, "const_ops")),
+                     9);
+    assert_int_equal(json_integer_value(json_object_get(scale, "io_ops")), 1);
+    assert_int_equal(json_integer_value(json_object_get(scale, "mem_ops")),
+                     2);
     json_t *calls = record(all, "two", "calls");
     assert_string_equal(json_string_value(json_object_get(calls, "status")),
                         "error");
@@ -146,13 +159,25 @@ static void test_json_and_csv(void **state)
     assert_int_equal(nl[-1], '\r'); /* RFC 4180 line ends */
     nl[-1] = '\0';
     assert_string_equal(text, "\"benchmark\",\"file\",\"loop\",\"nodes\","
-                        "\"loop_nodes\",\"mapped_dfg\",\"res_mii\",\"rec_mii\",\"mii\",\"ii\",\"status\","
-                        "\"seconds\",\"fus\",\"routes\",\"tiles\","
-                        "\"dma_bytes\",\"dma_bound\",\"dma_ratio\","
+                        "\"loop_nodes\",\"mapped_dfg\",\"res_mii\",\"rec_mii\","
+                        "\"mii\",\"bottleneck\",\"ii\",\"status\",\"proof\","
+                        "\"proof_hint\",\"seconds\",\"funcunits\","
+                        "\"funcunits_total\",\"fu_ops\",\"fu_util\","
+                        "\"const_ops\",\"io_ops\",\"mem_ops\",\"routes\","
+                        "\"tiles\",\"dma_bytes\",\"dma_bound\",\"dma_ratio\","
                         "\"cycles\",\"stalls\",\"checked\",\"verified\"");
+    /* an error row: every mapping field empty */
     assert_non_null(strstr(nl + 1, "\"bad\",\"" LOOSE "/bad.dot\",\"-\",\"\","
-                           "\"\",\"\",\"\",\"\",\"\",\"\",\"error\",\"\",\"\",\"\","
+                           "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"error\",\"\","
+                           "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\","
                            "\"\",\"\",\"\",\"\",\"\",\"\",\"no\",\"-\"\r\n"));
+    /* scale: at its MII of 1, 8 FuncUnits of 16 busy (4 add, 3 mul, an
+     * icmp), the rest on 9 ConstUnits, an IO and 2 MEMUnits */
+    assert_non_null(strstr(nl + 1, ",\"1\",\"1\",\"1\",\"\",\"1\",\"mapped\","
+                           "\"optimal\",\"II 1 is the MII (ResMII 1, RecMII 1), a "
+                           "lower bound\","));
+    assert_non_null(strstr(nl + 1, ",\"8\",\"16\",\"8\",\"0.500\",\"9\",\"1\","
+                           "\"2\",\"131\",\"1\",\"128\","));
     int lines = 0;
     for (char *p = nl + 1; *p; p++)
         lines += *p == '\n';
@@ -219,13 +244,15 @@ static void test_benchmark_folders(void **state)
     assert_int_equal(r.status, 0);
     mask_times(r.out);
     assert_string_equal(r.out,
-        "benchmark      loop           nodes  MII   II status               "
-        "         time  FUs routes  tiles  DMA bytes  ratio     cycles    "
-        "stalls verified\n"
-        "sum            sum               14    1    1 mapped TIME   14     "
-        "69      1        256   1.00        143        74 yes\n"
-        "initrec        initrec           16    2    2 mapped TIME   16     "
-        "89      1        256   1.00        208        74 yes\n");
+        "benchmark      loop           nodes ResMII RecMII bottleneck   II status   "
+        "                proof                 time     FUs  util const  IO mem "
+        "routes  tiles  DMA bytes  ratio     cycles    stalls verified\n"
+        "sum            sum               14      1      1 -             1 mapped "
+        "                  optimal TIME    5/16   31%     6   2   1     69      "
+        "1        256   1.00        143        74 yes\n"
+        "initrec        initrec           16      1      2 -             2 mapped "
+        "                  optimal TIME    6/16   19%     7   2   1     89      "
+        "1        256   1.00        208        74 yes\n");
     assert_string_equal(r.err, "");
 }
 
@@ -241,8 +268,9 @@ static void test_untileable_loop(void **state)
                                           NULL});
     assert_int_equal(r.status, 0);
     mask_times(r.out);
-    assert_non_null(strstr(r.out, "histogram      histogram         20    "
-                           "2    2 mapped TIME   20"));
+    assert_non_null(strstr(r.out, "histogram      histogram         20      "
+                           "1      2 -             2 mapped                   "
+                           "optimal TIME    7/16   25%     8   1   3    131"));
     assert_non_null(strstr(r.out, "      -          -      -          -  "
                            "       - yes\n"));
     const char *why = "benchmarks/microbench/histogram/histogram.c:10: "
@@ -343,6 +371,12 @@ static void test_solver(void **state)
         assert_int_equal(json_integer_value(json_object_get(rec, "ii")), 2);
         assert_string_equal(
             json_string_value(json_object_get(rec, "verified")), "yes");
+        /* II 1 is proven impossible, so II 2 is optimal */
+        assert_string_equal(
+            json_string_value(json_object_get(rec, "proof")), "optimal");
+        assert_string_equal(
+            json_string_value(json_object_get(rec, "proof_hint")),
+            "II 1 proven infeasible, so II 2 is the least");
         json_t *tries = json_object_get(rec, "tries");
         assert_int_equal(json_array_size(tries), 2);
         json_t *t1 = json_array_get(tries, 0);
