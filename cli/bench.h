@@ -20,6 +20,8 @@
 #include "mapper/map.h"
 #include "tiling/tile.h"
 
+#include "cli/syms.h"
+
 /* How many executions of a C loop the simulator replays (each against the
  * native run's memory and live-outs). */
 #define CG_CLI_VERIFY_INSTANCES 16
@@ -36,6 +38,8 @@ typedef struct cg_cli_opts {
     int jobs;                 /* worker processes */
     const char *json, *csv;   /* report files, NULL = none */
     const char *mapping_dir;  /* per-loop mapping files, NULL = none */
+    cg_cli_syms syms;         /* --sym: over each Makefile's DFG_FLAGS;
+                                 for a .dot, the live-ins of that sym */
 } cg_cli_opts;
 
 /* ---- scan ---------------------------------------------------------------- */
@@ -110,8 +114,9 @@ void cg_cli_tiling_cols(json_t *cols, const cg_cli_tiling *t,
  * same seeded image the program's DMA descriptors run on the external
  * image and the simulator runs r's mapping for every inner-loop run
  * (cg_tile_run); the final images must be byte-identical.  "yes", "no"
- * (the first differing address, or the failure, in d) or "n/a" (the
- * kernel never ran the loop).  Adds "tile_runs" to cols. */
+ * (the first differing address, or the failure, in d), "n/a" (the kernel
+ * never ran the loop) or NULL when the native run itself failed (why in
+ * d): nothing was compared.  Adds "tile_runs" to cols. */
 const char *cg_cli_verify_tiled(const cg_cli_tiling *t, const cg_dfg *g,
                                 cg_extract_prog *x, const cg_netlist *nl,
                                 const cg_map_result *r, json_t *cols,

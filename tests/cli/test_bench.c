@@ -390,6 +390,102 @@ static void test_solver(void **state)
     }
 }
 
+#define PARAMS "tests/dfg/data/params.c"
+#define VADD "tests/cli/data/params"
+
+/* "kernel 'fn' of loop 'loop': parameter 'p' has no value; ..." */
+static void no_value(char *buf, size_t n, const char *fn, const char *loop,
+                     const char *p)
+{
+    snprintf(buf, n, "kernel '%s' of loop '%s': parameter '%s' has no value; "
+             "give it one with --sym %s=VALUE (on the command line, or in "
+             "DFG_FLAGS of the benchmark's Makefile)", fn, loop, p, p);
+}
+
+/* Kernel parameters: without --sym, the loops that use c, m (the bound of
+ * the loop around 'inner') or n (vadd's trip count) are mapped but not
+ * verified (their native run cannot start: the reason is the verified
+ * cell, never "no"), the loop that does not use c needs no value; --sym
+ * on the command line gives them, and every loop verifies. */
+static void test_kernel_parameters(void **state)
+{
+    (void)state;
+    char why[3][512], want[4096];
+    no_value(why[0], 512, "kernel", "scaled", "c");
+    no_value(why[1], 512, "nest", "inner", "m");
+    no_value(why[2], 512, "vadd", "vadd", "n");
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          PARAMS, VADD, NULL});
+    assert_int_equal(r.status, 1);
+    for (int i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, " not verified: %s\n", why[i]);
+        assert_non_null(strstr(r.out, want));
+    }
+    assert_non_null(strstr(r.out, "\nparams         plain  "));
+    assert_non_null(strstr(r.out, " yes\n"));
+    snprintf(want, sizeof want,
+             PARAMS ": error: %s\n"
+             PARAMS ": note: kernel 'kernel': parameter 'c' has no value, and "
+             "neither loop 'plain' nor a loop around it uses it, so the "
+             "native run passes 0\n"
+             PARAMS ": error: %s\n"
+             PARAMS ":21: warning: loop 'inner' is not tiled: loop 'j.016' "
+             "has a symbolic trip count 'm'; tiling needs a known count "
+             "(give the symbol a value)\n"
+             VADD "/vadd.c: error: %s\n"
+             VADD "/vadd.c:8: warning: loop 'vadd' is not tiled: loop "
+             "'indvars.iv' has a symbolic trip count 'n'; tiling needs a "
+             "known count (give the symbol a value)\n", why[0], why[1],
+             why[2]);
+    assert_string_equal(r.err, want);
+
+    char dir[] = "/tmp/cg_params_XXXXXX", js[64], cmd[96];
+    assert_non_null(mkdtemp(dir));
+    snprintf(js, sizeof js, "%s/r.json", dir);
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--sym", "c=3", "--sym=n=512",
+                                          "--sym", "m=2", "--json", js,
+                                          PARAMS, VADD, NULL});
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    json_error_t e;
+    json_t *all = json_load_file(js, 0, &e);
+    assert_non_null(all);
+    const char *loops[][2] = {{"params", "scaled"}, {"params", "plain"},
+                              {"params", "inner"}, {"vadd", "vadd"}};
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(json_string_value(json_object_get(
+            record(all, loops[i][0], loops[i][1]), "verified")), "yes");
+    /* n = 512 ints of a and b: in and out, one tile */
+    assert_int_equal(json_integer_value(json_object_get(
+        record(all, "vadd", "vadd"), "dma_bytes")), 3 * 512 * 4);
+    json_decref(all);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+
+    /* a .dot's live-in named by sym= takes the --sym value in the
+     * reference run: a load at 100000 leaves the 64 KiB image */
+    run_cgramap(&r, (const char *const[]){"tests/cli/data/dotsym", NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " yes\n"));
+    assert_string_equal(r.err, "");
+    run_cgramap(&r, (const char *const[]){"--sym", "off=100000",
+                                          "tests/cli/data/dotsym", NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " n/a\n"));
+    assert_string_equal(r.err, "warning: loop 'ldoff': not simulated: the "
+                        "DFG interpreter cannot run it on seeded data (load "
+                        "'ld' at iteration 0 accesses 4 bytes at 0x186a0, "
+                        "outside the memory image [0x0, 0x10000)); map the C "
+                        "file instead for a full proof\n");
+
+    run_cgramap(&r, (const char *const[]){"--sym", "c", VADD, NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: Invalid value for --sym: c "
+                        "(NAME=INTEGER)\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_usage_and_nothing_found),
+        cmocka_unit_test(test_kernel_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -190,11 +190,44 @@ static void test_tiled_mismatch(void **state)
         "compute it inside the tagged loop\n");
 }
 
+/* The tiled run's reference is the native run too: axpy (4096 ints of a
+ * and b: 4 tiles) maps its tile DFG, but without c's value the kernel
+ * cannot run, so the row is not verified, never "no"; with it, yes. */
+static void test_tiled_not_verified(void **state)
+{
+    (void)state;
+    const char *why = "kernel 'axpy' of loop 'axpy': parameter 'c' has no "
+        "value; give it one with --sym c=VALUE (on the command line, or in "
+        "DFG_FLAGS of the benchmark's Makefile)";
+    char want[1024];
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--sym", "n=4096",
+                                          "tests/cli/data/tiled_params",
+                                          NULL});
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof want, "      4      49152   1.00      12408      "
+             "8292 not verified: %s\n", why);
+    assert_non_null(strstr(r.out, want));
+    snprintf(want, sizeof want, "tests/cli/data/tiled_params/axpy.c: error: "
+             "%s\n", why);
+    assert_string_equal(r.err, want);
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--sym", "n=4096", "--sym", "c=-2",
+                                          "tests/cli/data/tiled_params",
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "      4      49152   1.00      12408      "
+                                  "8292 yes\n"));
+    assert_string_equal(r.err, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiled_rows),
         cmocka_unit_test(test_tiled_mismatch),
+        cmocka_unit_test(test_tiled_not_verified),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -205,6 +205,30 @@ static void test_dfg_memory_order(void **state)
     rmdir(dir);
 }
 
+/* --sym as in DFG_FLAGS (both spellings, CGRA-ME's one dash too): the
+ * graph holds no symbol values (they reach the nest's trip counts and the
+ * native run), so the .dot is the one without them; a malformed value is
+ * a usage error. */
+static void test_dfg_sym(void **state)
+{
+    (void)state;
+    static run plain, with;
+    const char *c = "benchmarks/microbench/nomem1/nomem1.c";
+    run_cgramap(&plain, (const char *const[]){"dfg", c, NULL});
+    assert_int_equal(plain.status, 0);
+    run_cgramap(&with, (const char *const[]){"dfg", c, "--sym", "n=50",
+                                             "-sym=seed=7", NULL});
+    assert_int_equal(with.status, 0);
+    assert_string_equal(with.err, "");
+    assert_string_equal(with.out, plain.out);
+    run_cgramap(&with, (const char *const[]){"dfg", c, "--sym", "n=5x",
+                                             NULL});
+    assert_int_equal(with.status, 2);
+    assert_string_equal(with.out, "");
+    assert_string_equal(with.err, "cgramap dfg: Invalid value for --sym: "
+                        "n=5x (NAME=INTEGER)\n");
+}
+
 static void test_dfg_usage(void **state)
 {
     (void)state;
@@ -257,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_arch_unwritable_dot),
         cmocka_unit_test(test_dfg),
         cmocka_unit_test(test_dfg_memory_order),
+        cmocka_unit_test(test_dfg_sym),
         cmocka_unit_test(test_dfg_usage),
         cmocka_unit_test(test_map_usage),
     };
