@@ -20,6 +20,6 @@ __attribute__((noinline)) void nest(int m)
 {
     for (int j = 0; j < m; j++)
         for (int i = 0; i < N; i++) { //DFGLOOP: inner
-            a[i] += b[i];
+            a[i] = j;
         }
 }
