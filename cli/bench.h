@@ -134,8 +134,8 @@ json_t *cg_cli_error_record(const char *bench, const char *file,
  * mapped II, or up to the last II tried when none mapped) or "-".  hint:
  * one line saying why, and what may settle the open IIs. */
 typedef struct cg_cli_proof {
-    char text[112];
-    char hint[512];
+    char text[272];   /* "open: II " and up to 256 of ranges */
+    char hint[1024];
 } cg_cli_proof;
 void cg_cli_proof_of(const cg_map_result *r, double timeout_s,
                      cg_cli_proof *out);

@@ -44,7 +44,7 @@ static json_t *tries(const cg_map_result *r)
  * infeasible or mapped.  An II tried twice counts by its strongest
  * outcome. */
 enum ii_state { II_UNTRIED, II_LIMIT, II_INFEASIBLE, II_MAPPED };
-#define OPEN ((1u << II_UNTRIED) | (1u << II_LIMIT))
+#define OPEN_STATES ((1u << II_UNTRIED) | (1u << II_LIMIT))
 
 static enum ii_state ii_state(const cg_map_result *r, int ii)
 {
@@ -90,8 +90,8 @@ static int ii_ranges(const cg_map_result *r, int lo, int hi, unsigned mask,
 static int open_iis(const cg_map_result *r, int top, double timeout_s,
                     cg_cli_proof *out)
 {
-    char all[96], limit[96], untried[96];
-    int n = ii_ranges(r, r->mii.mii, top, OPEN, all, sizeof all);
+    char all[256], limit[256], untried[256];
+    int n = ii_ranges(r, r->mii.mii, top, OPEN_STATES, all, sizeof all);
     if (n == 0)
         return 0;
     int nl = ii_ranges(r, r->mii.mii, top, 1u << II_LIMIT, limit,
