@@ -171,7 +171,7 @@ void cg_cli_map_header(FILE *out);
 void cg_cli_map_cells(const json_t *rec, FILE *out);
 /* The row of one record; its messages go to err. */
 void cg_cli_row(const json_t *rec, FILE *out, FILE *err);
-/* Did the loop map, check and verify? */
+/* Did the loop map, check and verify (yes, or n/a: not found wrong)? */
 bool cg_cli_record_ok(const json_t *rec);
 /* Whole-or-nothing report files of every record. */
 int cg_cli_write_json(const char *path, json_t *recs);

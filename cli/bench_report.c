@@ -121,9 +121,10 @@ bool cg_cli_record_ok(const json_t *rec)
         if (strstr(json_string_value(m), " error: ") ||
             strncmp(json_string_value(m), "error: ", 7) == 0)
             return false;
+    const char *v = str(rec, "verified");
     return strcmp(str(rec, "status"), "mapped") == 0 &&
            json_is_true(json_object_get(rec, "checked")) &&
-           strcmp(str(rec, "verified"), "no") != 0;
+           strcmp(v, "no") != 0 && strncmp(v, "not verified", 12) != 0;
 }
 
 static void json_writer(void *arg, FILE *f)
