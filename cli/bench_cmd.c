@@ -124,6 +124,7 @@ static int bench_opt(int c, cg_cli_opts *o, char **argv)
     case 'J': o->json = optarg; return 0;
     case 'C': o->csv = optarg; return 0;
     case 'M': o->mapping_dir = optarg; return 0;
+    case 's': return cg_cli_sym_add(&o->syms, optarg, "cgramap") ? 2 : 0;
     case ':':
         fprintf(stderr, "cgramap: option '%s' needs a value\n",
                 argv[optind - 1]);
@@ -147,6 +148,7 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
         {"json", required_argument, NULL, 'J'},
         {"csv", required_argument, NULL, 'C'},
         {"mapping-dir", required_argument, NULL, 'M'},
+        {"sym", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);

@@ -3,6 +3,7 @@
  * each with the memory order of its nest stated (graph attribute
  * memory_order). */
 #include "cli/commands.h"
+#include "cli/syms.h"
 
 #include "common/diag.h"
 #include "dfg/dfg.h"
@@ -18,15 +19,20 @@
 typedef struct dfg_opts {
     const char *file, *loop, *out;
     cg_extract_params p;
+    cg_cli_syms syms;   /* --sym values */
 } dfg_opts;
 
 static void dfg_help(void)
 {
     printf("Usage: cgramap dfg FILE.c [--loop TAG] [-o OUT.dot]"
            " [--cflags FLAGS]\n"
-           "                  [--no-phi-removal] [--no-leaf-removal]\n"
+           "                  [--no-phi-removal] [--no-leaf-removal]"
+           " [--sym NAME=VALUE]...\n"
            "Extract the DFG of every //DFGLOOP-tagged loop of FILE.c"
-           " (or of TAG only) as dot.\n");
+           " (or of TAG only) as dot.\n"
+           "--sym gives a kernel parameter or a symbolic trip count a value,"
+           " as in a\n"
+           "benchmark Makefile's DFG_FLAGS.\n");
 }
 
 /* 0 = run, 1 = help printed, 2 = usage error printed.  getopt_long_only
@@ -38,6 +44,7 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         {"cflags", required_argument, NULL, 'c'},
         {"no-phi-removal", no_argument, NULL, 'P'},
         {"no-leaf-removal", no_argument, NULL, 'L'},
+        {"sym", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -53,6 +60,9 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         case 'c': o->p.cflags = optarg; break;
         case 'P': o->p.phi_removal = false; break;
         case 'L': o->p.leaf_removal = false; break;
+        case 's':
+            if (cg_cli_sym_add(&o->syms, optarg, "cgramap dfg")) return 2;
+            break;
         case 'h': dfg_help(); return 1;
         case ':':
             fprintf(stderr, "cgramap dfg: option '%s' needs a value\n",
@@ -109,7 +119,8 @@ int cg_cli_dfg(int argc, char **argv)
     if (!d) return 1;
     cg_dfg **gs = NULL;
     int n = 0;
-    int rc = cg_extract_file(o.file, o.loop, &o.p, &gs, &n, d) ? 1 : 0;
+    int rc = cg_cli_syms_apply(&o.p, &o.syms, d) ||
+             cg_extract_file(o.file, o.loop, &o.p, &gs, &n, d) ? 1 : 0;
     if (rc == 0 && state_orders(gs, n, d) != 0)
         rc = 1;
     cg_diags_print(d, stderr);

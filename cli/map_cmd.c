@@ -1,6 +1,8 @@
 /* map_cmd.c: `cgramap map`: map one DFG (dot) on an architecture, check the
- * mapping and print one row: nodes, MII, II, status, time, FUs and routing
- * nodes used, whether the checker accepted it. */
+ * mapping and print one row: the mapping columns of the main job's rows
+ * (map_cols.c: MII parts, II, status, what the II is proven to be, how the
+ * array is used) and whether the checker accepted it. */
+#include "cli/bench.h"
 #include "cli/commands.h"
 
 #include "arch/arch.h"
@@ -110,19 +112,6 @@ static int map_parse(int argc, char **argv, map_opts *o)
     return 0;
 }
 
-static const char *status_name(const cg_map_result *r, char *buf, size_t n)
-{
-    switch (r->status) {
-    case CG_MAP_MAPPED: return "mapped";
-    case CG_MAP_INFEASIBLE:
-        snprintf(buf, n, "infeasible up to II=%d", r->ii);
-        return buf;
-    case CG_MAP_TIMEOUT: return "timeout";
-    case CG_MAP_ERROR: break;
-    }
-    return "error";
-}
-
 typedef struct map_job {
     const cg_map_result *res;
     const cg_netlist *nl;
@@ -144,13 +133,15 @@ static int map_one(const map_opts *o, const cg_netlist *nl, const cg_dfg *g,
     if (cg_map(nl, g, &o->p, &res, d) != 0) return 1;
     int ok = res.status == CG_MAP_MAPPED &&
              cg_map_check(nl, res.mrrg, g, res.mapping, d) == 0;
-    char buf[64];
-    printf("%-16s %5s %4s %4s %-24s %9s %4s %6s %s\n", "loop", "nodes",
-           "MII", "II", "status", "time", "FUs", "routes", "checked");
-    printf("%-16s %5d %4d %4d %-24s %8.2fs %4d %6d %s\n", cg_dfg_name(g),
-           cg_dfg_nnodes(g), res.mii.mii, res.ii,
-           status_name(&res, buf, sizeof buf), res.seconds, res.fus_used,
-           res.routes_used, ok ? "yes" : "no");
+    json_t *rec = cg_cli_map_cols(&res, nl, o->p.timeout_s);
+    json_object_set_new(rec, "nodes", json_integer(cg_dfg_nnodes(g)));
+    printf("%-16s ", "loop");
+    cg_cli_map_header(stdout);
+    printf(" %s\n%-16s ", "checked", cg_dfg_name(g));
+    cg_cli_map_cells(rec, stdout);
+    printf(" %s\n", ok ? "yes" : "no");
+    cg_cli_proof_note(rec, g, d);
+    json_decref(rec);
     map_job j = {&res, nl, g};
     if (ok && o->mapping &&
         cg_cli_write_file(o->mapping, mapping_writer, &j) != 0)

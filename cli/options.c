@@ -32,6 +32,7 @@ void cg_cli_help(void)
 "      --json FILE         every row, with each II tried, as JSON\n"
 "      --csv FILE          every row as CSV\n"
 "      --mapping-dir DIR   each mapping as text, JSON and Graphviz\n"
+"      --sym NAME=VALUE    a kernel parameter's value, as in DFG_FLAGS\n"
 "  -h, --help              print this help and exit\n"
 "  -V, --version           print the version and exit\n"
 "\n"
