@@ -151,16 +151,31 @@ typedef enum cg_map_solver { CG_SOLVER_GLPK, CG_SOLVER_CBC } cg_map_solver;
 int cg_map_solver_parse(const char *name, cg_map_solver *out);
 const char *cg_map_solver_name(cg_map_solver s);
 
+/* What decides a result is the input, the seed and the work limits
+ * (heur_steps, ilp_nodes, lp_iters): the same on every machine, loaded or
+ * not.  The wall-clock limits (timeout_s, time_limit_s) only cap a run;
+ * an II they end is marked `capped` in the result, and only such an II
+ * may come out differently on a slower or busier machine. */
 typedef struct cg_map_params {
-    double timeout_s;     /* per II */
+    double timeout_s;     /* wall-clock cap per II */
+    double time_limit_s;  /* wall-clock cap for the whole loop, 0 = none:
+                             IIs it leaves untried are open */
     int max_ii;           /* highest II tried */
     const char *dump_lp;  /* write the model of each II tried here (CPLEX
                              LP form, "-<ii>" appended), NULL = none */
-    int verbose;          /* 0 = silent */
-    unsigned seed;        /* for the heuristic placement */
+    unsigned seed;        /* for the heuristic's restarts and the
+                             annealed placement */
     cg_map_solver solver; /* of the ILP; CG_SOLVER_GLPK by default */
+    long heur_steps;      /* work limit per II: ops the heuristic places
+                             (or fails to), over all its restarts */
+    int ilp_nodes;        /* work limit per ILP model: branch-and-bound
+                             nodes (the restricted models get a quarter) */
+    int lp_iters;         /* work limit: simplex iterations of the LP
+                             relaxation that may prove an II impossible */
 } cg_map_params;
-void cg_map_params_init(cg_map_params *p); /* 60 s, max_ii 16 */
+/* 60 s per II, no loop limit, max_ii 16, seed 1, GLPK, 40000 steps,
+ * 5000 nodes, 100000 iterations. */
+void cg_map_params_init(cg_map_params *p);
 
 typedef enum cg_ii_outcome { CG_II_MAPPED, CG_II_INFEASIBLE,
                              CG_II_TIMEOUT } cg_ii_outcome;
@@ -175,8 +190,12 @@ typedef struct cg_map_result {
         cg_ii_outcome outcome;
         double seconds;
         int rows, cols, nonzeros; /* the ILP's size */
+        bool capped;              /* a wall-clock cap, not a work limit,
+                                     ended this II's search */
     } tried[64];
     double seconds;             /* total */
+    bool capped;                /* some II was capped, or the loop's time
+                                   limit left IIs untried */
     cg_mapping *mapping;        /* owned; NULL unless MAPPED */
     cg_mrrg *mrrg;              /* owned; the MRRG of mapping's II */
     int fus_used, routes_used;  /* FUNC and ROUTE nodes used */
