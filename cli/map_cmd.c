@@ -4,6 +4,7 @@
  * array is used) and whether the checker accepted it. */
 #include "cli/bench.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 
 #include "arch/arch.h"
 #include "common/diag.h"
@@ -27,10 +28,12 @@ static void map_help(void)
     printf("Usage: cgramap map [--arch FILE.xml [--templates T.xml]]"
            " [--timeout S] [--max-ii N]\n"
            "                  [--solver glpk|cbc] [--dump-lp PREFIX]"
-           " [--mapping OUT.txt]"
-           " LOOP.dot\n"
-           "Map one DFG with the ILP mapper, check the mapping, print a"
-           " row.\n");
+           " [--mapping OUT.txt]\n"
+           "                  [--seed N] [--steps N] [--ilp-nodes N]"
+           " [--time-limit S] LOOP.dot\n"
+           "Map one DFG (heuristic, then the ILP at the IIs below), check"
+           " the mapping, print a row.\n"
+           CG_CLI_EFFORT_HELP);
 }
 
 /* Parse a positive number; a usage error names the option and value. */
@@ -58,6 +61,7 @@ static int map_parse(int argc, char **argv, map_opts *o)
         {"dump-lp", required_argument, NULL, 'D'},
         {"mapping", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
+        CG_CLI_EFFORT_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -93,6 +97,13 @@ static int map_parse(int argc, char **argv, map_opts *o)
         case 'D': o->p.dump_lp = optarg; break;
         case 'm': o->mapping = optarg; break;
         case 'h': map_help(); return 1;
+        case CG_CLI_OPT_SEED:
+        case CG_CLI_OPT_STEPS:
+        case CG_CLI_OPT_NODES:
+        case CG_CLI_OPT_TIME_LIMIT:
+            if (cg_cli_effort_opt("cgramap map", c, optarg, &o->p))
+                return 2;
+            break;
         case ':':
             fprintf(stderr, "cgramap map: option '%s' needs a value\n",
                     argv[optind - 1]);

@@ -31,10 +31,11 @@ static json_t *tries(const cg_map_result *r)
     json_t *a = json_array();
     for (int i = 0; i < r->ntried; i++)
         json_array_append_new(a, json_pack(
-            "{s:i, s:s, s:f, s:i, s:i, s:i}", "ii", r->tried[i].ii,
-            "outcome", outcome_word(r->tried[i].outcome), "seconds",
-            r->tried[i].seconds, "rows", r->tried[i].rows, "cols",
-            r->tried[i].cols, "nonzeros", r->tried[i].nonzeros));
+            "{s:i, s:s, s:b, s:f, s:i, s:i, s:i}", "ii", r->tried[i].ii,
+            "outcome", outcome_word(r->tried[i].outcome), "capped",
+            r->tried[i].capped, "seconds", r->tried[i].seconds, "rows",
+            r->tried[i].rows, "cols", r->tried[i].cols, "nonzeros",
+            r->tried[i].nonzeros));
     return a;
 }
 
@@ -43,8 +44,10 @@ static json_t *tries(const cg_map_result *r)
 /* What is known of one II: never tried, only hit a limit, proven
  * infeasible or mapped.  An II tried twice counts by its strongest
  * outcome. */
-enum ii_state { II_UNTRIED, II_LIMIT, II_INFEASIBLE, II_MAPPED };
-#define OPEN_STATES ((1u << II_UNTRIED) | (1u << II_LIMIT))
+enum ii_state { II_UNTRIED, II_CAPPED, II_LIMIT, II_INFEASIBLE,
+                II_MAPPED };
+#define OPEN_STATES                                                          \
+    ((1u << II_UNTRIED) | (1u << II_CAPPED) | (1u << II_LIMIT))
 
 static enum ii_state ii_state(const cg_map_result *r, int ii)
 {
@@ -54,7 +57,8 @@ static enum ii_state ii_state(const cg_map_result *r, int ii)
             continue;
         enum ii_state t = r->tried[i].outcome == CG_II_MAPPED ? II_MAPPED
                         : r->tried[i].outcome == CG_II_INFEASIBLE
-                        ? II_INFEASIBLE : II_LIMIT;
+                        ? II_INFEASIBLE
+                        : r->tried[i].capped ? II_CAPPED : II_LIMIT;
         if (t > s)
             s = t;
     }
@@ -90,23 +94,33 @@ static int ii_ranges(const cg_map_result *r, int lo, int hi, unsigned mask,
 static int open_iis(const cg_map_result *r, int top, double timeout_s,
                     cg_cli_proof *out)
 {
-    char all[256], limit[256], untried[256];
+    char all[256], limit[256], capped[256], untried[256];
     int n = ii_ranges(r, r->mii.mii, top, OPEN_STATES, all, sizeof all);
     if (n == 0)
         return 0;
     int nl = ii_ranges(r, r->mii.mii, top, 1u << II_LIMIT, limit,
                        sizeof limit);
+    int nc = ii_ranges(r, r->mii.mii, top, 1u << II_CAPPED, capped,
+                       sizeof capped);
     int nu = ii_ranges(r, r->mii.mii, top, 1u << II_UNTRIED, untried,
                        sizeof untried);
     snprintf(out->text, sizeof out->text, "open: II %s", all);
     size_t len = 0;
     if (nl)
         len = (size_t)snprintf(out->hint, sizeof out->hint, "II %s hit the "
-                               "%g s limit without a mapping or a proof",
-                               limit, timeout_s);
+                               "work limit (--steps, --ilp-nodes) without a "
+                               "mapping or a proof", limit);
+    if (nc && len < sizeof out->hint)
+        len += (size_t)snprintf(out->hint + len, sizeof out->hint - len,
+                                "%sII %s hit the %g s wall-clock cap "
+                                "(--timeout, --time-limit): a faster or "
+                                "idle machine may settle %s",
+                                nl ? "; " : "", capped, timeout_s,
+                                nc > 1 ? "them" : "it");
     if (nu && len < sizeof out->hint)
         snprintf(out->hint + len, sizeof out->hint - len, "%sII %s %s not "
-                 "tried", nl ? "; " : "", untried, nu > 1 ? "were" : "was");
+                 "tried", nl || nc ? "; " : "", untried,
+                 nu > 1 ? "were" : "was");
     return n;
 }
 
@@ -122,8 +136,8 @@ static void proof_mapped(const cg_map_result *r, double timeout_s,
 {
     char buf[256];
     if (open_iis(r, r->ii - 1, timeout_s, out)) {
-        snprintf(buf, sizeof buf, "; II %d may not be the least: a larger "
-                 "--timeout or --solver cbc may map a lower II or prove it "
+        snprintf(buf, sizeof buf, "; II %d may not be the least: larger "
+                 "work limits or --solver cbc may map a lower II or prove it "
                  "infeasible", r->ii);
         hint_add(out, buf);
         return;
@@ -150,7 +164,7 @@ void cg_cli_proof_of(const cg_map_result *r, double timeout_s,
         proof_mapped(r, timeout_s, out);
     else if (r->status == CG_MAP_TIMEOUT && open_iis(r, r->ii, timeout_s,
                                                      out))
-        hint_add(out, "; no II mapped: a larger --timeout, --solver cbc or "
+        hint_add(out, "; no II mapped: larger work limits, --solver cbc or "
                  "a larger --max-ii may map it");
     else if (r->status == CG_MAP_INFEASIBLE)
         snprintf(out->hint, sizeof out->hint, "every II from %d to %d is "
@@ -197,10 +211,11 @@ json_t *cg_cli_map_cols(const cg_map_result *r, const cg_netlist *nl,
 {
     cg_cli_proof pf;
     cg_cli_proof_of(r, timeout_s, &pf);
-    json_t *cols = json_pack("{s:i, s:s, s:f, s:s, s:s, s:o}", "ii", r->ii,
-                             "status", status_word(r->status), "seconds",
-                             r->seconds, "proof", pf.text, "proof_hint",
-                             pf.hint, "tries", tries(r));
+    json_t *cols = json_pack("{s:i, s:s, s:f, s:s, s:s, s:b, s:o}", "ii",
+                             r->ii, "status", status_word(r->status),
+                             "seconds", r->seconds, "proof", pf.text,
+                             "proof_hint", pf.hint, "capped", r->capped,
+                             "tries", tries(r));
     if (r->mii.mii >= 1)
         json_object_update_new(cols, json_pack(
             "{s:i, s:i, s:i}", "res_mii", r->mii.res_mii, "rec_mii",
