@@ -305,8 +305,7 @@ int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
         for (size_t i = 0; i < nn; i++)
             c.func_owner[i] = c.val[i] = c.val_edge[i] = c.in_edge[i] = -1;
         for (int v = 0; v < m->nnodes; v++) {
-            if (m->place[v] == -1 &&
-                cg_dfg_get_node(g, v)->op == CG_OP_CONST)
+            if (cg__imm_node(m, g, v))
                 check_folded(&c, v);
             else
                 placed[v] = check_place(&c, v);

@@ -48,10 +48,14 @@ uint64_t cg__imm_operand(const cg_dfg_node *c, int bits)
     return cg_trunc((uint64_t)cg_sext(field, bits), c->width);
 }
 
+bool cg__imm_node(const cg_mapping *m, const cg_dfg *g, int v)
+{
+    return m->place[v] == -1 && cg_dfg_get_node(g, v)->op == CG_OP_CONST;
+}
+
 bool cg__imm_edge(const cg_mapping *m, const cg_dfg *g, int e)
 {
-    int src = cg_dfg_get_edge(g, e)->src;
-    return m->place[src] == -1 && cg_dfg_get_node(g, src)->op == CG_OP_CONST;
+    return cg__imm_node(m, g, cg_dfg_get_edge(g, e)->src);
 }
 
 /* May operand k of node dst be c's immediate on every unit that can run

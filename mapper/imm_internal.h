@@ -22,8 +22,10 @@ bool cg__imm_fits(const cg_dfg_node *c, int bits);
  * the field sign-extended, truncated to c's width.  Equals c's value
  * when it fits. */
 uint64_t cg__imm_operand(const cg_dfg_node *c, int bits);
-/* Is DFG edge e of mapping m an immediate: its source a const that m
- * leaves unplaced (place -1)? */
+/* Is DFG node v an immediate in mapping m: a const that m leaves
+ * unplaced (place -1)? */
+bool cg__imm_node(const cg_mapping *m, const cg_dfg *g, int v);
+/* Is DFG edge e an immediate in m: does it leave such a const? */
 bool cg__imm_edge(const cg_mapping *m, const cg_dfg *g, int e);
 
 /* A DFG without its foldable consts (cg__imm_reduce). */

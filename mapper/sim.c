@@ -106,8 +106,7 @@ static void configure(sim *s)
     char b1[160], b2[160];
     for (int v = 0; v < s->m->nnodes; v++) {
         const cg_mrrg_node *f = cg_mrrg_get_node(s->mrrg, s->m->place[v]);
-        if (s->m->place[v] == -1 &&
-            cg_dfg_get_node(s->g, v)->op == CG_OP_CONST)
+        if (cg__imm_node(s->m, s->g, v))
             continue; /* an immediate, configured with its uses */
         if (!f || f->kind != CG_MRRG_FUNC)
             fail(s, v, "cannot configure '%s': it is not on a function node",

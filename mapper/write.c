@@ -74,7 +74,7 @@ void cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
             m->ii, m->nnodes, m->nedges);
     for (int v = 0; v < m->nnodes; v++) {
         const cg_dfg_node *n = cg_dfg_get_node(g, v);
-        bool imm = m->place[v] == -1 && n->op == CG_OP_CONST;
+        bool imm = cg__imm_node(m, g, v);
         fprintf(out, "place %d '%s' %s %s %s start %lld\n", v, n->name,
                 cg_op_name(n->op), imm ? "as" : "on",
                 imm ? "immediate"
@@ -110,10 +110,10 @@ static json_t *placements_json(const cg_mapping *m, const cg_mrrg *mrrg,
             "{s:i, s:s, s:s, s:s, s:s, s:i, s:I}", "node", v, "name", n->name,
             "op", cg_op_name(n->op),
             "unit", f ? cg_netlist_prim(nl, f->prim)->name : "",
-            "mrrg", m->place[v] == -1 && n->op == CG_OP_CONST ? ""
+            "mrrg", cg__imm_node(m, g, v) ? ""
                     : cg__map_node_name(mrrg, nl, m->place[v], b, sizeof b),
             "context", f ? f->context : -1, "start", (json_int_t)m->start[v]));
-        if (m->place[v] == -1 && n->op == CG_OP_CONST)
+        if (cg__imm_node(m, g, v))
             json_object_set_new(json_array_get(a, json_array_size(a) - 1),
                                 "immediate", json_true());
     }
