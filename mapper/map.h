@@ -218,9 +218,9 @@ int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
  * of mem, which is the tile memory: its bytes [b*B, (b+1)*B) from mem->base,
  * B = the memory's bytes / banks.  A const with place -1 is configured as
  * the immediate field of each operand it feeds (sign-extended by the unit).
- * Returns 0, or -1 with an error (access
- * outside mem or outside its bank, division by zero, a route the array
- * cannot be configured for, an immediate on a unit without one there). */
+ * Returns 0, or -1 with an error (access outside mem or outside its bank,
+ * division by zero, a route the array cannot be configured for, an
+ * immediate on a unit without one there). */
 int cg_sim_run(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                const cg_mapping *m, int64_t iters, cg_mem *mem,
                const uint64_t *inputs, uint64_t *outputs, cg_diags *d);
