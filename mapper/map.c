@@ -24,12 +24,15 @@
  * II's outcome is that of the first mapped model, else of the full one.
  * Every mapping is checked by cg_map_check before it is returned; a mapping
  * that fails it is a mapper bug, reported as an error, never a result.
+ * All of this runs on the DFG without the consts that units carry as
+ * immediates (imm.c), MII included; cg_map expands the mapping back.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "heur_internal.h"
+#include "imm_internal.h"
 #include "map_internal.h"
 
 int cg_map_solver_parse(const char *name, cg_map_solver *out)
@@ -437,8 +440,9 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
     return rc;
 }
 
-int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
-           cg_map_result *res, cg_diags *d)
+/* The II search on g (cg_map's, before the immediates). */
+static int map_search(const cg_netlist *nl, const cg_dfg *g,
+                      const cg_map_params *p, cg_map_result *res, cg_diags *d)
 {
     double t0 = now();
     memset(res, 0, sizeof *res);
@@ -481,6 +485,48 @@ int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
                   : timed_out  ? CG_MAP_TIMEOUT
                                : CG_MAP_INFEASIBLE;
     return 0;
+}
+
+/* res's mapping of the reduced graph r->g as one of g (imm.c), checked
+ * on g like every mapping.  0, or -1 with an error. */
+static int expand(const cg_netlist *nl, const cg_dfg *g,
+                  const cg__imm_red *r, cg_map_result *res, cg_diags *d)
+{
+    cg_mapping *m = cg__imm_expand(r, g, res->mapping);
+    if (!m) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory "
+                     "expanding the mapping of '%s'", cg_dfg_name(g));
+        return -1;
+    }
+    cg_mapping_destroy(res->mapping);
+    res->mapping = NULL;
+    cg_mrrg *mrrg = res->mrrg;
+    res->mrrg = NULL;
+    int fus = res->fus_used;
+    if (accept(nl, g, mrrg, m, res, d) < 0) {
+        cg_mapping_destroy(m);
+        cg_mrrg_destroy(mrrg);
+        res->status = CG_MAP_ERROR;
+        return -1;
+    }
+    res->fus_used = fus; /* the folded consts use none */
+    return 0;
+}
+
+int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
+           cg_map_result *res, cg_diags *d)
+{
+    cg__imm_red r;
+    if (cg__imm_reduce(nl, g, &r, d) < 0) {
+        memset(res, 0, sizeof *res);
+        res->status = CG_MAP_ERROR;
+        return -1;
+    }
+    int rc = map_search(nl, r.g ? r.g : g, p, res, d);
+    if (rc == 0 && r.g && res->mapping)
+        rc = expand(nl, g, &r, res, d);
+    cg__imm_red_free(&r);
+    return rc;
 }
 
 void cg_map_result_free(cg_map_result *res)

@@ -112,7 +112,9 @@ typedef struct cg_mapping {
     int ii;
     int nnodes;       /* DFG nodes */
     int *place;       /* DFG node -> MRRG FUNC node, -1 for nodes that
-                         need none (none today: every node is placed) */
+                         need none: consts carried as immediates by
+                         their consumers' units (whose edges then have
+                         no route) */
     int64_t *start;   /* DFG node -> absolute start cycle */
     int nedges;       /* DFG edges */
     int *route_len;
@@ -201,8 +203,10 @@ typedef struct cg_map_result {
     int fus_used, routes_used;  /* FUNC and ROUTE nodes used */
 } cg_map_result;
 
-/* Search II from MII to max_ii.  Returns 0 and fills res (outcomes
- * included); -1 on bad input with errors in d. */
+/* Search II from MII to max_ii, on g without the consts that units can
+ * carry as immediates (docs/mapper.md, "Immediates"; MII included); the
+ * mapping is of g, those consts unplaced.  Returns 0 and fills res
+ * (outcomes included); -1 on bad input with errors in d. */
 int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
            cg_map_result *res, cg_diags *d);
 void cg_map_result_free(cg_map_result *res); /* frees mapping and mrrg */
@@ -214,8 +218,10 @@ void cg_map_result_free(cg_map_result *res); /* frees mapping and mrrg */
  * FUNC or ROUTE node used twice, each route a connected path of MRRG edges
  * from the producer to the right operand pin, timing start(dst) +
  * distance*II == start(src) + route latency for every edge, and the memory
- * order of cg_map_mem_orders.  Returns 0 when valid; otherwise -1 with one
- * error per violation. */
+ * order of cg_map_mem_orders.  A const with place -1 is an immediate: it
+ * needs a value, and each edge it feeds no route and a consumer on a unit
+ * that takes an immediate on that operand with a field the value fits.
+ * Returns 0 when valid; otherwise -1 with one error per violation. */
 int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                  const cg_mapping *m, cg_diags *d);
 
@@ -229,9 +235,11 @@ int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
  * order dependent accesses in time (cg_map_mem_orders; the simulator shows
  * it when it does not).  A load/store with a bank b >= 0 addresses bank b
  * of mem, which is the tile memory: its bytes [b*B, (b+1)*B) from mem->base,
- * B = the memory's bytes / banks.  Returns 0, or -1 with an error (access
- * outside mem or outside its bank, division by zero, a route the array
- * cannot be configured for). */
+ * B = the memory's bytes / banks.  A const with place -1 is configured as
+ * the immediate field of each operand it feeds (sign-extended by the unit).
+ * Returns 0, or -1 with an error (access outside mem or outside its bank,
+ * division by zero, a route the array cannot be configured for, an
+ * immediate on a unit without one there). */
 int cg_sim_run(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                const cg_mapping *m, int64_t iters, cg_mem *mem,
                const uint64_t *inputs, uint64_t *outputs, cg_diags *d);

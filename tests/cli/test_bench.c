@@ -485,12 +485,45 @@ static void test_kernel_parameters(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap: Invalid value for --sym: c "
                         "(NAME=INTEGER)\n");
+/* mac (20 nodes, 8 consts) on the default 4x4 and on its immediates
+ * variant: both map and verify against the loop's native run; with
+ * immediates the 6 consts that feed ALU and memory operands use no unit. */
+static void test_immediates(void **state)
+{
+    (void)state;
+    const char *archs[] = {"benchmarks/archs/default_4x4.xml",
+                           "benchmarks/archs/default_4x4_imm.xml"};
+    const int fus[] = {20, 14};
+    for (int i = 0; i < 2; i++) {
+        char dir[] = "/tmp/cg_imm_XXXXXX", js[64], cmd[96];
+        assert_non_null(mkdtemp(dir));
+        snprintf(js, sizeof js, "%s/r.json", dir);
+        run r;
+        run_cgramap(&r, (const char *const[]){
+            "--arch", archs[i], "--timeout", "20", "--max-ii", "4", "--json",
+            js, "benchmarks/microbench/mac", NULL});
+        assert_int_equal(r.status, 0);
+        json_error_t e;
+        json_t *all = json_load_file(js, 0, &e);
+        assert_non_null(all);
+        json_t *rec = record(all, "mac", "mac");
+        assert_int_equal(json_integer_value(json_object_get(rec, "nodes")),
+                         20);
+        assert_int_equal(json_integer_value(json_object_get(rec, "fus")),
+                         fus[i]);
+        assert_string_equal(
+            json_string_value(json_object_get(rec, "verified")), "yes");
+        json_decref(all);
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        assert_int_equal(system(cmd), 0);
+    }
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solver),
+        cmocka_unit_test(test_immediates),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_jobs_keep_order),
         cmocka_unit_test(test_json_and_csv),

@@ -1,7 +1,8 @@
 /* test_read.c: the entry points (xml/read.c): files and memory, libxml2's
  * messages with their lines, roots, the two-file template form, the
  * shipped architectures of benchmarks/archs (parsed, flattened and
- * summarized against golden files; the tori PE by PE), and the errors only flattening finds,
+ * summarized against golden files; the tori PE by PE; default_4x4_imm is
+ * default_4x4 with immediates), and the errors only flattening finds,
  * reported at the XML line that made the object. */
 #include "xml_test_util.h"
 
@@ -191,6 +192,7 @@ static void test_benchmarks(void **state)
         "nswe_mesh", "nswe_mesh_8x8", "diagonal", "diagonal_8x8",
         "adres_4x4", "hetero_4x4", "hetero_8x8", "default_4x4",
         "default_6x6", "default_8x8", "default_torus_8x8",
+        "default_4x4_imm",
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         summary_of(files[i]);
@@ -265,6 +267,43 @@ static void test_shipped_tori(void **state)
     check_torus("benchmarks/archs/hetero_8x8.xml", 1);
 }
 
+/* The netlist of benchmarks/archs/<file>.xml as text. */
+static char *netlist_of(const char *file)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "benchmarks/archs/%s.xml", file);
+    char *path = path_of(rel);
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_xml_read(path, NULL, d);
+    assert_non_null(a);
+    char *text = netlist_text(a, 0);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+    free(path);
+    return text;
+}
+
+/* default_4x4_imm is the default array plus immediates: its netlist less
+ * the immediates of its 16 FuncUnits and 8 MEMUnits is the default's. */
+static void test_default_imm_variant(void **state)
+{
+    (void)state;
+    char *def = netlist_of("default_4x4"), *imm = netlist_of("default_4x4_imm");
+    static const char *const cut[] = {
+        " immediate=in_a,in_b,in_c immediate-size=32",
+        " immediate=addr,data_in immediate-size=32"};
+    const int want[] = {16, 8};
+    for (int k = 0; k < 2; k++) {
+        int n = 0;
+        for (char *p; (p = strstr(imm, cut[k])); n++)
+            memmove(p, p + strlen(cut[k]), strlen(p + strlen(cut[k])) + 1);
+        assert_int_equal(n, want[k]);
+    }
+    assert_string_equal(imm, def);
+    free(def);
+    free(imm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_unconnected_warning),
         cmocka_unit_test(test_benchmarks),
         cmocka_unit_test(test_shipped_tori),
+        cmocka_unit_test(test_default_imm_variant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
