@@ -281,6 +281,57 @@ static int new_inst(cg_arch *a, int mod, const char *name, cg_diags *d)
     return m->ninsts++;
 }
 
+/* Operands of a unit that may take an immediate: in_a, in_b (and in_c
+ * with select) of a FuncUnit, addr and data_in of a MEMUnit, 0 else. */
+static int imm_slots(const cg_prim_params *p)
+{
+    if (p->kind == CG_PRIM_MEM)
+        return 2;
+    if (p->kind != CG_PRIM_FUNC)
+        return 0;
+    return (p->ops & CG_OPSET(CG_OP_SELECT)) ? 3 : 2;
+}
+
+/* The immediates of p: on operands the unit has, a field of 1..width
+ * bits.  -1 after reporting the first problem. */
+static int check_imm(cg_arch *a, const char *inst, const cg_prim_params *p,
+                     cg_diags *d)
+{
+    const char *kn = cg_prim_kind_name(p->kind);
+    int n = imm_slots(p);
+    char ops[64] = "";
+    for (int k = 0; k < n; k++) {
+        cg__pport pp;
+        cg__prim_port(p, k, &pp);
+        snprintf(ops + strlen(ops), sizeof ops - strlen(ops), "%s%s",
+                 k ? ", " : "", pp.name);
+    }
+    if (!p->imm_operands && p->imm_width) {
+        cg_error_at(d, a->loc, "%s '%s' gives an immediate width (%d) but "
+                    "no operand takes an immediate; name the operands or "
+                    "drop the width", kn, inst, p->imm_width);
+        return -1;
+    }
+    if (p->imm_operands && n == 0) {
+        cg_error_at(d, a->loc, "%s '%s' cannot take immediates: only "
+                    "FuncUnits and MEMUnits can", kn, inst);
+        return -1;
+    }
+    for (int k = n; k < 32; k++)
+        if (p->imm_operands & (1u << k)) {
+            cg_error_at(d, a->loc, "%s '%s' has no operand %d to take an "
+                        "immediate (operands: %s)", kn, inst, k, ops);
+            return -1;
+        }
+    if (p->imm_width < 0 || p->imm_width > p->width) {
+        cg_error_at(d, a->loc, "%s '%s' needs an immediate width of 1..%d "
+                    "bits, its width (got %d)", kn, inst, p->width,
+                    p->imm_width);
+        return -1;
+    }
+    return 0;
+}
+
 /* Report the first parameter of p out of its range; -1 when there is one. */
 static int check_params(cg_arch *a, const char *inst, const cg_prim_params *p,
                         cg_diags *d)
@@ -319,7 +370,7 @@ static int check_params(cg_arch *a, const char *inst, const cg_prim_params *p,
                     "one (opcodes: %s)", inst, cg_op_all_names());
         return -1;
     }
-    return 0;
+    return check_imm(a, inst, p, d);
 }
 
 int cg_arch_add_prim(cg_arch *a, int mod, const char *inst,

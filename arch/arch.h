@@ -67,6 +67,12 @@ typedef struct cg_prim_params {
     const char *memory; /* MEMUnit: tile memory it reaches, NULL = the only
                            one (or none declared) */
     int bank;           /* MEMUnit: bank it reaches, -1 = every bank */
+    unsigned imm_operands; /* FuncUnit, MEMUnit: bit k set = operand k
+                           (in_a, in_b, in_c; addr, data_in) may be an
+                           immediate from the configuration instead of a
+                           routed value; default 0 = none */
+    int imm_width;      /* bits of each immediate field, sign-extended to
+                           the operand; 0 = width (needs imm_operands) */
 } cg_prim_params;
 
 /* Name as written in XML ("FuncUnit", "MEMUnit", ...). */
@@ -117,7 +123,9 @@ int cg_arch_add_port(cg_arch *a, int mod, const char *name, cg_dir dir,
 int cg_arch_add_wire(cg_arch *a, int mod, const char *name, int width,
                      cg_diags *d);
 /* Add a primitive instance; -1 with an error on a duplicate name or bad
- * parameters (width < 1, latency < 0, ninput < 1, FuncUnit without ops). */
+ * parameters (width < 1, latency < 0, ninput < 1, FuncUnit without ops,
+ * an immediate on another kind or on an operand the unit lacks, an
+ * immediate width outside 1..width or without any immediate operand). */
 int cg_arch_add_prim(cg_arch *a, int mod, const char *inst,
                      const cg_prim_params *p, cg_diags *d);
 /* Add an instance of a user module (may be defined later). */

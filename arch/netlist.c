@@ -156,6 +156,24 @@ static void write_ops(cg_opset ops, FILE *out)
         }
 }
 
+/* " immediate=in_b,in_c immediate-size=16", only on units that have
+ * immediates (so netlists without them read as before). */
+static void write_imm(const cg_prim_params *p, FILE *out)
+{
+    if (!p->imm_operands)
+        return;
+    const char *sep = " immediate=";
+    for (int k = 0; k < 3; k++)
+        if (p->imm_operands & (1u << k)) {
+            cg__pport pp;
+            cg__prim_port(p, k, &pp);
+            fprintf(out, "%s%s", sep, pp.name);
+            sep = ",";
+        }
+    fprintf(out, " immediate-size=%d", p->imm_width ? p->imm_width
+                                                    : p->width);
+}
+
 static void write_prim(const cg_netlist *nl, const cg_nl_prim *p, FILE *out)
 {
     fprintf(out, "prim %s %s at=%d,%d width=%d", p->name,
@@ -179,6 +197,7 @@ static void write_prim(const cg_netlist *nl, const cg_nl_prim *p, FILE *out)
     default:
         break;
     }
+    write_imm(&p->p, out);
     fputc('\n', out);
 }
 
@@ -295,6 +314,26 @@ static void summary_muxes(const cg_netlist *nl, FILE *out)
     fputc('\n', out);
 }
 
+/* Units with immediates, only when there are some (summaries of arrays
+ * without them read as before). */
+static void summary_imm(const cg_netlist *nl, FILE *out)
+{
+    int n = 0, lo = 0, hi = 0;
+    for (int i = 0; i < nl->nprims; i++) {
+        const cg_prim_params *p = &nl->prims[i].p;
+        int w = p->imm_width ? p->imm_width : p->width;
+        if (!p->imm_operands)
+            continue;
+        lo = n && lo < w ? lo : w;
+        hi = n && hi > w ? hi : w;
+        n++;
+    }
+    if (n && lo == hi)
+        fprintf(out, "units with immediates: %d (%d bits)\n", n, lo);
+    else if (n)
+        fprintf(out, "units with immediates: %d (%d..%d bits)\n", n, lo, hi);
+}
+
 void cg_netlist_summary(const cg_netlist *nl, FILE *out)
 {
     fprintf(out, "grid: %dx%d\n", nl->rows, nl->cols);
@@ -308,6 +347,7 @@ void cg_netlist_summary(const cg_netlist *nl, FILE *out)
     fprintf(out, "register files: %d\n", count_kind(nl, CG_PRIM_REGFILE));
     fprintf(out, "IOs: %d\n", count_kind(nl, CG_PRIM_IO));
     fprintf(out, "const units: %d\n", count_kind(nl, CG_PRIM_CONST));
+    summary_imm(nl, out);
     fprintf(out, "tri-states: %d\n", count_kind(nl, CG_PRIM_TRISTATE));
     fprintf(out, "memories: %d\n", nl->nmems);
     for (int i = 0; i < nl->nmems; i++)

@@ -20,6 +20,8 @@
 #include "mapper/map.h"
 #include "tiling/tile.h"
 
+#include "cli/syms.h"
+
 /* How many executions of a C loop the simulator replays (each against the
  * native run's memory and live-outs). */
 #define CG_CLI_VERIFY_INSTANCES 16
@@ -36,6 +38,8 @@ typedef struct cg_cli_opts {
     int jobs;                 /* worker processes */
     const char *json, *csv;   /* report files, NULL = none */
     const char *mapping_dir;  /* per-loop mapping files, NULL = none */
+    cg_cli_syms syms;         /* --sym: over each Makefile's DFG_FLAGS;
+                                 for a .dot, the live-ins of that sym */
 } cg_cli_opts;
 
 /* ---- scan ---------------------------------------------------------------- */
@@ -110,8 +114,9 @@ void cg_cli_tiling_cols(json_t *cols, const cg_cli_tiling *t,
  * same seeded image the program's DMA descriptors run on the external
  * image and the simulator runs r's mapping for every inner-loop run
  * (cg_tile_run); the final images must be byte-identical.  "yes", "no"
- * (the first differing address, or the failure, in d) or "n/a" (the
- * kernel never ran the loop).  Adds "tile_runs" to cols. */
+ * (the first differing address, or the failure, in d), "n/a" (the kernel
+ * never ran the loop) or NULL when the native run itself failed (why in
+ * d): nothing was compared.  Adds "tile_runs" to cols. */
 const char *cg_cli_verify_tiled(const cg_cli_tiling *t, const cg_dfg *g,
                                 cg_extract_prog *x, const cg_netlist *nl,
                                 const cg_map_result *r, json_t *cols,
@@ -120,6 +125,32 @@ const char *cg_cli_verify_tiled(const cg_cli_tiling *t, const cg_dfg *g,
 /* The record of a loop (or a file) that failed before mapping. */
 json_t *cg_cli_error_record(const char *bench, const char *file,
                             const char *loop, cg_diags *d);
+
+/* ---- what a mapping proved and used (map_cols.c) ----------------------- */
+
+/* What r's II is known to be.  text: "optimal" (II = MII, or every lower
+ * II proven infeasible), "open: II a..b" (the IIs from the MII up that are
+ * not settled: they only hit the per-II limit or were not tried; below the
+ * mapped II, or up to the last II tried when none mapped) or "-".  hint:
+ * one line saying why, and what may settle the open IIs. */
+typedef struct cg_cli_proof {
+    char text[272];   /* "open: II " and up to 256 of ranges */
+    char hint[1024];
+} cg_cli_proof;
+void cg_cli_proof_of(const cg_map_result *r, double timeout_s,
+                     cg_cli_proof *out);
+
+/* The mapping columns of a record: ii, status, seconds, proof, proof_hint,
+ * tries; res_mii, rec_mii and mii once the MII is known, bottleneck (the
+ * op class that sets ResMII) when ResMII > 1; and when r mapped: funcunits (FuncUnits running
+ * an op), funcunits_total (the array's), fu_ops (ops on FuncUnits),
+ * fu_util = fu_ops / (funcunits_total x II), const_ops, io_ops, mem_ops
+ * (the other slots) and routes (routing nodes). */
+json_t *cg_cli_map_cols(const cg_map_result *r, const cg_netlist *nl,
+                        double timeout_s);
+/* When cols' proof is open, its hint as a note on loop g into d (the row
+ * says "open", the note says why and what may settle it). */
+void cg_cli_proof_note(const json_t *cols, const cg_dfg *g, cg_diags *d);
 
 /* ---- workers ----------------------------------------------------------- */
 
@@ -134,9 +165,13 @@ void cg_cli_run_jobs(const cg_cli_jobs *jobs, const cg_netlist *nl,
 /* ---- report -------------------------------------------------------------- */
 
 void cg_cli_row_header(FILE *out);
+/* The mapping part of a row (nodes .. routes), shared with `cgramap map`:
+ * its header, and its cells from a record. */
+void cg_cli_map_header(FILE *out);
+void cg_cli_map_cells(const json_t *rec, FILE *out);
 /* The row of one record; its messages go to err. */
 void cg_cli_row(const json_t *rec, FILE *out, FILE *err);
-/* Did the loop map, check and verify? */
+/* Did the loop map, check and verify (yes, or n/a: not found wrong)? */
 bool cg_cli_record_ok(const json_t *rec);
 /* Whole-or-nothing report files of every record. */
 int cg_cli_write_json(const char *path, json_t *recs);

@@ -5,6 +5,7 @@
  * (bench_report.c).  One loop failing never stops the others. */
 #include "cli/bench.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 
 #include "arch/arch.h"
 #include "common/diag.h"
@@ -124,6 +125,12 @@ static int bench_opt(int c, cg_cli_opts *o, char **argv)
     case 'J': o->json = optarg; return 0;
     case 'C': o->csv = optarg; return 0;
     case 'M': o->mapping_dir = optarg; return 0;
+    case 's': return cg_cli_sym_add(&o->syms, optarg, "cgramap") ? 2 : 0;
+    case CG_CLI_OPT_SEED:
+    case CG_CLI_OPT_STEPS:
+    case CG_CLI_OPT_NODES:
+    case CG_CLI_OPT_TIME_LIMIT:
+        return cg_cli_effort_opt("cgramap", c, optarg, &o->map) ? 2 : 0;
     case ':':
         fprintf(stderr, "cgramap: option '%s' needs a value\n",
                 argv[optind - 1]);
@@ -147,6 +154,8 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
         {"json", required_argument, NULL, 'J'},
         {"csv", required_argument, NULL, 'C'},
         {"mapping-dir", required_argument, NULL, 'M'},
+        {"sym", required_argument, NULL, 's'},
+        CG_CLI_EFFORT_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);

@@ -90,17 +90,20 @@ static void probe(void *arg, const cg_extract_instance *in)
     v->done++;
 }
 
+/* "yes", "no", "n/a", or NULL when the native run failed (why in d). */
 static const char *verify_c(verify *v, cg_extract_prog *x)
 {
     cg_mem mem;
     if (cg_extract_image(x, &mem) != 0)
-        return "no";
+        return NULL;
     cg_extract_fill_random(x, &mem, SEED);
     int rc = cg_extract_run(x, cg_dfg_name(v->g), &mem, probe, v, NULL,
                             v->d);
     free(mem.data);
-    if (rc != 0 || v->bad)
+    if (v->bad)
         return "no";
+    if (rc != 0)
+        return NULL;
     if (v->done == 0) {
         cg_diags_add(v->d, CG_SEV_WARNING, cg_dfg_file(v->g), 0,
                      "loop '%s': the kernel never ran the loop on its data, "
@@ -118,9 +121,22 @@ static uint64_t next_rand(uint64_t *s)
     return *s * 2685821657736338717ULL;
 }
 
+/* The value --sym gives the live-in (input node) n, if any. */
+static bool sym_value(const cg_cli_syms *s, const cg_dfg_node *n,
+                      uint64_t *v)
+{
+    for (int k = 0; n->op == CG_OP_INPUT && n->sym && k < s->n; k++)
+        if (!strcmp(s->v[k].name, n->sym)) {
+            *v = (uint64_t)s->v[k].value;
+            return true;
+        }
+    return false;
+}
+
 /* The interpreter's run of a .dot DFG on seeded memory and small seeded
- * live-ins (small so that addresses built from them stay in the image). */
-static const char *verify_dot(verify *v)
+ * live-ins (small so that addresses built from them stay in the image),
+ * or the values --sym gives them. */
+static const char *verify_dot(verify *v, const cg_cli_syms *syms)
 {
     size_t nn = (size_t)cg_dfg_nnodes(v->g) + 1;
     uint64_t s = SEED, *in = calloc(nn, 8), *out = calloc(nn, 8);
@@ -130,8 +146,10 @@ static const char *verify_dot(verify *v)
     if (in && out && before.data && after.data) {
         for (size_t i = 0; i < CG_CLI_DOT_MEM; i++)
             before.data[i] = (uint8_t)next_rand(&s);
-        for (size_t i = 0; i + 1 < nn; i++)
+        for (size_t i = 0; i + 1 < nn; i++) {
             in[i] = next_rand(&s) % 1024;
+            sym_value(syms, cg_dfg_get_node(v->g, (int)i), &in[i]);
+        }
         memcpy(after.data, before.data, CG_CLI_DOT_MEM);
         cg_diags *id = cg_diags_create();
         if (id && cg_dfg_run(v->g, CG_CLI_DOT_ITERS, &after, in, out, id) != 0) {
@@ -199,23 +217,6 @@ static bool write_mapping(const char *dir, const char *bench,
 
 /* ---- the record ---------------------------------------------------------- */
 
-static const char *status_word(cg_map_status s)
-{
-    switch (s) {
-    case CG_MAP_MAPPED: return "mapped";
-    case CG_MAP_INFEASIBLE: return "infeasible";
-    case CG_MAP_TIMEOUT: return "timeout";
-    case CG_MAP_ERROR: break;
-    }
-    return "error";
-}
-
-static const char *outcome_word(cg_ii_outcome o)
-{
-    return o == CG_II_MAPPED ? "mapped"
-           : o == CG_II_INFEASIBLE ? "infeasible" : "timeout";
-}
-
 static json_t *messages(cg_diags *d)
 {
     json_t *a = json_array();
@@ -225,18 +226,6 @@ static json_t *messages(cg_diags *d)
             json_array_append_new(a, json_string(s));
         free(s);
     }
-    return a;
-}
-
-static json_t *tries(const cg_map_result *r)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < r->ntried; i++)
-        json_array_append_new(a, json_pack(
-            "{s:i, s:s, s:f, s:i, s:i, s:i}", "ii", r->tried[i].ii,
-            "outcome", outcome_word(r->tried[i].outcome), "seconds",
-            r->tried[i].seconds, "rows", r->tried[i].rows, "cols",
-            r->tried[i].cols, "nonzeros", r->tried[i].nonzeros));
     return a;
 }
 
@@ -253,31 +242,53 @@ json_t *cg_cli_error_record(const char *bench, const char *file,
  * tile DFG when the loop runs tiled). */
 static json_t *record(const char *bench, const char *file, const cg_dfg *g,
                       const cg_dfg *mapped, const cg_map_result *r,
+                      const cg_netlist *nl, const cg_cli_opts *o,
                       bool checked, const char *verified, cg_diags *d)
 {
-    return json_pack(
-        "{s:s, s:s, s:s, s:i, s:i, s:s, s:i, s:i, s:i, s:i, s:s, s:f, s:i,"
-        " s:i, s:b, s:s, s:o, s:o}",
+    json_t *cols = cg_cli_map_cols(r, nl, o->map.timeout_s);
+    cg_cli_proof_note(cols, g, d);
+    json_t *rec = json_pack(
+        "{s:s, s:s, s:s, s:i, s:i, s:s, s:b, s:s, s:s, s:o}",
         "benchmark", bench, "file", file, "loop", cg_dfg_name(g), "nodes",
         cg_dfg_nnodes(mapped), "loop_nodes", cg_dfg_nnodes(g), "mapped_dfg",
-        mapped == g ? "loop" : "tile", "res_mii", r->mii.res_mii, "rec_mii",
-        r->mii.rec_mii, "mii", r->mii.mii, "ii", r->ii, "status",
-        status_word(r->status), "seconds", r->seconds, "fus", r->fus_used,
-        "routes", r->routes_used, "checked", checked, "verified", verified,
-        "tries", tries(r), "messages", messages(d));
+        mapped == g ? "loop" : "tile", "checked", checked, "verified",
+        verified, "solver", cg_map_solver_name(o->map.solver), "messages",
+        messages(d));
+    json_object_update_new(rec, cols);
+    return rec;
+}
+
+/* "not verified: <why>" into buf: the first error from index `from` of
+ * d, without its file and line. */
+static const char *not_verified(const cg_diags *d, int from, char *buf,
+                                size_t n)
+{
+    const char *why = "the native run of the C code failed";
+    for (int i = from; i < cg_diags_size(d); i++)
+        if (cg_diags_get(d, i)->sev == CG_SEV_ERROR) {
+            why = cg_diags_get(d, i)->msg ? cg_diags_get(d, i)->msg
+                                          : "out of memory";
+            break;
+        }
+    snprintf(buf, n, "not verified: %s", why);
+    return buf;
 }
 
 /* Verify a checked mapping of `mapped`: a tiled loop by its tiled run,
- * else by replaying the loop's executions (or the interpreter's run). */
+ * else by replaying the loop's executions (or the interpreter's run).
+ * When the reference run fails nothing was compared: "not verified:
+ * <why>" (in buf), never "no". */
 static const char *verify_loop(const cg_dfg *g, const cg_dfg *mapped,
                                const cg_cli_tiling *t, cg_extract_prog *x,
                                const cg_netlist *nl, const cg_map_result *r,
-                               json_t *cols, cg_diags *d)
+                               const cg_cli_opts *o, json_t *cols,
+                               cg_diags *d, char *buf, size_t n)
 {
-    if (t->td)
-        return cg_cli_verify_tiled(t, g, x, nl, r, cols, d);
+    int from = cg_diags_size(d);
     verify v = {nl, r, mapped, d, 0, false};
-    return x ? verify_c(&v, x) : verify_dot(&v);
+    const char *res = t->td ? cg_cli_verify_tiled(t, g, x, nl, r, cols, d)
+                    : x ? verify_c(&v, x) : verify_dot(&v, &o->syms);
+    return res ? res : not_verified(d, from, buf, n);
 }
 
 json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
@@ -297,8 +308,10 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
               r.status == CG_MAP_MAPPED;
     bool checked = ok && cg_map_check(nl, r.mrrg, mapped, r.mapping, d) == 0;
     json_t *cols = json_object();
+    char why[1024];
     const char *verified = !ok ? "-" : !checked ? "no"
-                         : verify_loop(g, mapped, &t, x, nl, &r, cols, d);
+                         : verify_loop(g, mapped, &t, x, nl, &r, o, cols, d,
+                                       why, sizeof why);
     map_files mf = {&r, nl, mapped, cg_dfg_name(g)};
     if (checked && o->mapping_dir && !write_mapping(o->mapping_dir, bench, &mf))
         cg_diags_add(d, CG_SEV_ERROR, o->mapping_dir, 0, "cannot write the "
@@ -308,11 +321,9 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
         cg_diags_append(d, t.msgs);
     if (checked)
         cg_cli_tiling_cols(cols, &t, mapped, &r, d);
-    json_t *rec = record(bench, file, g, mapped, &r, checked, verified, d);
-    json_object_update(rec, cols);
-    json_decref(cols);
-    json_object_set_new(rec, "solver",
-                        json_string(cg_map_solver_name(o->map.solver)));
+    json_t *rec = record(bench, file, g, mapped, &r, nl, o, checked,
+                         verified, d);
+    json_object_update_new(rec, cols);
     cg_map_result_free(&r);
     if (x)
         cg_cli_tiling_free(&t);
@@ -356,16 +367,24 @@ static void run_c(const cg_cli_job *j, const cg_netlist *nl,
     cg_extract_params p;
     cg_extract_params_init(&p);
     p.addr_width = cg_netlist_addr_width(nl); /* the arch's address width */
-    bool ok = !j->makefile ||
-              (cg_extract_makefile_read(j->makefile, &mk, d) == 0 &&
-               (!mk.dfg_flags ||
-                cg_extract_params_parse(&p, mk.dfg_flags, j->makefile, d) == 0));
+    bool ok = (!j->makefile ||
+               (cg_extract_makefile_read(j->makefile, &mk, d) == 0 &&
+                (!mk.dfg_flags ||
+                 cg_extract_params_parse(&p, mk.dfg_flags, j->makefile,
+                                         d) == 0))) &&
+              cg_cli_syms_apply(&p, &o->syms, d) == 0;
     p.cflags = mk.cflags;
     cg_extract_prog *x = ok ? cg_extract_open(j->path, &p, d) : NULL;
-    if (x)
-        run_tags(j, x, mk.loop_tags && strspn(mk.loop_tags, " \t") <
-                       strlen(mk.loop_tags) ? mk.loop_tags : NULL,
-                 nl, o, d, recs);
+    char *tags = mk.loop_tags && strspn(mk.loop_tags, " \t") <
+                 strlen(mk.loop_tags) ? mk.loop_tags : NULL;
+    /* a file named on the command line may have no tag: say so, as
+     * `cgramap dfg` does, rather than print no row at all */
+    bool untagged = x && !tags && cg_extract_ntags(x) == 0;
+    if (untagged)
+        cg_diags_add(d, CG_SEV_ERROR, j->path, 0, "no //DFGLOOP: tag in the "
+                     "file (put '//DFGLOOP: name' on the line of a loop)");
+    if (x && !untagged)
+        run_tags(j, x, tags, nl, o, d, recs);
     else
         push_rec(recs, cg_cli_error_record(j->bench, j->path, NULL, d));
     cg_extract_close(x);

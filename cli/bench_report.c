@@ -7,14 +7,25 @@
 #include <csv.h>
 #include <string.h>
 
-#define ROW_FMT \
-    "%-14s %-14s %5s %4s %4s %-24s %9s %4s %6s %6s %10s %6s %10s %9s %s\n"
+/* nodes ResMII RecMII bottleneck II status proof time FUs util const IO
+ * mem routes, then the tiling columns */
+#define MAP_FMT \
+    "%5s %6s %6s %-10s %4s %-24s %-16s %9s %7s %5s %5s %3s %3s %6s"
+#define TILE_FMT "%6s %10s %6s %10s %9s"
+
+void cg_cli_map_header(FILE *out)
+{
+    fprintf(out, MAP_FMT, "nodes", "ResMII", "RecMII", "bottleneck", "II",
+            "status", "proof", "time", "FUs", "util", "const", "IO", "mem",
+            "routes");
+}
 
 void cg_cli_row_header(FILE *out)
 {
-    fprintf(out, ROW_FMT, "benchmark", "loop", "nodes", "MII", "II",
-            "status", "time", "FUs", "routes", "tiles", "DMA bytes",
-            "ratio", "cycles", "stalls", "verified");
+    fprintf(out, "%-14s %-14s ", "benchmark", "loop");
+    cg_cli_map_header(out);
+    fprintf(out, " " TILE_FMT " %s\n", "tiles", "DMA bytes", "ratio",
+            "cycles", "stalls", "verified");
 }
 
 static const char *str(const json_t *rec, const char *key)
@@ -56,17 +67,43 @@ static const char *real(const json_t *rec, const char *key, const char *fmt,
     return buf;
 }
 
+/* "used/total" FuncUnits, "-" when absent. */
+static const char *fus(const json_t *rec, char *buf, size_t n)
+{
+    json_t *u = json_object_get(rec, "funcunits");
+    if (!json_is_integer(u))
+        return "-";
+    snprintf(buf, n, "%lld/%lld", (long long)json_integer_value(u),
+             (long long)json_integer_value(json_object_get(rec,
+                                                           "funcunits_total")));
+    return buf;
+}
+
+void cg_cli_map_cells(const json_t *rec, FILE *out)
+{
+    char b[12][32], st[48];
+    json_t *util = json_object_get(rec, "fu_util");
+    if (json_is_number(util))
+        snprintf(b[7], 32, "%.0f%%", 100 * json_number_value(util));
+    fprintf(out, MAP_FMT, num(rec, "nodes", b[0], 32),
+            num(rec, "res_mii", b[1], 32), num(rec, "rec_mii", b[2], 32),
+            str(rec, "bottleneck"), num(rec, "ii", b[3], 32),
+            status_text(rec, st, sizeof st), str(rec, "proof"),
+            real(rec, "seconds", "%.2fs", b[4], 32), fus(rec, b[5], 32),
+            json_is_number(util) ? b[7] : "-",
+            num(rec, "const_ops", b[8], 32), num(rec, "io_ops", b[9], 32),
+            num(rec, "mem_ops", b[10], 32), num(rec, "routes", b[11], 32));
+}
+
 void cg_cli_row(const json_t *rec, FILE *out, FILE *err)
 {
-    char b[11][32], st[48];
-    fprintf(out, ROW_FMT, str(rec, "benchmark"), str(rec, "loop"),
-            num(rec, "nodes", b[0], 32), num(rec, "mii", b[1], 32),
-            num(rec, "ii", b[2], 32), status_text(rec, st, sizeof st),
-            real(rec, "seconds", "%.2fs", b[3], 32),
-            num(rec, "fus", b[4], 32), num(rec, "routes", b[5], 32),
-            num(rec, "tiles", b[6], 32), num(rec, "dma_bytes", b[7], 32),
-            real(rec, "dma_ratio", "%.2f", b[8], 32),
-            num(rec, "cycles", b[9], 32), num(rec, "stalls", b[10], 32),
+    char b[5][32];
+    fprintf(out, "%-14s %-14s ", str(rec, "benchmark"), str(rec, "loop"));
+    cg_cli_map_cells(rec, out);
+    fprintf(out, " " TILE_FMT " %s\n", num(rec, "tiles", b[0], 32),
+            num(rec, "dma_bytes", b[1], 32),
+            real(rec, "dma_ratio", "%.2f", b[2], 32),
+            num(rec, "cycles", b[3], 32), num(rec, "stalls", b[4], 32),
             str(rec, "verified"));
     fflush(out);
     size_t i;
@@ -84,9 +121,10 @@ bool cg_cli_record_ok(const json_t *rec)
         if (strstr(json_string_value(m), " error: ") ||
             strncmp(json_string_value(m), "error: ", 7) == 0)
             return false;
+    const char *v = str(rec, "verified");
     return strcmp(str(rec, "status"), "mapped") == 0 &&
            json_is_true(json_object_get(rec, "checked")) &&
-           strcmp(str(rec, "verified"), "no") != 0;
+           strcmp(v, "no") != 0 && strncmp(v, "not verified", 12) != 0;
 }
 
 static void json_writer(void *arg, FILE *f)
@@ -102,9 +140,11 @@ int cg_cli_write_json(const char *path, json_t *recs)
 
 static const char *const csv_cols[] = {
     "benchmark", "file", "loop", "nodes", "loop_nodes", "mapped_dfg",
-    "res_mii", "rec_mii", "mii", "ii",
-    "status", "seconds", "fus", "routes", "tiles", "dma_bytes", "dma_bound",
-    "dma_ratio", "cycles", "stalls", "checked", "verified", NULL,
+    "res_mii", "rec_mii", "mii", "bottleneck", "ii", "status", "proof",
+    "proof_hint", "seconds", "funcunits", "funcunits_total", "fu_ops",
+    "fu_util", "const_ops", "io_ops", "mem_ops", "routes", "tiles",
+    "dma_bytes", "dma_bound", "dma_ratio", "cycles", "stalls", "checked",
+    "verified", NULL,
 };
 
 static void csv_text(FILE *f, const char *s, bool last)

@@ -254,7 +254,7 @@ const char *cg_cli_verify_tiled(const cg_cli_tiling *t, const cg_dfg *g,
     f.varies = calloc(f.n, sizeof *f.varies);
     cg_mem native = {0}, start = {0};
     int ran = f.v && f.varies ? native_run(x, g, &start, &native, &f, d) : -1;
-    const char *res = ran == 0 ? "n/a" : "no";
+    const char *res = ran == 0 ? "n/a" : ran < 0 ? NULL : "no";
     if (ran == 1) {
         cg_tile_run_params rp;
         cg_tile_run_params_init(&rp);

@@ -3,6 +3,7 @@
  * each with the memory order of its nest stated (graph attribute
  * memory_order). */
 #include "cli/commands.h"
+#include "cli/syms.h"
 
 #include "common/diag.h"
 #include "dfg/dfg.h"
@@ -18,6 +19,7 @@
 typedef struct dfg_opts {
     const char *file, *loop, *out;
     cg_extract_params p;
+    cg_cli_syms syms;   /* --sym values */
 } dfg_opts;
 
 static void dfg_help(void)
@@ -25,9 +27,13 @@ static void dfg_help(void)
     printf("Usage: cgramap dfg FILE.c [--loop TAG] [-o OUT.dot]"
            " [--cflags FLAGS]\n"
            "                  [--no-phi-removal] [--no-leaf-removal]"
-           " [--addr-width BITS]\n"
+           " [--sym NAME=VALUE]...\n"
+           "                  [--addr-width BITS]\n"
            "Extract the DFG of every //DFGLOOP-tagged loop of FILE.c"
            " (or of TAG only) as dot.\n"
+           "--sym gives a kernel parameter or a symbolic trip count a value,"
+           " as in a\n"
+           "benchmark Makefile's DFG_FLAGS.\n"
            "Index arithmetic is narrowed to BITS (default 32, the address"
            " width of the\narchitecture: address-width= in its XML) where"
            " exact; 64 keeps LLVM's widths.\n");
@@ -42,6 +48,7 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         {"cflags", required_argument, NULL, 'c'},
         {"no-phi-removal", no_argument, NULL, 'P'},
         {"no-leaf-removal", no_argument, NULL, 'L'},
+        {"sym", required_argument, NULL, 's'},
         {"addr-width", required_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -58,6 +65,9 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         case 'c': o->p.cflags = optarg; break;
         case 'P': o->p.phi_removal = false; break;
         case 'L': o->p.leaf_removal = false; break;
+        case 's':
+            if (cg_cli_sym_add(&o->syms, optarg, "cgramap dfg")) return 2;
+            break;
         case 'A': {
             char *end;
             long w = strtol(optarg, &end, 10);
@@ -125,7 +135,8 @@ int cg_cli_dfg(int argc, char **argv)
     if (!d) return 1;
     cg_dfg **gs = NULL;
     int n = 0;
-    int rc = cg_extract_file(o.file, o.loop, &o.p, &gs, &n, d) ? 1 : 0;
+    int rc = cg_cli_syms_apply(&o.p, &o.syms, d) ||
+             cg_extract_file(o.file, o.loop, &o.p, &gs, &n, d) ? 1 : 0;
     if (rc == 0 && state_orders(gs, n, d) != 0)
         rc = 1;
     cg_diags_print(d, stderr);

@@ -2,8 +2,10 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* --help or --version anywhere: those win over the main job. */
 static int wants_info(int argc, char **argv)
@@ -13,6 +15,14 @@ static int wants_info(int argc, char **argv)
             !strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
             return 1;
     return 0;
+}
+
+/* A first argument that looks like a command (a plain word) but is none
+ * and names no file: a mistyped command, not a PATH of the main job. */
+static bool unknown_command(const char *arg)
+{
+    struct stat st;
+    return arg[0] != '-' && !strpbrk(arg, "./") && stat(arg, &st) != 0;
 }
 
 int main(int argc, char **argv)
@@ -25,6 +35,12 @@ int main(int argc, char **argv)
         return cg_cli_map(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tile") == 0)
         return cg_cli_tile(argc - 1, argv + 1);
+    if (argc > 1 && !wants_info(argc, argv) && unknown_command(argv[1])) {
+        fprintf(stderr, "cgramap: '%s' is neither a command (arch, dfg, "
+                "map, tile) nor a file or folder (see cgramap --help)\n",
+                argv[1]);
+        return 2;
+    }
     if (argc > 1 && !wants_info(argc, argv))
         return cg_cli_main_job(argc, argv);
     switch (cg_cli_parse(argc, argv)) {

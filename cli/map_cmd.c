@@ -1,7 +1,10 @@
 /* map_cmd.c: `cgramap map`: map one DFG (dot) on an architecture, check the
- * mapping and print one row: nodes, MII, II, status, time, FUs and routing
- * nodes used, whether the checker accepted it. */
+ * mapping and print one row: the mapping columns of the main job's rows
+ * (map_cols.c: MII parts, II, status, what the II is proven to be, how the
+ * array is used) and whether the checker accepted it. */
+#include "cli/bench.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 
 #include "arch/arch.h"
 #include "common/diag.h"
@@ -25,10 +28,12 @@ static void map_help(void)
     printf("Usage: cgramap map [--arch FILE.xml [--templates T.xml]]"
            " [--timeout S] [--max-ii N]\n"
            "                  [--solver glpk|cbc] [--dump-lp PREFIX]"
-           " [--mapping OUT.txt]"
-           " LOOP.dot\n"
-           "Map one DFG with the ILP mapper, check the mapping, print a"
-           " row.\n");
+           " [--mapping OUT.txt]\n"
+           "                  [--seed N] [--steps N] [--ilp-nodes N]"
+           " [--time-limit S] LOOP.dot\n"
+           "Map one DFG (heuristic, then the ILP at the IIs below), check"
+           " the mapping, print a row.\n"
+           CG_CLI_EFFORT_HELP);
 }
 
 /* Parse a positive number; a usage error names the option and value. */
@@ -56,6 +61,7 @@ static int map_parse(int argc, char **argv, map_opts *o)
         {"dump-lp", required_argument, NULL, 'D'},
         {"mapping", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
+        CG_CLI_EFFORT_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -91,6 +97,13 @@ static int map_parse(int argc, char **argv, map_opts *o)
         case 'D': o->p.dump_lp = optarg; break;
         case 'm': o->mapping = optarg; break;
         case 'h': map_help(); return 1;
+        case CG_CLI_OPT_SEED:
+        case CG_CLI_OPT_STEPS:
+        case CG_CLI_OPT_NODES:
+        case CG_CLI_OPT_TIME_LIMIT:
+            if (cg_cli_effort_opt("cgramap map", c, optarg, &o->p))
+                return 2;
+            break;
         case ':':
             fprintf(stderr, "cgramap map: option '%s' needs a value\n",
                     argv[optind - 1]);
@@ -108,19 +121,6 @@ static int map_parse(int argc, char **argv, map_opts *o)
     }
     o->dot = argv[optind];
     return 0;
-}
-
-static const char *status_name(const cg_map_result *r, char *buf, size_t n)
-{
-    switch (r->status) {
-    case CG_MAP_MAPPED: return "mapped";
-    case CG_MAP_INFEASIBLE:
-        snprintf(buf, n, "infeasible up to II=%d", r->ii);
-        return buf;
-    case CG_MAP_TIMEOUT: return "timeout";
-    case CG_MAP_ERROR: break;
-    }
-    return "error";
 }
 
 typedef struct map_job {
@@ -144,13 +144,15 @@ static int map_one(const map_opts *o, const cg_netlist *nl, const cg_dfg *g,
     if (cg_map(nl, g, &o->p, &res, d) != 0) return 1;
     int ok = res.status == CG_MAP_MAPPED &&
              cg_map_check(nl, res.mrrg, g, res.mapping, d) == 0;
-    char buf[64];
-    printf("%-16s %5s %4s %4s %-24s %9s %4s %6s %s\n", "loop", "nodes",
-           "MII", "II", "status", "time", "FUs", "routes", "checked");
-    printf("%-16s %5d %4d %4d %-24s %8.2fs %4d %6d %s\n", cg_dfg_name(g),
-           cg_dfg_nnodes(g), res.mii.mii, res.ii,
-           status_name(&res, buf, sizeof buf), res.seconds, res.fus_used,
-           res.routes_used, ok ? "yes" : "no");
+    json_t *rec = cg_cli_map_cols(&res, nl, o->p.timeout_s);
+    json_object_set_new(rec, "nodes", json_integer(cg_dfg_nnodes(g)));
+    printf("%-16s ", "loop");
+    cg_cli_map_header(stdout);
+    printf(" %s\n%-16s ", "checked", cg_dfg_name(g));
+    cg_cli_map_cells(rec, stdout);
+    printf(" %s\n", ok ? "yes" : "no");
+    cg_cli_proof_note(rec, g, d);
+    json_decref(rec);
     map_job j = {&res, nl, g};
     if (ok && o->mapping &&
         cg_cli_write_file(o->mapping, mapping_writer, &j) != 0)

@@ -2,8 +2,13 @@
  * whose stage exists are accepted, so the program never advertises a stub. */
 #include "cli/options.h"
 
+#include "mapper/map.h"
+
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 void cg_cli_help(void)
 {
@@ -28,10 +33,12 @@ void cg_cli_help(void)
 "      --timeout S         seconds per II tried (default 60)\n"
 "      --max-ii N          highest II tried, up to 64 (default 16)\n"
 "      --solver NAME       the ILP's MIP solver: glpk (default) or cbc\n"
+CG_CLI_EFFORT_HELP
 "  -j, --jobs N            files mapped at once (default 1)\n"
 "      --json FILE         every row, with each II tried, as JSON\n"
 "      --csv FILE          every row as CSV\n"
 "      --mapping-dir DIR   each mapping as text, JSON and Graphviz\n"
+"      --sym NAME=VALUE    a kernel parameter's value, as in DFG_FLAGS\n"
 "  -h, --help              print this help and exit\n"
 "  -V, --version           print the version and exit\n"
 "\n"
@@ -64,4 +71,55 @@ cg_cli_action cg_cli_parse(int argc, char **argv)
         return CG_CLI_USAGE;
     }
     return CG_CLI_RUN;
+}
+
+/* A whole number in lo..hi; -1 after the message. */
+static int whole(const char *prog, const char *opt, const char *v, double lo,
+                 double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || x != (double)(long long)x || x < lo ||
+        x > hi) {
+        fprintf(stderr, "%s: Invalid value for %s: %s (a whole number from "
+                "%.0f to %.0f)\n", prog, opt, v, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cg_cli_effort_opt(const char *prog, int code, const char *v,
+                      struct cg_map_params *p)
+{
+    double x;
+    char *end;
+    switch (code) {
+    case CG_CLI_OPT_SEED:
+        if (whole(prog, "--seed", v, 0, UINT_MAX, &x))
+            return -1;
+        p->seed = (unsigned)x;
+        return 0;
+    case CG_CLI_OPT_STEPS:
+        if (whole(prog, "--steps", v, 1, 1e12, &x))
+            return -1;
+        p->heur_steps = (long)x;
+        return 0;
+    case CG_CLI_OPT_NODES:
+        if (whole(prog, "--ilp-nodes", v, 1, INT_MAX, &x))
+            return -1;
+        p->ilp_nodes = (int)x;
+        return 0;
+    default: /* CG_CLI_OPT_TIME_LIMIT */
+        errno = 0;
+        x = strtod(v, &end);
+        if (errno || end == v || *end || !(x > 0) || x > 1e9) {
+            fprintf(stderr, "%s: Invalid value for --time-limit: %s (seconds,"
+                    " more than 0)\n", prog, v);
+            return -1;
+        }
+        p->time_limit_s = x;
+        return 0;
+    }
 }

@@ -15,4 +15,28 @@ cg_cli_action cg_cli_parse(int argc, char **argv);
 /* Print the help text to stdout. */
 void cg_cli_help(void);
 
+/* The mapper's effort options, shared by the main job and `map`:
+ * --seed N, --steps N, --ilp-nodes N, --time-limit S.  Their getopt codes
+ * (above any character) and long-option entries: */
+enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
+       CG_CLI_OPT_TIME_LIMIT };
+#define CG_CLI_EFFORT_OPTIONS                                                \
+    {"seed", required_argument, NULL, CG_CLI_OPT_SEED},                      \
+    {"steps", required_argument, NULL, CG_CLI_OPT_STEPS},                    \
+    {"ilp-nodes", required_argument, NULL, CG_CLI_OPT_NODES},                \
+    {"time-limit", required_argument, NULL, CG_CLI_OPT_TIME_LIMIT}
+#define CG_CLI_EFFORT_HELP                                                   \
+    "      --seed N            seed of the heuristic (default 1)\n"           \
+    "      --steps N           work limit per II: ops the heuristic places\n" \
+    "                          over its restarts (default 40000)\n"           \
+    "      --ilp-nodes N       work limit per ILP model: branch-and-bound\n"  \
+    "                          nodes (default 5000)\n"                        \
+    "      --time-limit S      wall-clock cap for a whole loop (default none)\n"
+
+struct cg_map_params;
+/* Apply effort option `code` with value v to p.  0, or -1 after printing
+ * "PROG: Invalid value for --OPT: V (...)" to stderr. */
+int cg_cli_effort_opt(const char *prog, int code, const char *v,
+                      struct cg_map_params *p);
+
 #endif

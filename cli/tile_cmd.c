@@ -7,6 +7,7 @@
  * the same nest; --no-makefile ignores it.  --export-4d PREFIX also writes
  * the descriptors as 4D-data-mover buffers, one file per side. */
 #include "cli/commands.h"
+#include "cli/syms.h"
 
 #include "arch/arch.h"
 #include "common/diag.h"
@@ -26,6 +27,7 @@ typedef struct tile_opts {
     const char *export_4d; /* PREFIX: PREFIX.ext.hex and PREFIX.tile.hex */
     int json;
     int no_makefile;
+    cg_cli_syms syms;      /* --sym values, over the Makefile's */
     cg_tile_params p;
 } tile_opts;
 
@@ -34,7 +36,7 @@ static void tile_help(void)
     printf("Usage: cgramap tile FILE.c --loop TAG [--arch A.xml] [--mem BYTES]"
            "\n"
            "                   [--ii N] [--depth N] [--json] [--no-makefile]"
-           "\n"
+           " [--sym NAME=VALUE]...\n"
            "Tile the loop nest around the loop tagged TAG for the tile memory"
            " of the\n"
            "architecture (default: the embedded 4x4 mesh) and print the tile"
@@ -52,6 +54,10 @@ static void tile_help(void)
            "  --json         one JSON object {plan, descriptors, schedule}"
            "\n"
            "  --no-makefile  ignore the Makefile next to FILE.c\n"
+           "  --sym NAME=VALUE\n"
+           "                 a kernel parameter's or a symbolic trip"
+           " count's value, as\n"
+           "                 in DFG_FLAGS (over the Makefile's value)\n"
            "  --export-4d PREFIX\n"
            "                 also write the descriptors as 4D-data-mover"
            " buffers:\n"
@@ -97,6 +103,7 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
         {"json", no_argument, NULL, 'j'},
         {"no-makefile", no_argument, NULL, 'n'},
         {"export-4d", required_argument, NULL, 'x'},
+        {"sym", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -112,6 +119,9 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
         case 'a': o->arch = optarg; break;
         case 'j': o->json = 1; break;
         case 'n': o->no_makefile = 1; break;
+        case 's':
+            if (cg_cli_sym_add(&o->syms, optarg, "cgramap tile")) return 2;
+            break;
         case 'x':
             if (!*optarg) {
                 fprintf(stderr, "cgramap tile: --export-4d needs a file "
@@ -147,7 +157,8 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
     if (optind != argc - 1 || !o->loop) {
         fprintf(stderr, "cgramap tile: usage: cgramap tile FILE.c --loop TAG"
                 " [--arch A.xml] [--mem BYTES] [--ii N] [--depth N] [--json]"
-                " [--no-makefile] [--export-4d PREFIX] (see cgramap tile"
+                " [--no-makefile] [--export-4d PREFIX] [--sym NAME=VALUE]"
+                " (see cgramap tile"
                 " --help)\n");
         return 2;
     }
@@ -279,7 +290,8 @@ int cg_cli_tile(int argc, char **argv)
     if (nl)
         ep.addr_width = cg_netlist_addr_width(nl);
     cg_extract_makefile mk = {0};
-    bool flags_ok = o.no_makefile || read_makefile(o.file, &mk, &ep, d) == 0;
+    bool flags_ok = (o.no_makefile || read_makefile(o.file, &mk, &ep, d) == 0)
+                    && cg_cli_syms_apply(&ep, &o.syms, d) == 0;
     cg_dfg **gs = NULL;
     int n = 0, rc = 1;
     if (nl && flags_ok &&

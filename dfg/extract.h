@@ -12,8 +12,10 @@
  *
  * Kernel convention: the function holding a tagged loop is the kernel.  Its
  * parameters must be integers; the native run passes each the value of the
- * symbol of the same name (cg_extract_params.syms), and fails naming the
- * parameter when none is given.  Arrays are globals, never parameters.
+ * symbol of the same name (cg_extract_params.syms).  A parameter with no
+ * symbol gets 0 (with a note) when neither the loop nor a loop around it
+ * uses it; otherwise the run fails naming the parameter.  Arrays are
+ * globals, never parameters.
  */
 #ifndef CG_EXTRACT_H
 #define CG_EXTRACT_H
@@ -142,7 +144,8 @@ typedef void (*cg_extract_probe_fn)(void *arg,
  * final bytes of every global.  probe (may be NULL) sees every execution
  * of the loop, with inputs/outputs indexed by the node ids of the DFG that
  * cg_extract_loop returned for tag (extract it first).  Kernel parameters
- * take the values of p->syms of the same name.  *ninstances (may be NULL)
+ * take the values of p->syms of the same name (0 for one the loop does not
+ * use: see the kernel convention above).  *ninstances (may be NULL)
  * receives the number of executions.  Returns 0, or -1 with an error. */
 int cg_extract_run(cg_extract_prog *x, const char *tag, cg_mem *mem,
                    cg_extract_probe_fn probe, void *arg, int64_t *ninstances,

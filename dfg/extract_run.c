@@ -206,31 +206,116 @@ static void instrument(inst *s, rctx *r, LLVMValueRef fn)
     free(out);
 }
 
+/* ---- which parameters the loop uses ------------------------------------ */
+
+/* The tagged loop of e and the loops around it, in the original module:
+ * a parameter that reaches none of their blocks cannot change what the
+ * loop computes nor how often its nest runs it. */
+static bool in_nest(const cg_extract_prog *x, const cg__ex_done *e,
+                    LLVMValueRef fn, LLVMBasicBlockRef b)
+{
+    LLVMBasicBlockRef header = cg__ex_block_at(fn, e->header);
+    int l = 0;
+    while (l < x->nloops && (x->loops[l].fn != fn ||
+                             x->loops[l].header != header))
+        l++;
+    if (l == x->nloops)
+        return true; /* not found: assume the worst */
+    for (; l >= 0; l = x->loops[l].parent)
+        if (cg__ex_in_loop(&x->loops[l], b))
+            return true;
+    return false;
+}
+
+/* Does parameter i of e's kernel flow (through SSA values, not memory)
+ * into the loop or a loop around it?  True when unsure (out of memory). */
+static bool param_used(const cg_extract_prog *x, const cg__ex_done *e,
+                       unsigned i)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(x->mod, e->fn);
+    if (!fn)
+        return true;
+    size_t n = 1, cap = 64;
+    LLVMValueRef *seen = malloc(cap * sizeof *seen);
+    if (!seen)
+        return true;
+    seen[0] = LLVMGetParam(fn, i);
+    bool used = false;
+    for (size_t k = 0; k < n && !used; k++)
+        for (LLVMUseRef u = LLVMGetFirstUse(seen[k]); u && !used;
+             u = LLVMGetNextUse(u)) {
+            LLVMValueRef v = LLVMGetUser(u);
+            if (!LLVMIsAInstruction(v))
+                continue;
+            used = in_nest(x, e, fn, LLVMGetInstructionParent(v));
+            size_t j = 0;
+            while (j < n && seen[j] != v)
+                j++;
+            if (j < n)
+                continue;
+            if (n == cap) {
+                LLVMValueRef *m = realloc(seen, 2 * cap * sizeof *m);
+                if (!m) {
+                    used = true;
+                    break;
+                }
+                seen = m;
+                cap *= 2;
+            }
+            seen[n++] = v;
+        }
+    free(seen);
+    return used;
+}
+
+/* The value of kernel parameter i (named nm) into *v: its symbol's, or 0
+ * with a note when the loop does not use it.  -1 with an error when a
+ * used parameter has no symbol or is not an integer. */
+static int param_value(const rctx *r, unsigned i, LLVMValueRef p,
+                       const char *nm, uint64_t *v, cg_diags *d)
+{
+    const cg_extract_prog *x = r->x;
+    int k = 0;
+    while (k < x->params.nsyms && strcmp(x->params.syms[k].name, nm))
+        k++;
+    bool integer = LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMIntegerTypeKind;
+    if (integer && k < x->params.nsyms) {
+        *v = (uint64_t)x->params.syms[k].value;
+        return 0;
+    }
+    if (integer && !param_used(x, r->e, i)) {
+        cg_diags_add(d, CG_SEV_NOTE, x->path, 0, "kernel '%s': parameter "
+                     "'%s' has no value, and neither loop '%s' nor a loop "
+                     "around it uses it, so the native run passes 0",
+                     r->e->fn, nm, r->e->tag);
+        *v = 0;
+        return 0;
+    }
+    if (integer)
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "kernel '%s' of loop '%s': "
+                     "parameter '%s' has no value; give it one with --sym "
+                     "%s=VALUE (on the command line, or in DFG_FLAGS of the "
+                     "benchmark's Makefile)", r->e->fn, r->e->tag, nm, nm);
+    else
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "kernel '%s' of loop '%s': "
+                     "parameter '%s' needs an integer type", r->e->fn,
+                     r->e->tag, nm);
+    return -1;
+}
+
 /* void __cg_entry(void) { kernel(sym1, sym2, ...); } */
 static int entry(inst *s, rctx *r, LLVMValueRef fn, cg_diags *d)
 {
-    const cg_extract_prog *x = r->x;
     unsigned n = LLVMCountParams(fn);
     LLVMValueRef *args = calloc(n + 1, sizeof *args);
     int rc = args ? 0 : -1;
     for (unsigned i = 0; rc == 0 && i < n; i++) {
         LLVMValueRef p = LLVMGetParam(fn, i);
         size_t len;
-        const char *nm = LLVMGetValueName2(p, &len);
-        int k = 0;
-        while (k < x->params.nsyms && strcmp(x->params.syms[k].name, nm))
-            k++;
-        if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMIntegerTypeKind ||
-            k == x->params.nsyms) {
-            cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "kernel '%s' of loop "
-                         "'%s': parameter '%s' needs %s", r->e->fn, r->e->tag,
-                         nm, k == x->params.nsyms ? "a value (give the "
-                         "symbol of that name a value)" : "an integer type");
-            rc = -1;
-            break;
-        }
-        args[i] = LLVMConstInt(LLVMTypeOf(p),
-                               (unsigned long long)x->params.syms[k].value, 1);
+        uint64_t v;
+        rc = param_value(r, i, p, LLVMGetValueName2(p, &len), &v, d);
+        if (rc == 0)
+            args[i] = LLVMConstInt(LLVMTypeOf(p), (unsigned long long)v, 1);
     }
     if (rc == 0) {
         LLVMTypeRef vt = LLVMFunctionType(LLVMVoidTypeInContext(s->c), NULL,

@@ -8,11 +8,14 @@
  * timing equation of every edge, the memory order (cg_map_mem_orders,
  * recomputed here from the DFG), the bank of each load and store, and the
  * widths: an op (a constant, an input or output) on a unit at least as
- * wide as its value, each value through ports at least as wide.  One
- * error per violation. */
+ * wide as its value, each value through ports at least as wide.  An
+ * unplaced const is an immediate: each of its uses must have no route and
+ * a consumer whose unit takes an immediate on that operand with a field its
+ * value fits (imm.c).  One error per violation. */
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "imm_internal.h"
 #include "map_internal.h"
 #include "names_internal.h"
 
@@ -211,10 +214,59 @@ static int64_t walk_route(chk *c, int e, const char *ed)
     return lat;
 }
 
+/* An unplaced const: an immediate, so it needs a value and a use. */
+static void check_folded(chk *c, int v)
+{
+    const cg_dfg_node *n = cg_dfg_get_node(c->g, v);
+    int uses = 0;
+    for (int e = 0; e < c->m->nedges; e++)
+        uses += cg_dfg_get_edge(c->g, e)->src == v;
+    if (!n->has_value)
+        err(c, v, "const '%s' is not placed, so it must be an immediate, "
+            "but it has no value", n->name);
+    if (uses == 0)
+        err(c, v, "const '%s' is not placed but feeds no operand to be an "
+            "immediate of; place it on a ConstUnit", n->name);
+}
+
+/* Edge e from an unplaced const: an immediate of its consumer's unit. */
+static void check_imm_use(chk *c, int e, const char *ed, const bool *placed)
+{
+    char b[160];
+    const cg_dfg_edge *x = cg_dfg_get_edge(c->g, e);
+    const cg_dfg_node *k = cg_dfg_get_node(c->g, x->src);
+    if (c->m->route_len[e] != 0)
+        err(c, x->dst, "%s: '%s' is an immediate (not placed) but the edge "
+            "has a route of %d nodes; an immediate needs none", ed, k->name,
+            c->m->route_len[e]);
+    if (!placed[x->dst] || !k->has_value)
+        return; /* already reported */
+    int f = c->m->place[x->dst];
+    const cg_nl_prim *pr =
+        cg_netlist_prim(c->nl, cg_mrrg_get_node(c->mrrg, f)->prim);
+    int bits = cg__imm_bits(pr);
+    if (!cg__imm_takes(pr, x->operand)) {
+        err(c, x->dst, "%s: const '%s' is not placed, so it must be an "
+            "immediate, but %s takes no immediate on operand %d", ed,
+            k->name, NAME(f, b), x->operand);
+    } else if (!cg__imm_fits(k, bits)) {
+        int64_t lim = bits >= 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+        err(c, x->dst, "%s: const '%s' = %lld does not fit the %d-bit "
+            "immediate of %s (%lld..%lld)", ed, k->name,
+            (long long)cg_sext((uint64_t)k->value, k->width), bits,
+            NAME(f, b), (long long)(-lim - 1), (long long)lim);
+    }
+}
+
 static void check_edge(chk *c, int e, const bool *placed)
 {
     char ed[300];
     const cg_dfg_edge *x = cg_dfg_get_edge(c->g, e);
+    if (cg__imm_edge(c->m, c->g, e)) {
+        edge_desc(c, e, ed, sizeof ed);
+        check_imm_use(c, e, ed, placed);
+        return;
+    }
     if (!placed[x->src] || !placed[x->dst])
         return; /* already reported at the placement */
     edge_desc(c, e, ed, sizeof ed);
@@ -281,8 +333,12 @@ int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
     } else {
         for (size_t i = 0; i < nn; i++)
             c.func_owner[i] = c.val[i] = c.val_edge[i] = c.in_edge[i] = -1;
-        for (int v = 0; v < m->nnodes; v++)
-            placed[v] = check_place(&c, v);
+        for (int v = 0; v < m->nnodes; v++) {
+            if (cg__imm_node(m, g, v))
+                check_folded(&c, v);
+            else
+                placed[v] = check_place(&c, v);
+        }
         for (int e = 0; e < m->nedges; e++)
             check_edge(&c, e, placed);
         check_order(&c, placed);

@@ -57,6 +57,7 @@ typedef struct heur {
     int64_t *asap, *alap; /* static schedule with the least edge delays */
     uint64_t rng;
     double deadline;
+    long steps;      /* ops placed or failed, over all attempts */
     double noise;    /* random part of a choice's cost; grows with the
                         attempts so that later ones explore more */
     double late_src; /* chance that a source follows its last consumer */
@@ -794,13 +795,16 @@ static void reset(heur *H)
 }
 
 /* One attempt; the op that failed, -1 when all were placed, -2 when the
- * time ran out. */
+ * wall-clock cap ran out, -3 when the steps (the work limit) did. */
 static int attempt(heur *H)
 {
     reset(H);
     for (int i = 0; i < H->n; i++) {
         if (now() > H->deadline)
             return -2;
+        if (H->o->max_steps > 0 && H->steps >= H->o->max_steps)
+            return -3;
+        H->steps++;
         if (!place_op(H, H->order[i]))
             return H->order[i];
     }
@@ -845,6 +849,7 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
 {
     heur H = {.nl = nl, .m = m, .g = g, .o = o};
     H.deadline = now() + o->timeout_s;
+    o->timed_out = false;
     H.rng = 0x2545f4914f6cdd1dull ^ ((uint64_t)o->seed * 0x9e3779b97f4a7c15ull);
     *out = NULL;
     int rc = setup(&H);
@@ -857,7 +862,7 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     }
     int found = 0;
     o->attempts = 0;
-    while (rc == 0 && now() < H.deadline &&
+    while (rc == 0 &&
            (o->max_attempts <= 0 || o->attempts < o->max_attempts)) {
         o->attempts++;
         if (make_order(&H) < 0) {
@@ -875,9 +880,13 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
             found = *out ? 1 : -1;
             break;
         }
-        if (failed >= 0)
-            H.bump[failed]++;
+        if (failed == -2)
+            o->timed_out = true;
+        if (failed == -2 || failed == -3)
+            break;
+        H.bump[failed]++;
     }
+    o->steps = H.steps;
     teardown(&H);
     if (rc < 0 || found < 0) {
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,

@@ -48,12 +48,18 @@ typedef struct cg__heur_order {
 } cg__heur_order;
 
 typedef struct cg__heur_opts {
-    double timeout_s;              /* give up after this long */
+    double timeout_s;              /* wall-clock cap: give up after this
+                                      long (reported in timed_out) */
     unsigned seed;                 /* for the randomised restarts */
     const cg__heur_order *orders;  /* extra precedences, NULL = none */
     int norders;
     int max_attempts;              /* 0 = until the time is up */
     int attempts;                  /* out: attempts made */
+    long max_steps;                /* work limit: ops placed (or failed)
+                                      over all attempts, 0 = none */
+    long steps;                    /* out: steps made */
+    bool timed_out;                /* out: timeout_s (a wall-clock cap)
+                                      ended the search */
 } cg__heur_opts;
 
 /* Map g on the MRRG m (at its II) by modulo scheduling with placement and

@@ -766,6 +766,14 @@ static bool route_integral(const model *M, glp_prob *P, int e)
 static void rowgen(glp_tree *T, void *info)
 {
     model *M = info;
+    if (M->o->nodes > 0 && glp_ios_reason(T) == GLP_ISELECT) {
+        int active, live, total;
+        glp_ios_tree_size(T, &active, &live, &total);
+        if (total > M->o->nodes) { /* the work limit: GLP_ESTOP */
+            glp_ios_terminate(T);
+            return;
+        }
+    }
     if (glp_ios_reason(T) != GLP_IROWGEN)
         return;
     glp_prob *P = glp_ios_get_prob(T);
@@ -777,14 +785,18 @@ static void rowgen(glp_tree *T, void *info)
 }
 
 /* The LP relaxation (warm-started from the last basis); its outcome when
- * it already decides the II (infeasible, out of time), else -1. */
-static int relax(glp_prob *P, double left)
+ * it already decides the II (infeasible, out of time or iterations), else
+ * -1.  *capped when the wall clock stopped it. */
+static int relax(glp_prob *P, double left, int iters, bool *capped)
 {
     glp_smcp sp;
     glp_init_smcp(&sp);
     sp.msg_lev = GLP_MSG_OFF;
     sp.tm_lim = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+    if (iters > 0)
+        sp.it_lim = iters;
     int ret = glp_simplex(P, &sp);
+    *capped = ret == GLP_ETMLIM;
     if (ret == 0 && glp_get_status(P) == GLP_OPT)
         return -1;
     if (ret == 0 && (glp_get_status(P) == GLP_NOFEAS ||
@@ -812,7 +824,7 @@ static int cut_all(model *M, glp_prob *P)
 static int solve_cbc(model *M, glp_prob *P, double left, cg__ilp_out *out)
 {
     cg_ii_outcome o;
-    if (cg__cbc_solve(P, left, &o, &M->x) < 0)
+    if (cg__cbc_solve(P, left, M->o->nodes, &o, &out->capped, &M->x) < 0)
         return -1;
     out->outcome = o;
     if (o != CG_II_MAPPED)
@@ -838,7 +850,9 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
         return -1;
     for (;;) {
         double left = deadline - now();
-        int lp = left > 0 ? relax(P, left) : CG_II_TIMEOUT;
+        out->capped = left <= 0;
+        int lp = left > 0 ? relax(P, left, M->o->lp_iters, &out->capped)
+                          : CG_II_TIMEOUT;
         if (lp >= 0 || M->o->relax_only) {
             out->outcome = lp >= 0 ? (cg_ii_outcome)lp : CG_II_TIMEOUT;
             return 0;
@@ -848,8 +862,10 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
             int rc = left > 0 ? solve_cbc(M, P, left, out) : 0;
             if (rc == 1)
                 continue;
-            if (left <= 0)
+            if (left <= 0) {
                 out->outcome = CG_II_TIMEOUT;
+                out->capped = true;
+            }
             return rc;
         }
         glp_iocp parm;
@@ -881,6 +897,7 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
         out->outcome = ret == GLP_ENOPFS || st == GLP_NOFEAS
                            ? CG_II_INFEASIBLE
                            : CG_II_TIMEOUT;
+        out->capped = ret == GLP_ETMLIM; /* not GLP_ESTOP: the node limit */
         return 0;
     }
 }

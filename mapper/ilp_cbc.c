@@ -96,11 +96,12 @@ static Cbc_Model *load(glp_prob *P)
     return cm;
 }
 
-int cg__cbc_solve(glp_prob *P, double seconds, cg_ii_outcome *outcome,
-                  double **x)
+int cg__cbc_solve(glp_prob *P, double seconds, int nodes,
+                  cg_ii_outcome *outcome, bool *capped, double **x)
 {
     *x = NULL;
     *outcome = CG_II_TIMEOUT;
+    *capped = false;
     Cbc_Model *cm = load(P);
     if (!cm)
         return -1;
@@ -113,7 +114,10 @@ int cg__cbc_solve(glp_prob *P, double seconds, cg_ii_outcome *outcome,
     Cbc_setParameter(cm, "threads", "1"); /* reproducible runs */
     /* any feasible mapping will do: stop at the first */
     Cbc_setMaximumSolutions(cm, 1);
+    if (nodes > 0)
+        Cbc_setMaximumNodes(cm, nodes);
     Cbc_solve(cm);
+    *capped = Cbc_isSecondsLimitReached(cm) != 0;
     int rc = 0;
     const double *best = Cbc_bestSolution(cm);
     int n = glp_get_num_cols(P);

@@ -35,11 +35,13 @@ glp_prob *cg__lp_to_glpk(cg__lp *lp, int *nonzeros);
 
 /* ---- ilp_cbc.c ---------------------------------------------------------- */
 
-/* Solve P's MIP with CBC for at most `seconds` (wall time), stopping at
+/* Solve P's MIP with CBC for at most `seconds` (wall time, a cap) and
+ * `nodes` branch-and-bound nodes (the work limit, 0 = none), stopping at
  * the first integer solution.  *outcome: MAPPED with *x the solution
  * (malloc'd, 1-based like GLPK's columns), INFEASIBLE when CBC proved
- * there is none, TIMEOUT otherwise.  0, or -1 on no memory. */
-int cg__cbc_solve(glp_prob *P, double seconds, cg_ii_outcome *outcome,
-                  double **x);
+ * there is none, TIMEOUT otherwise (*capped when the wall clock ended
+ * it).  0, or -1 on no memory. */
+int cg__cbc_solve(glp_prob *P, double seconds, int nodes,
+                  cg_ii_outcome *outcome, bool *capped, double **x);
 
 #endif

@@ -24,12 +24,15 @@
  * II's outcome is that of the first mapped model, else of the full one.
  * Every mapping is checked by cg_map_check before it is returned; a mapping
  * that fails it is a mapper bug, reported as an error, never a result.
+ * All of this runs on the DFG without the consts that units carry as
+ * immediates (imm.c), MII included; cg_map expands the mapping back.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "heur_internal.h"
+#include "imm_internal.h"
 #include "map_internal.h"
 
 int cg_map_solver_parse(const char *name, cg_map_solver *out)
@@ -54,6 +57,9 @@ void cg_map_params_init(cg_map_params *p)
     p->timeout_s = 60;
     p->max_ii = 16;
     p->seed = 1;
+    p->heur_steps = 40000;
+    p->ilp_nodes = 5000;
+    p->lp_iters = 100000;
 }
 
 static double now(void)
@@ -76,21 +82,23 @@ static char *lp_name(const char *base, int ii)
 }
 
 /* Restricted models around the annealed placement, radius 1 and 2, each
- * with a sixth of the time: the II reaches the ILP only when the
+ * with a quarter of the nodes: the II reaches the ILP only when the
  * heuristic found nothing there, and then the full model's proof is worth
  * more than a longer search near one placement.  Stops at the first
  * mapping.  0, or -1 on an error. */
 static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
                           const cg__kgraph *k, const int *center,
-                          cg_map_solver solver, double deadline,
+                          const cg_map_params *p, double deadline,
                           cg__ilp_out *out, cg_diags *d)
 {
     int diam = cg_netlist_rows(nl) + cg_netlist_cols(nl) - 2;
-    double slice = (deadline - now()) / 6;
+    int nodes = p->ilp_nodes > 0 ? (p->ilp_nodes + 3) / 4 : 0;
     for (int r = 1; r <= 2 && r < diam; r++) {
-        if (slice < 0.2)
+        double left = deadline - now();
+        if (left <= 0)
             break;
-        cg__ilp_opts o = {center, r, slice, NULL, false, solver};
+        cg__ilp_opts o = {center,    r,     left,  NULL, false,
+                          p->solver, nodes, p->lp_iters};
         if (cg__ilp_solve(k, nl, g, &o, out, d) < 0)
             return -1;
         if (out->outcome == CG_II_MAPPED)
@@ -117,25 +125,25 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     out->outcome = CG_II_TIMEOUT;
     /* The full model's LP relaxation first: when it is infeasible the II
      * is proven impossible at once (measured under 0.5 s on the 4x4). */
-    cg__ilp_opts lo = {NULL, 0, 0.5 * p->timeout_s, NULL, true,
-                       CG_SOLVER_GLPK};
+    cg__ilp_opts lo = {NULL, 0, p->timeout_s, NULL, true, CG_SOLVER_GLPK,
+                       0, p->lp_iters};
     rc = cg__ilp_solve(k, nl, g, &lo, out, d);
     bool proven = rc == 0 && out->outcome == CG_II_INFEASIBLE;
     /* Small DFGs go straight to the full model. */
     if (rc == 0 && !proven && have && n > 6)
-        rc = try_restricted(nl, g, k, center, p->solver, deadline, out,
-                            d);
+        rc = try_restricted(nl, g, k, center, p, deadline, out, d);
     if (proven && !lp) {
         /* decided; the full model is solved only to write it */
     } else if (rc == 0 && out->outcome != CG_II_MAPPED) {
         double left = deadline - now();
-        cg__ilp_opts o = {NULL, 0, left > 0.5 ? left : 0.5, lp, false,
-                          p->solver};
+        cg__ilp_opts o = {NULL,      0,           left > 0 ? left : 0,
+                          lp,        false,       p->solver,
+                          p->ilp_nodes, p->lp_iters};
         rc = cg__ilp_solve(k, nl, g, &o, out, d);
     } else if (rc == 0 && lp) {
         /* Mapped by a restricted model: still write the full one. */
         cg__ilp_out tmp;
-        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK};
+        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK, 0, 0};
         rc = cg__ilp_solve(k, nl, g, &o, &tmp, d);
         cg_mapping_destroy(tmp.mapping);
     }
@@ -184,11 +192,13 @@ static int accept(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
 }
 
 static void record(cg_map_result *res, int ii, cg_ii_outcome o, double s,
-                   const cg__ilp_out *out)
+                   const cg__ilp_out *out, bool capped)
 {
+    res->capped |= capped;
     if (res->ntried >= 64)
         return;
     int t = res->ntried++;
+    res->tried[t].capped = capped;
     res->tried[t].ii = ii;
     res->tried[t].outcome = o;
     res->tried[t].seconds = s;
@@ -217,7 +227,8 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
     int rc = try_ii(nl, g, p, k, ii, &out, d);
     cg__kgraph_destroy(k);
     if (rc == 0)
-        record(res, ii, out.outcome, now() - t0, &out);
+        record(res, ii, out.outcome, now() - t0, &out,
+               out.outcome == CG_II_TIMEOUT && out.capped);
     if (rc == 0 && out.mapping) {
         if (accept(nl, g, m, out.mapping, res, d) == 0)
             return 1;
@@ -226,28 +237,6 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
     cg_mapping_destroy(out.mapping);
     cg_mrrg_destroy(m);
     return rc;
-}
-
-/* Attempts the heuristic gets per II: where it maps, it did so within
- * about 2,000 on the microbenchmarks (docs/mapper.md). */
-#define HEUR_ATTEMPTS 4000
-
-/* Above this many nodes the ILP has not decided any II within the limits
- * measured (jacobi2d's 58 and sobel's 74 time out at every II even with
- * 60 s; conv2d's 44-node tile DFG maps by the ILP in 10 s), so the
- * heuristic, a restarted random search, is the only source of mappings
- * and gets more of the time: jacobi2d at II 8 maps for 12 of 40 seeds
- * with 1 s, for 7 of 10 with 5 s (docs/mapper.md). */
-#define HEUR_LARGE 48
-
-/* Time the heuristic gets per II: a tenth of the limit (half of it above
- * HEUR_LARGE nodes), at least a second (small DFGs map in well under
- * that, or not at all), at most 6 s. */
-static double heur_budget(const cg_map_params *p, const cg_dfg *g)
-{
-    double share = cg_dfg_nnodes(g) > HEUR_LARGE ? 0.5 : 0.1;
-    double b = share * p->timeout_s;
-    return b < 1 ? (p->timeout_s < 1 ? p->timeout_s : 1) : b > 6 ? 6 : b;
 }
 
 /* Write the full model of m's II (--dump-lp) without solving it: the
@@ -261,7 +250,7 @@ static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
     int rc = -1;
     if (k && lp) {
         cg__ilp_out tmp;
-        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK};
+        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK, 0, 0};
         rc = cg__ilp_solve(k, nl, g, &o, &tmp, d);
         if (rc == 0)
             cg_mapping_destroy(tmp.mapping);
@@ -299,10 +288,11 @@ static int heur_orders(const cg_dfg *g, cg__heur_order **out)
 
 /* The heuristic at one II; 1 when mapped and checked (res owns the MRRG
  * and mapping), 2 when the register bound (bound.c) proves the II
- * impossible, 0 when it found nothing, -1 on an error. */
+ * impossible, 0 when it found nothing, -1 on an error.  *capped when the
+ * wall clock, not the steps, ended its search. */
 static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                    const cg_map_params *p, int ii, cg_map_result *res,
-                   cg_diags *d)
+                   bool *capped, cg_diags *d)
 {
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
     if (!m)
@@ -318,10 +308,13 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     }
     cg__heur_order *orders = NULL;
     int norders = heur_orders(g, &orders);
-    cg__heur_opts o = {heur_budget(p, g), p->seed + (unsigned)ii, orders,
-                       norders > 0 ? norders : 0, HEUR_ATTEMPTS, 0};
+    cg__heur_opts o = {p->timeout_s, p->seed + (unsigned)ii, orders,
+                       norders > 0 ? norders : 0,       0,
+                       0,           p->heur_steps,      0,
+                       false};
     cg_mapping *map = NULL;
     rc = norders < 0 ? -1 : cg__heur_map(nl, m, g, &o, &map, d);
+    *capped = o.timed_out;
     free(orders);
     if (norders < 0)
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
@@ -347,7 +340,20 @@ typedef struct sweep {
     double secs;     /* time spent at that II */
     bool *proven;    /* per II: impossible by the register bound */
     double *psecs;   /* ... seconds that took */
+    bool *capped;    /* per II: the wall clock ended the heuristic there */
+    double loop_end; /* the loop's wall-clock cap (time_limit_s), 0 = none */
 } sweep;
+
+/* The parameters of one II: its wall-clock cap is the smaller of the
+ * per-II one and what the loop has left.  false when nothing is left. */
+static bool per_ii(const cg_map_params *p, const sweep *sw,
+                   cg_map_params *q)
+{
+    *q = *p;
+    if (sw->loop_end > 0 && sw->loop_end - now() < q->timeout_s)
+        q->timeout_s = sw->loop_end - now();
+    return q->timeout_s > 0;
+}
 
 /* The heuristic from the MII up, each II first bounded (bound.c): 0 with
  * sw filled, -1 on an error. */
@@ -357,10 +363,17 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
 {
     for (int ii = res->mii.mii; ii <= p->max_ii; ii++) {
         double t0 = now();
-        int rc = heur_at(nl, g, p, ii, res, d);
+        cg_map_params q;
+        if (!per_ii(p, sw, &q)) {
+            res->capped = true;
+            return 0;
+        }
+        int rc = heur_at(nl, g, &q, ii, res, &sw->capped[ii - res->mii.mii],
+                         d);
         double secs = now() - t0;
         if (rc < 0)
             return -1;
+        res->capped |= rc == 1 && sw->capped[ii - res->mii.mii];
         if (rc == 2) {
             sw->proven[ii - res->mii.mii] = true;
             sw->psecs[ii - res->mii.mii] = secs;
@@ -391,7 +404,7 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         res->ii = ii;
         if (sw->proven[ii - res->mii.mii]) {
             record(res, ii, CG_II_INFEASIBLE, sw->psecs[ii - res->mii.mii],
-                   NULL);
+                   NULL, false);
             if (p->dump_lp) { /* the model is still promised */
                 cg_mrrg *m = cg_mrrg_build(nl, ii, d);
                 rc = m ? dump_only(nl, g, m, p->dump_lp, d) : -1;
@@ -399,7 +412,20 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
             }
             continue;
         }
-        rc = map_at(nl, g, p, ii, res, d);
+        cg_map_params q;
+        if (!per_ii(p, sw, &q)) { /* the loop's time is up: left open */
+            record(res, ii, CG_II_TIMEOUT, 0, NULL, true);
+            *timed_out = true;
+            continue;
+        }
+        int ntried = res->ntried;
+        rc = map_at(nl, g, &q, ii, res, d);
+        if (rc >= 0 && res->ntried > ntried) {
+            /* a heuristic the wall clock stopped leaves the II open to a
+               faster machine, whatever the ILP said after it */
+            res->tried[ntried].capped |= sw->capped[ii - res->mii.mii];
+            res->capped |= sw->capped[ii - res->mii.mii];
+        }
         if (rc == 0 && res->ntried &&
             res->tried[res->ntried - 1].outcome == CG_II_TIMEOUT)
             *timed_out = true;
@@ -414,8 +440,9 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
     return rc;
 }
 
-int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
-           cg_map_result *res, cg_diags *d)
+/* The II search on g (cg_map's, before the immediates). */
+static int map_search(const cg_netlist *nl, const cg_dfg *g,
+                      const cg_map_params *p, cg_map_result *res, cg_diags *d)
 {
     double t0 = now();
     memset(res, 0, sizeof *res);
@@ -434,18 +461,23 @@ int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
     }
     int span = p->max_ii - res->mii.mii + 1;
     sweep sw = {0, 0, calloc((size_t)span + 1, sizeof(bool)),
-                calloc((size_t)span + 1, sizeof(double))};
+                calloc((size_t)span + 1, sizeof(double)),
+                calloc((size_t)span + 1, sizeof(bool)),
+                p->time_limit_s > 0 ? t0 + p->time_limit_s : 0};
     bool timed_out = false;
-    int rc = !sw.proven || !sw.psecs ? -1
-                                     : heur_search(nl, g, p, res, &sw, d);
+    int rc = !sw.proven || !sw.psecs || !sw.capped
+                 ? -1
+                 : heur_search(nl, g, p, res, &sw, d);
     if (rc == 0 && sw.mapped_ii != res->mii.mii)
         rc = ilp_search(nl, g, p, &sw, res, &timed_out, d);
     if (rc == 0 && sw.mapped_ii > 0) {
         res->ii = sw.mapped_ii;
-        record(res, sw.mapped_ii, CG_II_MAPPED, sw.secs, NULL);
+        record(res, sw.mapped_ii, CG_II_MAPPED, sw.secs, NULL,
+               sw.capped[sw.mapped_ii - res->mii.mii]);
     }
     free(sw.proven);
     free(sw.psecs);
+    free(sw.capped);
     res->seconds = now() - t0;
     if (rc < 0)
         return -1;
@@ -453,6 +485,48 @@ int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
                   : timed_out  ? CG_MAP_TIMEOUT
                                : CG_MAP_INFEASIBLE;
     return 0;
+}
+
+/* res's mapping of the reduced graph r->g as one of g (imm.c), checked
+ * on g like every mapping.  0, or -1 with an error. */
+static int expand(const cg_netlist *nl, const cg_dfg *g,
+                  const cg__imm_red *r, cg_map_result *res, cg_diags *d)
+{
+    cg_mapping *m = cg__imm_expand(r, g, res->mapping);
+    if (!m) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory "
+                     "expanding the mapping of '%s'", cg_dfg_name(g));
+        return -1;
+    }
+    cg_mapping_destroy(res->mapping);
+    res->mapping = NULL;
+    cg_mrrg *mrrg = res->mrrg;
+    res->mrrg = NULL;
+    int fus = res->fus_used;
+    if (accept(nl, g, mrrg, m, res, d) < 0) {
+        cg_mapping_destroy(m);
+        cg_mrrg_destroy(mrrg);
+        res->status = CG_MAP_ERROR;
+        return -1;
+    }
+    res->fus_used = fus; /* the folded consts use none */
+    return 0;
+}
+
+int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
+           cg_map_result *res, cg_diags *d)
+{
+    cg__imm_red r;
+    if (cg__imm_reduce(nl, g, &r, d) < 0) {
+        memset(res, 0, sizeof *res);
+        res->status = CG_MAP_ERROR;
+        return -1;
+    }
+    int rc = map_search(nl, r.g ? r.g : g, p, res, d);
+    if (rc == 0 && r.g && res->mapping)
+        rc = expand(nl, g, &r, res, d);
+    cg__imm_red_free(&r);
+    return rc;
 }
 
 void cg_map_result_free(cg_map_result *res)

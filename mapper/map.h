@@ -112,7 +112,9 @@ typedef struct cg_mapping {
     int ii;
     int nnodes;       /* DFG nodes */
     int *place;       /* DFG node -> MRRG FUNC node, -1 for nodes that
-                         need none (none today: every node is placed) */
+                         need none: consts carried as immediates by
+                         their consumers' units (whose edges then have
+                         no route) */
     int64_t *start;   /* DFG node -> absolute start cycle */
     int nedges;       /* DFG edges */
     int *route_len;
@@ -151,16 +153,31 @@ typedef enum cg_map_solver { CG_SOLVER_GLPK, CG_SOLVER_CBC } cg_map_solver;
 int cg_map_solver_parse(const char *name, cg_map_solver *out);
 const char *cg_map_solver_name(cg_map_solver s);
 
+/* What decides a result is the input, the seed and the work limits
+ * (heur_steps, ilp_nodes, lp_iters): the same on every machine, loaded or
+ * not.  The wall-clock limits (timeout_s, time_limit_s) only cap a run;
+ * an II they end is marked `capped` in the result, and only such an II
+ * may come out differently on a slower or busier machine. */
 typedef struct cg_map_params {
-    double timeout_s;     /* per II */
+    double timeout_s;     /* wall-clock cap per II */
+    double time_limit_s;  /* wall-clock cap for the whole loop, 0 = none:
+                             IIs it leaves untried are open */
     int max_ii;           /* highest II tried */
     const char *dump_lp;  /* write the model of each II tried here (CPLEX
                              LP form, "-<ii>" appended), NULL = none */
-    int verbose;          /* 0 = silent */
-    unsigned seed;        /* for the heuristic placement */
+    unsigned seed;        /* for the heuristic's restarts and the
+                             annealed placement */
     cg_map_solver solver; /* of the ILP; CG_SOLVER_GLPK by default */
+    long heur_steps;      /* work limit per II: ops the heuristic places
+                             (or fails to), over all its restarts */
+    int ilp_nodes;        /* work limit per ILP model: branch-and-bound
+                             nodes (the restricted models get a quarter) */
+    int lp_iters;         /* work limit: simplex iterations of the LP
+                             relaxation that may prove an II impossible */
 } cg_map_params;
-void cg_map_params_init(cg_map_params *p); /* 60 s, max_ii 16 */
+/* 60 s per II, no loop limit, max_ii 16, seed 1, GLPK, 40000 steps,
+ * 5000 nodes, 100000 iterations. */
+void cg_map_params_init(cg_map_params *p);
 
 typedef enum cg_ii_outcome { CG_II_MAPPED, CG_II_INFEASIBLE,
                              CG_II_TIMEOUT } cg_ii_outcome;
@@ -175,15 +192,21 @@ typedef struct cg_map_result {
         cg_ii_outcome outcome;
         double seconds;
         int rows, cols, nonzeros; /* the ILP's size */
+        bool capped;              /* a wall-clock cap, not a work limit,
+                                     ended this II's search */
     } tried[64];
     double seconds;             /* total */
+    bool capped;                /* some II was capped, or the loop's time
+                                   limit left IIs untried */
     cg_mapping *mapping;        /* owned; NULL unless MAPPED */
     cg_mrrg *mrrg;              /* owned; the MRRG of mapping's II */
     int fus_used, routes_used;  /* FUNC and ROUTE nodes used */
 } cg_map_result;
 
-/* Search II from MII to max_ii.  Returns 0 and fills res (outcomes
- * included); -1 on bad input with errors in d. */
+/* Search II from MII to max_ii, on g without the consts that units can
+ * carry as immediates (docs/mapper.md, "Immediates"; MII included); the
+ * mapping is of g, those consts unplaced.  Returns 0 and fills res
+ * (outcomes included); -1 on bad input with errors in d. */
 int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
            cg_map_result *res, cg_diags *d);
 void cg_map_result_free(cg_map_result *res); /* frees mapping and mrrg */
@@ -197,8 +220,10 @@ void cg_map_result_free(cg_map_result *res); /* frees mapping and mrrg */
  * FUNC or ROUTE node used twice, each route a connected path of MRRG edges
  * from the producer to the right operand pin, timing start(dst) +
  * distance*II == start(src) + route latency for every edge, and the memory
- * order of cg_map_mem_orders.  Returns 0 when valid; otherwise -1 with one
- * error per violation. */
+ * order of cg_map_mem_orders.  A const with place -1 is an immediate: it
+ * needs a value, and each edge it feeds no route and a consumer on a unit
+ * that takes an immediate on that operand with a field the value fits.
+ * Returns 0 when valid; otherwise -1 with one error per violation. */
 int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                  const cg_mapping *m, cg_diags *d);
 
@@ -212,9 +237,11 @@ int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
  * order dependent accesses in time (cg_map_mem_orders; the simulator shows
  * it when it does not).  A load/store with a bank b >= 0 addresses bank b
  * of mem, which is the tile memory: its bytes [b*B, (b+1)*B) from mem->base,
- * B = the memory's bytes / banks.  Returns 0, or -1 with an error (access
- * outside mem or outside its bank, division by zero, a route the array
- * cannot be configured for). */
+ * B = the memory's bytes / banks.  A const with place -1 is configured as
+ * the immediate field of each operand it feeds (sign-extended by the unit).
+ * Returns 0, or -1 with an error (access outside mem or outside its bank,
+ * division by zero, a route the array cannot be configured for, an
+ * immediate on a unit without one there). */
 int cg_sim_run(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                const cg_mapping *m, int64_t iters, cg_mem *mem,
                const uint64_t *inputs, uint64_t *outputs, cg_diags *d);

@@ -75,16 +75,22 @@ typedef struct cg__ilp_opts {
     const int *center;   /* per DFG node: primitive to stay near, NULL =
                             the full model (every supporting unit) */
     int radius;          /* grid distance allowed from center */
-    double timeout_s;
+    double timeout_s;    /* wall-clock cap (out->capped when it ends it) */
     const char *dump_lp; /* write the model here, NULL = none */
     bool relax_only;     /* solve only the LP relaxation: INFEASIBLE when
                             it is, else TIMEOUT (undecided) */
     cg_map_solver solver; /* of the MIP (the LP relaxation is GLPK's) */
+    int nodes;           /* work limit: branch-and-bound nodes of the MIP,
+                            0 = none */
+    int lp_iters;        /* work limit: simplex iterations of the LP
+                            relaxation, 0 = none */
 } cg__ilp_opts;
 
 typedef struct cg__ilp_out {
     cg_ii_outcome outcome;
     int rows, cols, nonzeros;
+    bool capped;         /* TIMEOUT because of the wall-clock cap, not of
+                            a work limit */
     cg_mapping *mapping; /* MAPPED: owned by the caller */
 } cg__ilp_out;
 

@@ -23,7 +23,9 @@
  * delays only the loaded value), so a mapping keeps the memory order by
  * start times alone (cg_map_mem_orders).  A load or store the tiler gave a
  * bank addresses that bank of the tile memory: mem is the tile memory then,
- * and an address outside the bank is an error.
+ * and an address outside the bank is an error.  An unplaced const is an
+ * immediate (imm.c): configured as the field of its consumers' operand,
+ * which the unit sign-extends; the operand pin is then not read.
  *
  * Values live in hardware of given widths: a ROUTE node keeps as many bits
  * as its port (or register file) is wide, and a unit computes at the
@@ -38,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "imm_internal.h"
 #include "map_internal.h"
 #include "names_internal.h"
 
@@ -59,6 +62,8 @@ typedef struct sim {
     int *op_at;          /* FUNC node -> DFG node it executes, -1 */
     int *pin;            /* FUNC node * 3 + operand -> pin node, -1 */
     int *oedge;          /* DFG node * 3 + operand -> DFG edge, -1 */
+    bool *has_imm;       /* FUNC node * 3 + operand: an immediate */
+    uint64_t *imm;       /* ... the operand its field gives */
     uint64_t *hist;      /* node * R + slot -> value */
     int64_t *stamp;      /* node -> cycle of its last evaluation */
     bool *busy;          /* node being evaluated (combinational loop) */
@@ -83,14 +88,38 @@ static void fail(sim *s, int v, const char *fmt, ...)
     s->failed = true;
 }
 
-/* The configuration: drivers of used ROUTE nodes and ops of FUNC nodes.
- * Where a mapping asks for two settings of one mux, the first wins, as it
- * would in a configuration memory. */
+/* Edge e's const as the immediate field of its consumer's operand. */
+static void configure_imm(sim *s, int e)
+{
+    char b[160];
+    const cg_dfg_edge *x = cg_dfg_get_edge(s->g, e);
+    const cg_dfg_node *k = cg_dfg_get_node(s->g, x->src);
+    int f = s->m->place[x->dst];
+    const cg_mrrg_node *fn = cg_mrrg_get_node(s->mrrg, f);
+    if (!fn || fn->kind != CG_MRRG_FUNC)
+        return; /* reported with the consumer */
+    const cg_nl_prim *pr = cg_netlist_prim(s->nl, fn->prim);
+    if (!cg__imm_takes(pr, x->operand) || x->operand >= 3) {
+        fail(s, x->dst, "simulation: cannot configure const '%s' as an "
+             "immediate of '%s' (operand %d): %s takes no immediate there",
+             k->name, cg_dfg_get_node(s->g, x->dst)->name, x->operand,
+             cg__map_node_name(s->mrrg, s->nl, f, b, sizeof b));
+        return;
+    }
+    s->has_imm[f * 3 + x->operand] = true;
+    s->imm[f * 3 + x->operand] = cg__imm_operand(k, cg__imm_bits(pr));
+}
+
+/* The configuration: drivers of used ROUTE nodes, ops of FUNC nodes and
+ * immediates.  Where a mapping asks for two settings of one mux, the
+ * first wins, as it would in a configuration memory. */
 static void configure(sim *s)
 {
     char b1[160], b2[160];
     for (int v = 0; v < s->m->nnodes; v++) {
         const cg_mrrg_node *f = cg_mrrg_get_node(s->mrrg, s->m->place[v]);
+        if (cg__imm_node(s->m, s->g, v))
+            continue; /* an immediate, configured with its uses */
         if (!f || f->kind != CG_MRRG_FUNC)
             fail(s, v, "cannot configure '%s': it is not on a function node",
                  cg_dfg_get_node(s->g, v)->name);
@@ -101,6 +130,10 @@ static void configure(sim *s)
         const cg_dfg_edge *x = cg_dfg_get_edge(s->g, e);
         if (x->operand >= 0 && x->operand < 3)
             s->oedge[x->dst * 3 + x->operand] = e;
+        if (cg__imm_edge(s->m, s->g, e)) {
+            configure_imm(s, e);
+            continue;
+        }
         int at = s->m->place[x->src];
         for (int i = 0; i < s->m->route_len[e]; i++) {
             int to = s->m->route[e][i];
@@ -281,6 +314,8 @@ static void operands(sim *s, int f, int v, int64_t t, int64_t it,
             /* the loop controller drives the pin: as wide as the pin */
             o[k] = p >= 0 ? cg_trunc(init_value(s, x->init), s->width[p])
                           : init_value(s, x->init);
+        else if (s->has_imm[f * 3 + k])
+            o[k] = s->imm[f * 3 + k];
         else
             o[k] = p >= 0 ? eval(s, p, t) : 0;
     }
@@ -411,10 +446,13 @@ static int setup(sim *s)
     s->hist = calloc(nn * (size_t)s->R, sizeof(uint64_t));
     s->stamp = malloc(nn * sizeof(int64_t));
     s->busy = calloc(nn, sizeof(bool));
+    s->has_imm = calloc(3 * nn, sizeof(bool));
+    s->imm = calloc(3 * nn, sizeof(uint64_t));
     s->width = malloc(nn * sizeof(int));
     s->cut = calloc((size_t)s->m->nnodes + 1, sizeof(bool));
     if (!s->cfg_in || !s->op_at || !s->pin || !s->oedge || !s->hist ||
-        !s->stamp || !s->busy || !s->width || !s->cut)
+        !s->stamp || !s->busy || !s->has_imm || !s->imm || !s->width ||
+        !s->cut)
         return -1;
     memset(s->cfg_in, -1, nn * sizeof(int));
     memset(s->op_at, -1, nn * sizeof(int));
@@ -436,11 +474,15 @@ static void run_cycles(sim *s)
     int64_t tmax = INT64_MIN;
     s->tmin = INT64_MAX;
     for (int v = 0; v < s->m->nnodes; v++) {
+        if (s->m->place[v] == -1)
+            continue; /* an immediate: runs nowhere */
         if (s->m->start[v] < s->tmin)
             s->tmin = s->m->start[v];
         if (s->m->start[v] > tmax)
             tmax = s->m->start[v];
     }
+    if (tmax < s->tmin)
+        return; /* nothing runs: every node is an immediate */
     /* a checked schedule spans at most the sum of its route latencies; a
      * wild start time must not make the loop below run for ages */
     if (tmax - s->tmin > CG_SIM_MAX_SPAN) {
@@ -467,6 +509,8 @@ static void teardown(sim *s)
     free(s->hist);
     free(s->stamp);
     free(s->busy);
+    free(s->has_imm);
+    free(s->imm);
     free(s->order);
     free(s->order_off);
     free(s->width);

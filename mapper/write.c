@@ -2,12 +2,14 @@
  * names), as the JSON configuration of the array (per context: which unit
  * runs which op, which input each mux selects) and as a Graphviz picture
  * with one cluster per context.  All three are deterministic: golden tests
- * compare them byte for byte. */
+ * compare them byte for byte.  A const carried as an immediate (unplaced)
+ * shows as such, and the JSON lists each op's immediates. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "imm_internal.h"
 #include "names_internal.h"
 
 const char *cg__map_node_name(const cg_mrrg *m, const cg_netlist *nl, int id,
@@ -72,17 +74,23 @@ void cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
             m->ii, m->nnodes, m->nedges);
     for (int v = 0; v < m->nnodes; v++) {
         const cg_dfg_node *n = cg_dfg_get_node(g, v);
-        fprintf(out, "place %d '%s' %s on %s start %lld\n", v, n->name,
-                cg_op_name(n->op),
-                cg__map_node_name(mrrg, nl, m->place[v], b, sizeof b),
+        bool imm = cg__imm_node(m, g, v);
+        fprintf(out, "place %d '%s' %s %s %s start %lld\n", v, n->name,
+                cg_op_name(n->op), imm ? "as" : "on",
+                imm ? "immediate"
+                    : cg__map_node_name(mrrg, nl, m->place[v], b, sizeof b),
                 (long long)m->start[v]);
     }
     for (int e = 0; e < m->nedges; e++) {
         const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
-        fprintf(out, "route %d '%s'->'%s' operand %d distance %d latency "
-                "%lld:", e, cg_dfg_get_node(g, x->src)->name,
-                cg_dfg_get_node(g, x->dst)->name, x->operand, x->distance,
-                (long long)route_latency(m, mrrg, g, e));
+        fprintf(out, "route %d '%s'->'%s' operand %d distance %d ", e,
+                cg_dfg_get_node(g, x->src)->name,
+                cg_dfg_get_node(g, x->dst)->name, x->operand, x->distance);
+        if (cg__imm_edge(m, g, e)) {
+            fprintf(out, "immediate\n");
+            continue;
+        }
+        fprintf(out, "latency %lld:", (long long)route_latency(m, mrrg, g, e));
         for (int i = 0; i < m->route_len[e]; i++)
             fprintf(out, " %s",
                     cg__map_node_name(mrrg, nl, m->route[e][i], b, sizeof b));
@@ -102,8 +110,12 @@ static json_t *placements_json(const cg_mapping *m, const cg_mrrg *mrrg,
             "{s:i, s:s, s:s, s:s, s:s, s:i, s:I}", "node", v, "name", n->name,
             "op", cg_op_name(n->op),
             "unit", f ? cg_netlist_prim(nl, f->prim)->name : "",
-            "mrrg", cg__map_node_name(mrrg, nl, m->place[v], b, sizeof b),
+            "mrrg", cg__imm_node(m, g, v) ? ""
+                    : cg__map_node_name(mrrg, nl, m->place[v], b, sizeof b),
             "context", f ? f->context : -1, "start", (json_int_t)m->start[v]));
+        if (cg__imm_node(m, g, v))
+            json_object_set_new(json_array_get(a, json_array_size(a) - 1),
+                                "immediate", json_true());
     }
     return a;
 }
@@ -127,15 +139,44 @@ static json_t *routes_json(const cg_mapping *m, const cg_mrrg *mrrg,
             "distance", x->distance,
             "latency", (json_int_t)route_latency(m, mrrg, g, e),
             "nodes", nodes));
+        if (cg__imm_edge(m, g, e))
+            json_object_set_new(json_array_get(a, json_array_size(a) - 1),
+                                "immediate", json_true());
     }
     return a;
 }
 
-/* What unit f runs: op v, with a const's immediate and an icmp's
- * predicate. */
-static json_t *op_json(const cg_netlist *nl, const cg_dfg *g,
-                       const cg_mrrg_node *f, int v)
+/* The immediates op v reads on unit pr: per operand, its pin, the field's
+ * bits and the value the unit feeds (signed).  NULL when none. */
+static json_t *imm_json(const cg_mapping *m, const cg_netlist *nl,
+                        const cg_dfg *g, const cg_nl_prim *pr, int v)
 {
+    json_t *a = NULL;
+    for (int e = 0; e < m->nedges; e++) {
+        const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
+        if (x->dst != v || !cg__imm_edge(m, g, e))
+            continue;
+        const cg_dfg_node *k = cg_dfg_get_node(g, x->src);
+        int bits = cg__imm_bits(pr);
+        bool pin = cg__imm_takes(pr, x->operand) &&
+                   x->operand < pr->nports;
+        if (!a)
+            a = json_array();
+        json_array_append_new(a, json_pack(
+            "{s:i, s:s, s:s, s:i, s:I}", "operand", x->operand, "port",
+            pin ? cg_netlist_port(nl, pr->port0 + x->operand)->name : "",
+            "const", k->name, "bits", bits, "value",
+            (json_int_t)cg_sext(cg__imm_operand(k, bits), k->width)));
+    }
+    return a;
+}
+
+/* What unit f runs: op v, with a const's value, an icmp's predicate and
+ * the immediates it reads. */
+static json_t *op_json(const cg_mapping *m, const cg_netlist *nl,
+                       const cg_dfg *g, const cg_mrrg_node *f, int v)
+{
+    json_t *imm = imm_json(m, nl, g, cg_netlist_prim(nl, f->prim), v);
     const cg_dfg_node *n = cg_dfg_get_node(g, v);
     json_t *o = json_pack("{s:s, s:s, s:s, s:i}", "unit",
                           cg_netlist_prim(nl, f->prim)->name, "op",
@@ -145,6 +186,8 @@ static json_t *op_json(const cg_netlist *nl, const cg_dfg *g,
         json_object_set_new(o, "value", json_integer((json_int_t)n->value));
     if (n->op == CG_OP_ICMP)
         json_object_set_new(o, "pred", json_string(cg_pred_name(n->pred)));
+    if (imm)
+        json_object_set_new(o, "immediates", imm);
     return o;
 }
 
@@ -159,7 +202,7 @@ static json_t *context_json(const cg_mapping *m, const cg_mrrg *mrrg,
     for (int v = 0; v < m->nnodes; v++) {
         const cg_mrrg_node *f = cg_mrrg_get_node(mrrg, m->place[v]);
         if (f && f->context == c)
-            json_array_append_new(ops, op_json(nl, g, f, v));
+            json_array_append_new(ops, op_json(m, nl, g, f, v));
     }
     for (int e = 0; e < m->nedges; e++) {
         int at = m->place[cg_dfg_get_edge(g, e)->src];

@@ -9,8 +9,10 @@
 /* Attributes a primitive of kind k accepts besides the element's own. */
 static const char *const *prim_attrs(cg_prim_kind k)
 {
-    static const char *const fu[] = {"op", "ops", "size", "latency", NULL};
-    static const char *const mem[] = {"size", "memory", "bank", NULL};
+    static const char *const fu[] = {"op", "ops", "size", "latency",
+                                     "immediate", "immediate-size", NULL};
+    static const char *const mem[] = {"size", "memory", "bank", "immediate",
+                                      "immediate-size", NULL};
     static const char *const mux[] = {"size", "ninput", NULL};
     static const char *const rf[] = {"size", "ninput", "noutput",
                                      "log2-nregister", NULL};
@@ -84,6 +86,37 @@ static int parse_ops(cg__xctx *c, const xmlNode *n, const char *s,
     return rc;
 }
 
+/* immediate="in_b in_c" (FuncUnit) or "addr data_in" (MEMUnit): the
+ * operands that may take an immediate, as bits of *mask (operand k = bit
+ * k); an empty list is none.  Whether the unit has the operand (in_c needs
+ * select) is cg_arch_add_prim's check. */
+static int parse_imm(cg__xctx *c, const xmlNode *n, const char *s,
+                     cg_prim_kind k, const char *inst, unsigned *mask)
+{
+    static const char *const fu[] = {"in_a", "in_b", "in_c", NULL};
+    static const char *const mem[] = {"addr", "data_in", NULL};
+    const char *const *names = k == CG_PRIM_MEM ? mem : fu;
+    int rc = 0;
+    char *copy = strdup(s), *save = NULL;
+    *mask = 0;
+    for (char *w = copy ? strtok_r(copy, " \t\n\r,", &save) : NULL; w;
+         w = strtok_r(NULL, " \t\n\r,", &save)) {
+        int i = 0;
+        while (names[i] && strcmp(names[i], w))
+            i++;
+        if (names[i]) {
+            *mask |= 1u << i;
+            continue;
+        }
+        cg__xml_error(c, n, "unknown operand '%s' in immediate=\"%s\" on %s "
+                      "'%s' (operands: %s)", w, s, cg_prim_kind_name(k), inst,
+                      k == CG_PRIM_MEM ? "addr, data_in" : "in_a, in_b, in_c");
+        rc = -1;
+    }
+    free(copy);
+    return rc;
+}
+
 static int prim_params(cg__xctx *c, const xmlNode *n, cg_prim_kind k,
                        const char *inst, const cg__xvar *env,
                        cg_prim_params *p, char **memory)
@@ -103,7 +136,14 @@ static int prim_params(cg__xctx *c, const xmlNode *n, cg_prim_kind k,
     p->log2_nregs = (int)v;
     rc |= cg__xml_attr_int(c, n, "bank", env, p->bank, 0, &v);
     p->bank = (int)v;
+    rc |= cg__xml_attr_int(c, n, "immediate-size", env, 0, 1, &v);
+    p->imm_width = (int)v;
     bool bad;
+    char *imm = cg__xml_attr(c, n, "immediate", env, &bad);
+    if (imm)
+        rc |= parse_imm(c, n, imm, k, inst, &p->imm_operands);
+    rc |= bad ? -1 : 0;
+    free(imm);
     *memory = cg__xml_attr(c, n, "memory", env, &bad);
     p->memory = *memory;
     rc |= bad ? -1 : 0;

@@ -148,6 +148,41 @@ static cg_arch *build_c(cg_diags *d)
     return a;
 }
 
+/* Immediates through the C API: none by default; a unit of another kind
+ * and a width of 0 without operands are fine only as defaults. */
+static void test_immediates(void **state)
+{
+    (void)state;
+    cg_prim_params p;
+    cg_prim_params_init(&p, CG_PRIM_FUNC);
+    assert_int_equal(p.imm_operands, 0);
+    assert_int_equal(p.imm_width, 0);
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_create();
+    int m = cg_arch_module_define(a, "m", d);
+    p.imm_operands = 2;
+    p.imm_width = 8;
+    assert_true(cg_arch_add_prim(a, m, "f", &p, d) >= 0);
+    cg_prim_params_init(&p, CG_PRIM_REG);
+    p.imm_operands = 1;
+    assert_int_equal(cg_arch_add_prim(a, m, "r", &p, d), -1);
+    cg_prim_params_init(&p, CG_PRIM_MEM);
+    p.imm_operands = 4; /* data_out is a result */
+    assert_int_equal(cg_arch_add_prim(a, m, "mem", &p, d), -1);
+    p.imm_operands = 3;
+    p.imm_width = -1;
+    assert_int_equal(cg_arch_add_prim(a, m, "mem", &p, d), -1);
+    assert_int_equal(cg_diags_size(d), 3);
+    expect_diag(d, 0, "error: Register 'r' cannot take immediates: only "
+                      "FuncUnits and MEMUnits can");
+    expect_diag(d, 1, "error: MEMUnit 'mem' has no operand 2 to take an "
+                      "immediate (operands: addr, data_in)");
+    expect_diag(d, 2, "error: MEMUnit 'mem' needs an immediate width of "
+                      "1..32 bits, its width (got -1)");
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
 static void test_c_api_equals_xml(void **state)
 {
     (void)state;
@@ -175,6 +210,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kinds_and_defaults),
+        cmocka_unit_test(test_immediates),
         cmocka_unit_test(test_c_api_equals_xml),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,22 +1,21 @@
 /* test_mesh.c: the ready-made arrays of arch/mesh.c: the default
  * architecture equals its XML twin benchmarks/archs/default_4x4.xml byte
- * for byte, each cg_mesh_params option against a golden summary or
- * netlist, the PE's ports and primitives the mapper relies on, and bad
- * parameters. */
+ * for byte (and the shipped 6x6, 8x8 and diagonal 8x8 variants theirs),
+ * each cg_mesh_params option against a golden summary or netlist, the
+ * PE's ports and primitives the mapper relies on, and bad parameters. */
 #include "arch_test_util.h"
 
 #include "xml/xml.h"
 
-static void test_default_equals_xml(void **state)
+/* Assert that a (built in C) and benchmarks/archs/<file>.xml flatten to
+ * byte-identical netlists; return a's netlist text (the caller frees). */
+static char *expect_xml_twin(cg_arch *a, const char *file)
 {
-    (void)state;
     cg_diags *d = cg_diags_create();
-    cg_arch *a = cg_arch_default(d);
     assert_non_null(a);
-    assert_int_equal(cg_diags_size(d), 0);
     char path[1024];
-    snprintf(path, sizeof path, "%s/benchmarks/archs/default_4x4.xml",
-             src_dir());
+    snprintf(path, sizeof path, "%s/benchmarks/archs/%s.xml", src_dir(),
+             file);
     cg_arch *x = cg_xml_read(path, NULL, d);
     if (!x || cg_diags_size(d))
         cg_diags_print(d, stderr);
@@ -24,15 +23,55 @@ static void test_default_equals_xml(void **state)
     assert_int_equal(cg_diags_size(d), 0);
     char *ta = arch_text(a, AS_WRITE), *tx = arch_text(x, AS_WRITE);
     assert_string_equal(ta, tx);
+    free(tx);
+    cg_arch_destroy(x);
+    cg_diags_destroy(d);
+    return ta;
+}
+
+static void test_default_equals_xml(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_default(d);
+    assert_int_equal(cg_diags_size(d), 0);
+    char *ta = expect_xml_twin(a, "default_4x4");
     check_golden("default_4x4.txt", ta);
     free(ta);
     ta = arch_text(a, AS_SUMMARY);
     check_golden("default_4x4_summary.txt", ta);
     free(ta);
-    free(tx);
     cg_arch_destroy(a);
-    cg_arch_destroy(x);
     cg_diags_destroy(d);
+}
+
+/* The shipped larger variants of the default array are cg_arch_mesh with
+ * cg_mesh_params_init's values but the size (and the diagonal links);
+ * their summaries are golden in tests/xml (bench_*.txt). */
+static void test_variants_equal_xml(void **state)
+{
+    (void)state;
+    static const struct {
+        int n;
+        bool diagonal;
+        const char *file;
+    } twins[] = {
+        {6, false, "default_6x6"},
+        {8, false, "default_8x8"},
+        {8, true, "diagonal_8x8"},
+    };
+    for (size_t i = 0; i < sizeof twins / sizeof *twins; i++) {
+        cg_mesh_params p;
+        cg_mesh_params_init(&p);
+        p.rows = p.cols = twins[i].n;
+        p.diagonal = twins[i].diagonal;
+        cg_diags *d = cg_diags_create();
+        cg_arch *a = cg_arch_mesh(&p, d);
+        assert_int_equal(cg_diags_size(d), 0);
+        free(expect_xml_twin(a, twins[i].file));
+        cg_arch_destroy(a);
+        cg_diags_destroy(d);
+    }
 }
 
 /* What the mapper and the CLI rely on: names, pins and positions. */
@@ -151,6 +190,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_equals_xml),
+        cmocka_unit_test(test_variants_equal_xml),
         cmocka_unit_test(test_default_pe),
         cmocka_unit_test(test_variants),
         cmocka_unit_test(test_bad_params),

@@ -129,6 +129,19 @@ static void test_json_and_csv(void **state)
     assert_true(json_integer_value(json_object_get(scale, "cycles")) >=
                 stalls + 16 * ii);
     assert_null(json_object_get(record(all, "acc", "acc"), "tiles"));
+    assert_string_equal(json_string_value(json_object_get(scale, "proof")),
+                        "optimal");
+    assert_int_equal(json_integer_value(json_object_get(scale, "funcunits")),
+                     8);
+    assert_int_equal(
+        json_integer_value(json_object_get(scale, "funcunits_total")), 16);
+    assert_int_equal(json_integer_value(json_object_get(scale, "fu_ops")), 8);
+    assert_true(json_real_value(json_object_get(scale, "fu_util")) == 0.5);
+    assert_int_equal(json_integer_value(json_object_get(scale, "const_ops")),
+                     9);
+    assert_int_equal(json_integer_value(json_object_get(scale, "io_ops")), 1);
+    assert_int_equal(json_integer_value(json_object_get(scale, "mem_ops")),
+                     2);
     json_t *calls = record(all, "two", "calls");
     assert_string_equal(json_string_value(json_object_get(calls, "status")),
                         "error");
@@ -146,13 +159,25 @@ static void test_json_and_csv(void **state)
     assert_int_equal(nl[-1], '\r'); /* RFC 4180 line ends */
     nl[-1] = '\0';
     assert_string_equal(text, "\"benchmark\",\"file\",\"loop\",\"nodes\","
-                        "\"loop_nodes\",\"mapped_dfg\",\"res_mii\",\"rec_mii\",\"mii\",\"ii\",\"status\","
-                        "\"seconds\",\"fus\",\"routes\",\"tiles\","
-                        "\"dma_bytes\",\"dma_bound\",\"dma_ratio\","
+                        "\"loop_nodes\",\"mapped_dfg\",\"res_mii\",\"rec_mii\","
+                        "\"mii\",\"bottleneck\",\"ii\",\"status\",\"proof\","
+                        "\"proof_hint\",\"seconds\",\"funcunits\","
+                        "\"funcunits_total\",\"fu_ops\",\"fu_util\","
+                        "\"const_ops\",\"io_ops\",\"mem_ops\",\"routes\","
+                        "\"tiles\",\"dma_bytes\",\"dma_bound\",\"dma_ratio\","
                         "\"cycles\",\"stalls\",\"checked\",\"verified\"");
+    /* an error row: every mapping field empty */
     assert_non_null(strstr(nl + 1, "\"bad\",\"" LOOSE "/bad.dot\",\"-\",\"\","
-                           "\"\",\"\",\"\",\"\",\"\",\"\",\"error\",\"\",\"\",\"\","
+                           "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"error\",\"\","
+                           "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\","
                            "\"\",\"\",\"\",\"\",\"\",\"\",\"no\",\"-\"\r\n"));
+    /* scale: at its MII of 1, 8 FuncUnits of 16 busy (4 add, 3 mul, an
+     * icmp), the rest on 9 ConstUnits, an IO and 2 MEMUnits */
+    assert_non_null(strstr(nl + 1, ",\"1\",\"1\",\"1\",\"\",\"1\",\"mapped\","
+                           "\"optimal\",\"II 1 is the MII (ResMII 1, RecMII 1), a "
+                           "lower bound\","));
+    assert_non_null(strstr(nl + 1, ",\"8\",\"16\",\"8\",\"0.500\",\"9\",\"1\","
+                           "\"2\",\"131\",\"1\",\"128\","));
     int lines = 0;
     for (char *p = nl + 1; *p; p++)
         lines += *p == '\n';
@@ -219,13 +244,15 @@ static void test_benchmark_folders(void **state)
     assert_int_equal(r.status, 0);
     mask_times(r.out);
     assert_string_equal(r.out,
-        "benchmark      loop           nodes  MII   II status               "
-        "         time  FUs routes  tiles  DMA bytes  ratio     cycles    "
-        "stalls verified\n"
-        "sum            sum               14    1    1 mapped TIME   14     "
-        "69      1        256   1.00        143        74 yes\n"
-        "initrec        initrec           16    2    2 mapped TIME   16     "
-        "89      1        256   1.00        208        74 yes\n");
+        "benchmark      loop           nodes ResMII RecMII bottleneck   II status   "
+        "                proof                 time     FUs  util const  IO mem "
+        "routes  tiles  DMA bytes  ratio     cycles    stalls verified\n"
+        "sum            sum               14      1      1 -             1 mapped "
+        "                  optimal TIME    5/16   31%     6   2   1     69      "
+        "1        256   1.00        143        74 yes\n"
+        "initrec        initrec           16      1      2 -             2 mapped "
+        "                  optimal TIME    6/16   19%     7   2   1     89      "
+        "1        256   1.00        208        74 yes\n");
     assert_string_equal(r.err, "");
 }
 
@@ -241,8 +268,9 @@ static void test_untileable_loop(void **state)
                                           NULL});
     assert_int_equal(r.status, 0);
     mask_times(r.out);
-    assert_non_null(strstr(r.out, "histogram      histogram         20    "
-                           "2    2 mapped TIME   20"));
+    assert_non_null(strstr(r.out, "histogram      histogram         20      "
+                           "1      2 -             2 mapped                   "
+                           "optimal TIME    7/16   25%     8   1   3    131"));
     assert_non_null(strstr(r.out, "      -          -      -          -  "
                            "       - yes\n"));
     const char *why = "benchmarks/microbench/histogram/histogram.c:10: "
@@ -295,6 +323,19 @@ static void test_usage_and_nothing_found(void **state)
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "cgramap: no tagged .c file, benchmark folder "
                         "or .dot file found\n");
+    /* a .c file named directly but without a tag: an error row, exit 1;
+     * its folder holds no tagged file */
+    run_cgramap(&r, (const char *const[]){"tests/cli/data/untagged/plain.c",
+                                          NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\nplain          -     "));
+    assert_string_equal(r.err, "tests/cli/data/untagged/plain.c: error: no "
+                        "//DFGLOOP: tag in the file (put '//DFGLOOP: name' on "
+                        "the line of a loop)\n");
+    run_cgramap(&r, (const char *const[]){"tests/cli/data/untagged", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "cgramap: no tagged .c file, benchmark folder "
+                        "or .dot file found\n");
     run_cgramap(&r, (const char *const[]){"README.md", NULL});
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "README.md: error: not a folder, a .c file or "
@@ -330,6 +371,12 @@ static void test_solver(void **state)
         assert_int_equal(json_integer_value(json_object_get(rec, "ii")), 2);
         assert_string_equal(
             json_string_value(json_object_get(rec, "verified")), "yes");
+        /* II 1 is proven impossible, so II 2 is optimal */
+        assert_string_equal(
+            json_string_value(json_object_get(rec, "proof")), "optimal");
+        assert_string_equal(
+            json_string_value(json_object_get(rec, "proof_hint")),
+            "II 1 proven infeasible, so II 2 is the least");
         json_t *tries = json_object_get(rec, "tries");
         assert_int_equal(json_array_size(tries), 2);
         json_t *t1 = json_array_get(tries, 0);
@@ -343,10 +390,140 @@ static void test_solver(void **state)
     }
 }
 
+#define PARAMS "tests/dfg/data/params.c"
+#define VADD "tests/cli/data/params"
+
+/* "kernel 'fn' of loop 'loop': parameter 'p' has no value; ..." */
+static void no_value(char *buf, size_t n, const char *fn, const char *loop,
+                     const char *p)
+{
+    snprintf(buf, n, "kernel '%s' of loop '%s': parameter '%s' has no value; "
+             "give it one with --sym %s=VALUE (on the command line, or in "
+             "DFG_FLAGS of the benchmark's Makefile)", fn, loop, p, p);
+}
+
+/* Kernel parameters: without --sym, the loops that use c, m (the bound of
+ * the loop around 'inner') or n (vadd's trip count) are mapped but not
+ * verified (their native run cannot start: the reason is the verified
+ * cell, never "no"), the loop that does not use c needs no value; --sym
+ * on the command line gives them, and every loop verifies. */
+static void test_kernel_parameters(void **state)
+{
+    (void)state;
+    char why[3][512], want[4096];
+    no_value(why[0], 512, "kernel", "scaled", "c");
+    no_value(why[1], 512, "nest", "inner", "m");
+    no_value(why[2], 512, "vadd", "vadd", "n");
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          PARAMS, VADD, NULL});
+    assert_int_equal(r.status, 1);
+    for (int i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, " not verified: %s\n", why[i]);
+        assert_non_null(strstr(r.out, want));
+    }
+    assert_non_null(strstr(r.out, "\nparams         plain  "));
+    assert_non_null(strstr(r.out, " yes\n"));
+    /* each message once, in row order (a loop that maps above its MII
+     * on a loaded machine adds its note) */
+    const char *err = r.err;
+    for (int i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, "%s: error: %s\n",
+                 i < 2 ? PARAMS : VADD "/vadd.c", why[i]);
+        const char *at = strstr(err, want);
+        assert_non_null(at);
+        assert_null(strstr(at + 1, want));
+        err = at;
+        if (i == 0)
+            assert_non_null(strstr(r.err, PARAMS ": note: kernel 'kernel': "
+                                   "parameter 'c' has no value, and neither "
+                                   "loop 'plain' nor a loop around it uses "
+                                   "it, so the native run passes 0\n"));
+    }
+
+    char dir[] = "/tmp/cg_params_XXXXXX", js[64], cmd[96];
+    assert_non_null(mkdtemp(dir));
+    snprintf(js, sizeof js, "%s/r.json", dir);
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--sym", "c=3", "--sym=n=512",
+                                          "--sym", "m=2", "--json", js,
+                                          PARAMS, VADD, NULL});
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    json_error_t e;
+    json_t *all = json_load_file(js, 0, &e);
+    assert_non_null(all);
+    const char *loops[][2] = {{"params", "scaled"}, {"params", "plain"},
+                              {"params", "inner"}, {"vadd", "vadd"}};
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(json_string_value(json_object_get(
+            record(all, loops[i][0], loops[i][1]), "verified")), "yes");
+    /* n = 512 ints of a and b: in and out, one tile */
+    assert_int_equal(json_integer_value(json_object_get(
+        record(all, "vadd", "vadd"), "dma_bytes")), 3 * 512 * 4);
+    json_decref(all);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+
+    /* a .dot's live-in named by sym= takes the --sym value in the
+     * reference run: a load at 100000 leaves the 64 KiB image */
+    run_cgramap(&r, (const char *const[]){"tests/cli/data/dotsym", NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " yes\n"));
+    assert_string_equal(r.err, "");
+    run_cgramap(&r, (const char *const[]){"--sym", "off=100000",
+                                          "tests/cli/data/dotsym", NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " n/a\n"));
+    assert_string_equal(r.err, "warning: loop 'ldoff': not simulated: the "
+                        "DFG interpreter cannot run it on seeded data (load "
+                        "'ld' at iteration 0 accesses 4 bytes at 0x186a0, "
+                        "outside the memory image [0x0, 0x10000)); map the C "
+                        "file instead for a full proof\n");
+
+    run_cgramap(&r, (const char *const[]){"--sym", "c", VADD, NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: Invalid value for --sym: c "
+                        "(NAME=INTEGER)\n");
+/* mac (20 nodes, 8 consts) on the default 4x4 and on its immediates
+ * variant: both map and verify against the loop's native run; with
+ * immediates the 6 consts that feed ALU and memory operands use no unit. */
+static void test_immediates(void **state)
+{
+    (void)state;
+    const char *archs[] = {"benchmarks/archs/default_4x4.xml",
+                           "benchmarks/archs/default_4x4_imm.xml"};
+    const int fus[] = {20, 14};
+    for (int i = 0; i < 2; i++) {
+        char dir[] = "/tmp/cg_imm_XXXXXX", js[64], cmd[96];
+        assert_non_null(mkdtemp(dir));
+        snprintf(js, sizeof js, "%s/r.json", dir);
+        run r;
+        run_cgramap(&r, (const char *const[]){
+            "--arch", archs[i], "--timeout", "20", "--max-ii", "4", "--json",
+            js, "benchmarks/microbench/mac", NULL});
+        assert_int_equal(r.status, 0);
+        json_error_t e;
+        json_t *all = json_load_file(js, 0, &e);
+        assert_non_null(all);
+        json_t *rec = record(all, "mac", "mac");
+        assert_int_equal(json_integer_value(json_object_get(rec, "nodes")),
+                         20);
+        assert_int_equal(json_integer_value(json_object_get(rec, "fus")),
+                         fus[i]);
+        assert_string_equal(
+            json_string_value(json_object_get(rec, "verified")), "yes");
+        json_decref(all);
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solver),
+        cmocka_unit_test(test_immediates),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_jobs_keep_order),
         cmocka_unit_test(test_json_and_csv),
@@ -355,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_usage_and_nothing_found),
+        cmocka_unit_test(test_kernel_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

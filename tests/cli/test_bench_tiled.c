@@ -118,16 +118,18 @@ static void test_tiled_rows(void **state)
     assert_int_equal(r.status, 0);
     mask_times(r.out);
     assert_string_equal(r.out,
-        "benchmark      loop           nodes  MII   II status               "
-        "         time  FUs routes  tiles  DMA bytes  ratio     cycles    "
-        "stalls verified\n"
-        "saxpy          saxpy             12    1    1 mapped TIME   12     "
-        "89      3      30720   1.00       7770      5195 yes\n"
-        "gemv           gemv              13    2    2 mapped TIME   13    "
-        "105      3      17152   1.00      10697      2121 yes\n"
-        "sum            sum               14    1    1 mapped TIME   14     "
-        "69      1        256   1.00        143        74 yes\n");
-
+        "benchmark      loop           nodes ResMII RecMII bottleneck   II status   "
+        "                proof                 time     FUs  util const  IO mem "
+        "routes  tiles  DMA bytes  ratio     cycles    stalls verified\n"
+        "saxpy          saxpy             12      1      1 -             1 mapped "
+        "                  optimal TIME    4/16   25%     2   3   3     89      "
+        "3      30720   1.00       7770      5195 yes\n"
+        "gemv           gemv              13      1      2 -             2 mapped "
+        "                  optimal TIME    4/16   12%     2   3   4    105      "
+        "3      17152   1.00      10697      2121 yes\n"
+        "sum            sum               14      1      1 -             1 mapped "
+        "                  optimal TIME    5/16   31%     6   2   1     69      "
+        "1        256   1.00        143        74 yes\n");
     json_error_t e;
     json_t *all = json_load_file(js, 0, &e);
     assert_non_null(all);
@@ -172,7 +174,8 @@ static void test_tiled_mismatch(void **state)
     assert_int_equal(r.status, 1);
     mask_times(r.out);
     assert_non_null(strstr(r.out,
-        "rowscale       rowscale          10    1    1 mapped TIME   10"));
+        "rowscale       rowscale          10      1      1 -             1 "
+        "mapped                   optimal TIME    3/16   19%     2   3   2"));
     assert_non_null(strstr(r.out, "      5      36864   1.00 "));
     assert_non_null(strstr(r.out, " no\n"));
     assert_string_equal(r.err,
@@ -187,11 +190,44 @@ static void test_tiled_mismatch(void **state)
         "compute it inside the tagged loop\n");
 }
 
+/* The tiled run's reference is the native run too: axpy (4096 ints of a
+ * and b: 4 tiles) maps its tile DFG, but without c's value the kernel
+ * cannot run, so the row is not verified, never "no"; with it, yes. */
+static void test_tiled_not_verified(void **state)
+{
+    (void)state;
+    const char *why = "kernel 'axpy' of loop 'axpy': parameter 'c' has no "
+        "value; give it one with --sym c=VALUE (on the command line, or in "
+        "DFG_FLAGS of the benchmark's Makefile)";
+    char want[1024];
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--sym", "n=4096",
+                                          "tests/cli/data/tiled_params",
+                                          NULL});
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof want, "      4      49152   1.00      12408      "
+             "8292 not verified: %s\n", why);
+    assert_non_null(strstr(r.out, want));
+    snprintf(want, sizeof want, "tests/cli/data/tiled_params/axpy.c: error: "
+             "%s\n", why);
+    assert_string_equal(r.err, want);
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--sym", "n=4096", "--sym", "c=-2",
+                                          "tests/cli/data/tiled_params",
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "      4      49152   1.00      12408      "
+                                  "8292 yes\n"));
+    assert_string_equal(r.err, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiled_rows),
         cmocka_unit_test(test_tiled_mismatch),
+        cmocka_unit_test(test_tiled_not_verified),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

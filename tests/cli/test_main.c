@@ -42,10 +42,25 @@ static void test_bad_usage(void **state)
     assert_string_equal(r.out, "");
     assert_string_equal(r.err,
                         "cgramap: unknown option '--bogus' (see cgramap --help)\n");
-    run_cgramap(&r, (const char *const[]){"x", NULL});
-    /* an argument is a path to scan */
+    /* a plain word that is no command and no file is a mistyped command */
+    run_cgramap(&r, (const char *const[]){"chek", "x.c", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "cgramap: 'chek' is neither a command (arch, "
+                        "dfg, map, tile) nor a file or folder (see cgramap "
+                        "--help)\n");
+    /* with a dot or a slash it is a path to scan */
+    run_cgramap(&r, (const char *const[]){"x.c", NULL});
     assert_int_equal(r.status, 1);
-    assert_string_equal(r.err, "x: error: no such file or folder\n");
+    assert_string_equal(r.err, "x.c: error: no such file or folder\n");
+    run_cgramap(&r, (const char *const[]){"nosuch/", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "nosuch/: error: no such file or folder\n");
+    /* a word that names an existing folder is a path too */
+    run_cgramap(&r, (const char *const[]){"docs", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "cgramap: no tagged .c file, benchmark folder "
+                        "or .dot file found\n");
 }
 
 /* Compare a run's stdout with a golden file. */
@@ -75,6 +90,57 @@ static void test_arch_shipped_summary(void **state)
     assert_int_equal(r.status, 0);
     assert_golden_out(&r, "tests/cli/golden/arch_hetero_4x4.txt");
     assert_string_equal(r.err, "");
+}
+
+/* The shipped larger arrays with the default PE (docs/xml.md) run a loop:
+ * sum maps at its MII of 1 and verifies on each, the tori with the IO
+ * inside their ring PEs. */
+static void test_large_archs_map(void **state)
+{
+    (void)state;
+    static const char *const archs[] = {
+        "benchmarks/archs/default_6x6.xml", "benchmarks/archs/default_8x8.xml",
+        "benchmarks/archs/diagonal_8x8.xml",
+        "benchmarks/archs/default_torus_8x8.xml",
+        "benchmarks/archs/hetero_8x8.xml"};
+    for (size_t i = 0; i < sizeof archs / sizeof *archs; i++) {
+        run r;
+        run_cgramap(&r, (const char *const[]){
+            "--arch", archs[i], "--timeout", "30", "--max-ii", "2",
+            "benchmarks/microbench/sum", NULL});
+        if (r.status != 0)
+            fprintf(stderr, "%s:\n%s%s", archs[i], r.out, r.err);
+        assert_int_equal(r.status, 0);
+        assert_string_equal(r.err, "");
+        mask_times(r.out);
+        assert_non_null(strstr(r.out, "\nsum            sum               14 "
+                                      "     1      1 -             1 mapped "
+                                      "                  optimal "));
+        assert_non_null(strstr(r.out, " yes\n"));
+    }
+}
+
+/* nswe_mesh_8x8.xml stays the guide's example (docs/xml.md): a loop
+ * does not map on it, and the main job names every op it cannot place. */
+static void test_example_arch_unsupported(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "--arch", "benchmarks/archs/nswe_mesh_8x8.xml",
+        "benchmarks/microbench/sum", NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\nsum            sum               14 "
+                                  "     -      - -             0 error "));
+#define SUM_ERR(line, op, node)                                              \
+    "benchmarks/microbench/sum/sum.c:" line ": error: no unit of the "       \
+    "architecture supports op '" op "' (node '" node "'): add '" op        \
+    "' to a FuncUnit's op list or use an architecture that has it\n"
+    assert_string_equal(r.err, SUM_ERR("10", "const", "const0")
+                                   SUM_ERR("10", "load", "load7")
+                                   SUM_ERR("9", "icmp", "icmp9")
+                                   SUM_ERR("9", "output", "loop_exit"));
+#undef SUM_ERR
 }
 
 static void test_arch_dot(void **state)
@@ -180,10 +246,38 @@ static void test_dfg_memory_order(void **state)
     assert_string_equal(r.err, "");
     assert_int_equal(r.status, 0);
     mask_times(r.out);
-    assert_non_null(strstr(r.out, "\nhistogram           20    2    2 "
-                                  "mapped TIME "));
+    assert_string_equal(r.out,
+        "loop             nodes ResMII RecMII bottleneck   II status          "
+        "         proof                 time     FUs  util const  IO mem "
+        "routes checked\n"
+        "histogram           20      1      2 -             2 mapped          "
+        "         optimal TIME    7/16   25%     8   1   3    131 yes\n");
     unlink(dot);
     rmdir(dir);
+}
+
+/* --sym as in DFG_FLAGS (both spellings, CGRA-ME's one dash too): the
+ * graph holds no symbol values (they reach the nest's trip counts and the
+ * native run), so the .dot is the one without them; a malformed value is
+ * a usage error. */
+static void test_dfg_sym(void **state)
+{
+    (void)state;
+    static run plain, with;
+    const char *c = "benchmarks/microbench/nomem1/nomem1.c";
+    run_cgramap(&plain, (const char *const[]){"dfg", c, NULL});
+    assert_int_equal(plain.status, 0);
+    run_cgramap(&with, (const char *const[]){"dfg", c, "--sym", "n=50",
+                                             "-sym=seed=7", NULL});
+    assert_int_equal(with.status, 0);
+    assert_string_equal(with.err, "");
+    assert_string_equal(with.out, plain.out);
+    run_cgramap(&with, (const char *const[]){"dfg", c, "--sym", "n=5x",
+                                             NULL});
+    assert_int_equal(with.status, 2);
+    assert_string_equal(with.out, "");
+    assert_string_equal(with.err, "cgramap dfg: Invalid value for --sym: "
+                        "n=5x (NAME=INTEGER)\n");
 }
 
 static void test_dfg_usage(void **state)
@@ -263,12 +357,15 @@ int main(void)
         cmocka_unit_test(test_bad_usage),
         cmocka_unit_test(test_arch_default_summary),
         cmocka_unit_test(test_arch_shipped_summary),
+        cmocka_unit_test(test_example_arch_unsupported),
+        cmocka_unit_test(test_large_archs_map),
         cmocka_unit_test(test_arch_dot),
         cmocka_unit_test(test_arch_bad_xml),
         cmocka_unit_test(test_arch_usage),
         cmocka_unit_test(test_arch_unwritable_dot),
         cmocka_unit_test(test_dfg),
         cmocka_unit_test(test_dfg_memory_order),
+        cmocka_unit_test(test_dfg_sym),
         cmocka_unit_test(test_dfg_usage),
         cmocka_unit_test(test_dfg_addr_width),
         cmocka_unit_test(test_map_usage),

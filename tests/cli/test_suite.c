@@ -6,7 +6,8 @@
  *     simulation leaves the memory and live-outs the C code leaves
  *     (`verified` yes); no loop is an error;
  *   - a mapped loop is at its MII, or the outcome of every lower II is
- *     recorded (infeasible or timeout), never skipped;
+ *     recorded (infeasible or timeout), never skipped, and its proof
+ *     column says `optimal` exactly when every lower II is infeasible;
  *   - the loops the heuristic maps at the MII in milliseconds are at their
  *     MII (accumulate, dot, histogram, initrec, mac, narrow, nomem1,
  *     stride, sum).
@@ -69,6 +70,7 @@ static bool check_record(const json_t *rec)
         /* tries: MII .. II, each once, the last one mapped */
         json_t *tries = json_object_get(rec, "tries");
         assert_int_equal(json_array_size(tries), ii - mii + 1);
+        bool proven = true;
         for (json_int_t k = mii; k <= ii; k++) {
             json_t *t = json_array_get(tries, (size_t)(k - mii));
             assert_int_equal(num(t, "ii"), k);
@@ -78,7 +80,14 @@ static bool check_record(const json_t *rec)
             else
                 assert_true(strcmp(o, "infeasible") == 0 ||
                             strcmp(o, "timeout") == 0);
+            proven &= k == ii || strcmp(o, "infeasible") == 0;
         }
+        /* the row says optimal exactly when every lower II is proven
+         * impossible; otherwise which ones are open */
+        if (proven)
+            assert_string_equal(str(rec, "proof"), "optimal");
+        else
+            assert_memory_equal(str(rec, "proof"), "open: II ", 9);
     }
     if (fast_at_mii(loop))
         assert_int_equal(ii, mii);

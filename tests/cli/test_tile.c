@@ -162,6 +162,32 @@ static void jacobi_json(void **state)
     json_decref(j);
 }
 
+/* --sym gives a symbolic trip count its value, as DFG_FLAGS does: vadd's
+ * n = 512 ints of a and b on a 2 KiB memory: 4 tiles of 128. */
+static void sym_trip(void **state)
+{
+    (void)state;
+    const char *vadd = "tests/cli/data/params/vadd.c";
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", vadd, "--loop", "vadd", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "tests/cli/data/params/vadd.c:8: error: loop "
+                        "'indvars.iv' has a symbolic trip count 'n'; tiling "
+                        "needs a known count (give the symbol a value)\n");
+    run_cgramap(&r, (const char *[]){"tile", vadd, "--loop", "vadd",
+                                     "--sym", "n=512", "--mem", "2048",
+                                     NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "\n  loop indvars.iv trip 512, tile 128, "
+                                  "4 tile(s)\n"));
+    run_cgramap(&r, (const char *[]){"tile", vadd, "--loop", "vadd",
+                                     "--sym", "=3", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap tile: Invalid value for --sym: =3 "
+                        "(NAME=INTEGER)\n");
+}
+
 static void help(void **state)
 {
     (void)state;
@@ -253,7 +279,8 @@ static void bad_values(void **state)
     assert_string_equal(r.err, "cgramap tile: usage: cgramap tile FILE.c "
                         "--loop TAG [--arch A.xml] [--mem BYTES] [--ii N] "
                         "[--depth N] [--json] [--no-makefile] "
-                        "[--export-4d PREFIX] (see cgramap tile --help)\n");
+                        "[--export-4d PREFIX] [--sym NAME=VALUE] (see "
+                        "cgramap tile --help)\n");
 }
 
 int main(void)
@@ -262,6 +289,7 @@ int main(void)
         cmocka_unit_test(jacobi_text),
         cmocka_unit_test(jacobi_json),
         cmocka_unit_test(help),
+        cmocka_unit_test(sym_trip),
         cmocka_unit_test(export_4d),
         cmocka_unit_test(export_4d_unwritable),
         cmocka_unit_test(makefile_flags),

@@ -168,10 +168,56 @@ static void test_run_needs_parameter(void **state)
     assert_non_null(g);
     assert_int_equal(cg_extract_run(x, "good", &m, NULL, NULL, NULL, d), -1);
     assert_diag(d, 0, "tests/dfg/data/errors.c: error: kernel 'good' of loop "
-                "'good': parameter 'k' needs a value (give the symbol of "
-                "that name a value)");
+                "'good': parameter 'k' has no value; give it one with --sym "
+                "k=VALUE (on the command line, or in DFG_FLAGS of the "
+                "benchmark's Makefile)");
     free(m.data);
     cg_dfg_destroy(g);
+    cg_extract_close(x);
+    cg_diags_destroy(d);
+}
+
+/* Run loop tag of params.c with no symbols; the number of executions. */
+static int64_t run_params(cg_extract_prog *x, const char *tag, int rc,
+                          cg_diags *d)
+{
+    cg_dfg *g = cg_extract_loop(x, tag, d);
+    assert_non_null(g);
+    cg_mem m;
+    assert_int_equal(cg_extract_image(x, &m), 0);
+    int64_t n = -1;
+    assert_int_equal(cg_extract_run(x, tag, &m, NULL, NULL, &n, d), rc);
+    free(m.data);
+    cg_dfg_destroy(g);
+    return n;
+}
+
+/* A parameter the tagged loop does not use needs no value: the run passes
+ * 0 and says so.  One the loop uses, or that bounds a loop around it,
+ * does. */
+static void test_run_unused_parameter(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_extract_prog *x = cg_extract_open("tests/dfg/data/params.c", NULL, d);
+    assert_non_null(x);
+    assert_int_equal(run_params(x, "plain", 0, d), 1);
+    assert_int_equal(cg_diags_size(d), 1);
+    assert_diag(d, 0, "tests/dfg/data/params.c: note: kernel 'kernel': "
+                "parameter 'c' has no value, and neither loop 'plain' nor a "
+                "loop around it uses it, so the native run passes 0");
+    cg_diags_clear(d);
+    run_params(x, "scaled", -1, d);
+    assert_diag(d, 0, "tests/dfg/data/params.c: error: kernel 'kernel' of "
+                "loop 'scaled': parameter 'c' has no value; give it one with "
+                "--sym c=VALUE (on the command line, or in DFG_FLAGS of the "
+                "benchmark's Makefile)");
+    cg_diags_clear(d);
+    run_params(x, "inner", -1, d);
+    assert_diag(d, 0, "tests/dfg/data/params.c: error: kernel 'nest' of "
+                "loop 'inner': parameter 'm' has no value; give it one with "
+                "--sym m=VALUE (on the command line, or in DFG_FLAGS of the "
+                "benchmark's Makefile)");
     cg_extract_close(x);
     cg_diags_destroy(d);
 }
@@ -590,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_cflags),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_run_needs_parameter),
+        cmocka_unit_test(test_run_unused_parameter),
         cmocka_unit_test(test_makefile),
         cmocka_unit_test(test_phi_removal),
         cmocka_unit_test(test_nest_gemm),

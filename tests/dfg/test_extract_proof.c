@@ -19,7 +19,7 @@
 
 /* One tagged loop of one benchmark, with or without phi/leaf removal. */
 typedef struct variant {
-    char dir[256];      /* benchmarks/microbench/NAME */
+    char dir[256];      /* benchmarks/microbench/NAME, benchmarks/large/NAME */
     char file[512];     /* .../NAME.c */
     char tag[64];
     char flags[256];    /* DFG_FLAGS of the folder's Makefile */
@@ -279,69 +279,82 @@ static void test_proof(void **state)
     cg_diags_destroy(d);
 }
 
-/* Every folder of benchmarks/microbench with a Makefile, every tag of its
- * LOOP_TAGS, with the default options and with phi/leaf removal off; then
- * the loops of tests/dfg/data/widths.c. */
-static int collect(variant **out)
+/* Each tag of the folder dir/name's LOOP_TAGS (if it has a Makefile), with
+ * the default options and with phi/leaf removal off, appended to out[*n]
+ * while *n < cap. */
+static void collect_folder(const char *root, const char *name, variant *out,
+                           int *n, int cap)
 {
-    const char *root = "benchmarks/microbench";
-    struct dirent **ents = NULL;
-    int ne = scandir(root, &ents, NULL, alphasort), n = 0;
-    assert_true(ne > 0);
-    *out = calloc((size_t)ne * 16 + 8, sizeof **out);
-    for (int i = 0; i < ne; i++) {
-        char mk[600];
-        variant v = {.raw = false};
-        snprintf(v.dir, sizeof v.dir, "%s/%.200s", root, ents[i]->d_name);
-        snprintf(mk, sizeof mk, "%s/Makefile", v.dir);
-        cg_extract_makefile m;
-        cg_diags *d = cg_diags_create();
-        if (ents[i]->d_name[0] != '.' &&
-            cg_extract_makefile_read(mk, &m, d) == 0) {
-            snprintf(v.file, sizeof v.file, "%s/%.200s.c", v.dir, ents[i]->d_name);
-            snprintf(v.flags, sizeof v.flags, "%s", m.dfg_flags ? m.dfg_flags : "");
-            snprintf(v.cflags, sizeof v.cflags, "%s", m.cflags ? m.cflags : "");
-            char *save = NULL;
-            for (char *t = strtok_r(m.loop_tags, " ", &save); t && n < ne * 16 - 1;
-                 t = strtok_r(NULL, " ", &save))
-                for (int raw = 0; raw < 2; raw++) {
-                    snprintf(v.tag, sizeof v.tag, "%s", t);
-                    v.raw = raw;
-                    snprintf(v.name, sizeof v.name, "%s%s", t,
-                             raw ? " (no phi/leaf removal)" : "");
-                    (*out)[n++] = v;
-                }
-            cg_extract_makefile_free(&m);
-        }
-        cg_diags_destroy(d);
-        free(ents[i]);
+    char mk[600];
+    variant v = {.raw = false};
+    snprintf(v.dir, sizeof v.dir, "%s/%.200s", root, name);
+    snprintf(mk, sizeof mk, "%s/Makefile", v.dir);
+    cg_extract_makefile m;
+    cg_diags *d = cg_diags_create();
+    if (name[0] != '.' && cg_extract_makefile_read(mk, &m, d) == 0) {
+        snprintf(v.file, sizeof v.file, "%s/%.200s.c", v.dir, name);
+        snprintf(v.flags, sizeof v.flags, "%s", m.dfg_flags ? m.dfg_flags : "");
+        snprintf(v.cflags, sizeof v.cflags, "%s", m.cflags ? m.cflags : "");
+        char *save = NULL;
+        for (char *t = strtok_r(m.loop_tags, " ", &save); t && *n < cap - 1;
+             t = strtok_r(NULL, " ", &save))
+            for (int raw = 0; raw < 2; raw++) {
+                snprintf(v.tag, sizeof v.tag, "%s", t);
+                v.raw = raw;
+                snprintf(v.name, sizeof v.name, "%s%s", t,
+                         raw ? " (no phi/leaf removal)" : "");
+                out[(*n)++] = v;
+            }
+        cg_extract_makefile_free(&m);
     }
-    free(ents);
-    /* the narrowing's own cases: an unknown offset proven by inbounds, a
-     * 64-bit sum, a symbolic trip count, a loaded index
-     * (tests/dfg/data/widths.c) */
-    static const char *const wtags[] = {"offset", "wide", "symtrip",
-                                        "symlong", "gather"};
-    for (size_t i = 0; i < sizeof wtags / sizeof *wtags; i++)
-        for (int raw = 0; raw < 2 && n < ne * 16 + 8; raw++) {
-            variant v = {.raw = raw != 0};
+    cg_diags_destroy(d);
+}
+
+/* The narrowing's own cases (tests/dfg/data/widths.c): an unknown offset
+ * proven by inbounds, a 64-bit sum, symbolic trip counts, a loaded index,
+ * each both ways; the loaded index also narrowed in part, at 17 bits. */
+static void collect_widths(variant *out, int *n, int cap)
+{
+    static const char *const tags[] = {"offset", "wide", "symtrip",
+                                       "symlong", "gather"};
+    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
+        for (int way = 0; way < 3 && *n < cap; way++) {
+            if (way == 2 && strcmp(tags[i], "gather"))
+                continue;
+            variant v = {.raw = way == 1, .addr_width = way == 2 ? 17 : 0};
             snprintf(v.dir, sizeof v.dir, "tests/dfg/data");
             snprintf(v.file, sizeof v.file, "tests/dfg/data/widths.c");
-            snprintf(v.tag, sizeof v.tag, "%s", wtags[i]);
+            snprintf(v.tag, sizeof v.tag, "%s", tags[i]);
             snprintf(v.flags, sizeof v.flags, "--sym k=3 --sym n=10 "
                      "--sym m=10");
-            snprintf(v.name, sizeof v.name, "widths.c %s%s", wtags[i],
-                     raw ? " (no phi/leaf removal)" : "");
-            (*out)[n++] = v;
+            snprintf(v.name, sizeof v.name, "widths.c %s%s", tags[i],
+                     way == 1 ? " (no phi/leaf removal)"
+                     : way == 2 ? " at 17 bits" : "");
+            out[(*n)++] = v;
         }
-    /* narrowed in part: the counter and two addresses to 17 bits */
-    variant g17 = {.addr_width = 17};
-    snprintf(g17.dir, sizeof g17.dir, "tests/dfg/data");
-    snprintf(g17.file, sizeof g17.file, "tests/dfg/data/widths.c");
-    snprintf(g17.tag, sizeof g17.tag, "gather");
-    snprintf(g17.name, sizeof g17.name, "widths.c gather at 17 bits");
-    if (n < ne * 16 + 8)
-        (*out)[n++] = g17;
+}
+
+/* Every folder of benchmarks/microbench and benchmarks/large with a
+ * Makefile, every tag of its LOOP_TAGS, with the default options and with
+ * phi/leaf removal off; then the loops of tests/dfg/data/widths.c. */
+static int collect(variant **out)
+{
+    static const char *const roots[] = {"benchmarks/microbench",
+                                        "benchmarks/large"};
+    enum { CAP = 1024 };
+    int n = 0;
+    *out = calloc(CAP, sizeof **out);
+    for (size_t r = 0; r < sizeof roots / sizeof *roots; r++) {
+        struct dirent **ents = NULL;
+        int ne = scandir(roots[r], &ents, NULL, alphasort);
+        assert_true(ne > 0);
+        for (int i = 0; i < ne; i++) {
+            collect_folder(roots[r], ents[i]->d_name, *out, &n, CAP);
+            free(ents[i]);
+        }
+        free(ents);
+    }
+    collect_widths(*out, &n, CAP);
     return n;
 }
 

@@ -5,7 +5,8 @@
  * MEMUnits on two banks.
  *
  * pipe: const k, FuncUnits f0 (add, latency 0), f1 (add mul udiv, latency 1),
- * f2 (add, latency 0), register r0, MEMUnit mem, IO io:
+ * f2 (add, latency 0), register r0, MEMUnit mem, IO io (pipe_netlist_imm:
+ * with immediates on the FuncUnits):
  *   r0.out -> f0.in_a        select(k.out, r0.out)  -> f0.in_b
  *   select(f0.out, k.out) -> r0.in
  *   f0.out -> f1.in_a, f1.in_b
@@ -34,7 +35,9 @@ static inline cg_arch *top_only(int *top, cg_diags *d)
     return a;
 }
 
-static inline cg_netlist *pipe_netlist(void)
+/* pipe with immediates on its FuncUnits: operands imm (a mask), fields of
+ * width bits (0 = 32). */
+static inline cg_netlist *pipe_netlist_imm(unsigned imm, int width)
 {
     cg_diags *d = cg_diags_create();
     int top;
@@ -45,6 +48,8 @@ static inline cg_netlist *pipe_netlist(void)
     cg_arch_add_prim(a, top, "k", &p, d);
     cg_prim_params_init(&p, CG_PRIM_FUNC);
     p.ops = CG_OPSET(CG_OP_ADD);
+    p.imm_operands = imm;
+    p.imm_width = width;
     cg_arch_add_prim(a, top, "f0", &p, d);
     cg_arch_add_prim(a, top, "f2", &p, d);
     p.ops |= CG_OPSET(CG_OP_MUL) | CG_OPSET(CG_OP_UDIV);
@@ -67,6 +72,11 @@ static inline cg_netlist *pipe_netlist(void)
     cg_arch_connect(a, top, "f1.out", "f2.in_b mem.addr", d);
     cg_arch_connect(a, top, "f2.out", "mem.data_in io.in", d);
     return flatten_or_fail(a, d);
+}
+
+static inline cg_netlist *pipe_netlist(void)
+{
+    return pipe_netlist_imm(0, 0);
 }
 
 /* duo: one block with ConstUnits k0, k1, MEMUnits m0 (bank 0) and m1

@@ -1,8 +1,9 @@
 /* test_write.c: the mapping writers (mapper/write.c) on the balanced
  * mapping of sq on pipe (map_fixture.h), compared with golden files in
  * tests/mapper/golden/ (regenerate with CG_UPDATE_GOLDEN=1 and review the
- * diff): text, JSON configuration, Graphviz; the names of MRRG nodes; and
- * the JSON of an ILP mapping at II=2 read back with jansson. */
+ * diff): text, JSON configuration, Graphviz, also with a const as an
+ * immediate; the names of MRRG nodes; and the JSON of an ILP mapping at
+ * II=2 read back with jansson. */
 #include "map_fixture.h"
 
 #include <jansson.h>
@@ -60,6 +61,44 @@ static void test_json(void **state)
 static void test_dot(void **state)
 {
     golden(*state, cg_mapping_write_dot, "sq.dot");
+}
+
+/* sq with 'one' as an 8-bit immediate of f0's in_b (pipe_netlist_imm). */
+static int imm_setup(void **state)
+{
+    sq_setup(state);
+    sq_fx *f = *state;
+    cg_diags *d = cg_diags_create();
+    cg_mapping_destroy(f->map);
+    cg_mrrg_destroy(f->m);
+    cg_netlist_destroy(f->nl);
+    f->nl = pipe_netlist_imm(2, 8);
+    f->m = cg_mrrg_build(f->nl, 1, d);
+    f->map = sq_mapping(f->m, f->nl);
+    f->map->place[N_ONE] = -1;
+    free(f->map->route[E_ONE]);
+    f->map->route[E_ONE] = NULL;
+    f->map->route_len[E_ONE] = 0;
+    assert_int_equal(cg_map_check(f->nl, f->m, f->g, f->map, d), 0);
+    cg_diags_destroy(d);
+    return 0;
+}
+
+/* The immediate: 'one' placed as such, its edge without a route, and in
+ * the JSON the immediates of 'n' (pin, const, bits, value). */
+static void test_text_imm(void **state)
+{
+    golden(*state, cg_mapping_write, "sq_imm.txt");
+}
+
+static void test_json_imm(void **state)
+{
+    golden(*state, cg_mapping_write_json, "sq_imm.json");
+}
+
+static void test_dot_imm(void **state)
+{
+    golden(*state, cg_mapping_write_dot, "sq_imm.dot");
 }
 
 /* A FUNC node, a port, a register of a register file, a bad id. */
@@ -161,6 +200,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_node_names, sq_setup,
                                         sq_teardown),
         cmocka_unit_test(test_json_of_ilp_mapping),
+        cmocka_unit_test_setup_teardown(test_text_imm, imm_setup,
+                                        sq_teardown),
+        cmocka_unit_test_setup_teardown(test_json_imm, imm_setup,
+                                        sq_teardown),
+        cmocka_unit_test_setup_teardown(test_dot_imm, imm_setup,
+                                        sq_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

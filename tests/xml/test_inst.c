@@ -81,6 +81,64 @@ static void test_nested_parameters(void **state)
                   "inst_nested.txt", 0);
 }
 
+/* immediate= and immediate-size= on a FuncUnit and a MEMUnit, also from
+ * a parameter: the netlist lists them, the summary counts them. */
+static void test_immediates(void **state)
+{
+    (void)state;
+    static const char *const xml =
+        "<cgra><module name=\"m\">"
+        "<input name=\"a\"/><output name=\"o\"/>"
+        "<inst name=\"fu\" module=\"FuncUnit\" op=\"add select\" "
+        "immediate=\"in_b, in_c\" immediate-size=\"12\"/>"
+        "<inst name=\"mem\" module=\"MEMUnit\" immediate=\"(imm)\"/>"
+        "<connection from=\"this.a\" to=\"fu.in_a fu.in_b fu.in_c mem.addr "
+        "mem.data_in\"/>"
+        "<connection from=\"fu.out\" to=\"this.o\"/></module>\n"
+        "<architecture rows=\"1\" cols=\"1\"><pattern>"
+        "<block module=\"m\" imm=\"data_in\"/></pattern>"
+        "<memory name=\"spm\" bytes=\"64\"/></architecture>"
+        "</cgra>\n";
+    expect_golden(xml, "inst_imm.txt", 0);
+    expect_golden(xml, "inst_imm_summary.txt", 1);
+}
+
+static void test_immediate_errors(void **state)
+{
+    (void)state;
+    expect_error(ONE("<inst name=\"f\" module=\"FuncUnit\" "
+                     "immediate=\"in_b data_in\"/>"),
+                 "t.xml:1: error: unknown operand 'data_in' in "
+                 "immediate=\"in_b data_in\" on FuncUnit 'f' (operands: "
+                 "in_a, in_b, in_c)");
+    expect_error(ONE("<inst name=\"m\" module=\"MEMUnit\" "
+                     "immediate=\"in_a\"/>"),
+                 "t.xml:1: error: unknown operand 'in_a' in "
+                 "immediate=\"in_a\" on MEMUnit 'm' (operands: addr, "
+                 "data_in)");
+    expect_error(ONE("<inst name=\"f\" module=\"FuncUnit\" op=\"add\" "
+                     "immediate=\"in_c\"/>"),
+                 "t.xml:1: error: FuncUnit 'f' has no operand 2 to take an "
+                 "immediate (operands: in_a, in_b)");
+    expect_error(ONE("<inst name=\"f\" module=\"FuncUnit\" size=\"16\" "
+                     "immediate=\"in_a\" immediate-size=\"17\"/>"),
+                 "t.xml:1: error: FuncUnit 'f' needs an immediate width of "
+                 "1..16 bits, its width (got 17)");
+    expect_error(ONE("<inst name=\"f\" module=\"FuncUnit\" "
+                     "immediate-size=\"8\"/>"),
+                 "t.xml:1: error: FuncUnit 'f' gives an immediate width (8) "
+                 "but no operand takes an immediate; name the operands or "
+                 "drop the width");
+    expect_error(ONE("<inst name=\"f\" module=\"FuncUnit\" immediate=\"in_a\" "
+                     "immediate-size=\"0\"/>"),
+                 "t.xml:1: error: immediate-size=\"0\" on <inst> must be an "
+                 "integer >= 1");
+    expect_error(ONE("<inst name=\"r\" module=\"Register\" "
+                     "immediate=\"in\"/>"),
+                 "t.xml:1: error: unknown attribute 'immediate' on Register "
+                 "'r' (attributes: size)");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -138,6 +196,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_primitives),
         cmocka_unit_test(test_parameters_and_if),
+        cmocka_unit_test(test_immediates),
+        cmocka_unit_test(test_immediate_errors),
         cmocka_unit_test(test_nested_parameters),
         cmocka_unit_test(test_errors),
     };

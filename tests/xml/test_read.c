@@ -1,7 +1,8 @@
 /* test_read.c: the entry points (xml/read.c): files and memory, libxml2's
  * messages with their lines, roots, the two-file template form, the
  * shipped architectures of benchmarks/archs (parsed, flattened and
- * summarized against golden files), and the errors only flattening finds,
+ * summarized against golden files; the tori PE by PE; default_4x4_imm is
+ * default_4x4 with immediates), and the errors only flattening finds,
  * reported at the XML line that made the object. */
 #include "xml_test_util.h"
 
@@ -190,9 +191,117 @@ static void test_benchmarks(void **state)
     static const char *const files[] = {
         "nswe_mesh", "nswe_mesh_8x8", "diagonal", "diagonal_8x8",
         "adres_4x4", "hetero_4x4", "hetero_8x8", "default_4x4",
+        "default_6x6", "default_8x8", "default_torus_8x8",
+        "default_4x4_imm",
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         summary_of(files[i]);
+}
+
+/* The name of the primitive driving input pin `pin` of prim `name`. */
+static const char *driver_of(const cg_netlist *nl, const char *name,
+                             const char *pin)
+{
+    int p = cg_netlist_find_prim(nl, name);
+    assert_true(p >= 0);
+    int port = cg_netlist_prim_port(nl, p, pin);
+    assert_true(port >= 0);
+    int net = cg_netlist_port(nl, port)->net;
+    assert_true(net >= 0);
+    int drv = cg_netlist_net(nl, net)->driver;
+    return cg_netlist_prim(nl, cg_netlist_port(nl, drv)->prim)->name;
+}
+
+/* The shipped 8x8 tori, PE by PE: MEMUnits on columns 0 and 7, an IO in
+ * each PE of the outer ring and its value on the PE's multiplexers,
+ * multipliers everywhere (default) or where row + column is even
+ * (hetero), and links wrapping around: in_n of row 0 is row 7's output,
+ * in_w of column 0 is column 7's. */
+static void check_torus(const char *file, int checkerboard)
+{
+    char *path = path_of(file);
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_xml_read(path, NULL, d);
+    assert_non_null(a);
+    cg_netlist *nl = cg_arch_flatten(a, d);
+    assert_non_null(nl);
+    assert_int_equal(cg_netlist_rows(nl), 8);
+    for (int r = 0; r < 8; r++)
+        for (int c = 0; c < 8; c++) {
+            char name[64], want[64];
+            snprintf(name, sizeof name, "block_%d_%d.mem", r, c);
+            assert_int_equal(cg_netlist_find_prim(nl, name) >= 0,
+                             c == 0 || c == 7);
+            int ring = r == 0 || r == 7 || c == 0 || c == 7;
+            snprintf(name, sizeof name, "block_%d_%d.io", r, c);
+            assert_int_equal(cg_netlist_find_prim(nl, name) >= 0, ring);
+            snprintf(name, sizeof name, "block_%d_%d.func", r, c);
+            const cg_nl_prim *f =
+                cg_netlist_prim(nl, cg_netlist_find_prim(nl, name));
+            int mul = (f->p.ops & CG_OPSET(CG_OP_MUL)) != 0;
+            assert_int_equal(mul, !checkerboard || (r + c) % 2 == 0);
+            /* the operand mux: in_n in_e in_s in_w reg const (io) */
+            snprintf(name, sizeof name, "block_%d_%d.func_in_b_mux", r, c);
+            snprintf(want, sizeof want, "block_%d_%d.reg", (r + 7) % 8, c);
+            assert_string_equal(driver_of(nl, name, "in0"), want);
+            snprintf(want, sizeof want, "block_%d_%d.reg", r, (c + 7) % 8);
+            assert_string_equal(driver_of(nl, name, "in3"), want);
+            snprintf(want, sizeof want, "block_%d_%d.io", r, c);
+            if (ring)
+                assert_string_equal(driver_of(nl, name, "in6"), want);
+            else
+                assert_int_equal(cg_netlist_prim_port(
+                    nl, cg_netlist_find_prim(nl, name), "in6"), -1);
+        }
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_netlist_destroy(nl);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+    free(path);
+}
+
+static void test_shipped_tori(void **state)
+{
+    (void)state;
+    check_torus("benchmarks/archs/default_torus_8x8.xml", 0);
+    check_torus("benchmarks/archs/hetero_8x8.xml", 1);
+}
+
+/* The netlist of benchmarks/archs/<file>.xml as text. */
+static char *netlist_of(const char *file)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "benchmarks/archs/%s.xml", file);
+    char *path = path_of(rel);
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_xml_read(path, NULL, d);
+    assert_non_null(a);
+    char *text = netlist_text(a, 0);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+    free(path);
+    return text;
+}
+
+/* default_4x4_imm is the default array plus immediates: its netlist less
+ * the immediates of its 16 FuncUnits and 8 MEMUnits is the default's. */
+static void test_default_imm_variant(void **state)
+{
+    (void)state;
+    char *def = netlist_of("default_4x4"), *imm = netlist_of("default_4x4_imm");
+    static const char *const cut[] = {
+        " immediate=in_a,in_b,in_c immediate-size=32",
+        " immediate=addr,data_in immediate-size=32"};
+    const int want[] = {16, 8};
+    for (int k = 0; k < 2; k++) {
+        int n = 0;
+        for (char *p; (p = strstr(imm, cut[k])); n++)
+            memmove(p, p + strlen(cut[k]), strlen(p + strlen(cut[k])) + 1);
+        assert_int_equal(n, want[k]);
+    }
+    assert_string_equal(imm, def);
+    free(def);
+    free(imm);
 }
 
 int main(void)
@@ -205,6 +314,8 @@ int main(void)
         cmocka_unit_test(test_flatten_errors),
         cmocka_unit_test(test_unconnected_warning),
         cmocka_unit_test(test_benchmarks),
+        cmocka_unit_test(test_shipped_tori),
+        cmocka_unit_test(test_default_imm_variant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
