@@ -676,8 +676,8 @@ static void node_limit(glp_tree *T, void *info)
 }
 
 /* Solve; 1 with a placement in tile_of, 0 proven infeasible, 2 when the
- * limits ended the search before any placement. */
-static int solve(const cl *c, const tiling *t, ilp *m, int *tile_of,
+ * limits ended the search before any placement, -1 when GLPK failed. */
+static int solve(cl *c, const tiling *t, ilp *m, int *tile_of,
                  cg__cluster_out *out)
 {
     glp_iocp parm;
@@ -702,6 +702,14 @@ static int solve(const cl *c, const tiling *t, ilp *m, int *tile_of,
                      cg_dfg_name(c->g), c->p->ilp_time_s, t->tr, t->tc,
                      m->nodes, m->limit);
     }
+    if (ret != 0 && ret != GLP_ETMLIM && ret != GLP_ESTOP &&
+        ret != GLP_ENOPFS) {
+        cg_diags_add(c->d, CG_SEV_ERROR, NULL, 0,
+                     "internal error: GLPK failed (glp_intopt code %d) on "
+                     "the region ILP of '%s' (%d x %d tiles)",
+                     ret, cg_dfg_name(c->g), t->tr, t->tc);
+        return -1;
+    }
     int st = glp_mip_status(m->P);
     if (st != GLP_OPT && st != GLP_FEAS)
         return ret == GLP_ENOPFS || (ret == 0 && st == GLP_NOFEAS) ? 0 : 2;
@@ -712,13 +720,15 @@ static int solve(const cl *c, const tiling *t, ilp *m, int *tile_of,
     return 1;
 }
 
-/* Build and solve the ILP on tiling t: as solve(), or -1 on no memory. */
-static int place_on(const cl *c, const tiling *t, int *tile_of,
+/* Build and solve the ILP on tiling t: as solve(), or -1 with an error. */
+static int place_on(cl *c, const tiling *t, int *tile_of,
                     cg__cluster_out *out)
 {
     ilp m = {0};
     int rc = build(c, t, &m);
-    if (rc == 0)
+    if (rc < 0)
+        oom(c, "building the region ILP");
+    else
         rc = solve(c, t, &m, tile_of, out);
     if (m.P)
         glp_delete_prob(m.P);
@@ -787,7 +797,7 @@ static int place_clusters(cl *c, cg__cluster_out *out)
         tiling_free(&t);
         if (rc < 0 || rc == 1 || tr * tc == 1) {
             free(tile_of);
-            return rc < 0 ? oom(c, "building the region ILP") : 0;
+            return rc < 0 ? -1 : 0;
         }
         coarsen(&tr, &tc);
     }

@@ -134,6 +134,52 @@ static void test_chain(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* 16 groups of 16 adds (no inputs, which interior tiles could not hold)
+ * on the 8x8 at II 4, 16 clusters: 4 x 4 tiles of 4 FuncUnits (16
+ * slots) each.  Bands hold equal numbers of units, so the IO ring's rows
+ * and columns join the outer bands: 0-2, 3-4, 5-6, 7-9. */
+static void test_bands(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(8, 8);
+    cg_dfg *g = cg_dfg_create("bands");
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) {
+            int v = dfg_node(g, CG_OP_ADD, NULL);
+            for (int k = 0; k < 2 && j >= 1 + 2 * k; k++)
+                cg_dfg_add_edge(g, v - 1 - 2 * k, v, k, 0, -1);
+        }
+    cg__cluster_params p;
+    cg__cluster_params_init(&p);
+    p.nclusters = 16;
+    cg__cluster_out out;
+    place_ok(nl, g, 4, &p, &out);
+    assert_int_equal(out.status, CG__CLUSTER_PLACED);
+    assert_int_equal(out.nclusters, 16);
+    assert_int_equal(out.cut, 0);
+    assert_int_equal(out.tile_rows, 4);
+    assert_int_equal(out.tile_cols, 4);
+    bool seen[4][4] = {{false}};
+    const int start[] = {0, 3, 5, 7}, end[] = {2, 4, 6, 9};
+    for (int c = 0; c < 16; c++) {
+        const cg__region *r = &out.region[c];
+        int a = 0, b = 0;
+        while (a < 3 && start[a] != r->row0)
+            a++;
+        while (b < 3 && start[b] != r->col0)
+            b++;
+        assert_int_equal(r->row0, start[a]);
+        assert_int_equal(r->row1, end[a]);
+        assert_int_equal(r->col0, start[b]);
+        assert_int_equal(r->col1, end[b]);
+        assert_false(seen[a][b]);
+        seen[a][b] = true;
+    }
+    cg__cluster_out_free(&out);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* Units of primitive kind k inside r. */
 static int units_in(const cg_netlist *nl, const cg__region *r,
                     cg_prim_kind k)
@@ -348,6 +394,80 @@ static void test_deterministic(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* The work limit decides: one branch-and-bound node per ILP leaves no
+ * placement on any finer tiling, so the clusters share the whole array,
+ * the same on every run. */
+static void test_node_limit(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(8, 8);
+    cg_dfg *g = random_dfg(200, 7);
+    cg__cluster_params p;
+    cg__cluster_params_init(&p);
+    p.ilp_node_limit = 1;
+    cg__cluster_out out;
+    place_ok(nl, g, 4, &p, &out);
+    assert_int_equal(out.status, CG__CLUSTER_PLACED);
+    assert_true(out.node_limit_hit);
+    assert_false(out.time_cap_hit);
+    assert_int_equal(out.tile_rows * out.tile_cols, 1);
+    assert_true(out.cost == 0);
+    assert_int_equal(out.nclusters, 7);
+    cg__cluster_out_free(&out);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* A wall-clock cap far below what the ILPs need (500 nodes, 16 clusters:
+ * about 2 s) stops them, and the result says so, as a flag and a
+ * warning. */
+static void test_time_cap(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(8, 8);
+    cg_dfg *g = random_dfg(500, 7);
+    cg__cluster_params p;
+    cg__cluster_params_init(&p);
+    p.ilp_time_s = 1e-3;
+    cg__cluster_out out;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg__cluster_place(nl, g, 10, &p, &out, d), 0);
+    assert_true(out.time_cap_hit);
+    assert_true(out.status == CG__CLUSTER_PLACED ||
+                out.status == CG__CLUSTER_LIMIT);
+    assert_int_equal(cg_diags_errors(d), 0);
+    assert_true(cg_diags_warnings(d) >= 1);
+    const char *want = "clustering 'rand': the 0.001 s wall-clock cap "
+                       "stopped the region ILP (";
+    assert_memory_equal(cg_diags_get(d, 0)->msg, want, strlen(want));
+    cg__cluster_out_free(&out);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* A DFG without edges above the threshold: METIS still splits it, nothing
+ * crosses clusters. */
+static void test_edgeless(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = cg_dfg_create("loose");
+    for (int v = 0; v < 60; v++)
+        dfg_node(g, CG_OP_ADD, NULL);
+    cg__cluster_params p;
+    cg__cluster_params_init(&p);
+    cg__cluster_out out;
+    place_ok(nl, g, 4, &p, &out);
+    assert_int_equal(out.status, CG__CLUSTER_PLACED);
+    assert_int_equal(out.nclusters, 2);
+    assert_int_equal(out.cut, 0);
+    assert_capacity(nl, g, 4, &out);
+    cg__cluster_out_free(&out);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* Run with params p; must fail with exactly the text want. */
 static void place_fails(const cg_netlist *nl, const cg_dfg *g, int ii,
                         const cg__cluster_params *p, const char *want)
@@ -453,10 +573,14 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_disjoint),
         cmocka_unit_test(test_chain),
+        cmocka_unit_test(test_bands),
         cmocka_unit_test(test_capacity),
         cmocka_unit_test(test_small),
         cmocka_unit_test(test_allowed),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_node_limit),
+        cmocka_unit_test(test_time_cap),
+        cmocka_unit_test(test_edgeless),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
