@@ -16,16 +16,22 @@
  *      their lowest node id and empty parts dropped.
  *   3. Regions.  The grid is cut into tr x tc tiles, about one per cluster
  *      and as square as possible, rows (and columns) split into bands that
- *      hold about equal numbers of units.  An ILP assigns each cluster to one tile, at most
- *      ceil(clusters / tiles) clusters per tile, such that per tile the ops
- *      of its clusters fit its units x II slots (a transportation problem
- *      from op classes to groups of units that run the same classes: exact
- *      by Hall's theorem, like ResMII), minimising the sum over DFG edges
- *      between clusters of the Manhattan distance between tile centres.
- *      When no assignment fits (or the work limit ends the search with
- *      none), the tiling is coarsened (one band fewer in the dimension with
- *      more tiles) and the ILP run again, down to one tile: the whole
- *      array, which fails only when II is below the resource MII.
+ *      hold about equal numbers of units.  A region is a rectangle of 1 or
+ *      2 x 1 or 2 tiles.  An ILP gives each cluster a region such that
+ *      every tile carries at most ceil(clusters / tiles) clusters (a
+ *      cluster counts 1 / its region's tiles on each), and the ops of the
+ *      clusters of each region fit its units x II slots class by class (a
+ *      transportation problem from op classes to groups of units that run
+ *      the same classes, sharing the units of overlapping regions: exact
+ *      by Hall's theorem, like ResMII).  It minimises the Manhattan
+ *      distance between region centres summed over the DFG edges between
+ *      clusters, plus each cluster's inner edges times the mean distance
+ *      inside its region.  Wider regions let a cluster reach units its own
+ *      tile lacks (MEMUnits in the border columns).  When no assignment
+ *      fits (or the work limit ends the search with none), the tiling is
+ *      coarsened (one band fewer in the dimension with more tiles) and the
+ *      ILP run again, down to one tile: the whole array, which fails only
+ *      when II is below the resource MII.
  * Everything is deterministic: METIS runs with a fixed seed, GLPK's
  * branch and bound is deterministic and stops at a node count; only the
  * wall-clock cap, a safety net, can change a result, and it says so.
@@ -50,8 +56,8 @@ void cg__cluster_params_init(cg__cluster_params *p)
     p->seed = 1;
     p->metis_ufactor = 30;
     p->metis_ncuts = 1;
-    p->ilp_node_limit = 2000;
-    p->ilp_time_s = 10;
+    p->ilp_node_limit = 500;
+    p->ilp_time_s = 30;
 }
 
 /* The working state shared by the steps. */
@@ -74,13 +80,20 @@ typedef struct cl {
     int npair;         /* cluster pairs with traffic */
     int *pair;         /* npair x 2 */
     int *traffic;      /* per pair: DFG edges between the two */
+    int *internal;     /* per cluster: DFG edges inside it */
 } cl;
 
-/* One tiling of the grid. */
+/* One tiling of the grid and the regions built from it. */
 typedef struct tiling {
     int tr, tc, t;     /* tile rows, tile columns, tiles */
     cg__region *rect;  /* per tile */
     int *count;        /* t x nsig: units of each signature per tile */
+    int nr;            /* candidate regions: rectangles of 1..2 x 1..2
+                          tiles, single tiles first (region i < t is
+                          tile i) */
+    int *span;         /* nr x 4: first tile row and column, tile rows and
+                          columns */
+    cg__region *reg;   /* per region: its cells */
 } tiling;
 
 static void cl_free(cl *c)
@@ -93,6 +106,7 @@ static void cl_free(cl *c)
     free(c->need);
     free(c->pair);
     free(c->traffic);
+    free(c->internal);
 }
 
 static int oom(cl *c, const char *what)
@@ -362,7 +376,8 @@ static int tally(cl *c)
     int *w = calloc(k * k + 1, sizeof *w);
     c->pair = malloc(sizeof(int) * (k * k + 1));
     c->traffic = malloc(sizeof(int) * (k * k + 1));
-    if (!c->need || !w || !c->pair || !c->traffic) {
+    c->internal = calloc(k + 1, sizeof *c->internal);
+    if (!c->need || !w || !c->pair || !c->traffic || !c->internal) {
         free(w);
         return oom(c, "counting cluster traffic");
     }
@@ -372,6 +387,7 @@ static int tally(cl *c)
     for (int e = 0; e < cg_dfg_nedges(c->g); e++) {
         const cg_dfg_edge *ed = cg_dfg_get_edge(c->g, e);
         int a = c->part[ed->src], b = c->part[ed->dst];
+        c->internal[a] += a == b;
         if (a != b)
             w[(size_t)(a < b ? a : b) * k + (size_t)(a < b ? b : a)]++;
     }
@@ -447,6 +463,39 @@ static void tiling_free(tiling *t)
 {
     free(t->rect);
     free(t->count);
+    free(t->span);
+    free(t->reg);
+}
+
+/* Does region r contain tile i? */
+static bool reg_has(const tiling *t, int r, int i)
+{
+    const int *sp = t->span + 4 * r;
+    int a = i / t->tc, b = i % t->tc;
+    return a >= sp[0] && a < sp[0] + sp[2] && b >= sp[1] && b < sp[1] + sp[3];
+}
+
+/* The candidate regions of t (its rectangles of up to 2 x 2 tiles). */
+static int regions_make(tiling *t)
+{
+    t->span = malloc(sizeof(int) * 16 * (size_t)t->t);
+    t->reg = malloc(sizeof *t->reg * 4 * (size_t)t->t);
+    if (!t->span || !t->reg)
+        return -1;
+    t->nr = 0;
+    for (int h = 1; h <= 2 && h <= t->tr; h++)
+        for (int w = 1; w <= 2 && w <= t->tc; w++)
+            for (int a = 0; a + h <= t->tr; a++)
+                for (int b = 0; b + w <= t->tc; b++) {
+                    int *sp = t->span + 4 * t->nr;
+                    sp[0] = a, sp[1] = b, sp[2] = h, sp[3] = w;
+                    const cg__region *lo = &t->rect[a * t->tc + b];
+                    const cg__region *hi =
+                        &t->rect[(a + h - 1) * t->tc + b + w - 1];
+                    t->reg[t->nr++] = (cg__region){lo->row0, lo->col0,
+                                                   hi->row1, hi->col1};
+                }
+    return 0;
 }
 
 /* Cut len rows (or columns) into nb bands holding about equal numbers of
@@ -508,7 +557,7 @@ static int tiling_make(cl *c, int tr, int tc, tiling *t)
     }
     free(rs);
     free(cs);
-    return 0;
+    return regions_make(t) < 0 ? oom(c, "tiling the array") : 0;
 }
 
 /* ---- the ILP ------------------------------------------------------------ */
@@ -516,7 +565,7 @@ static int tiling_make(cl *c, int tr, int tc, tiling *t)
 /* Column and row bookkeeping of one model. */
 typedef struct ilp {
     glp_prob *P;
-    int *x;            /* k x t: assignment columns */
+    int *x;            /* k x nr: assignment columns */
     int nz, cap;       /* matrix entries (1-based arrays) */
     int *ia, *ja;
     double *ar;
@@ -568,53 +617,66 @@ static int new_col(ilp *m, int kind, double cost)
     return j;
 }
 
-/* Each cluster on one tile, at most ceil(k / t) clusters per tile. */
+/* Each cluster in one region, at most ceil(k / t) clusters' regions on
+ * each tile. */
 static int rows_assign(const cl *c, const tiling *t, ilp *m)
 {
     int rc = 0;
     for (int a = 0; a < c->k; a++) {
         int r = new_row(m, GLP_FX, 1, 1);
-        for (int i = 0; i < t->t; i++)
-            rc |= add(m, r, m->x[a * t->t + i], 1);
+        for (int g = 0; g < t->nr; g++)
+            rc |= add(m, r, m->x[a * t->nr + g], 1);
     }
     int share = (c->k + t->t - 1) / t->t;
     for (int i = 0; i < t->t && share < c->k; i++) {
         int r = new_row(m, GLP_UP, 0, share);
-        for (int a = 0; a < c->k; a++)
-            rc |= add(m, r, m->x[a * t->t + i], 1);
+        for (int g = 0; g < t->nr; g++) {
+            const int *sp = t->span + 4 * g;
+            for (int a = 0; a < c->k && reg_has(t, g, i); a++)
+                rc |= add(m, r, m->x[a * t->nr + g], 1.0 / (sp[2] * sp[3]));
+        }
     }
     return rc;
 }
 
-/* Per tile: the ops of each class its clusters bring flow to groups of
- * units (one per signature) that run the class, each group taking at most
- * its units x II. */
+/* Supply rows: each group of units of one signature in a tile serves at
+ * most its units x II ops.  srow[i * nsig + s], 0 for an empty group. */
+static void rows_supply(const cl *c, const tiling *t, ilp *m, int *srow)
+{
+    for (int i = 0; i < t->t * c->nsig; i++)
+        srow[i] = t->count[i] ? new_row(m, GLP_UP, 0,
+                                        (double)t->count[i] * c->ii)
+                              : 0;
+}
+
+/* Per region and class: the ops of that class of the clusters in the
+ * region flow to groups of units in the region's tiles that run the
+ * class (a transportation problem: exact by Hall's theorem). */
 static int rows_capacity(const cl *c, const tiling *t, ilp *m)
 {
     int rc = 0, ns = c->nsig, nc = c->nclass;
-    int *srow = malloc(sizeof(int) * ((size_t)ns + 1));
+    int *srow = malloc(sizeof(int) * ((size_t)t->t * (size_t)ns + 1));
     if (!srow)
         return -1;
-    for (int i = 0; i < t->t; i++) {
-        const int *cnt = t->count + (size_t)i * (size_t)ns;
-        for (int s = 0; s < ns; s++)
-            srow[s] = cnt[s] ? new_row(m, GLP_UP, 0, (double)cnt[s] * c->ii)
-                             : 0;
+    rows_supply(c, t, m, srow);
+    for (int g = 0; g < t->nr; g++)
         for (int q = 0; q < nc; q++) {
             int r = new_row(m, GLP_FX, 0, 0);
-            for (int a = 0; a < c->k; a++)
-                if (c->need[(size_t)a * (size_t)nc + (size_t)q])
-                    rc |= add(m, r, m->x[a * t->t + i],
-                              -c->need[(size_t)a * (size_t)nc + (size_t)q]);
-            for (int s = 0; s < ns; s++) {
-                if (!srow[s] || !c->sig_runs[(size_t)s * (size_t)nc +
-                                             (size_t)q])
-                    continue;
-                int f = new_col(m, GLP_CV, 0);
-                rc |= add(m, r, f, 1) | add(m, srow[s], f, 1);
+            for (int a = 0; a < c->k; a++) {
+                int need = c->need[(size_t)a * (size_t)nc + (size_t)q];
+                if (need)
+                    rc |= add(m, r, m->x[a * t->nr + g], -need);
             }
+            for (int i = 0; i < t->t; i++)
+                for (int s = 0; s < ns && reg_has(t, g, i); s++) {
+                    int sr = srow[i * ns + s];
+                    if (!sr || !c->sig_runs[(size_t)s * (size_t)nc +
+                                            (size_t)q])
+                        continue;
+                    int f = new_col(m, GLP_CV, 0);
+                    rc |= add(m, r, f, 1) | add(m, sr, f, 1);
+                }
         }
-    }
     free(srow);
     return rc;
 }
@@ -632,11 +694,11 @@ static int rows_distance(const cl *c, const tiling *t, ilp *m)
             for (int sign = -1; sign <= 1; sign += 2) {
                 int r = new_row(m, GLP_LO, 0, 0);
                 rc |= add(m, r, dcol, 1);
-                for (int i = 0; i < t->t; i++) {
-                    const cg__region *q = &t->rect[i];
+                for (int g = 0; g < t->nr; g++) {
+                    const cg__region *q = &t->reg[g];
                     int ctr = axis ? q->col0 + q->col1 : q->row0 + q->row1;
-                    rc |= add(m, r, m->x[a * t->t + i], sign * ctr) |
-                          add(m, r, m->x[b * t->t + i], -sign * ctr);
+                    rc |= add(m, r, m->x[a * t->nr + g], sign * ctr) |
+                          add(m, r, m->x[b * t->nr + g], -sign * ctr);
                 }
             }
         }
@@ -644,16 +706,27 @@ static int rows_distance(const cl *c, const tiling *t, ilp *m)
     return rc;
 }
 
+/* A cluster's edges inside its region cost, in doubled cells, twice the
+ * mean Manhattan distance between two points of an h x w rectangle,
+ * (h + w) / 3: a larger region is chosen only when it pays. */
+static double inside_cost(const cl *c, const tiling *t, int a, int g)
+{
+    const cg__region *q = &t->reg[g];
+    int h = q->row1 - q->row0 + 1, w = q->col1 - q->col0 + 1;
+    return c->internal[a] * 2.0 * (h + w) / 3.0;
+}
+
 static int build(const cl *c, const tiling *t, ilp *m)
 {
     m->P = glp_create_prob();
     glp_set_obj_dir(m->P, GLP_MIN);
-    m->x = malloc(sizeof(int) * ((size_t)c->k * (size_t)t->t + 1));
+    m->x = malloc(sizeof(int) * ((size_t)c->k * (size_t)t->nr + 1));
     if (!m->x)
         return -1;
     for (int a = 0; a < c->k; a++)
-        for (int i = 0; i < t->t; i++)
-            m->x[a * t->t + i] = new_col(m, GLP_BV, 0);
+        for (int g = 0; g < t->nr; g++)
+            m->x[a * t->nr + g] = new_col(m, GLP_BV,
+                                          inside_cost(c, t, a, g));
     if (rows_assign(c, t, m) < 0 || rows_capacity(c, t, m) < 0 ||
         rows_distance(c, t, m) < 0)
         return -1;
@@ -675,9 +748,9 @@ static void node_limit(glp_tree *T, void *info)
     }
 }
 
-/* Solve; 1 with a placement in tile_of, 0 proven infeasible, 2 when the
+/* Solve; 1 with each cluster's region in reg_of, 0 proven infeasible, 2 when the
  * limits ended the search before any placement, -1 when GLPK failed. */
-static int solve(cl *c, const tiling *t, ilp *m, int *tile_of,
+static int solve(cl *c, const tiling *t, ilp *m, int *reg_of,
                  cg__cluster_out *out)
 {
     glp_iocp parm;
@@ -714,14 +787,14 @@ static int solve(cl *c, const tiling *t, ilp *m, int *tile_of,
     if (st != GLP_OPT && st != GLP_FEAS)
         return ret == GLP_ENOPFS || (ret == 0 && st == GLP_NOFEAS) ? 0 : 2;
     for (int a = 0; a < c->k; a++)
-        for (int i = 0; i < t->t; i++)
-            if (glp_mip_col_val(m->P, m->x[a * t->t + i]) > 0.5)
-                tile_of[a] = i;
+        for (int g = 0; g < t->nr; g++)
+            if (glp_mip_col_val(m->P, m->x[a * t->nr + g]) > 0.5)
+                reg_of[a] = g;
     return 1;
 }
 
 /* Build and solve the ILP on tiling t: as solve(), or -1 with an error. */
-static int place_on(cl *c, const tiling *t, int *tile_of,
+static int place_on(cl *c, const tiling *t, int *reg_of,
                     cg__cluster_out *out)
 {
     ilp m = {0};
@@ -729,7 +802,7 @@ static int place_on(cl *c, const tiling *t, int *tile_of,
     if (rc < 0)
         oom(c, "building the region ILP");
     else
-        rc = solve(c, t, &m, tile_of, out);
+        rc = solve(c, t, &m, reg_of, out);
     if (m.P)
         glp_delete_prob(m.P);
     free(m.x);
@@ -741,14 +814,14 @@ static int place_on(cl *c, const tiling *t, int *tile_of,
 
 /* ---- the result --------------------------------------------------------- */
 
-static void record(const cl *c, const tiling *t, const int *tile_of,
+static void record(const cl *c, const tiling *t, const int *reg_of,
                    cg__cluster_out *out)
 {
     out->status = CG__CLUSTER_PLACED;
     out->tile_rows = t->tr;
     out->tile_cols = t->tc;
     for (int a = 0; a < c->k; a++)
-        out->region[a] = t->rect[tile_of[a]];
+        out->region[a] = t->reg[reg_of[a]];
     double cost = 0;
     for (int e = 0; e < c->npair; e++) {
         const cg__region *x = &out->region[c->pair[2 * e]];
@@ -780,23 +853,23 @@ static int place_clusters(cl *c, cg__cluster_out *out)
         first_tiling(c->k, rows, cols, &tr, &tc);
     if (tr * tc > 1 && check_positions(c, rows, cols) < 0)
         return -1;
-    int *tile_of = malloc(sizeof(int) * ((size_t)c->k + 1));
-    if (!tile_of)
+    int *reg_of = malloc(sizeof(int) * ((size_t)c->k + 1));
+    if (!reg_of)
         return oom(c, "placing clusters");
     for (;;) {
         tiling t = {0};
         int rc = tiling_make(c, tr, tc, &t);
         if (rc == 0)
-            rc = place_on(c, &t, tile_of, out);
+            rc = place_on(c, &t, reg_of, out);
         if (rc == 1)
-            record(c, &t, tile_of, out);
+            record(c, &t, reg_of, out);
         else if (rc == 2)
             out->status = CG__CLUSTER_LIMIT;
         else if (rc == 0)
             out->status = CG__CLUSTER_NO_FIT;
         tiling_free(&t);
         if (rc < 0 || rc == 1 || tr * tc == 1) {
-            free(tile_of);
+            free(reg_of);
             return rc < 0 ? -1 : 0;
         }
         coarsen(&tr, &tc);

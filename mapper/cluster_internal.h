@@ -3,9 +3,10 @@
  *
  * cg__cluster_place() splits a DFG into clusters of densely connected ops
  * (METIS k-way, minimum edge cut) and gives each cluster a region of the
- * array, a rectangle of grid cells, chosen by a small ILP (GLPK) that
- * keeps clusters exchanging many values close together while every
- * region holds, per op class, enough units x II slots for its clusters.
+ * array, a rectangle of grid cells (1 or 2 x 1 or 2 tiles of a tiling of
+ * the grid), chosen by a small ILP (GLPK) that keeps clusters exchanging
+ * many values close together while every region holds, per op class,
+ * enough units x II slots for its clusters.
  * A detailed placer then keeps each op inside (or near) its cluster's
  * region: cg__cluster_allowed() lists the primitives each op may use.
  * docs/mapper.md, "Clustering large DFGs", states every rule.
@@ -31,10 +32,10 @@ typedef struct cg__cluster_params {
     int metis_ncuts;     /* partitions METIS computes, keeping the best
                             (METIS_OPTION_NCUTS, default 1) */
     int ilp_node_limit;  /* branch-and-bound nodes per ILP: the work limit
-                            that decides the result (default 2000) */
+                            that decides the result (default 500) */
     double ilp_time_s;   /* wall-clock cap per ILP, only a safety net:
                             when it stops an ILP the result may depend on
-                            the machine, and a warning says so (default 10) */
+                            the machine, and a warning says so (default 30) */
 } cg__cluster_params;
 
 void cg__cluster_params_init(cg__cluster_params *p);
@@ -60,13 +61,15 @@ typedef struct cg__cluster_out {
     int nclusters;        /* clusters, numbered in the order of their
                              lowest node id */
     int *cluster;         /* per DFG node: its cluster */
-    cg__region *region;   /* per cluster: its region (PLACED only) */
+    cg__region *region;   /* per cluster: its region (PLACED only); regions
+                             of clusters sharing tiles may overlap */
     int tile_rows, tile_cols; /* the tiling of the grid the regions come
                              from (1 x 1: every region is the whole array) */
     int cut;              /* DFG edges between different clusters */
     double cost;          /* sum over those edges of the Manhattan
                              distance between the centres of the two
-                             clusters' regions, in grid cells */
+                             clusters' regions, in grid cells (the ILP
+                             also weighs each region's size) */
     int ilp_nodes;        /* branch-and-bound nodes of every ILP solved */
     bool node_limit_hit;  /* an ILP stopped at ilp_node_limit: its best
                              placement was used (or, with none, a coarser

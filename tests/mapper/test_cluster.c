@@ -1,9 +1,11 @@
 /* test_cluster.c: clustering of large DFGs (mapper/cluster.c) through
  * cluster_internal.h: disjoint dense subgraphs in disjoint regions, a chain
- * of clusters placed along adjacent tiles, capacity per op class (with the
- * coarsening it forces), a small DFG as one cluster on the whole array, an
- * II too small for the array, the primitives allowed per node, two runs
- * giving the same result, and the errors on bad input. */
+ * of clusters placed along adjacent tiles, tiles cut into bands of equal
+ * unit counts, capacity per op class (and the two-tile region it forces),
+ * a small DFG as one cluster on the whole array, an II too small for the
+ * array, the primitives allowed per node, two runs giving the same result,
+ * the node limit and time cap, a DFG without edges, and the errors on bad
+ * input. */
 #include "map_fixture.h"
 
 #include "mapper/cluster_internal.h"
@@ -193,9 +195,16 @@ static int units_in(const cg_netlist *nl, const cg__region *r,
     return n;
 }
 
+static bool inside(const cg__region *a, const cg__region *b)
+{
+    return a->row0 >= b->row0 && a->row1 <= b->row1 && a->col0 >= b->col0 &&
+           a->col1 <= b->col1;
+}
+
 /* Every region holds, per op class (adds on FuncUnits, loads on MEMUnits,
  * inputs on IOs: disjoint unit sets on the default PE), at most its units
- * x II ops of the clusters placed on it. */
+ * x II ops of the clusters whose regions lie inside it (Hall's condition
+ * for those clusters). */
 static void assert_capacity(const cg_netlist *nl, const cg_dfg *g, int ii,
                             const cg__cluster_out *out)
 {
@@ -207,16 +216,17 @@ static void assert_capacity(const cg_netlist *nl, const cg_dfg *g, int ii,
             int ops = 0;
             for (int v = 0; v < cg_dfg_nnodes(g); v++)
                 ops += cg_dfg_get_node(g, v)->op == cls[k].op &&
-                       same_region(&out->region[out->cluster[v]],
-                                   &out->region[c]);
+                       inside(&out->region[out->cluster[v]],
+                              &out->region[c]);
             assert_true(ops <= ii * units_in(nl, &out->region[c], cls[k].k));
         }
 }
 
 /* Four groups of 33 nodes on the 8x8 at II 2, four clusters: group a has
  * 16 adds and 16 loads, the others 32 adds.  2 x 2 tiles have 4 MEMUnits
- * each (8 slots): no assignment to them holds a's loads, so the tiling is
- * coarsened to 1 x 2 (8 MEMUnits: 16 slots), two clusters per half. */
+ * each (8 slots): a's region spans two tiles (8 MEMUnits: 16 slots),
+ * and so must another cluster's, on the same two tiles (each tile holds
+ * one cluster's worth). */
 static void test_capacity(void **state)
 {
     (void)state;
@@ -237,14 +247,25 @@ static void test_capacity(void **state)
     int ld = cg_dfg_find(g, "ald0");
     for (int j = 0; j < 16; j++)
         assert_int_equal(out.cluster[ld + j], out.cluster[a0]);
-    assert_int_equal(out.tile_rows, 1);
+    assert_int_equal(out.tile_rows, 2);
     assert_int_equal(out.tile_cols, 2);
+    const cg__region *ra = &out.region[out.cluster[a0]];
+    assert_int_equal((ra->row1 - ra->row0 + 1) * (ra->col1 - ra->col0 + 1),
+                     50); /* two 5 x 5 tiles, either way */
+    assert_int_equal(units_in(nl, ra, CG_PRIM_MEM), 8);
+    int spanning = 0;
+    for (int c = 0; c < 4; c++)
+        spanning += same_region(&out.region[c], ra);
+    assert_int_equal(spanning, 2);
     assert_capacity(nl, g, 2, &out);
-    /* at II 4 the 2 x 2 tiles hold it */
+    /* at II 4 single tiles hold every cluster */
     cg__cluster_out_free(&out);
     place_ok(nl, g, 4, &p, &out);
     assert_int_equal(out.tile_rows, 2);
     assert_int_equal(out.tile_cols, 2);
+    for (int c = 0; c < 4; c++)
+        for (int e = 0; e < c; e++)
+            assert_false(overlap(&out.region[c], &out.region[e]));
     assert_capacity(nl, g, 4, &out);
     cg__cluster_out_free(&out);
     cg_dfg_destroy(g);
