@@ -12,8 +12,8 @@
 
 /* A group of `adds` add nodes named <p>0.. fed by the input <p>in: add j
  * takes add j-1 and add j-3 (the input before the first ones); the first
- * `loads` adds each give the address of a load <p>ld<j>.  Returns the id
- * of the first add. */
+ * `loads` adds (round robin when there are more loads) each give the
+ * address of a load <p>ld<j>.  Returns the id of the first add. */
 static int group(cg_dfg *g, const char *p, int adds, int loads)
 {
     char name[32];
@@ -28,8 +28,8 @@ static int group(cg_dfg *g, const char *p, int adds, int loads)
     }
     for (int j = 0; j < loads; j++) {
         snprintf(name, sizeof name, "%sld%d", p, j);
-        cg_dfg_add_edge(g, first + j, dfg_node(g, CG_OP_LOAD, name), 0, 0,
-                        -1);
+        cg_dfg_add_edge(g, first + j % adds, dfg_node(g, CG_OP_LOAD, name),
+                        0, 0, -1);
     }
     return first;
 }
@@ -59,6 +59,18 @@ static void place_ok(const cg_netlist *nl, const cg_dfg *g, int ii,
     cg_diags_destroy(d);
 }
 
+/* Cluster into k clusters with default params otherwise; must place. */
+static void place_k(const cg_netlist *nl, const cg_dfg *g, int ii, int k,
+                    cg__cluster_out *out)
+{
+    cg__cluster_params p;
+    cg__cluster_params_init(&p);
+    p.nclusters = k;
+    place_ok(nl, g, ii, &p, out);
+    assert_int_equal(out->status, CG__CLUSTER_PLACED);
+    assert_int_equal(out->nclusters, k);
+}
+
 /* Two disjoint groups of 30 adds on the 4x4 at II 4: two clusters, cut 0,
  * on the two halves of the grid (1 x 2 tiles: each half has 8 FuncUnits,
  * 32 slots); no traffic, so cost 0. */
@@ -68,10 +80,7 @@ static cg_dfg *two_clustered(const cg_netlist *nl, int *a0, int *b0,
     cg_dfg *g = cg_dfg_create("two");
     *a0 = group(g, "a", 30, 0);
     *b0 = group(g, "b", 30, 0);
-    cg__cluster_params p;
-    cg__cluster_params_init(&p);
-    p.nclusters = 2;
-    place_ok(nl, g, 4, &p, out);
+    place_k(nl, g, 4, 2, out);
     return g;
 }
 
@@ -115,13 +124,8 @@ static void test_chain(void **state)
         first[i] = group(g, names[i], 12, 0);
     for (int i = 1; i < 4; i++) /* the next group's last add, operand 2 */
         cg_dfg_add_edge(g, first[i - 1] + 11, first[i] + 11, 2, 0, -1);
-    cg__cluster_params p;
-    cg__cluster_params_init(&p);
-    p.nclusters = 4;
     cg__cluster_out out;
-    place_ok(nl, g, 4, &p, &out);
-    assert_int_equal(out.status, CG__CLUSTER_PLACED);
-    assert_int_equal(out.nclusters, 4);
+    place_k(nl, g, 4, 4, &out);
     assert_int_equal(out.cut, 3);
     assert_int_equal(out.tile_rows, 2);
     assert_int_equal(out.tile_cols, 2);
@@ -151,13 +155,8 @@ static void test_bands(void **state)
             for (int k = 0; k < 2 && j >= 1 + 2 * k; k++)
                 cg_dfg_add_edge(g, v - 1 - 2 * k, v, k, 0, -1);
         }
-    cg__cluster_params p;
-    cg__cluster_params_init(&p);
-    p.nclusters = 16;
     cg__cluster_out out;
-    place_ok(nl, g, 4, &p, &out);
-    assert_int_equal(out.status, CG__CLUSTER_PLACED);
-    assert_int_equal(out.nclusters, 16);
+    place_k(nl, g, 4, 16, &out);
     assert_int_equal(out.cut, 0);
     assert_int_equal(out.tile_rows, 4);
     assert_int_equal(out.tile_cols, 4);
@@ -236,13 +235,8 @@ static void test_capacity(void **state)
     group(g, "b", 32, 0);
     group(g, "c", 32, 0);
     group(g, "d", 32, 0);
-    cg__cluster_params p;
-    cg__cluster_params_init(&p);
-    p.nclusters = 4;
     cg__cluster_out out;
-    place_ok(nl, g, 2, &p, &out);
-    assert_int_equal(out.status, CG__CLUSTER_PLACED);
-    assert_int_equal(out.nclusters, 4);
+    place_k(nl, g, 2, 4, &out);
     assert_int_equal(out.cut, 0);
     int ld = cg_dfg_find(g, "ald0");
     for (int j = 0; j < 16; j++)
@@ -260,13 +254,40 @@ static void test_capacity(void **state)
     assert_capacity(nl, g, 2, &out);
     /* at II 4 single tiles hold every cluster */
     cg__cluster_out_free(&out);
-    place_ok(nl, g, 4, &p, &out);
+    place_k(nl, g, 4, 4, &out);
     assert_int_equal(out.tile_rows, 2);
     assert_int_equal(out.tile_cols, 2);
     for (int c = 0; c < 4; c++)
         for (int e = 0; e < c; e++)
             assert_false(overlap(&out.region[c], &out.region[e]));
     assert_capacity(nl, g, 4, &out);
+    cg__cluster_out_free(&out);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* Nine groups of 33 nodes on the 8x8 at II 5: group a has 6 adds and 26
+ * loads, the others 32 adds.  The first tiling, 3 x 3 (bands 0-2, 3-6,
+ * 7-9), admits no assignment (its corner tiles have 4 FuncUnits, 20
+ * slots, and a tile carries one cluster): it is coarsened to 2 x 3, where
+ * every region holds its clusters, a's loads included. */
+static void test_coarsen(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(8, 8);
+    cg_dfg *g = cg_dfg_create("coarse");
+    int a0 = group(g, "a", 6, 26);
+    char name[4] = "b";
+    for (int i = 0; i < 8; i++, name[0]++)
+        group(g, name, 32, 0);
+    cg__cluster_out out;
+    place_k(nl, g, 5, 9, &out);
+    assert_int_equal(out.cut, 0);
+    assert_int_equal(out.tile_rows, 2);
+    assert_int_equal(out.tile_cols, 3);
+    assert_true(units_in(nl, &out.region[out.cluster[a0]], CG_PRIM_MEM) *
+                    5 >= 26);
+    assert_capacity(nl, g, 5, &out);
     cg__cluster_out_free(&out);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
@@ -411,19 +432,23 @@ static void test_deterministic(void **state)
                   a.cost, a.tile_rows, a.tile_cols, a.ilp_nodes,
                   a.node_limit_hit ? " (node limit hit)" : "");
     cg__cluster_out_free(&a);
-    /* the work limit decides: one branch-and-bound node per ILP leaves no
-     * placement on any finer tiling, so the clusters share the whole
-     * array, the same on every run */
+    /* the work limit decides: one branch-and-bound node per ILP, the same
+     * result on every run, with far fewer nodes */
     p.ilp_node_limit = 1;
     place_ok(nl, g, 4, &p, &a);
+    cg__cluster_out c;
+    place_ok(nl, g, 4, &p, &c);
     assert_int_equal(a.status, CG__CLUSTER_PLACED);
     assert_true(a.node_limit_hit);
     assert_false(a.time_cap_hit);
-    assert_int_equal(a.tile_rows * a.tile_cols, 1);
-    assert_true(a.cost == 0);
+    assert_true(a.ilp_nodes < b.ilp_nodes);
     assert_memory_equal(a.cluster, b.cluster, sizeof(int) * 200);
+    assert_memory_equal(a.region, c.region,
+                        sizeof(cg__region) * (size_t)a.nclusters);
+    assert_int_equal(a.ilp_nodes, c.ilp_nodes);
     cg__cluster_out_free(&a);
     cg__cluster_out_free(&b);
+    cg__cluster_out_free(&c);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
 }
@@ -585,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_chain),
         cmocka_unit_test(test_bands),
         cmocka_unit_test(test_capacity),
+        cmocka_unit_test(test_coarsen),
         cmocka_unit_test(test_small),
         cmocka_unit_test(test_allowed),
         cmocka_unit_test(test_deterministic),
