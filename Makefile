@@ -18,10 +18,11 @@ build: setup $(BUILD)/CMakeCache.txt
 
 # The main job: the embedded default array's summary, then every benchmark
 # loop mapped on it, the microbenchmarks and the loops that need tiling
-# (10 s per II tried, IIs up to 8, two files at once, so it ends in minutes).
+# (5000 heuristic steps and at most 10 s per II tried, IIs up to 16, two
+# files at once, so it ends in minutes).
 run: build
 	$(BUILD)/cli/cgramap arch
-	$(BUILD)/cli/cgramap -j 2 --timeout 10 --max-ii 8 benchmarks/microbench \
+	$(BUILD)/cli/cgramap -j 2 --timeout 10 --max-ii 16 --steps 5000 benchmarks/microbench \
 	    benchmarks/tiled
 
 test: build

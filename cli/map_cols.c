@@ -112,9 +112,9 @@ static int open_iis(const cg_map_result *r, int top, double timeout_s,
                                "mapping or a proof", limit);
     if (nc && len < sizeof out->hint)
         len += (size_t)snprintf(out->hint + len, sizeof out->hint - len,
-                                "%sII %s hit the %g s wall-clock cap "
-                                "(--timeout, --time-limit): a faster or "
-                                "idle machine may settle %s",
+                                "%sII %s hit a wall-clock cap (--timeout "
+                                "%g s, or --time-limit): a faster or idle "
+                                "machine may settle %s",
                                 nl ? "; " : "", capped, timeout_s,
                                 nc > 1 ? "them" : "it");
     if (nu && len < sizeof out->hint)

@@ -67,9 +67,9 @@ static void test_open(void **state)
     /* the wall clock, not a work limit, ended II 4 */
     r.tried[2].capped = true;
     expect(&r, "open: II 3..4", "II 3 hit the work limit (--steps, "
-           "--ilp-nodes) without a mapping or a proof; II 4 hit the 60 s "
-           "wall-clock cap (--timeout, --time-limit): a faster or idle "
-           "machine may settle it; II 5 may not be the least: larger work "
+           "--ilp-nodes) without a mapping or a proof; II 4 hit a "
+           "wall-clock cap (--timeout 60 s, or --time-limit): a faster or "
+           "idle machine may settle it; II 5 may not be the least: larger work "
            "limits or --solver cbc may map a lower II or prove it "
            "infeasible");
     /* a search that skips IIs: those are open too, and a timeout between
