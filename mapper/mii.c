@@ -137,6 +137,27 @@ static int check_width(const cg_netlist *nl, const cg_dfg *g,
 
 /* Report every op kind of g that no unit supports, and every node no unit
  * can run (too wide, or no unit reaches its bank); -1 when any. */
+/* How to give an array the unit an op needs: only ALU ops go into a
+ * FuncUnit's op list. */
+static const char *unsupported_fix(cg_op op)
+{
+    switch (op) {
+    case CG_OP_INPUT:
+    case CG_OP_OUTPUT:
+        return "live-ins and live-outs need IO: give the mesh IO blocks "
+               "(io=\"every-side-port\", docs/xml.md) or add IO primitives";
+    case CG_OP_CONST:
+        return "constants need a ConstUnit, or immediates on the units "
+               "that use them (immediate=, docs/xml.md)";
+    case CG_OP_LOAD:
+    case CG_OP_STORE:
+        return "loads and stores need a MEMUnit (docs/xml.md)";
+    default:
+        return "add it to a FuncUnit's op list or use an architecture that "
+               "has it";
+    }
+}
+
 static int check_supported(const cg_netlist *nl, const cg_dfg *g,
                            cg_diags *d)
 {
@@ -156,9 +177,8 @@ static int check_supported(const cg_netlist *nl, const cg_dfg *g,
         bad = -1;
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), n->line,
                      "no unit of the architecture supports op '%s' (node "
-                     "'%s'): add '%s' to a FuncUnit's op list or use an "
-                     "architecture that has it",
-                     cg_op_name(n->op), n->name, cg_op_name(n->op));
+                     "'%s'): %s",
+                     cg_op_name(n->op), n->name, unsupported_fix(n->op));
     }
     return bad;
 }

@@ -132,14 +132,23 @@ static void test_example_arch_unsupported(void **state)
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "\nsum            sum               14 "
                                   "     -      - -             0 error "));
-#define SUM_ERR(line, op, node)                                              \
+#define SUM_ERR(line, op, node, fix)                                         \
     "benchmarks/microbench/sum/sum.c:" line ": error: no unit of the "       \
-    "architecture supports op '" op "' (node '" node "'): add '" op        \
-    "' to a FuncUnit's op list or use an architecture that has it\n"
-    assert_string_equal(r.err, SUM_ERR("10", "const", "const0")
-                                   SUM_ERR("10", "load", "load7")
-                                   SUM_ERR("9", "icmp", "icmp9")
-                                   SUM_ERR("9", "output", "loop_exit"));
+    "architecture supports op '" op "' (node '" node "'): " fix "\n"
+    assert_string_equal(
+        r.err,
+        SUM_ERR("10", "const", "const0",
+                "constants need a ConstUnit, or immediates on the units "
+                "that use them (immediate=, docs/xml.md)")
+            SUM_ERR("10", "load", "load7",
+                    "loads and stores need a MEMUnit (docs/xml.md)")
+                SUM_ERR("9", "icmp", "icmp9",
+                        "add it to a FuncUnit's op list or use an "
+                        "architecture that has it")
+                    SUM_ERR("9", "output", "loop_exit",
+                            "live-ins and live-outs need IO: give the mesh "
+                            "IO blocks (io=\"every-side-port\", docs/xml.md) "
+                            "or add IO primitives"));
 #undef SUM_ERR
 }
 

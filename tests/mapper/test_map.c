@@ -158,7 +158,7 @@ static void test_unsupported_op(void **state)
     assert_int_equal(cg_diags_get(d, 0)->line, 9);
     assert_string_equal(cg_diags_get(d, 0)->msg,
                         "no unit of the architecture supports op 'gep' "
-                        "(node 'ptr'): add 'gep' to a FuncUnit's op list or "
+                        "(node 'ptr'): add it to a FuncUnit's op list or "
                         "use an architecture that has it");
     cg_map_result_free(&r);
     cg_dfg_destroy(g);

@@ -183,7 +183,7 @@ static void test_unsupported_op(void **state)
     assert_int_equal(e->line, 12);
     assert_string_equal(e->msg,
                         "no unit of the architecture supports op 'mul' "
-                        "(node 'm'): add 'mul' to a FuncUnit's op list or "
+                        "(node 'm'): add it to a FuncUnit's op list or "
                         "use an architecture that has it");
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
