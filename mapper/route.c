@@ -21,7 +21,12 @@
 struct cg__router {
     const cg_mrrg *m;
     int nn;
-    int *h;          /* least delay from node to the sink, -1 = none */
+    int *h;          /* least delay from node to the sink, valid where
+                        hstamp == hcur (else none): no O(nodes) reset per
+                        route on a large MRRG */
+    int *hstamp, hcur;
+    int *vis, nvis;  /* the nodes the backward search reached */
+    int *mark, mcur; /* seeds already listed */
     int *stamp;      /* (node, delay) visited when == cur */
     int cur;
     int ns, scap;    /* states */
@@ -38,10 +43,14 @@ cg__router *cg__router_create(const cg_mrrg *m)
     r->nn = cg_mrrg_nnodes(m);
     size_t nn = (size_t)r->nn + 1;
     r->h = malloc(nn * sizeof *r->h);
+    r->hstamp = calloc(nn, sizeof *r->hstamp);
+    r->vis = malloc(nn * sizeof *r->vis);
+    r->mark = calloc(nn, sizeof *r->mark);
     r->stamp = calloc(nn * (MAX_DELAY + 1), sizeof *r->stamp);
     r->head = malloc((MAX_DELAY + 2) * sizeof *r->head);
     r->tail = malloc((MAX_DELAY + 2) * sizeof *r->tail);
-    if (!r->h || !r->stamp || !r->head || !r->tail) {
+    if (!r->h || !r->stamp || !r->head || !r->tail || !r->hstamp ||
+        !r->vis || !r->mark) {
         cg__router_destroy(r);
         return NULL;
     }
@@ -53,6 +62,9 @@ void cg__router_destroy(cg__router *r)
     if (!r)
         return;
     free(r->h);
+    free(r->hstamp);
+    free(r->vis);
+    free(r->mark);
     free(r->stamp);
     free(r->sn);
     free(r->sd);
@@ -110,12 +122,18 @@ static void reset_buckets(cg__router *r, int limit)
         r->head[i] = r->tail[i] = -1;
 }
 
+static int hget(const cg__router *r, int x)
+{
+    return r->hstamp[x] == r->hcur ? r->h[x] : -1;
+}
+
 /* h[]: least delay from each free ROUTE node to the sink, backwards
- * through free nodes (Dial's algorithm, bounded by limit). */
+ * through free nodes (Dial's algorithm, bounded by limit); the nodes
+ * reached are listed in vis. */
 static int backward(cg__router *r, const cg__occ *occ, int sink, int limit)
 {
-    for (int i = 0; i < r->nn; i++)
-        r->h[i] = -1;
+    r->hcur++;
+    r->nvis = 0;
     r->cur++;
     reset_buckets(r, limit);
     if (push(r, sink, 0, -1) < 0)
@@ -123,15 +141,17 @@ static int backward(cg__router *r, const cg__occ *occ, int sink, int limit)
     for (int dl = 0; dl <= limit; dl++)
         for (int s = r->head[dl]; s >= 0; s = r->snext[s]) {
             int x = r->sn[s];
-            if (r->h[x] >= 0)
+            if (hget(r, x) >= 0)
                 continue;
             r->h[x] = dl;
+            r->hstamp[x] = r->hcur;
+            r->vis[r->nvis++] = x;
             int n;
             const int *in = cg_mrrg_in(r->m, x, &n);
             for (int j = 0; j < n; j++) {
                 const cg_mrrg_edge *e = cg_mrrg_get_edge(r->m, in[j]);
                 int nd = dl + e->delay;
-                if (nd > limit || r->h[e->from] >= 0 ||
+                if (nd > limit || hget(r, e->from) >= 0 ||
                     !is_route(r->m, e->from) || occ->owner[e->from] >= 0)
                     continue;
                 if (push(r, e->from, nd, -1) < 0)
@@ -157,9 +177,9 @@ static int h_via(const cg__router *r, int x)
     const int *out = cg_mrrg_out(r->m, x, &n);
     for (int j = 0; j < n; j++) {
         const cg_mrrg_edge *e = cg_mrrg_get_edge(r->m, out[j]);
-        if (r->h[e->to] >= 0 &&
-            (best < 0 || e->delay + r->h[e->to] < best))
-            best = e->delay + r->h[e->to];
+        int h = hget(r, e->to);
+        if (h >= 0 && (best < 0 || e->delay + h < best))
+            best = e->delay + h;
     }
     return best;
 }
@@ -170,13 +190,44 @@ static bool seen(const cg__router *r, int node, int delay)
            r->cur;
 }
 
+static int by_id(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The value's tree nodes with an edge into a node the backward search
+ * reached (no other can lead to the sink), in increasing id, into out;
+ * their number. */
+static int tree_near(cg__router *r, const cg__occ *occ, int value, int *out)
+{
+    int k = 0;
+    r->mcur++;
+    for (int i = 0; i < r->nvis; i++) {
+        int n;
+        const int *in = cg_mrrg_in(r->m, r->vis[i], &n);
+        for (int j = 0; j < n; j++) {
+            int x = cg_mrrg_get_edge(r->m, in[j])->from;
+            if (occ->owner[x] == value && r->mark[x] != r->mcur) {
+                r->mark[x] = r->mcur;
+                out[k++] = x;
+            }
+        }
+    }
+    qsort(out, (size_t)k, sizeof *out, by_id);
+    return k;
+}
+
 /* Seeds: the value's tree nodes at their arrival (marked pred -2: not
  * new) and the free result ports of the producer. */
 static int seed(cg__router *r, const cg__occ *occ, int value, int src_func,
                 int delay)
 {
-    for (int x = 0; x < r->nn; x++) {
-        if (occ->owner[x] != value || occ->arrive[x] > delay)
+    int *tree = r->vis + r->nvis; /* vis holds nn: the rest is free */
+    int nt = tree_near(r, occ, value, tree);
+    for (int i = 0; i < nt; i++) {
+        int x = tree[i];
+        if (occ->arrive[x] > delay)
             continue;
         int hv = h_via(r, x);
         if (hv >= 0 && occ->arrive[x] + hv <= delay &&
@@ -187,8 +238,8 @@ static int seed(cg__router *r, const cg__occ *occ, int value, int src_func,
     const int *out = cg_mrrg_out(r->m, src_func, &n);
     for (int j = 0; j < n; j++) {
         const cg_mrrg_edge *e = cg_mrrg_get_edge(r->m, out[j]);
-        if (occ->owner[e->to] >= 0 || r->h[e->to] < 0 ||
-            e->delay + r->h[e->to] > delay || seen(r, e->to, e->delay))
+        if (occ->owner[e->to] >= 0 || hget(r, e->to) < 0 ||
+            e->delay + hget(r, e->to) > delay || seen(r, e->to, e->delay))
             continue;
         if (push(r, e->to, e->delay, -1) < 0)
             return -1;
@@ -227,7 +278,8 @@ static int expand(cg__router *r, const cg__occ *occ, int s, int sink,
     for (int j = 0; j < n; j++) {
         const cg_mrrg_edge *e = cg_mrrg_get_edge(r->m, out[j]);
         int y = e->to, nd = dl + e->delay;
-        if (r->h[y] < 0 || nd + r->h[y] > delay || occ->owner[y] >= 0 ||
+        int hy = hget(r, y);
+        if (hy < 0 || nd + hy > delay || occ->owner[y] >= 0 ||
             seen(r, y, nd) || on_chain(r, s, y))
             continue;
         if (push(r, y, nd, s) < 0)
@@ -249,7 +301,7 @@ int cg__route_exact(cg__router *r, const cg__occ *occ, int value,
     }
     if (occ->owner[sink] >= 0)
         return -1;
-    if (backward(r, occ, sink, delay) < 0 || r->h[sink] != 0)
+    if (backward(r, occ, sink, delay) < 0 || hget(r, sink) != 0)
         return -1;
     r->cur++;
     reset_buckets(r, delay);
