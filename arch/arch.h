@@ -253,7 +253,16 @@ void cg_netlist_write(const cg_netlist *nl, FILE *out);
 /* Human summary: grid, blocks, FuncUnits per opcode, MEMUnits, registers,
  * muxes, register files, IOs, const units, memories and DMA. */
 void cg_netlist_summary(const cg_netlist *nl, FILE *out);
-/* Graphviz picture laid out on the grid (neato with pos= attributes). */
+/* The pictures' geometry, in points with y growing upward (Graphviz's
+ * convention): xy[2i], xy[2i+1] get the centre of primitive i (blocks on
+ * their grid, a block's primitives on a small grid inside its cell,
+ * primitives outside any block on a square below the array); size gets
+ * the width and height of the array's cells (a picture of several arrays
+ * side by side shifts each by them).  xy holds 2 * nprims doubles. */
+void cg_netlist_layout(const cg_netlist *nl, double *xy, double size[2]);
+/* Graphviz picture of the array on its grid: primitives pinned at
+ * cg_netlist_layout's points (inputscale=72), one outline per block, every
+ * connection an arrow.  Render with `neato -Tsvg`. */
 void cg_netlist_write_dot(const cg_netlist *nl, FILE *out);
 
 #endif

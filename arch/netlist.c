@@ -367,8 +367,75 @@ void cg_netlist_summary(const cg_netlist *nl, FILE *out)
 
 /* ---- Graphviz ----------------------------------------------------------- */
 
-/* Points between blocks, and between primitives inside one. */
-enum { BLOCK_PT = 480, PRIM_X = 100, PRIM_Y = 50 };
+/* Points between the centres of primitives inside a block, and the margin
+ * around a block's primitives (room for its label and outline). */
+enum { PRIM_X = 120, PRIM_Y = 60, BLOCK_MARGIN = 60 };
+
+/* Index of primitive i among the primitives of its block (its block's
+ * primitives are consecutive: names sort by block). */
+static int index_in_block(const cg_netlist *nl, int i)
+{
+    int k = 0;
+    while (i - k > 0 && nl->prims[i - k - 1].row == nl->prims[i].row &&
+           nl->prims[i - k - 1].col == nl->prims[i].col)
+        k++;
+    return k;
+}
+
+/* Columns of the small grid inside every block: the smallest square that
+ * holds the largest block. */
+static int block_side(const cg_netlist *nl)
+{
+    int side = 1;
+    for (int i = 0; i < nl->nprims; i++) {
+        int k = index_in_block(nl, i);
+        while (side * side <= k)
+            side++;
+    }
+    return side;
+}
+
+/* Side of the square that holds n primitives. */
+static int square_side(int n)
+{
+    int side = 1;
+    while (side * side < n)
+        side++;
+    return side;
+}
+
+void cg_netlist_layout(const cg_netlist *nl, double *xy, double size[2])
+{
+    int side = block_side(nl), inner = 1, nloose = 0, loose = 0;
+    for (int i = 0; i < nl->nprims; i++) {
+        if (nl->prims[i].row < 0 || nl->prims[i].col < 0)
+            nloose++;
+        else if (index_in_block(nl, i) / side + 1 > inner)
+            inner = index_in_block(nl, i) / side + 1;
+    }
+    double px = side * PRIM_X + BLOCK_MARGIN, py = inner * PRIM_Y +
+                BLOCK_MARGIN;
+    int lside = square_side(nloose);
+    bool cells = nloose < nl->nprims; /* else the grid takes no room */
+    size[0] = cells ? nl->cols * px : 0;
+    size[1] = cells ? nl->rows * py : 0;
+    for (int i = 0; i < nl->nprims; i++) {
+        const cg_nl_prim *p = &nl->prims[i];
+        int k = index_in_block(nl, i);
+        if (p->row >= 0 && p->col >= 0) {
+            xy[2 * i] = p->col * px + (k % side) * PRIM_X;
+            xy[2 * i + 1] = -(p->row * py + (k / side) * PRIM_Y);
+            continue;
+        }
+        xy[2 * i] = (loose % lside) * PRIM_X;
+        xy[2 * i + 1] = -(size[1] + (loose / lside) * PRIM_Y);
+        loose++;
+    }
+    if (nloose && size[0] < lside * PRIM_X)
+        size[0] = lside * PRIM_X;
+    if (nloose)
+        size[1] += ((nloose + lside - 1) / lside) * PRIM_Y;
+}
 
 /* The part of a hierarchical name after its block ("func" of
  * "block_0_0.func"); the whole name for a block that is a primitive. */
@@ -389,42 +456,36 @@ static void dot_string(const char *s, FILE *out)
     fputc('"', out);
 }
 
-/* Primitives of one block sit on a small square inside its cell. */
-static void dot_prims(const cg_netlist *nl, FILE *out)
+/* Fill colour per kind, so units, muxes and registers read apart. */
+static const char *kind_color(cg_prim_kind k)
 {
-    int side = 1, loose = 0;
-    for (int i = 0, k = 0; i < nl->nprims; i++) {
-        const cg_nl_prim *p = &nl->prims[i];
-        k = i && p->row == nl->prims[i - 1].row &&
-                    p->col == nl->prims[i - 1].col ? k + 1 : 0;
-        while (side * side <= k)
-            side++;
+    switch (k) {
+    case CG_PRIM_FUNC: return "lightblue";
+    case CG_PRIM_MEM: return "khaki";
+    case CG_PRIM_REG:
+    case CG_PRIM_REGFILE: return "mistyrose";
+    case CG_PRIM_IO: return "palegreen";
+    case CG_PRIM_CONST: return "lavender";
+    default: return "white";
     }
-    for (int i = 0, k = 0; i < nl->nprims; i++) {
+}
+
+static void dot_prims(const cg_netlist *nl, const double *xy, FILE *out)
+{
+    for (int i = 0; i < nl->nprims; i++) {
         const cg_nl_prim *p = &nl->prims[i];
-        bool placed = p->row >= 0 && p->col >= 0;
-        k = i && p->row == nl->prims[i - 1].row &&
-                    p->col == nl->prims[i - 1].col ? k + 1 : 0;
-        double x, y;
-        if (placed) {
-            x = p->col * BLOCK_PT + (k % side) * PRIM_X;
-            y = -(p->row * BLOCK_PT + (k / side) * PRIM_Y);
-        } else {
-            x = (loose % 16) * PRIM_X;
-            y = -(nl->rows * BLOCK_PT + (loose / 16) * PRIM_Y);
-            loose++;
-        }
         fprintf(out, "  p%d [label=", i);
         dot_string(short_name(p->name), out);
         fprintf(out, " + \"\\n%s\", tooltip=", cg_prim_kind_name(p->p.kind));
         dot_string(p->name, out);
-        fprintf(out, ", pos=\"%g,%g!\"];\n", x / 72.0, y / 72.0);
+        fprintf(out, ", fillcolor=%s, pos=\"%g,%g!\"];\n",
+                kind_color(p->p.kind), xy[2 * i], xy[2 * i + 1]);
     }
 }
 
-/* A cluster (an outline) per block and a plain label above it: neato
- * draws cluster labels over the pinned nodes. */
-static void dot_blocks(const cg_netlist *nl, FILE *out)
+/* A cluster (an outline) per block holding its primitives and its label,
+ * a plain text node above its first primitive. */
+static void dot_blocks(const cg_netlist *nl, const double *xy, FILE *out)
 {
     for (int i = 0; i < nl->nprims;) {
         const cg_nl_prim *p = &nl->prims[i];
@@ -433,13 +494,13 @@ static void dot_blocks(const cg_netlist *nl, FILE *out)
                nl->prims[j].col == p->col)
             j++;
         if (p->row >= 0 && p->col >= 0) {
-            fprintf(out, "  subgraph cluster_%d_%d {\n   ", p->row, p->col);
+            fprintf(out, "  subgraph cluster_%d_%d {\n    b%d_%d [shape=plain"
+                    "text, style=\"\", fontsize=10, label=\"block_%d_%d\", "
+                    "pos=\"%g,%g!\"];\n   ", p->row, p->col, p->row, p->col,
+                    p->row, p->col, xy[2 * i], xy[2 * i + 1] + PRIM_Y * 0.75);
             for (int k = i; k < j; k++)
                 fprintf(out, " p%d;", k);
-            fprintf(out, "\n  }\n  b%d_%d [shape=plaintext, fontsize=10, "
-                    "label=\"block_%d_%d\", pos=\"%g,%g!\"];\n", p->row,
-                    p->col, p->row, p->col, (p->col * BLOCK_PT) / 72.0,
-                    (-p->row * BLOCK_PT + PRIM_Y) / 72.0);
+            fprintf(out, "\n  }\n");
         }
         i = j;
     }
@@ -447,12 +508,19 @@ static void dot_blocks(const cg_netlist *nl, FILE *out)
 
 void cg_netlist_write_dot(const cg_netlist *nl, FILE *out)
 {
-    fprintf(out, "digraph cgra {\n  layout=neato;\n  splines=false;\n"
-            "  overlap=true;\n  node [shape=box, "
-            "fontsize=8, width=1.2, height=0.4];\n  edge [arrowsize=0.4, "
-            "color=gray40];\n");
-    dot_prims(nl, out);
-    dot_blocks(nl, out);
+    double *xy = malloc(((size_t)nl->nprims + 1) * 2 * sizeof *xy), size[2];
+    if (!xy)
+        return;
+    cg_netlist_layout(nl, xy, size);
+    fprintf(out, "/* positions in points (inputscale=72): neato -Tsvg */\n"
+            "digraph cgra {\n  layout=neato;\n  inputscale=72;\n"
+            "  splines=false;\n  overlap=true;\n  outputorder=edgesfirst;\n"
+            "  node [shape=box, style=filled, fixedsize=true, fontsize=8, "
+            "width=1.25, height=0.4];\n  edge [arrowsize=0.4, penwidth=0.6, "
+            "color=gray50];\n");
+    dot_prims(nl, xy, out);
+    dot_blocks(nl, xy, out);
+    free(xy);
     for (int i = 0; i < nl->nnets; i++) {
         const cg_nl_net *n = &nl->nets[i];
         int a = nl->ports[n->driver].prim;

@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 typedef struct arch_opts {
     const char *arch, *templates, *dot, *svg;
@@ -80,39 +78,9 @@ static int write_dot(const cg_netlist *nl, const char *path)
     return cg_cli_write_file(path, dot_writer, (void *)nl);
 }
 
-/* Render dot_path to svg_path with neato (positions are in the dot). */
-static int render_svg(const char *dot_path, const char *svg_path)
+static int write_svg(const cg_netlist *nl, const char *path)
 {
-    if (system("command -v neato >/dev/null 2>&1") != 0) {
-        fprintf(stderr, "cgramap arch: error: --svg needs graphviz's neato,"
-                " which is not installed (apt-get install graphviz)\n");
-        return -1;
-    }
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        execlp("neato", "neato", "-n", "-Tsvg", "-o", svg_path, dot_path,
-               (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
-        fprintf(stderr, "%s: error: neato failed to render the picture\n",
-                svg_path);
-        return -1;
-    }
-    return 0;
-}
-
-static int write_svg(const cg_netlist *nl, const char *svg)
-{
-    char tmp[] = "/tmp/cgramap_dotXXXXXX";
-    int fd = mkstemp(tmp);
-    if (fd < 0) return -1;
-    close(fd);
-    int rc = write_dot(nl, tmp) == 0 ? render_svg(tmp, svg) : -1;
-    unlink(tmp);
-    return rc;
+    return cg_cli_write_svg(path, dot_writer, (void *)nl);
 }
 
 static cg_netlist *arch_load(const arch_opts *o, cg_diags *d)

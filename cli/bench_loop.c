@@ -199,7 +199,8 @@ static void write_dot(void *a, FILE *f)
     cg_mapping_write_dot(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
 }
 
-/* DIR/<bench>.<loop>.{txt,json,dot}; false when one could not be written. */
+/* DIR/<bench>.<loop>.{txt,json,dot} and the .dot rendered as .svg; false
+ * when one could not be written. */
 static bool write_mapping(const char *dir, const char *bench,
                           const map_files *m)
 {
@@ -212,7 +213,9 @@ static bool write_mapping(const char *dir, const char *bench,
                  m->loop, ext[i]);
         ok &= cg_cli_write_file(path, fn[i], (void *)m) == 0;
     }
-    return ok;
+    char svg[4096];
+    snprintf(svg, sizeof svg, "%s/%s.%s.svg", dir, bench, m->loop);
+    return cg_cli_write_svg(svg, write_dot, (void *)m) == 0 && ok;
 }
 
 /* ---- the record ---------------------------------------------------------- */
@@ -314,9 +317,9 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
                                        why, sizeof why);
     map_files mf = {&r, nl, mapped, cg_dfg_name(g)};
     if (checked && o->mapping_dir && !write_mapping(o->mapping_dir, bench, &mf))
-        cg_diags_add(d, CG_SEV_ERROR, o->mapping_dir, 0, "cannot write the "
-                     "mapping files of loop '%s' there; create the folder "
-                     "or check its permissions", cg_dfg_name(g));
+        cg_diags_add(d, CG_SEV_ERROR, o->mapping_dir, 0, "the mapping files "
+                     "of loop '%s' are not all written there (the error "
+                     "above says why)", cg_dfg_name(g));
     if (checked && t.msgs) /* why it is not tiled: once it mapped */
         cg_diags_append(d, t.msgs);
     if (checked)

@@ -17,5 +17,9 @@ int cg_cli_main_job(int argc, char **argv);
  * "path: error: cannot write this file" on stderr. */
 typedef void (*cg_cli_writer)(void *arg, FILE *f);
 int cg_cli_write_file(const char *path, cg_cli_writer fn, void *arg);
+/* Render the Graphviz source dot(arg, f) writes with `neato -Tsvg` and
+ * write the SVG to path whole or not at all; 0, or -1 with the reason
+ * (neato missing or failing, path unwritable) on stderr. */
+int cg_cli_write_svg(const char *path, cg_cli_writer dot, void *arg);
 
 #endif

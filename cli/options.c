@@ -37,7 +37,7 @@ CG_CLI_EFFORT_HELP
 "  -j, --jobs N            files mapped at once (default 1)\n"
 "      --json FILE         every row, with each II tried, as JSON\n"
 "      --csv FILE          every row as CSV\n"
-"      --mapping-dir DIR   each mapping as text, JSON and Graphviz\n"
+"      --mapping-dir DIR   each mapping as text, JSON, Graphviz and SVG\n"
 "      --sym NAME=VALUE    a kernel parameter's value, as in DFG_FLAGS\n"
 "  -h, --help              print this help and exit\n"
 "  -V, --version           print the version and exit\n"

@@ -131,7 +131,11 @@ void cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
  * each unit runs and the input each mux selects. */
 void cg_mapping_write_json(const cg_mapping *m, const cg_mrrg *mrrg,
                            const cg_netlist *nl, const cg_dfg *g, FILE *out);
-/* A Graphviz picture: the used MRRG nodes, one cluster per context. */
+/* A Graphviz picture on the array's grid (cg_netlist_layout), one panel
+ * per context: each unit's op and DFG node, the value each routing
+ * primitive carries, unused primitives faint, route steps between
+ * primitives as arrows coloured per value (a delay labelled).  Render
+ * with `neato -Tsvg`. */
 void cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
                           const cg_netlist *nl, const cg_dfg *g, FILE *out);
 

@@ -1,8 +1,8 @@
 /* write.c: a mapping in text (placements, start times, routes by MRRG node
  * names), as the JSON configuration of the array (per context: which unit
  * runs which op, which input each mux selects) and as a Graphviz picture
- * with one cluster per context.  All three are deterministic: golden tests
- * compare them byte for byte.  A const carried as an immediate (unplaced)
+ * of the array's grid with one panel per context.  All three are
+ * deterministic: golden tests compare them byte for byte.  A const carried as an immediate (unplaced)
  * shows as such, and the JSON lists each op's immediates. */
 #include <stdlib.h>
 #include <string.h>
@@ -262,70 +262,216 @@ static void dot_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* Every MRRG node the mapping uses, labelled with the op or value on it,
- * in the cluster of its context; edges follow the routes (delay > 0
- * labelled). */
+/* ---- the picture --------------------------------------------------------- */
+
+/* Panels per row, and the points between panels. */
+enum { PANELS_PER_ROW = 4, PANEL_GAP = 120 };
+
+/* What one primitive does in one context: the op it runs (its DFG node)
+ * or the values its routes carry (the first one and how many). */
+typedef struct pic_use {
+    int op;      /* DFG node run here, -1 */
+    int value;   /* DFG node whose value passes here first, -1 */
+    int nvalues; /* distinct values passing here */
+} pic_use;
+
+/* The picture's state: the netlist's geometry and per-cell use. */
+typedef struct pic {
+    const cg_mapping *m;
+    const cg_mrrg *mrrg;
+    const cg_netlist *nl;
+    const cg_dfg *g;
+    double *xy, size[2];
+    pic_use *use;  /* [context * nprims + prim] */
+    bool *drawn;   /* per MRRG node: already a route step drawn */
+} pic;
+
+static pic_use *pic_cell(pic *p, const cg_mrrg_node *n)
+{
+    return &p->use[(size_t)n->context * cg_netlist_nprims(p->nl) + n->prim];
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const size_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1)
+                        : (x[1] != y[1] ? (x[1] < y[1] ? -1 : 1) : 0);
+}
+
+/* Fill use: each placed op on its unit, and on each primitive a route
+ * passes, the first of the distinct values (by DFG node) and their count:
+ * (cell, value) pairs sorted, duplicates skipped.  false: no memory. */
+static bool pic_fill(pic *p)
+{
+    int nn = cg_mrrg_nnodes(p->mrrg);
+    size_t n = 0, k = 0;
+    for (int v = 0; v < p->m->nnodes; v++) {
+        const cg_mrrg_node *f = cg_mrrg_get_node(p->mrrg, p->m->place[v]);
+        if (f && !cg__imm_node(p->m, p->g, v))
+            pic_cell(p, f)->op = v;
+    }
+    for (int e = 0; e < p->m->nedges; e++)
+        n += (size_t)p->m->route_len[e];
+    size_t *pair = malloc((n + 1) * 2 * sizeof *pair);
+    if (!pair)
+        return false;
+    for (int e = 0; e < p->m->nedges; e++)
+        for (int i = 0; i < p->m->route_len[e]; i++) {
+            const cg_mrrg_node *x = p->m->route[e][i] < nn ?
+                cg_mrrg_get_node(p->mrrg, p->m->route[e][i]) : NULL;
+            if (!x)
+                continue;
+            pair[2 * k] = (size_t)(pic_cell(p, x) - p->use);
+            pair[2 * k++ + 1] = (size_t)cg_dfg_get_edge(p->g, e)->src;
+        }
+    qsort(pair, k, 2 * sizeof *pair, cmp_pair);
+    for (size_t i = 0; i < k; i++) {
+        if (i && !cmp_pair(&pair[2 * i], &pair[2 * i - 2]))
+            continue;
+        pic_use *u = &p->use[pair[2 * i]];
+        if (u->nvalues++ == 0)
+            u->value = (int)pair[2 * i + 1];
+    }
+    free(pair);
+    return true;
+}
+
+/* Top left corner of context c's panel. */
+static void pic_origin(const pic *p, int c, double *ox, double *oy)
+{
+    *ox = (c % PANELS_PER_ROW) * (p->size[0] + PANEL_GAP);
+    *oy = -(c / PANELS_PER_ROW) * (p->size[1] + PANEL_GAP * 2);
+}
+
+/* Primitive i in context c: faint when unused, else its op or value. */
+static void pic_prim(const pic *p, int c, int i, FILE *out)
+{
+    const char *name = cg_netlist_prim(p->nl, i)->name, *dot;
+    const pic_use *u = &p->use[(size_t)c * cg_netlist_nprims(p->nl) + i];
+    char b[300];
+    double ox, oy;
+    pic_origin(p, c, &ox, &oy);
+    dot = strchr(name, '.');
+    fprintf(out, "  c%d_p%d [pos=\"%g,%g!\", tooltip=", c, i,
+            ox + p->xy[2 * i], oy + p->xy[2 * i + 1]);
+    snprintf(b, sizeof b, "%s@c%d", name, c);
+    dot_str(out, b);
+    const cg_dfg_node *v = u->op >= 0 ? cg_dfg_get_node(p->g, u->op)
+                           : u->nvalues ? cg_dfg_get_node(p->g, u->value)
+                                        : NULL;
+    if (!v)
+        snprintf(b, sizeof b, "%s", dot ? dot + 1 : name);
+    else if (u->op >= 0)
+        snprintf(b, sizeof b, "%s\n%s %s", dot ? dot + 1 : name,
+                 cg_op_name(v->op), v->name);
+    else if (u->nvalues > 1)
+        snprintf(b, sizeof b, "%s\n%s +%d", dot ? dot + 1 : name, v->name,
+                 u->nvalues - 1);
+    else
+        snprintf(b, sizeof b, "%s\n%s", dot ? dot + 1 : name, v->name);
+    fprintf(out, ", label=");
+    dot_str(out, b);
+    fprintf(out, "%s];\n", u->op >= 0 ? ", fillcolor=lightblue, color=black, "
+                                        "fontcolor=black, penwidth=2"
+                          : v ? ", fillcolor=lightyellow, color=black, "
+                                "fontcolor=black" : "");
+}
+
+/* Context c's panel: its title, then every block as an outline. */
+static void pic_panel(const pic *p, int c, FILE *out)
+{
+    double ox, oy;
+    pic_origin(p, c, &ox, &oy);
+    fprintf(out, "  title%d [shape=plaintext, style=\"\", fixedsize=false, "
+            "fontsize=16, fontcolor=black, label=\"context %d\", "
+            "pos=\"%g,%g!\"];\n", c, c, ox, oy + 80);
+    int np = cg_netlist_nprims(p->nl);
+    for (int i = 0; i < np;) {
+        const cg_nl_prim *a = cg_netlist_prim(p->nl, i);
+        int j = i;
+        while (j < np && cg_netlist_prim(p->nl, j)->row == a->row &&
+               cg_netlist_prim(p->nl, j)->col == a->col)
+            j++;
+        bool block = a->row >= 0 && a->col >= 0;
+        if (block)
+            fprintf(out, "  subgraph cluster_c%d_%d_%d {\n    color=gray60;\n",
+                    c, a->row, a->col);
+        for (int k = i; k < j; k++)
+            pic_prim(p, c, k, out);
+        if (block)
+            fprintf(out, "  }\n");
+        i = j;
+    }
+}
+
+/* A colour per value, so crossing routes read apart. */
+static const char *pic_color(int v)
+{
+    static const char *const c[] = {"red", "blue", "darkgreen", "purple",
+                                    "darkorange", "brown", "deeppink",
+                                    "teal"};
+    return c[v % 8];
+}
+
+/* Route steps of edge e from one primitive to another, each an arrow in
+ * the panel of the context it arrives in; a step with a delay is
+ * labelled with it.  A step shared with an earlier edge is drawn once. */
+static void pic_route(pic *p, int e, FILE *out)
+{
+    int nn = cg_mrrg_nnodes(p->mrrg), src = cg_dfg_get_edge(p->g, e)->src;
+    int at = p->m->place[src];
+    for (int i = 0; i < p->m->route_len[e]; i++) {
+        int to = p->m->route[e][i];
+        const cg_mrrg_node *a = cg_mrrg_get_node(p->mrrg, at);
+        const cg_mrrg_node *b = cg_mrrg_get_node(p->mrrg, to);
+        int me = cg__map_find_edge(p->mrrg, at, to);
+        int delay = me >= 0 ? cg_mrrg_get_edge(p->mrrg, me)->delay : 0;
+        bool skip = !a || !b || to >= nn || p->drawn[to] ||
+                    a->prim == b->prim;
+        if (b && to < nn)
+            p->drawn[to] = true;
+        at = to;
+        if (skip)
+            continue;
+        fprintf(out, "  c%d_p%d -> c%d_p%d [color=%s, tooltip=\"edge %d: ",
+                b->context, a->prim, b->context, b->prim, pic_color(src), e);
+        fprintf(out, "%s -> %s\"", cg_dfg_get_node(p->g, src)->name,
+                cg_dfg_get_node(p->g, cg_dfg_get_edge(p->g, e)->dst)->name);
+        if (delay)
+            fprintf(out, ", label=\"%d\"", delay);
+        fprintf(out, "];\n");
+    }
+}
+
 void cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
                           const cg_netlist *nl, const cg_dfg *g, FILE *out)
 {
-    int nn = cg_mrrg_nnodes(mrrg);
-    int *label = malloc(((size_t)nn + 1) * sizeof *label);
-    char b[200], b2[200];
-    if (!label)
-        return;
-    for (int i = 0; i < nn; i++)
-        label[i] = -1;
-    for (int v = 0; v < m->nnodes; v++)
-        if (m->place[v] >= 0 && m->place[v] < nn)
-            label[m->place[v]] = v;
-    for (int e = 0; e < m->nedges; e++)
-        for (int i = 0; i < m->route_len[e]; i++)
-            if (m->route[e][i] >= 0 && m->route[e][i] < nn)
-                label[m->route[e][i]] = cg_dfg_get_edge(g, e)->src;
-    fprintf(out, "digraph ");
-    dot_str(out, cg_dfg_name(g));
-    fprintf(out, " {\n  rankdir=LR;\n  node [shape=box, fontsize=10];\n");
-    for (int c = 0; c < m->ii; c++) {
-        fprintf(out, "  subgraph cluster_c%d {\n    label=\"context %d\";\n",
-                c, c);
-        for (int i = 0; i < nn; i++) {
-            const cg_mrrg_node *n = cg_mrrg_get_node(mrrg, i);
-            if (label[i] < 0 || n->context != c)
-                continue;
-            const cg_dfg_node *v = cg_dfg_get_node(g, label[i]);
-            snprintf(b2, sizeof b2, "%s\n%s %s",
-                     cg__map_node_name(mrrg, nl, i, b, sizeof b),
-                     n->kind == CG_MRRG_FUNC ? cg_op_name(v->op) : "value",
-                     v->name);
-            fprintf(out, "    n%d [label=", i);
-            dot_str(out, b2);
-            fprintf(out, "%s];\n",
-                    n->kind == CG_MRRG_FUNC ? ", style=bold" : "");
-        }
-        fprintf(out, "  }\n");
+    size_t np = (size_t)cg_netlist_nprims(nl) + 1;
+    pic p = {m, mrrg, nl, g, malloc(np * 2 * sizeof(double)), {0, 0},
+             malloc((size_t)m->ii * np * sizeof(pic_use)),
+             calloc((size_t)cg_mrrg_nnodes(mrrg) + 1, sizeof(bool))};
+    if (p.xy && p.use && p.drawn) {
+        cg_netlist_layout(nl, p.xy, p.size);
+        for (size_t i = 0; i < (size_t)m->ii * np; i++)
+            p.use[i] = (pic_use){-1, -1, 0};
     }
-    for (int i = 0; i < nn; i++)
-        label[i] = 0; /* now: MRRG node already drawn as a route step */
-    for (int e = 0; e < m->nedges; e++) {
-        int at = m->place[cg_dfg_get_edge(g, e)->src];
-        for (int i = 0; i < m->route_len[e]; i++) {
-            int to = m->route[e][i];
-            int me = cg__map_find_edge(mrrg, at, to);
-            int delay = me >= 0 ? cg_mrrg_get_edge(mrrg, me)->delay : 0;
-            bool drawn = to >= 0 && to < nn && label[to];
-            if (to >= 0 && to < nn)
-                label[to] = 1;
-            if (drawn) {
-                at = to;
-                continue;
-            }
-            fprintf(out, "  n%d -> n%d", at, to);
-            if (delay)
-                fprintf(out, " [label=\"%d\"]", delay);
-            fprintf(out, "; /* edge %d */\n", e);
-            at = to;
-        }
+    if (p.xy && p.use && p.drawn && pic_fill(&p)) {
+        fprintf(out, "/* positions in points (inputscale=72): neato -Tsvg */"
+                "\ndigraph ");
+        dot_str(out, cg_dfg_name(g));
+        fprintf(out, " {\n  layout=neato;\n  inputscale=72;\n  splines=false;"
+                "\n  overlap=true;\n  outputorder=edgesfirst;\n  node [shape="
+                "box, style=filled, fixedsize=true, fontsize=8, width=1.25, "
+                "height=0.4, fillcolor=white, color=gray75, fontcolor=gray60];"
+                "\n  edge [arrowsize=0.5, penwidth=1.5, fontsize=9];\n");
+        for (int c = 0; c < m->ii; c++)
+            pic_panel(&p, c, out);
+        for (int e = 0; e < m->nedges; e++)
+            if (!cg__imm_edge(m, g, e))
+                pic_route(&p, e, out);
+        fprintf(out, "}\n");
     }
-    fprintf(out, "}\n");
-    free(label);
+    free(p.xy);
+    free(p.use);
+    free(p.drawn);
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "run_cgramap.h"
+#include "svg_check.h"
 
 #define LOOSE "tests/cli/data/bench/loose"
 
@@ -194,7 +195,60 @@ static bool exists(const char *dir, const char *name)
     return stat(p, &st) == 0 && st.st_size > 0;
 }
 
-/* --mapping-dir makes the folder and writes the three files of each
+/* Count of needle in the file at dir/name. */
+static int count_in(const char *dir, const char *name, const char *needle)
+{
+    static char text[1 << 20];
+    char p[256];
+    int n = 0;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    slurp(p, text, sizeof text);
+    for (const char *s = text; (s = strstr(s, needle)); s++)
+        n++;
+    return n;
+}
+
+/* acc's picture (II=1 on the default 4x4): well-formed, every one of the
+ * 152 primitives at its pinned point (svg_check.h), and one filled unit
+ * per op the text file places on a unit. */
+static void check_picture(const char *maps)
+{
+    char dot[128], svg[128];
+    snprintf(dot, sizeof dot, "%s/acc.acc.dot", maps);
+    snprintf(svg, sizeof svg, "%s/acc.acc.svg", maps);
+    assert_int_equal(count_in(maps, "acc.acc.txt", "II=1 "), 1);
+    assert_int_equal(svg_check_positions(dot, svg), 152);
+    int ops = count_in(maps, "acc.acc.txt", " on block_");
+    assert_true(ops >= 3);
+    assert_int_equal(count_in(maps, "acc.acc.svg", "fill=\"lightblue\""),
+                     ops);
+}
+
+/* Without neato on the PATH, the picture of a mapped loop is not written
+ * (no file left), the others are, and the run fails saying why. */
+static void test_mapping_dir_no_neato(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_bench_XXXXXX", want[512], cmd[64];
+    assert_non_null(mkdtemp(dir));
+    run r;
+    run_without_neato(&r, dir, (const char *const[]){"--mapping-dir", dir,
+                                                     LOOSE "/acc.dot",
+                                                     NULL});
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof want, "%s/acc.acc.svg: error: drawing this "
+             "picture needs graphviz's neato, which is not installed "
+             "(apt-get install graphviz)\n%s: error: the mapping files of "
+             "loop 'acc' are not all written there (the error above says "
+             "why)\n", dir, dir);
+    assert_string_equal(r.err, want);
+    assert_true(exists(dir, "acc.acc.dot"));
+    assert_false(exists(dir, "acc.acc.svg"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* --mapping-dir makes the folder and writes the four files of each
  * mapped loop, none for the others. */
 static void test_mapping_dir(void **state)
 {
@@ -207,7 +261,8 @@ static void test_mapping_dir(void **state)
                                           "--mapping-dir", maps, LOOSE, NULL});
     assert_int_equal(r.status, 1);
     const char *want[] = {"acc.acc.txt", "acc.acc.json", "acc.acc.dot",
-                          "two.scale.txt", "two.scale.json", "two.scale.dot"};
+                          "acc.acc.svg", "two.scale.txt", "two.scale.json",
+                          "two.scale.dot", "two.scale.svg"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         assert_true(exists(maps, want[i]));
     assert_false(exists(maps, "two.calls.txt"));
@@ -216,7 +271,8 @@ static void test_mapping_dir(void **state)
     char n[16], np[80];
     snprintf(np, sizeof np, "%s/n", dir);
     slurp(np, n, sizeof n);
-    assert_string_equal(n, "6\n");
+    assert_string_equal(n, "8\n");
+    check_picture(maps);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 
@@ -533,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_jobs_keep_order),
         cmocka_unit_test(test_json_and_csv),
         cmocka_unit_test(test_mapping_dir),
+        cmocka_unit_test(test_mapping_dir_no_neato),
         cmocka_unit_test(test_benchmark_folders),
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "run_cgramap.h"
+#include "svg_check.h"
 
 static void test_help(void **state)
 {
@@ -167,6 +168,81 @@ static void test_arch_dot(void **state)
     slurp("tests/cli/golden/arch_default.dot", golden, sizeof golden);
     unlink(path);
     assert_string_equal(got, golden);
+}
+
+/* The SVG of the default array: well-formed, every primitive at its pinned
+ * point (svg_check.h), inside the outline of its block, the blocks on
+ * their grid (columns left to right, rows top down), every connection
+ * drawn.  (Before: positions in inches read as points by neato -n put
+ * all 152 primitives within 40 points.) */
+static void test_arch_svg(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_cli_svgXXXXXX", dot[64], svg[64], cmd[96];
+    assert_non_null(mkdtemp(dir));
+    snprintf(dot, sizeof dot, "%s/a.dot", dir);
+    snprintf(svg, sizeof svg, "%s/a.svg", dir);
+    run r;
+    run_cgramap(&r, (const char *const[]){"arch", "--dot", dot, "--svg", svg,
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    int nprims = 0;
+    assert_int_equal(sscanf(strstr(r.out, "primitives: "), "primitives: %d",
+                            &nprims), 1);
+    assert_int_equal(nprims, 152);
+    assert_int_equal(svg_check_positions(dot, svg), nprims);
+    svg_box *b, *cl, *e;
+    int n = svg_boxes(svg, "node", &b), nc = svg_boxes(svg, "cluster", &cl);
+    assert_int_equal(nc, 32); /* 4x4 compute blocks, 16 IO blocks */
+    for (int i = 0; i < n; i++) {
+        int row, col;
+        char c[32];
+        assert_int_equal(sscanf(b[i].tip, "block_%d_%d.", &row, &col), 2);
+        snprintf(c, sizeof c, "cluster_%d_%d", row, col);
+        const svg_box *k = svg_find(cl, nc, c);
+        assert_non_null(k);
+        assert_true(b[i].x0 >= k->x0 && b[i].x1 <= k->x1 &&
+                    b[i].y0 >= k->y0 && b[i].y1 <= k->y1);
+    }
+    const svg_box *b11 = svg_find(cl, nc, "cluster_1_1"),
+                  *b12 = svg_find(cl, nc, "cluster_1_2"),
+                  *b21 = svg_find(cl, nc, "cluster_2_1");
+    assert_true(b11->x1 < b12->x0 && b11->y0 == b12->y0);
+    assert_true(b11->y1 < b21->y0 && b11->x0 == b21->x0);
+    /* as many arrows as lines "  pA -> pB [...]" in the dot */
+    slurp(dot, r.out, sizeof r.out);
+    int arrows = 0;
+    for (const char *p = r.out; (p = strstr(p, "\n  p")); p++)
+        arrows += strcspn(p + 1, "\n") > strcspn(p + 1, ">");
+    assert_int_equal(svg_boxes(svg, "edge", &e), arrows);
+    assert_true(arrows > 500);
+    free(b);
+    free(cl);
+    free(e);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Without neato on the PATH, --svg says what to install and leaves no
+ * file; the summary is still printed. */
+static void test_arch_svg_no_neato(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_cli_svgXXXXXX", svg[64], want[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(svg, sizeof svg, "%s/a.svg", dir);
+    run r;
+    run_without_neato(&r, dir, (const char *const[]){"arch", "--svg", svg,
+                                                     NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "primitives: 152"));
+    snprintf(want, sizeof want, "%s: error: drawing this picture needs "
+             "graphviz's neato, which is not installed (apt-get install "
+             "graphviz)\n", svg);
+    assert_string_equal(r.err, want);
+    assert_int_equal(access(svg, F_OK), -1);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 static void test_arch_bad_xml(void **state)
@@ -369,6 +445,8 @@ int main(void)
         cmocka_unit_test(test_example_arch_unsupported),
         cmocka_unit_test(test_large_archs_map),
         cmocka_unit_test(test_arch_dot),
+        cmocka_unit_test(test_arch_svg),
+        cmocka_unit_test(test_arch_svg_no_neato),
         cmocka_unit_test(test_arch_bad_xml),
         cmocka_unit_test(test_arch_usage),
         cmocka_unit_test(test_arch_unwritable_dot),

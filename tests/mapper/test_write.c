@@ -133,6 +133,40 @@ static void test_node_names(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* The picture puts four context panels in a row: at II=6 (nothing placed)
+ * panel 5 is the second of the second row.  pipe's 10 primitives lie
+ * outside any block: a square of 4 columns (480 points) and 3 rows (180),
+ * panels 120 points apart across and 240 down; every primitive drawn,
+ * faint, in every context. */
+static void test_dot_panels(void **state)
+{
+    sq_fx *f = *state;
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(f->nl, 6, d);
+    assert_non_null(m);
+    cg_mapping *map = cg_mapping_create(6, f->map->nnodes, f->map->nedges);
+    assert_non_null(map);
+    for (int v = 0; v < map->nnodes; v++)
+        map->place[v] = -1;
+    FILE *t = tmpfile();
+    cg_mapping_write_dot(map, m, f->nl, f->g, t);
+    char *got = slurp(t);
+    fclose(t);
+    assert_non_null(strstr(got, "title4 [shape=plaintext, style=\"\", "
+                           "fixedsize=false, fontsize=16, fontcolor=black, "
+                           "label=\"context 4\", pos=\"0,-340!\"];"));
+    assert_non_null(strstr(got, "  c5_p0 [pos=\"600,-420!\", tooltip="
+                           "\"f0@c5\", label=\"f0\"];\n"));
+    assert_non_null(strstr(got, "  c3_p9 [pos=\"1920,-120!\""));
+    assert_null(strstr(got, "c6_"));
+    assert_null(strstr(got, "->"));
+    assert_null(strstr(got, "fillcolor=light"));
+    free(got);
+    cg_mapping_destroy(map);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+}
+
 /* The JSON of an ILP mapping at II=2 read back: one entry per context,
  * every op once in the context of its start, every mux select a valid
  * input of a mux on some route, the placements and routes complete. */
@@ -197,6 +231,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_text, sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_json, sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_dot, sq_setup, sq_teardown),
+        cmocka_unit_test_setup_teardown(test_dot_panels, sq_setup,
+                                        sq_teardown),
         cmocka_unit_test_setup_teardown(test_node_names, sq_setup,
                                         sq_teardown),
         cmocka_unit_test(test_json_of_ilp_mapping),
