@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cluster_internal.h"
 #include "heur_internal.h"
 #include "map_internal.h"
 #include "names_internal.h"
@@ -225,10 +226,17 @@ static int dmin(const heur *H, int p, int q, int k)
 
 static int make_cands(heur *H)
 {
+    const cg__prim_sets *a = H->o->allowed;
     for (int v = 0; v < H->n; v++) {
         H->cand[v] = malloc(sizeof(int) * ((size_t)H->np + 1));
         if (!H->cand[v])
             return -1;
+        if (a) { /* ascending, like the loop below */
+            for (int i = a->off[v]; i < a->off[v + 1]; i++)
+                if (fits(H, v, a->ids[i]))
+                    H->cand[v][H->ncand[v]++] = a->ids[i];
+            continue;
+        }
         for (int p = 0; p < H->np; p++)
             if (fits(H, v, p))
                 H->cand[v][H->ncand[v]++] = p;

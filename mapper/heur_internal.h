@@ -60,6 +60,9 @@ typedef struct cg__heur_opts {
     long steps;                    /* out: steps made */
     bool timed_out;                /* out: timeout_s (a wall-clock cap)
                                       ended the search */
+    const struct cg__prim_sets *allowed; /* per DFG node, the primitives
+                                      it may use (cluster_internal.h);
+                                      NULL = every one that fits */
 } cg__heur_opts;
 
 /* Map g on the MRRG m (at its II) by modulo scheduling with placement and

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cluster_internal.h"
 #include "heur_internal.h"
 #include "imm_internal.h"
 #include "map_internal.h"
@@ -286,6 +287,51 @@ static int heur_orders(const cg_dfg *g, cg__heur_order **out)
     return n;
 }
 
+/* The heuristic on m with o's steps: above the clustering threshold first
+ * with each op kept within one cell of its cluster's region
+ * (cluster.c), with half of the steps, then on the whole array with the
+ * rest.  cg__heur_map's result; o->steps and o->timed_out cover both. */
+static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
+                    cg__heur_opts *o, cg_mapping **map, cg_diags *d)
+{
+    cg__cluster_params cp;
+    cg__cluster_params_init(&cp);
+    cp.seed = o->seed;
+    if (cg_dfg_nnodes(g) <= cp.threshold)
+        return cg__heur_map(nl, m, g, o, map, d);
+    cg__cluster_out co;
+    cg__prim_sets sets = {0};
+    memset(&co, 0, sizeof co);
+    int rc = cg__cluster_place(nl, g, cg_mrrg_ii(m), &cp, &co, d);
+    if (rc == 0 && co.status == CG__CLUSTER_PLACED && co.tile_rows *
+        co.tile_cols > 1)
+        rc = cg__cluster_allowed(nl, g, &co, 1, &sets, d);
+    cg__cluster_out_free(&co);
+    if (rc < 0)
+        return -1;
+    long all = o->max_steps;
+    long used = 0;
+    bool capped = false;
+    if (sets.off) {
+        o->allowed = &sets;
+        o->max_steps = all > 0 ? (all + 1) / 2 : 0;
+        rc = cg__heur_map(nl, m, g, o, map, d);
+        o->allowed = NULL;
+        used = o->steps;
+        capped = o->timed_out;
+        o->max_steps = all;
+        cg__prim_sets_free(&sets);
+        if (rc != 0 || capped)
+            return rc;
+        if (all > 0)
+            o->max_steps = all - used;
+    }
+    rc = cg__heur_map(nl, m, g, o, map, d);
+    o->steps += used;
+    o->max_steps = all;
+    return rc;
+}
+
 /* The heuristic at one II; 1 when mapped and checked (res owns the MRRG
  * and mapping), 2 when the register bound (bound.c) proves the II
  * impossible, 0 when it found nothing, -1 on an error.  *capped when the
@@ -311,9 +357,9 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     cg__heur_opts o = {p->timeout_s, p->seed + (unsigned)ii, orders,
                        norders > 0 ? norders : 0,       0,
                        0,           p->heur_steps,      0,
-                       false};
+                       false,       NULL};
     cg_mapping *map = NULL;
-    rc = norders < 0 ? -1 : cg__heur_map(nl, m, g, &o, &map, d);
+    rc = norders < 0 ? -1 : heur_run(nl, m, g, &o, &map, d);
     *capped = o.timed_out;
     free(orders);
     if (norders < 0)

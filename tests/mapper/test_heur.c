@@ -7,6 +7,7 @@
  * and verify_mapping (ilp_test_util.h). */
 #include "ilp_test_util.h"
 
+#include "mapper/cluster_internal.h"
 #include "mapper/heur_internal.h"
 
 /* Map g on nl at ii with the heuristic; NULL when it found nothing. */
@@ -15,7 +16,7 @@ static cg_mapping *heur_at(const cg_netlist *nl, const cg_mrrg *m,
                            int norders)
 {
     cg_diags *d = cg_diags_create();
-    cg__heur_opts o = {5, 1, orders, norders, 2000, 0, 0, 0, false};
+    cg__heur_opts o = {5, 1, orders, norders, 2000, 0, 0, 0, false, NULL};
     cg_mapping *map = NULL;
     int rc = cg__heur_map(nl, m, g, &o, &map, d);
     assert_true(rc == 0 || rc == 1);
@@ -289,6 +290,87 @@ static void test_nothing_found(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* The axpy of test_small on the 4x4 default. */
+static cg_dfg *axpy(void)
+{
+    cg_dfg *g = cg_dfg_create("axpy");
+    int a = dfg_node(g, CG_OP_INPUT, "a"), b = dfg_node(g, CG_OP_INPUT, "b");
+    int k = dfg_node(g, CG_OP_CONST, "k"), s = dfg_node(g, CG_OP_ADD, "s");
+    int mu = dfg_node(g, CG_OP_MUL, "m"), o = dfg_node(g, CG_OP_OUTPUT, "o");
+    cg_dfg_add_edge(g, a, s, 0, 0, -1);
+    cg_dfg_add_edge(g, b, s, 1, 0, -1);
+    cg_dfg_add_edge(g, s, mu, 0, 0, -1);
+    cg_dfg_add_edge(g, k, mu, 1, 0, -1);
+    cg_dfg_add_edge(g, mu, o, 0, 0, -1);
+    return g;
+}
+
+/* Every primitive in grid columns lo..hi, for each of the n nodes. */
+static cg__prim_sets columns(const cg_netlist *nl, int n, int lo, int hi)
+{
+    cg__prim_sets s = {n, calloc((size_t)n + 1, sizeof(int)),
+                       calloc((size_t)n * cg_netlist_nprims(nl) + 1,
+                              sizeof(int))};
+    int k = 0;
+    for (int v = 0; v < n; v++) {
+        s.off[v] = k;
+        for (int p = 0; p < cg_netlist_nprims(nl); p++) {
+            int c = cg_netlist_prim(nl, p)->col;
+            if (c >= lo && c <= hi)
+                s.ids[k++] = p;
+        }
+    }
+    s.off[n] = k;
+    return s;
+}
+
+/* With allowed sets (a cluster's region, cluster_internal.h) every op is
+ * placed inside its set; an op whose set holds no unit that runs it maps
+ * nowhere.  The steps are a work limit: never exceeded, and the same
+ * seed and steps give the same mapping. */
+static void test_allowed_and_steps(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = axpy();
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, 1, d);
+    cg__prim_sets west = columns(nl, cg_dfg_nnodes(g), 0, 2);
+    cg__heur_opts o = {5, 1, NULL, 0, 0, 0, 4000, 0, false, &west};
+    cg_mapping *map = NULL;
+    assert_int_equal(cg__heur_map(nl, m, g, &o, &map, d), 1);
+    assert_int_equal(cg_map_check(nl, m, g, map, d), 0);
+    assert_true(o.steps >= cg_dfg_nnodes(g) && o.steps <= 4000);
+    for (int v = 0; v < cg_dfg_nnodes(g); v++) {
+        int pr = cg_mrrg_get_node(m, map->place[v])->prim;
+        assert_true(cg_netlist_prim(nl, pr)->col <= 2);
+    }
+    cg_mapping *again = NULL;
+    long steps = o.steps;
+    assert_int_equal(cg__heur_map(nl, m, g, &o, &again, d), 1);
+    assert_int_equal(o.steps, steps);
+    assert_memory_equal(again->place, map->place,
+                        sizeof(int) * (size_t)map->nnodes);
+    cg_mapping_destroy(again);
+    cg_mapping_destroy(map);
+    /* no FuncUnit in column 0 (the IO ring): nothing maps, within the
+       steps */
+    cg__prim_sets ring = columns(nl, cg_dfg_nnodes(g), 0, 0);
+    o.allowed = &ring;
+    o.max_steps = 300;
+    map = NULL;
+    assert_int_equal(cg__heur_map(nl, m, g, &o, &map, d), 0);
+    assert_null(map);
+    assert_true(o.steps <= 300);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg__prim_sets_free(&west);
+    cg__prim_sets_free(&ring);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_recurrence),
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_nothing_found),
+        cmocka_unit_test(test_allowed_and_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
