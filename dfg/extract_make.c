@@ -334,63 +334,72 @@ static int include(mk_ctx *c, char *list, bool optional, const char *file,
     return rc;
 }
 
+/* ifeq/ifneq/ifdef/ifndef ... else ... endif: true when s is one of those
+ * lines (their nesting is counted; the branches are not evaluated). */
+static bool conditional(mk_ctx *c, const char *s)
+{
+    static const char *const opens[] = {"ifeq", "ifneq", "ifdef", "ifndef"};
+    for (size_t i = 0; i < sizeof opens / sizeof *opens; i++)
+        if (starts_word(s, opens[i])) {
+            c->cond++;
+            return true;
+        }
+    if (starts_word(s, "endif"))
+        c->cond -= c->cond > 0;
+    return starts_word(s, "endif") || starts_word(s, "else");
+}
+
+/* "NAME op value": the assignment; the rest of make is skipped.  Inside a
+ * conditional, one of the three variables is an error: its value would be
+ * a guess. */
+static int assignment(mk_ctx *c, char *s, const char *file, int line)
+{
+    char *at = NULL, buf[256];
+    const char *op = find_op(s, &at);
+    if (!op)
+        return 0;
+    snprintf(buf, sizeof buf, "%.*s", (int)(at - s), s);
+    char *name = trim(buf);
+    if (c->cond && is_ours(name)) {
+        cg_diags_add(c->d, CG_SEV_ERROR, file, line, "cgramap does not "
+                     "evaluate make conditionals (ifeq, ifdef, ...); set %s "
+                     "outside them", name);
+        return -1;
+    }
+    if (c->cond || (!strcmp(op, "!=") && !is_ours(name)))
+        return 0;
+    if (!strcmp(op, "!=")) {
+        cg_diags_add(c->d, CG_SEV_ERROR, file, line, "cgramap does not run "
+                     "shell assignments ('%s !='); write the value out", name);
+        return -1;
+    }
+    if (assign(c, name, op, trim(at + strlen(op)), file, line) < 0) {
+        cg_diags_add(c->d, CG_SEV_ERROR, file, line, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 /* One logical line (continuations joined, comment cut). */
 static int mk_line(mk_ctx *c, char *s, const char *file, int line)
 {
     if (s[0] == '\t')
         return 0; /* a recipe: make's business */
     s = trim(s);
-    for (int more = 1; more;) { /* export/override apply to what follows */
-        more = 0;
-        if (starts_word(s, "export") || starts_word(s, "override")) {
-            s = trim(s + (s[0] == 'e' ? 6 : 8));
-            more = 1;
-        }
-    }
-    static const char *const conds[] = {"ifeq", "ifneq", "ifdef", "ifndef"};
-    for (size_t i = 0; i < sizeof conds / sizeof *conds; i++)
-        if (starts_word(s, conds[i])) {
-            c->cond++;
-            return 0;
-        }
-    if (starts_word(s, "endif")) {
-        c->cond -= c->cond > 0;
+    while (starts_word(s, "export") || starts_word(s, "override"))
+        s = trim(s + (s[0] == 'e' ? 6 : 8)); /* they apply to what follows */
+    if (conditional(c, s))
         return 0;
-    }
-    if (starts_word(s, "else"))
-        return 0;
-    bool inc = starts_word(s, "include"), opt = starts_word(s, "-include") ||
-                                                starts_word(s, "sinclude");
-    char *at = NULL;
-    const char *op = inc || opt ? NULL : find_op(s, &at);
-    char buf[256] = "", *name = buf;
-    if (op) {
-        snprintf(buf, sizeof buf, "%.*s", (int)(at - s), s);
-        name = trim(buf);
-    }
-    if (c->cond && (inc || opt || (op && is_ours(name)))) {
+    bool inc = starts_word(s, "include");
+    if (!inc && !starts_word(s, "-include") && !starts_word(s, "sinclude"))
+        return assignment(c, s, file, line);
+    if (c->cond) {
         cg_diags_add(c->d, CG_SEV_ERROR, file, line, "cgramap does not "
-                     "evaluate make conditionals (ifeq, ifdef, ...); set %s "
-                     "outside them", op ? name : "the included file");
+                     "evaluate make conditionals (ifeq, ifdef, ...); put the "
+                     "include outside them");
         return -1;
     }
-    if (c->cond)
-        return 0;
-    if (inc || opt)
-        return include(c, s + (inc ? 7 : 8), opt, file, line);
-    if (!op)
-        return 0;
-    if (!strcmp(op, "!=")) {
-        if (!is_ours(name))
-            return 0;
-        cg_diags_add(c->d, CG_SEV_ERROR, file, line, "cgramap does not run "
-                     "shell assignments ('%s !='); write the value out", name);
-        return -1;
-    }
-    return assign(c, name, op, trim(at + strlen(op)), file, line) < 0
-               ? (cg_diags_add(c->d, CG_SEV_ERROR, file, line,
-                               "out of memory"), -1)
-               : 0;
+    return include(c, s + (inc ? 7 : 8), !inc, file, line);
 }
 
 static int read_lines(mk_ctx *c, FILE *f, const char *path)
