@@ -172,8 +172,7 @@ static int interior(cg__xctx *c, const mesh *m, const xmlNode *k)
     static const char *const attrs[] = {"row", "col", "rows", "cols", NULL};
     long h, w, x;
     if (cg__xml_check_attrs(c, k, attrs, NULL) < 0 ||
-        cg__xml_stamp_size(c, k, "row", "rows", &h) < 0 ||
-        cg__xml_stamp_size(c, k, "col", "cols", &w) < 0)
+        cg__xml_stamp(c, k, &h, &w) < 0)
         return -1;
     int rc = 0;
     if (m->rows % h || m->cols % w) {

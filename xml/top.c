@@ -76,9 +76,9 @@ int cg__xml_range(cg__xctx *c, const xmlNode *n, const char *attr, long max,
     return rc;
 }
 
-/* Stamp size: row/col or rows/cols. */
-int cg__xml_stamp_size(cg__xctx *c, const xmlNode *n, const char *a,
-                       const char *b, long *out)
+/* One axis of a stamp: a= or b= (not both); 0 when absent. */
+static int stamp_axis(cg__xctx *c, const xmlNode *n, const char *a,
+                      const char *b, long *out)
 {
     long x, y;
     if (cg__xml_attr_int(c, n, a, NULL, 0, 1, &x) < 0 ||
@@ -89,7 +89,26 @@ int cg__xml_stamp_size(cg__xctx *c, const xmlNode *n, const char *a,
                       b);
         return -1;
     }
-    *out = x ? x : y ? y : 1;
+    *out = x ? x : y;
+    return 0;
+}
+
+int cg__xml_stamp(cg__xctx *c, const xmlNode *n, long *h, long *w)
+{
+    if (stamp_axis(c, n, "row", "rows", h) < 0 ||
+        stamp_axis(c, n, "col", "cols", w) < 0)
+        return -1;
+    long nb = 0;
+    for (const xmlNode *k = n->children; k; k = k->next)
+        nb += k->type == XML_ELEMENT_NODE &&
+              !strcmp((const char *)k->name, "block");
+    /* CGRA-ME sizes the other side from the blocks: row="1" and 8 blocks
+     * is a 1x8 stamp */
+    if (*h && !*w && nb > *h && nb % *h == 0)
+        *w = nb / *h;
+    else if (*w && !*h && nb > *w && nb % *w == 0)
+        *h = nb / *w;
+    *h += !*h, *w += !*w;
     return 0;
 }
 
@@ -137,8 +156,7 @@ static int parse_pattern(cg__xctx *c, const xmlNode *n, pattern *p)
     int rc = cg__xml_check_attrs(c, n, attrs, NULL);
     rc |= cg__xml_range(c, n, "row-range", c->rows, &p->r0, &p->r1);
     rc |= cg__xml_range(c, n, "col-range", c->cols, &p->c0, &p->c1);
-    rc |= cg__xml_stamp_size(c, n, "row", "rows", &p->h);
-    rc |= cg__xml_stamp_size(c, n, "col", "cols", &p->w);
+    rc |= cg__xml_stamp(c, n, &p->h, &p->w);
     rc |= cg__xml_attr_int(c, n, "row-skip", NULL, 0, 0, &p->rskip);
     rc |= cg__xml_attr_int(c, n, "col-skip", NULL, 0, 0, &p->cskip);
     xmlChar *wrap = xmlGetProp(n, (const xmlChar *)"wrap-around");

@@ -110,9 +110,11 @@ char *cg__xml_concrete(cg__xctx *c, const xmlNode *t, const xmlNode *use,
  * 0..max-1; 0..max-1 when absent.  -1 after an error. */
 int cg__xml_range(cg__xctx *c, const xmlNode *n, const char *attr, long max,
                   long *lo, long *hi);
-/* A stamp size given as a= or b= (not both), default 1. */
-int cg__xml_stamp_size(cg__xctx *c, const xmlNode *n, const char *a,
-                       const char *b, long *out);
+/* A stamp's size *h x *w: row= or rows=, col= or cols= (one spelling per
+ * axis), default 1; with one side given and more <block>s than it holds,
+ * the other side is the blocks divided by it (CGRA-ME: row="1" and 8
+ * blocks is a 1x8 stamp). */
+int cg__xml_stamp(cg__xctx *c, const xmlNode *n, long *h, long *w);
 /* Place the <block> n at (r, col) as block_<r>_<col>. */
 int cg__xml_place_block(cg__xctx *c, const xmlNode *n, long r, long col,
                         const cg__xvar *env);

@@ -153,6 +153,49 @@ static void test_border_without_io(void **state)
     cg_diags_destroy(d);
 }
 
+/* A stamp with one side given and more blocks: row="1" with two blocks is
+ * a 1x2 stamp (CGRA-ME's reading), here a PE and an empty cell, so the
+ * 2x2 interior gets PEs in its first column only.  CGRA-ME's
+ * arch-hetero-orth.xml gives 8 blocks to a 2x2 interior: the 1x8 stamp
+ * does not fit, which is said as such. */
+#define STAMP(interior, blocks)                                               \
+    PE "<architecture row=\"4\" col=\"4\">\n<mesh " PORTS ">\n"              \
+       "<interior " interior ">" blocks "</interior></mesh>"                 \
+       "</architecture></cgra>\n"
+static void test_stamp_from_blocks(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = read_mem(STAMP("row=\"1\"", "<block module=\"pe\"/><block/>"),
+                          d);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), 0);
+    char *text = netlist_text(a, 0);
+    assert_non_null(strstr(text, "prim block_1_1.r Register at=1,1"));
+    assert_non_null(strstr(text, "prim block_2_1.r Register at=2,1"));
+    assert_null(strstr(text, "block_1_2"));
+    assert_null(strstr(text, "block_2_2"));
+    free(text);
+    cg_arch_destroy(a);
+    /* the same on a <pattern>: col="1" and two blocks is a 2x1 stamp */
+    a = read_mem(PE "<architecture rows=\"2\" cols=\"2\">\n<pattern "
+                 "col=\"1\"><block module=\"pe\"/><block/></pattern>"
+                 "</architecture></cgra>\n", d);
+    assert_non_null(a);
+    text = netlist_text(a, 0);
+    assert_non_null(strstr(text, "prim block_0_0.r Register at=0,0"));
+    assert_non_null(strstr(text, "prim block_0_1.r Register at=0,1"));
+    assert_null(strstr(text, "block_1_"));
+    free(text);
+    cg_arch_destroy(a);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_diags_destroy(d);
+    expect_error(STAMP("row=\"1\"", "<block module=\"pe\"/><block/><block/>"
+                       "<block/><block/><block/><block/><block/>"),
+                 "t.xml:4: error: the 1x8 <interior> stamp does not tile the "
+                 "2x2 interior; pick a size that divides it");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -179,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_ranges_past_size),
         cmocka_unit_test(test_settings_disagree),
         cmocka_unit_test(test_border_without_io),
+        cmocka_unit_test(test_stamp_from_blocks),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
