@@ -1,14 +1,15 @@
 /* bench_scan.c: which files the main job runs.  A folder with a Makefile is
  * a CGRA-ME style benchmark: each of its .c files is a job (its .dot files
  * are what `make` wrote from them, so they are skipped).  Elsewhere a .c
- * file is a job when it holds a //DFGLOOP: tag and every .dot file is a
- * DFG.  Folders are walked recursively in name order so rows come out in
+ * file is a job when it holds a //DFGLOOP: tag (any case) and every .dot
+ * file is a DFG.  Folders are walked recursively in name order so rows come out in
  * the same order on every machine. */
 #include "cli/bench.h"
 
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 static bool ends_with(const char *s, const char *suf)
@@ -41,6 +42,7 @@ static char *base_name(const char *path, const char *suffix)
     return strndup(path + b, n - b);
 }
 
+/* A //DFGLOOP: tag in any case (CGRA-ME's files write //DFGLoop:). */
 static bool has_tag(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -49,7 +51,8 @@ static bool has_tag(const char *path)
     char line[4096];
     bool found = false;
     while (!found && fgets(line, sizeof line, f))
-        found = strstr(line, "DFGLOOP:") != NULL;
+        for (const char *p = line; !found && (p = strchr(p, ':')); p++)
+            found = p - line >= 7 && !strncasecmp(p - 7, "DFGLOOP", 7);
     fclose(f);
     return found;
 }

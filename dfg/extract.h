@@ -69,8 +69,11 @@ typedef struct cg_extract_makefile {
     char *cflags;       /* CFLAGS: extra clang flags */
 } cg_extract_makefile;
 
-/* Read LOOP_TAGS, DFG_FLAGS and CFLAGS ("VAR = value", :=, ?=, +=, "\"
- * continuations, # comments) from the Makefile at path. */
+/* Read LOOP_TAGS, DFG_FLAGS and CFLAGS from the Makefile at path as make
+ * would: includes followed (relative to its folder), =, :=, ::=, ?=, +=,
+ * "\" continuations, # comments, $(VAR) expanded; DFG_FLAGS's -loop-tags
+ * 'TAGS' (CGRA-ME's rules.mk) moves to loop_tags, and every other flag is
+ * checked at the file:line that wrote it.  docs/dfg.md has the rules. */
 int cg_extract_makefile_read(const char *path, cg_extract_makefile *m,
                              cg_diags *d);
 void cg_extract_makefile_free(cg_extract_makefile *m);

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,10 +18,13 @@
 #include "extract_internal.h"
 
 /* The flags of issue 3: -O2 without the passes that would vectorise,
- * unroll or outline the loop away.  -fno-discard-value-names keeps the
- * source names of values (live-in symbols, counters); it changes no code. */
+ * unroll or outline the loop away.  The user's CFLAGS go between -O2 and
+ * the rest, as CGRA-ME's rules.mk puts CFLAGS before its
+ * OPT_DISABLE_FLAGS: clang-16 lets a later -O3 turn vectorising back on.
+ * -fno-discard-value-names keeps the source names of values (live-in
+ * symbols, counters); it changes no code. */
 static const char *const clang_flags[] = {
-    "-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops",
+    "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops",
     "-fno-builtin-memset", "-fno-builtin-memcpy", "-fno-builtin-memmove",
     "-fno-inline-functions", "-gline-tables-only", "-emit-llvm",
     "-fno-discard-value-names"};
@@ -75,8 +79,8 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
-/* argv of the clang run: flags, the user's cflags split on blanks (words
- * is cut in place), -c. */
+/* argv of the clang run: -O2, the user's cflags split on blanks (words is
+ * cut in place), the other flags, -c. */
 static char **clang_argv(char *words, const char *src, const char *bc)
 {
     int nflags = (int)(sizeof clang_flags / sizeof *clang_flags);
@@ -85,8 +89,7 @@ static char **clang_argv(char *words, const char *src, const char *bc)
         return NULL;
     int k = 0;
     argv[k++] = (char *)CG_CLANG;
-    for (int i = 0; i < nflags; i++)
-        argv[k++] = (char *)clang_flags[i];
+    argv[k++] = "-O2";
     for (char *w = words; *w;) {
         while (*w == ' ' || *w == '\t' || *w == '\n')
             *w++ = 0;
@@ -96,6 +99,8 @@ static char **clang_argv(char *words, const char *src, const char *bc)
         while (*w && *w != ' ' && *w != '\t' && *w != '\n')
             w++;
     }
+    for (int i = 0; i < nflags; i++)
+        argv[k++] = (char *)clang_flags[i];
     argv[k++] = "-c";
     argv[k++] = (char *)src;
     argv[k++] = "-o";
@@ -248,7 +253,8 @@ static int compile(cg_extract_prog *x, cg_diags *d)
     return rc;
 }
 
-/* "//DFGLOOP: name" anywhere on a line (spaces allowed after // and :). */
+/* "//DFGLOOP: name" anywhere on a line (spaces allowed after // and :,
+ * DFGLOOP in any case). */
 static int read_tags(cg_extract_prog *x, cg_diags *d)
 {
     char *src = read_file(x->path, NULL);
@@ -268,7 +274,8 @@ static int read_tags(cg_extract_prog *x, cg_diags *d)
         char *q = p + 2;
         while (*q == ' ' || *q == '\t')
             q++;
-        if (strncmp(q, "DFGLOOP:", 8) != 0) {
+        /* CGRA-ME's own files write //DFGLoop: */
+        if (strncasecmp(q, "DFGLOOP:", 8) != 0) {
             p = q - 1; /* skip the slashes only */
             continue;
         }

@@ -256,8 +256,20 @@ static void unknown_module(cg__xctx *c, const xmlNode *n, const char *m)
         strcat(prims, k ? ", " : "");
         strcat(prims, cg_prim_kind_name((cg_prim_kind)k));
     }
-    cg__xml_error(c, n, "unknown module '%s' (modules: %s; primitives: %s)", m,
-                  c->ntmpls ? list : "none", prims);
+    cg__xml_error(c, n, "unknown module '%s' (modules: %s; primitives: %s)%s",
+                  m, c->ntmpls ? list : "none", prims,
+                  c->no_templates ? "; a file whose root is <architecture> "
+                  "takes its modules from a templates file: give it "
+                  "(cgramap --templates FILE)" : "");
+}
+
+/* Whether a template named like a primitive wins over the primitive: on a
+ * <block> or <sub-module> it does (CGRA-ME looks a block's module up in
+ * the templates first), on an <inst> the primitive does (the template IO
+ * holds <inst module="IO">). */
+static bool block_tmpl(const xmlNode *n)
+{
+    return strcmp((const char *)n->name, "inst") != 0;
 }
 
 int cg__xml_instance(cg__xctx *c, int mod, const xmlNode *n,
@@ -272,7 +284,8 @@ int cg__xml_instance(cg__xctx *c, int mod, const xmlNode *n,
         if (!bad)
             cg__xml_error(c, n, "<%s> '%s' needs a module=\"...\"",
                           (const char *)n->name, inst);
-    } else if (cg_prim_kind_parse(m, &k)) {
+    } else if (cg_prim_kind_parse(m, &k) &&
+               !(block_tmpl(n) && cg__xml_find_tmpl(c, m))) {
         if (!strcmp((const char *)n->name, "sub-module"))
             cg__xml_error(c, n, "<sub-module> '%s' names primitive '%s'; use "
                           "<inst> for primitives", inst, m);

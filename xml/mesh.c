@@ -1,6 +1,12 @@
 /* mesh.c: the <mesh> and <diagonal> sugar: an interior of stamped blocks,
  * each connected to its four (eight) neighbours, optionally ringed by IO
- * blocks on every side port and wrapped around as a torus. */
+ * blocks on every side port and wrapped around as a torus.
+ *
+ * The mesh's area is its row-range= x col-range= or the whole grid.  With
+ * ranges, or a grid given as row=/col=, it follows CGRA-ME: the PEs fill
+ * the area minus its border row and column, where the IO ring goes.
+ * Otherwise (rows=/cols=, cgra-rows=/cgra-cols=) the PEs fill the grid
+ * that the ring was added around. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +26,8 @@ static const struct dir {
 typedef struct mesh {
     char *in[NDIRS], *out[NDIRS];
     bool io, wrap;
-    int ndirs, off, rows, cols; /* interior size */
+    int ndirs;
+    int r0, c0, rows, cols; /* interior: first cell (grid) and size */
 } mesh;
 
 static void free_mesh(mesh *m)
@@ -29,20 +36,11 @@ static void free_mesh(mesh *m)
         xmlFree(m->in[i]), xmlFree(m->out[i]);
 }
 
-static int parse_mesh(cg__xctx *c, const xmlNode *n, mesh *m, int off)
+/* in-D / out-D port names; CGRA-ME writes them ".out", ".in0" (appended
+ * to the block's name), so one leading dot is dropped. */
+static int mesh_ports(cg__xctx *c, const xmlNode *n, mesh *m)
 {
-    static const char *const attrs[] = {
-        "out-north", "out-east", "out-south", "out-west", "in-north",
-        "in-east", "in-south", "in-west", "io", "wrap-around",
-        "out-northeast", "out-northwest", "out-southeast", "out-southwest",
-        "in-northeast", "in-northwest", "in-southeast", "in-southwest", NULL};
-    static const char *const mesh_attrs[] = {
-        "out-north", "out-east", "out-south", "out-west", "in-north",
-        "in-east", "in-south", "in-west", "io", "wrap-around", NULL};
-    memset(m, 0, sizeof *m);
-    bool diag = !strcmp((const char *)n->name, "diagonal");
-    m->ndirs = diag ? 8 : 4;
-    int rc = cg__xml_check_attrs(c, n, diag ? attrs : mesh_attrs, NULL);
+    int rc = 0;
     for (int i = 0; i < m->ndirs; i++) {
         char a[32];
         snprintf(a, sizeof a, "in-%s", dirs[i].name);
@@ -50,13 +48,61 @@ static int parse_mesh(cg__xctx *c, const xmlNode *n, mesh *m, int off)
         snprintf(a, sizeof a, "out-%s", dirs[i].name);
         m->out[i] = (char *)xmlGetProp(n, (const xmlChar *)a);
     }
-    for (int i = 0; i < m->ndirs; i++)
+    for (int i = 0; i < m->ndirs; i++) {
+        char *v[2] = {m->in[i], m->out[i]};
+        for (int k = 0; k < 2; k++)
+            if (v[k] && v[k][0] == '.')
+                memmove(v[k], v[k] + 1, strlen(v[k]));
         if (m->in[i] && !m->out[dirs[i].opp]) {
             cg__xml_error(c, n, "in-%s=\"%s\" needs out-%s= (the port the "
                           "neighbour drives it from)", dirs[i].name, m->in[i],
                           dirs[dirs[i].opp].name);
             rc = -1;
         }
+    }
+    return rc;
+}
+
+/* The interior: the area minus its border (CGRA-ME's meaning, with ranges
+ * or a row=/col= grid), else the grid minus the ring cgramap added. */
+static int mesh_area(cg__xctx *c, const xmlNode *n, mesh *m, int off)
+{
+    long r0, r1, c0, c1;
+    bool ranged = xmlHasProp(n, (const xmlChar *)"row-range") ||
+                  xmlHasProp(n, (const xmlChar *)"col-range");
+    if (cg__xml_range(c, n, "row-range", c->rows, &r0, &r1) < 0 ||
+        cg__xml_range(c, n, "col-range", c->cols, &c0, &c1) < 0)
+        return -1;
+    int b = ranged || c->border ? 1 : off;
+    m->r0 = (int)r0 + b, m->rows = (int)(r1 - r0 + 1) - 2 * b;
+    m->c0 = (int)c0 + b, m->cols = (int)(c1 - c0 + 1) - 2 * b;
+    if (m->rows < 1 || m->cols < 1) {
+        cg__xml_error(c, n, "the <%s> covers rows %ld..%ld, columns %ld..%ld: "
+                      "no PE fits inside its border row and column (they "
+                      "hold the IO ring); give it at least 3 rows and 3 "
+                      "columns", (const char *)n->name, r0, r1, c0, c1);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_mesh(cg__xctx *c, const xmlNode *n, mesh *m, int off)
+{
+    static const char *const attrs[] = {
+        "out-north", "out-east", "out-south", "out-west", "in-north",
+        "in-east", "in-south", "in-west", "io", "wrap-around", "row-range",
+        "col-range", "out-northeast", "out-northwest", "out-southeast",
+        "out-southwest", "in-northeast", "in-northwest", "in-southeast",
+        "in-southwest", NULL};
+    static const char *const mesh_attrs[] = {
+        "out-north", "out-east", "out-south", "out-west", "in-north",
+        "in-east", "in-south", "in-west", "io", "wrap-around", "row-range",
+        "col-range", NULL};
+    memset(m, 0, sizeof *m);
+    bool diag = !strcmp((const char *)n->name, "diagonal");
+    m->ndirs = diag ? 8 : 4;
+    int rc = cg__xml_check_attrs(c, n, diag ? attrs : mesh_attrs, NULL);
+    rc |= mesh_ports(c, n, m);
     xmlChar *wrap = xmlGetProp(n, (const xmlChar *)"wrap-around");
     m->wrap = wrap && !strcmp((const char *)wrap, "on");
     if (wrap && !m->wrap && strcmp((const char *)wrap, "off")) {
@@ -65,16 +111,15 @@ static int parse_mesh(cg__xctx *c, const xmlNode *n, mesh *m, int off)
         rc = -1;
     }
     xmlFree(wrap);
-    m->io = off == 1;
+    xmlChar *io = xmlGetProp(n, (const xmlChar *)"io");
+    m->io = io && !strcmp((const char *)io, "every-side-port");
+    xmlFree(io);
     if (m->io && m->wrap) {
         cg__xml_error(c, n, "io=\"every-side-port\" and wrap-around=\"on\" "
                       "exclude each other: a torus has no sides");
         rc = -1;
     }
-    m->off = off;
-    m->rows = c->rows - 2 * off;
-    m->cols = c->cols - 2 * off;
-    return rc;
+    return rc | mesh_area(c, n, m, off);
 }
 
 /* The IO block module: ports in and out around an IO primitive io. */
@@ -96,18 +141,19 @@ static const char *io_module(cg__xctx *c, const xmlNode *n)
     return name;
 }
 
-static int place_io(cg__xctx *c, const xmlNode *n)
+/* An IO block on every side cell of the ring around the interior. */
+static int place_io(cg__xctx *c, const xmlNode *n, const mesh *ms)
 {
     const char *m = io_module(c, n);
     if (!m)
         return -1;
-    for (int r = 0; r < c->rows; r++)
-        for (int col = 0; col < c->cols; col++) {
-            bool edge = r == 0 || r == c->rows - 1 || col == 0 ||
-                        col == c->cols - 1;
-            bool corner = (r == 0 || r == c->rows - 1) &&
-                          (col == 0 || col == c->cols - 1);
-            if (!edge || corner)
+    int top = ms->r0 - 1, bottom = ms->r0 + ms->rows;
+    int left = ms->c0 - 1, right = ms->c0 + ms->cols;
+    for (int r = top; r <= bottom; r++)
+        for (int col = left; col <= right; col++) {
+            bool rim = r == top || r == bottom, side = col == left ||
+                                                       col == right;
+            if (rim == side) /* inside, or a corner */
                 continue;
             char name[48];
             snprintf(name, sizeof name, "block_%d_%d", r, col);
@@ -126,8 +172,7 @@ static int interior(cg__xctx *c, const mesh *m, const xmlNode *k)
     static const char *const attrs[] = {"row", "col", "rows", "cols", NULL};
     long h, w, x;
     if (cg__xml_check_attrs(c, k, attrs, NULL) < 0 ||
-        cg__xml_stamp_size(c, k, "row", "rows", &h) < 0 ||
-        cg__xml_stamp_size(c, k, "col", "cols", &w) < 0)
+        cg__xml_stamp(c, k, &h, &w) < 0)
         return -1;
     int rc = 0;
     if (m->rows % h || m->cols % w) {
@@ -136,8 +181,9 @@ static int interior(cg__xctx *c, const mesh *m, const xmlNode *k)
                       m->rows, m->cols);
         return -1;
     }
-    for (long r = 0; r < m->rows; r += h)
-        for (long col = 0; col < m->cols; col += w) {
+    /* stop at the first failing stamp: the others would repeat its error */
+    for (long r = 0; rc == 0 && r < m->rows; r += h)
+        for (long col = 0; rc == 0 && col < m->cols; col += w) {
             long cell = 0;
             for (xmlNode *b = k->children; b; b = b->next) {
                 if (cg__xml_is_text(c, b))
@@ -156,8 +202,8 @@ static int interior(cg__xctx *c, const mesh *m, const xmlNode *k)
                 if (cg__xml_cond(c, b, NULL, &on) < 0)
                     return -1;
                 if (on && xmlHasProp(b, (const xmlChar *)"module") &&
-                    cg__xml_place_block(c, b, m->off + r + x / w,
-                                        m->off + col + x % w, NULL) < 0)
+                    cg__xml_place_block(c, b, m->r0 + r + x / w,
+                                        m->c0 + col + x % w, NULL) < 0)
                     rc = -1;
             }
         }
@@ -188,7 +234,7 @@ static int place(cg__xctx *c, const xmlNode *n, const mesh *m)
                       (const char *)n->name);
         rc = -1;
     }
-    return rc < 0 || (m->io && place_io(c, n) < 0) ? -1 : 0;
+    return rc < 0 || (m->io && place_io(c, n, m) < 0) ? -1 : 0;
 }
 
 static int link(cg__xctx *c, const xmlNode *n, int fr, int fc,
@@ -208,13 +254,13 @@ static int connect_cell(cg__xctx *c, const xmlNode *n, const mesh *m, int r,
     int rc = 0;
     for (int i = 0; i < m->ndirs; i++) {
         const struct dir *d = &dirs[i];
-        int ir = r - m->off + d->dr, ic = col - m->off + d->dc;
+        int ir = r - m->r0 + d->dr, ic = col - m->c0 + d->dc;
         bool inside = ir >= 0 && ir < m->rows && ic >= 0 && ic < m->cols;
         if (!inside && m->wrap) {
             ir = (ir + m->rows) % m->rows, ic = (ic + m->cols) % m->cols;
             inside = true;
         }
-        int nr = ir + m->off, nc = ic + m->off;
+        int nr = ir + m->r0, nc = ic + m->c0;
         if (inside) {
             if (m->in[i] && c->cell_line[nr * c->cols + nc])
                 rc |= link(c, n, nr, nc, m->out[d->opp], r, col, m->in[i]);
@@ -234,8 +280,8 @@ int cg__xml_mesh(cg__xctx *c, const xmlNode *n, int pass, int off)
     int rc = parse_mesh(c, n, &m, off);
     if (rc == 0 && pass == 1)
         rc = place(c, n, &m);
-    for (int r = off; rc == 0 && pass == 2 && r < off + m.rows; r++)
-        for (int col = off; col < off + m.cols; col++)
+    for (int r = m.r0; rc == 0 && pass == 2 && r < m.r0 + m.rows; r++)
+        for (int col = m.c0; col < m.c0 + m.cols; col++)
             if (c->cell_line[r * c->cols + col])
                 rc |= connect_cell(c, n, &m, r, col);
     free_mesh(&m);

@@ -146,6 +146,7 @@ static int build(cg__xctx *c, xmlDoc *doc, xmlDoc *tdoc)
     }
     if (!strcmp(rn, "cgra"))
         cg__xml_collect(c, root, true);
+    c->no_templates = !tdoc && !strcmp(rn, "architecture");
     xmlNode *arch = find_arch(c, root);
     if (!arch || cg__xml_failed(c))
         return -1;

@@ -56,8 +56,8 @@ int cg__xml_place_block(cg__xctx *c, const xmlNode *n, long r, long col,
     return 0;
 }
 
-static int parse_range(cg__xctx *c, const xmlNode *n, const char *attr,
-                       long max, long *lo, long *hi)
+int cg__xml_range(cg__xctx *c, const xmlNode *n, const char *attr, long max,
+                  long *lo, long *hi)
 {
     xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
     *lo = 0, *hi = max - 1;
@@ -76,9 +76,9 @@ static int parse_range(cg__xctx *c, const xmlNode *n, const char *attr,
     return rc;
 }
 
-/* Stamp size: row/col or rows/cols. */
-int cg__xml_stamp_size(cg__xctx *c, const xmlNode *n, const char *a,
-                       const char *b, long *out)
+/* One axis of a stamp: a= or b= (not both); 0 when absent. */
+static int stamp_axis(cg__xctx *c, const xmlNode *n, const char *a,
+                      const char *b, long *out)
 {
     long x, y;
     if (cg__xml_attr_int(c, n, a, NULL, 0, 1, &x) < 0 ||
@@ -89,7 +89,26 @@ int cg__xml_stamp_size(cg__xctx *c, const xmlNode *n, const char *a,
                       b);
         return -1;
     }
-    *out = x ? x : y ? y : 1;
+    *out = x ? x : y;
+    return 0;
+}
+
+int cg__xml_stamp(cg__xctx *c, const xmlNode *n, long *h, long *w)
+{
+    if (stamp_axis(c, n, "row", "rows", h) < 0 ||
+        stamp_axis(c, n, "col", "cols", w) < 0)
+        return -1;
+    long nb = 0;
+    for (const xmlNode *k = n->children; k; k = k->next)
+        nb += k->type == XML_ELEMENT_NODE &&
+              !strcmp((const char *)k->name, "block");
+    /* CGRA-ME sizes the other side from the blocks: row="1" and 8 blocks
+     * is a 1x8 stamp */
+    if (*h && !*w && nb > *h && nb % *h == 0)
+        *w = nb / *h;
+    else if (*w && !*h && nb > *w && nb % *w == 0)
+        *h = nb / *w;
+    *h += !*h, *w += !*w;
     return 0;
 }
 
@@ -135,10 +154,9 @@ static int parse_pattern(cg__xctx *c, const xmlNode *n, pattern *p)
         "if", NULL};
     memset(p, 0, sizeof *p);
     int rc = cg__xml_check_attrs(c, n, attrs, NULL);
-    rc |= parse_range(c, n, "row-range", c->rows, &p->r0, &p->r1);
-    rc |= parse_range(c, n, "col-range", c->cols, &p->c0, &p->c1);
-    rc |= cg__xml_stamp_size(c, n, "row", "rows", &p->h);
-    rc |= cg__xml_stamp_size(c, n, "col", "cols", &p->w);
+    rc |= cg__xml_range(c, n, "row-range", c->rows, &p->r0, &p->r1);
+    rc |= cg__xml_range(c, n, "col-range", c->cols, &p->c0, &p->c1);
+    rc |= cg__xml_stamp(c, n, &p->h, &p->w);
     rc |= cg__xml_attr_int(c, n, "row-skip", NULL, 0, 0, &p->rskip);
     rc |= cg__xml_attr_int(c, n, "col-skip", NULL, 0, 0, &p->cskip);
     xmlChar *wrap = xmlGetProp(n, (const xmlChar *)"wrap-around");
@@ -527,45 +545,124 @@ static int top_child(cg__xctx *c, const xmlNode *k, int pass, int off)
     return -1;
 }
 
-/* Grid size and the IO ring offset of the mesh sugar. */
-static int grid(cg__xctx *c, const xmlNode *n, int *off)
+/* One past the last row (column) of a mesh's row-range= (col-range=); 1
+ * when absent or malformed (the mesh reports that against the grid). */
+static long range_end(const xmlNode *k, const char *attr)
 {
-    static const char *const attrs[] = {"rows", "cols", "row", "col",
-                                        "cgra-rows", "cgra-cols",
-                                        "address-width", NULL};
-    long v[6];
-    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
-        return -1;
-    for (int i = 0; i < 6; i++)
-        if (cg__xml_attr_int(c, n, attrs[i], NULL, 0, 1, &v[i]) < 0)
-            return -1;
-    int given = (v[0] || v[1]) + (v[2] || v[3]) + (v[4] || v[5]);
-    long rows = v[0] | v[2] | v[4], cols = v[1] | v[3] | v[5];
-    if (given != 1 || !rows || !cols) {
-        cg__xml_error(c, n, "<architecture> needs its size as rows= and "
-                      "cols= (or row= and col=, or cgra-rows= and "
-                      "cgra-cols=), once");
-        return -1;
-    }
-    *off = 0;
+    xmlChar *v = xmlGetProp(k, (const xmlChar *)attr);
+    long lo, hi, end = 1;
+    int used = 0;
+    if (v && sscanf((const char *)v, "%ld %ld %n", &lo, &hi, &used) == 2 &&
+        !v[used] && lo >= 0 && hi >= lo && hi < 1L << 20)
+        end = hi + 1;
+    xmlFree(v);
+    return end;
+}
+
+/* The grid a <mesh row-range= col-range=> needs into *h, *w; both 0 for a
+ * mesh without ranges. */
+static void mesh_extent(const xmlNode *k, long *h, long *w)
+{
+    bool ranged = xmlHasProp(k, (const xmlChar *)"row-range") ||
+                  xmlHasProp(k, (const xmlChar *)"col-range");
+    *h = ranged ? range_end(k, "row-range") : 0;
+    *w = ranged ? range_end(k, "col-range") : 0;
+}
+
+/* The <mesh>/<diagonal> children: io= checked, *ring set when one without
+ * ranges has an IO ring, *h x *w the grid their ranges need. */
+static int scan_meshes(cg__xctx *c, const xmlNode *n, bool *ring, long *h,
+                       long *w)
+{
+    *ring = false, *h = *w = 0;
     for (xmlNode *k = n->children; k; k = k->next) {
         if (k->type != XML_ELEMENT_NODE ||
             (strcmp((const char *)k->name, "mesh") &&
              strcmp((const char *)k->name, "diagonal")))
             continue;
+        long mh, mw;
+        mesh_extent(k, &mh, &mw);
+        *h = mh > *h ? mh : *h, *w = mw > *w ? mw : *w;
         xmlChar *io = xmlGetProp(k, (const xmlChar *)"io");
-        if (io && !strcmp((const char *)io, "every-side-port"))
-            *off = 1;
-        else if (io && strcmp((const char *)io, "none")) {
+        bool every = io && !strcmp((const char *)io, "every-side-port");
+        if (io && !every && strcmp((const char *)io, "none")) {
             cg__xml_error(c, k, "io=\"%s\" must be \"every-side-port\" or "
                           "\"none\"", (const char *)io);
             xmlFree(io);
             return -1;
         }
+        *ring |= every && !mh;
         xmlFree(io);
     }
+    return 0;
+}
+
+/* cgra-rows=/cgra-cols= beside row=/col= are CGRA-ME settings; a mesh's
+ * PEs are the grid minus its border, which CGRA-ME's files also write
+ * there: say so when they disagree. */
+static void check_settings(cg__xctx *c, const xmlNode *n, const long v[6])
+{
+    bool mesh = false;
+    for (xmlNode *k = n->children; k; k = k->next)
+        mesh |= k->type == XML_ELEMENT_NODE &&
+                (!strcmp((const char *)k->name, "mesh") ||
+                 !strcmp((const char *)k->name, "diagonal"));
+    if (mesh && ((v[4] && v[4] != v[2] - 2) || (v[5] && v[5] != v[3] - 2)))
+        cg_diags_add(c->d, CG_SEV_WARNING, cg__xml_file(n), cg__xml_line(n),
+                     "cgra-rows=\"%ld\" cgra-cols=\"%ld\" do not match the "
+                     "%ldx%ld PEs that row=\"%ld\" col=\"%ld\" leave inside "
+                     "the mesh's border; cgramap (as CGRA-ME) builds the "
+                     "grid from row= and col=", v[4], v[5], v[2] - 2,
+                     v[3] - 2, v[2], v[3]);
+}
+
+/* Grid size and the IO ring offset of the mesh sugar.  row=/col= (CGRA-ME's
+ * spelling) are the whole grid, and a mesh keeps its PEs off the grid's
+ * border (CGRA-ME's interior is rows 1..row-2); rows=/cols= or
+ * cgra-rows=/cgra-cols= (cgramap's) give the PEs of a mesh, and its IO
+ * ring grows the grid by one on every side.  A mesh's row-range=/col-range=
+ * may reach past the size given (CGRA-ME does not check): the grid then
+ * grows, with a warning. */
+static int grid(cg__xctx *c, const xmlNode *n, int *off)
+{
+    static const char *const attrs[] = {"rows", "cols", "row", "col",
+                                        "cgra-rows", "cgra-cols",
+                                        "address-width", NULL};
+    long v[6], h, w;
+    bool ring;
+    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
+        return -1;
+    for (int i = 0; i < 6; i++)
+        if (cg__xml_attr_int(c, n, attrs[i], NULL, 0, 1, &v[i]) < 0)
+            return -1;
+    if (scan_meshes(c, n, &ring, &h, &w) < 0)
+        return -1;
+    bool plain = v[0] || v[1], cgme = v[2] || v[3], set = v[4] || v[5];
+    c->border = cgme;
+    long rows = cgme ? v[2] : v[0] | v[4], cols = cgme ? v[3] : v[1] | v[5];
+    if ((plain && (cgme || set)) || ((plain || cgme || set) && (!rows ||
+                                                                !cols)) ||
+        (!plain && !cgme && !set && !h)) {
+        cg__xml_error(c, n, "<architecture> needs its size once: row= and "
+                      "col= (the whole grid, as in CGRA-ME), or rows= and "
+                      "cols= (or cgra-rows= and cgra-cols=: the PEs of a mesh, "
+                      "its IO ring around them)");
+        return -1;
+    }
+    if (cgme)
+        check_settings(c, n, v);
+    *off = ring && !cgme;
     c->rows = (int)rows + 2 * *off;
     c->cols = (int)cols + 2 * *off;
+    if ((plain || cgme || set) && (h > c->rows || w > c->cols))
+        cg_diags_add(c->d, CG_SEV_WARNING, cg__xml_file(n), cg__xml_line(n),
+                     "a <mesh>'s row-range=/col-range= reach past the %dx%d "
+                     "grid given here; the grid grows to %ldx%ld to hold "
+                     "them (CGRA-ME places mesh blocks where the ranges say)",
+                     c->rows, c->cols, h > c->rows ? h : c->rows,
+                     w > c->cols ? w : c->cols);
+    c->rows = h > c->rows ? (int)h : c->rows;
+    c->cols = w > c->cols ? (int)w : c->cols;
     return 0;
 }
 

@@ -199,13 +199,11 @@ static int add_tmpl(cg__xctx *c, xmlNode *n)
     if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
         return -1;
     xmlChar *name = xmlGetProp(n, (const xmlChar *)"name");
-    cg_prim_kind k;
     int rc = -1;
+    /* A template may be named like a primitive: CGRA-ME's templates wrap
+     * the IO primitive in a module IO (cg__xml_instance says which wins). */
     if (!name || !*name) {
         cg__xml_error(c, n, "<module> needs a name=\"...\"");
-    } else if (cg_prim_kind_parse((const char *)name, &k)) {
-        cg__xml_error(c, n, "module name '%s' is a primitive's; choose "
-                      "another name", (const char *)name);
     } else if (cg__xml_find_tmpl(c, (const char *)name)) {
         xmlNode *o = cg__xml_find_tmpl(c, (const char *)name);
         cg__xml_error(c, n, "duplicate module '%s' (first defined at %s:%d); "
@@ -419,9 +417,7 @@ static int body_connection(cg__xctx *c, int mod, const xmlNode *n,
     return rc;
 }
 
-/* Name of the concrete module: the template's, plus the sorted parameters
- * ("pe(mode=add sub)") when it has any. */
-static char *concrete_name(const char *tname, const cg__xvar *env)
+static char *concrete_base(const char *tname, const cg__xvar *env)
 {
     const cg__xvar *v[64];
     int n = 0;
@@ -449,6 +445,20 @@ static char *concrete_name(const char *tname, const cg__xvar *env)
     if (n)
         strcat(s, ")");
     return s;
+}
+
+/* Name of the concrete module: the template's, plus the sorted parameters
+ * ("pe(mode=add sub)") when it has any.  A template named like a primitive
+ * becomes "IO (template)": the model keeps primitive names for primitives. */
+static char *concrete_name(const char *tname, const cg__xvar *env)
+{
+    cg_prim_kind k;
+    if (cg_prim_kind_parse(tname, &k)) {
+        char full[128];
+        snprintf(full, sizeof full, "%s (template)", tname);
+        return concrete_base(full, env);
+    }
+    return concrete_base(tname, env);
 }
 
 char *cg__xml_concrete(cg__xctx *c, const xmlNode *t, const xmlNode *use,

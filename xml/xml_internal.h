@@ -50,6 +50,10 @@ typedef struct cg__xctx {
     const char *stack[32]; /* templates being instantiated (cycles) */
     int depth;
     int top, rows, cols;  /* the architecture module and its grid */
+    bool no_templates;    /* an <architecture> root read without a
+                             templates file: say so on unknown modules */
+    bool border;          /* size given as row=/col= (CGRA-ME): a mesh
+                             keeps its PEs off the grid's border */
     int *cell_line;       /* line of the block at each cell, 0 = empty */
 } cg__xctx;
 
@@ -102,9 +106,15 @@ xmlNode *cg__xml_find_tmpl(const cg__xctx *c, const char *name);
  * its name (malloc'd), NULL after an error. */
 char *cg__xml_concrete(cg__xctx *c, const xmlNode *t, const xmlNode *use,
                        const cg__xvar *env);
-/* A stamp size given as a= or b= (not both), default 1. */
-int cg__xml_stamp_size(cg__xctx *c, const xmlNode *n, const char *a,
-                       const char *b, long *out);
+/* attr="first last" (a row or column range) into *lo, *hi, each in
+ * 0..max-1; 0..max-1 when absent.  -1 after an error. */
+int cg__xml_range(cg__xctx *c, const xmlNode *n, const char *attr, long max,
+                  long *lo, long *hi);
+/* A stamp's size *h x *w: row= or rows=, col= or cols= (one spelling per
+ * axis), default 1; with one side given and more <block>s than it holds,
+ * the other side is the blocks divided by it (CGRA-ME: row="1" and 8
+ * blocks is a 1x8 stamp). */
+int cg__xml_stamp(cg__xctx *c, const xmlNode *n, long *h, long *w);
 /* Place the <block> n at (r, col) as block_<r>_<col>. */
 int cg__xml_place_block(cg__xctx *c, const xmlNode *n, long r, long col,
                         const cg__xvar *env);

@@ -16,6 +16,12 @@
 #include "svg_check.h"
 
 #define LOOSE "tests/cli/data/bench/loose"
+/* The header row of the table. */
+#define HEADER                                                               \
+    "benchmark      loop           nodes ResMII RecMII bottleneck   II "     \
+    "status                   proof                 time     FUs  util "    \
+    "const  IO mem routes  tiles  DMA bytes  ratio     cycles    stalls "    \
+    "verified\n"
 
 static const char *loose_errors =
     LOOSE "/bad.dot:3: error: node 'b': unknown opcode 'frobnicate' "
@@ -300,15 +306,36 @@ static void test_benchmark_folders(void **state)
     assert_int_equal(r.status, 0);
     mask_times(r.out);
     assert_string_equal(r.out,
-        "benchmark      loop           nodes ResMII RecMII bottleneck   II status   "
-        "                proof                 time     FUs  util const  IO mem "
-        "routes  tiles  DMA bytes  ratio     cycles    stalls verified\n"
+        HEADER
         "sum            sum               14      1      1 -             1 mapped "
         "                  optimal TIME    5/16   31%     6   2   1     69      "
         "1        256   1.00        143        74 yes\n"
         "initrec        initrec           16      1      2 -             2 mapped "
         "                  optimal TIME    6/16   19%     7   2   1     89      "
         "1        256   1.00        208        74 yes\n");
+    assert_string_equal(r.err, "");
+}
+
+/* A folder as CGRA-ME ships them: //DFGLoop: tags in mixed case, a
+ * Makefile that only includes ../../rules.mk (so LOOP_TAGS ?= loop, CFLAGS
+ * ?= -O3 and DFG_FLAGS += -loop-tags '$(LOOP_TAGS)' come from there), and
+ * a loose file with a //DfgLoop: tag: both loops get a row, exit 0. */
+static void test_cgrame_folder(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "tests/cli/data/cgrame", NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_string_equal(r.out,
+        HEADER
+        "scale          scale             18      1      1 -             1 mapped "
+        "                  optimal TIME    7/16   44%     8   1   2    107      "
+        "1        256   1.00        121        84 yes\n"
+        "vsum           loop              14      1      1 -             1 mapped "
+        "                  optimal TIME    5/16   31%     6   2   1     69      "
+        "1        256   1.00        143        74 yes\n");
     assert_string_equal(r.err, "");
 }
 
@@ -591,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_mapping_dir),
         cmocka_unit_test(test_mapping_dir_no_neato),
         cmocka_unit_test(test_benchmark_folders),
+        cmocka_unit_test(test_cgrame_folder),
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_usage_and_nothing_found),

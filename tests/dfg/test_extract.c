@@ -246,12 +246,76 @@ static void test_makefile(void **state)
     assert_false(p.leaf_removal);
     assert_int_equal(p.syms[2].value, -3);
     assert_diag(d, 0, "Makefile: error: unknown DFG flag '-O3' (known: "
-                "-no-phi-removal, -no-leaf-removal, --sym NAME=VALUE)");
+                "-no-phi-removal, -no-leaf-removal, --sym NAME=VALUE, "
+                "-loop-tags 'TAGS' in a Makefile)");
     char bad[] = "--sym k";
     assert_int_equal(cg_extract_params_parse(&p, bad, "Makefile", d), -1);
     assert_diag(d, 1, "Makefile: error: --sym needs NAME=INTEGER, got 'k'");
     cg_extract_makefile_free(&m);
     cg_diags_destroy(d);
+}
+
+#define MK "tests/dfg/data/make/"
+
+/* CGRA-ME's folders: `include ../../rules.mk` is followed (relative to the
+ * Makefile), its ?= defaults apply where the Makefile set nothing, and the
+ * -loop-tags '$(LOOP_TAGS)' it adds to DFG_FLAGS names the loops. */
+static void test_makefile_include(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_extract_makefile m;
+    assert_int_equal(cg_extract_makefile_read(MK "bench/two/Makefile", &m, d),
+                     0);
+    assert_int_equal(cg_diags_size(d), 0);
+    assert_string_equal(m.loop_tags, "loop1 loop2");
+    assert_string_equal(m.dfg_flags, "");
+    assert_string_equal(m.cflags, "-O3");
+    cg_extract_makefile_free(&m);
+    assert_int_equal(cg_extract_makefile_read(MK "bench/dflt/Makefile", &m,
+                                              d), 0);
+    assert_string_equal(m.loop_tags, "loop");
+    assert_string_equal(m.cflags, "-O3");
+    cg_extract_makefile_free(&m);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_diags_destroy(d);
+}
+
+/* What cgramap cannot take is an error at the line that wrote it. */
+static void test_makefile_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *dir, *want;
+    } cases[] = {
+        {"bad", MK "bad/Makefile:2: error: unknown DFG flag '-O2' (known: "
+                "-no-phi-removal, -no-leaf-removal, --sym NAME=VALUE, "
+                "-loop-tags 'TAGS' in a Makefile)"},
+        {"clash", MK "clash/Makefile:2: error: -loop-tags 'a c' names other "
+                  "loops than LOOP_TAGS = a b (" MK "clash/Makefile:1); "
+                  "give the tags once, in LOOP_TAGS"},
+        {"noinc", MK "noinc/Makefile:3: error: cannot read the included "
+                  "file '" MK "noinc/../missing.mk': No such file or "
+                  "directory (make reads it relative to the Makefile's "
+                  "folder)"},
+        {"cond", MK "cond/Makefile:3: error: cgramap does not evaluate "
+                 "make conditionals (ifeq, ifdef, ...); set CFLAGS outside "
+                 "them"},
+        {"shell", MK "shell/Makefile:1: error: cgramap does not run make "
+                  "functions such as '$(shell echo -g)'; write the value "
+                  "out"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cg_diags *d = cg_diags_create();
+        char path[256];
+        snprintf(path, sizeof path, MK "%s/Makefile", cases[i].dir);
+        cg_extract_makefile m;
+        assert_int_equal(cg_extract_makefile_read(path, &m, d), -1);
+        assert_int_equal(cg_diags_size(d), 1);
+        assert_diag(d, 0, cases[i].want);
+        assert_null(m.loop_tags);
+        cg_diags_destroy(d);
+    }
 }
 
 /* Defaults remove phis and dead leaves; the flags keep them.  Initial
@@ -638,6 +702,8 @@ int main(void)
         cmocka_unit_test(test_run_needs_parameter),
         cmocka_unit_test(test_run_unused_parameter),
         cmocka_unit_test(test_makefile),
+        cmocka_unit_test(test_makefile_include),
+        cmocka_unit_test(test_makefile_errors),
         cmocka_unit_test(test_phi_removal),
         cmocka_unit_test(test_nest_gemm),
         cmocka_unit_test(test_symbolic_trip),

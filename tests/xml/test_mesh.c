@@ -82,7 +82,8 @@ static void test_errors(void **state)
                  "<mesh in-northeast=\"ne\"/></architecture></cgra>\n",
                  "t.xml:3: error: unknown attribute 'in-northeast' on <mesh> "
                  "(attributes: out-north, out-east, out-south, out-west, "
-                 "in-north, in-east, in-south, in-west, io, wrap-around)");
+                 "in-north, in-east, in-south, in-west, io, wrap-around, "
+                 "row-range, col-range)");
     expect_error(MODS "<architecture cgra-rows=\"2\" cgra-cols=\"2\">\n"
                  "<mesh io=\"all\"/></architecture></cgra>\n",
                  "t.xml:3: error: io=\"all\" must be \"every-side-port\" or "

@@ -44,9 +44,6 @@ static void test_errors(void **state)
                  "</cgra>",
                  "t.xml:2: error: duplicate module 'm' (first defined at "
                  "t.xml:1); rename one");
-    expect_error("<cgra><module name=\"Register\"/>\n" ARCH1 "</cgra>",
-                 "t.xml:1: error: module name 'Register' is a primitive's; "
-                 "choose another name");
     expect_error("<cgra><module/>\n" ARCH1 "</cgra>",
                  "t.xml:1: error: <module> needs a name=\"...\"");
     expect_error("<cgra><module name=\"m\" size=\"3\"/>\n" ARCH1 "</cgra>",

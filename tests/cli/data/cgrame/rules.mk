@@ -1,0 +1,1 @@
+../../../dfg/data/make/rules.mk

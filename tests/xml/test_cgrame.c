@@ -1,0 +1,229 @@
+/* test_cgrame.c: CGRA-ME 1.x's architecture files taken as they are
+ * (tests/xml/data/cgrame/, written after its shipped files): ADL0's
+ * <architecture row= col= cgra-rows= cgra-cols=> and its mesh meaning (the
+ * PEs inside the grid's border, the IO ring on it), mesh ports written
+ * ".out", ADL1's <mesh row-range= col-range=> and its templates with a
+ * module named like the primitive it wraps. */
+#include "xml_test_util.h"
+
+#define DATA "tests/xml/data/cgrame/"
+
+/* Read DATA file (with DATA templates, or NULL) expecting success and
+ * exactly nwarn warnings; the summary (or netlist) against golden. */
+static void expect_file(const char *file, const char *templates, int nwarn,
+                        const char *golden, int summary, cg_diags **dout)
+{
+    char path[256], tpath[256];
+    snprintf(path, sizeof path, DATA "%s", file);
+    if (templates)
+        snprintf(tpath, sizeof tpath, DATA "%s", templates);
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_xml_read(path, templates ? tpath : NULL, d);
+    if (!a || cg_diags_size(d) != nwarn)
+        cg_diags_print(d, stderr);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), nwarn);
+    char *text = netlist_text(a, summary);
+    check_golden(golden, text);
+    free(text);
+    cg_arch_destroy(a);
+    if (dout)
+        *dout = d;
+    else
+        cg_diags_destroy(d);
+}
+
+/* arch-homo-orth.xml: row="4" col="4" is the whole grid, so 2x2 PEs at
+ * rows and columns 1..2 and 8 IOs on the border (corners empty), as in
+ * CGRA-ME; cgra-rows="2" cgra-cols="2" agree and say nothing more.  The
+ * netlist shows block_1_1.in1 (in-east=".in1") fed by block_1_2.out. */
+static void test_adl0_mesh(void **state)
+{
+    (void)state;
+    expect_file("homo_orth.xml", NULL, 0, "cgrame_homo_orth.txt", 0, NULL);
+    expect_file("homo_orth.xml", NULL, 0, "cgrame_homo_orth_summary.txt", 1,
+                NULL);
+}
+
+/* arch-homo-diag.xml: the same grid with eight neighbours. */
+static void test_adl0_diagonal(void **state)
+{
+    (void)state;
+    expect_file("homo_diag.xml", NULL, 0, "cgrame_homo_diag_summary.txt", 1,
+                NULL);
+}
+
+/* ADL1: root <architecture row="4" col="5">, a mesh over rows 0..3 and
+ * columns 0..3 (its border the IO ring, 2x2 PEs inside), and a block of
+ * the template IO (which holds the IO primitive) at (1, 4): 13 blocks,
+ * 9 IOs. */
+static void test_adl1_mesh_templates(void **state)
+{
+    (void)state;
+    expect_file("adl1_arch.xml", "adl1_templates.xml", 0,
+                "cgrame_adl1_summary.txt", 1, NULL);
+}
+
+/* Without the templates file, the unknown module says where modules of
+ * an <architecture> root come from (once, not per mesh cell). */
+static void test_adl1_needs_templates(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    assert_null(cg_xml_read(DATA "adl1_arch.xml", NULL, d));
+    assert_int_equal(cg_diags_size(d), 1);
+    expect_diag(d, 0, DATA "adl1_arch.xml:11: error: unknown module "
+                "'meshblock1' (modules: none; primitives: FuncUnit, MEMUnit, "
+                "Register, Multiplexer, TriState, IO, RegisterFile, "
+                "ConstUnit); a file whose root is <architecture> takes its "
+                "modules from a templates file: give it (cgramap --templates "
+                "FILE)");
+    cg_diags_destroy(d);
+}
+
+/* rows="4" cols="4", which CGRA-ME never reads, and a mesh over rows and
+ * columns 0..5: the grid grows to 6x6 with a warning; 4x4 PEs, 16 IOs. */
+static void test_ranges_past_size(void **state)
+{
+    (void)state;
+    cg_diags *d;
+    expect_file("adl1_grow.xml", "adl1_templates.xml", 1,
+                "cgrame_grow_summary.txt", 1, &d);
+    expect_diag(d, 0, DATA "adl1_grow.xml:2: warning: a <mesh>'s "
+                "row-range=/col-range= reach past the 4x4 grid given here; "
+                "the grid grows to 6x6 to hold them (CGRA-ME places mesh "
+                "blocks where the ranges say)");
+    cg_diags_destroy(d);
+}
+
+/* Line 1: a PE with the four mesh inputs. */
+#define PE                                                                    \
+    "<cgra><module name=\"pe\"><input name=\"in0\"/><input name=\"in1\"/>"   \
+    "<input name=\"in2\"/><input name=\"in3\"/><output name=\"out\"/>"       \
+    "<inst name=\"r\" module=\"Register\"/><connection select-from=\""       \
+    "this.in0 this.in1 this.in2 this.in3\" to=\"r.in\"/>"                    \
+    "<connection from=\"r.out\" to=\"this.out\"/></module>\n"
+#define PORTS                                                                 \
+    "out-north=\".out\" out-east=\".out\" out-west=\".out\" "                \
+    "out-south=\".out\" in-north=\".in0\" in-east=\".in1\" "                 \
+    "in-west=\".in2\" in-south=\".in3\""
+#define MESH(arch, mesh)                                                      \
+    PE "<architecture " arch ">\n<mesh " mesh " " PORTS ">\n"                \
+       "<interior><block module=\"pe\"/></interior></mesh>"                  \
+       "</architecture></cgra>\n"
+
+/* cgra-rows=/cgra-cols= that disagree with row=/col=: a warning, and the
+ * grid follows row=/col= (2x3 PEs inside a 4x5 grid, 10 IOs). */
+static void test_settings_disagree(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = read_mem(MESH("row=\"4\" col=\"5\" cgra-rows=\"4\" "
+                               "cgra-cols=\"5\"", "io=\"every-side-port\""),
+                          d);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), 1);
+    expect_diag(d, 0, "t.xml:2: warning: cgra-rows=\"4\" cgra-cols=\"5\" do "
+                "not match the 2x3 PEs that row=\"4\" col=\"5\" leave inside "
+                "the mesh's border; cgramap (as CGRA-ME) builds the grid "
+                "from row= and col=");
+    char *text = netlist_text(a, 1);
+    assert_non_null(strstr(text, "grid: 4x5\nblocks: 16\n"));
+    assert_non_null(strstr(text, "registers: 6\n"));
+    assert_non_null(strstr(text, "IOs: 10\n"));
+    free(text);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
+/* With row=/col= and no IO ring, the border stays empty (CGRA-ME's
+ * interior is rows 1..row-2 all the same): 2x2 registers in a 4x4 grid. */
+static void test_border_without_io(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = read_mem(MESH("row=\"4\" col=\"4\"", ""), d);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), 0);
+    char *text = netlist_text(a, 1);
+    assert_non_null(strstr(text, "grid: 4x4\nblocks: 4\n"));
+    assert_non_null(strstr(text, "IOs: 0\n"));
+    free(text);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
+/* A stamp with one side given and more blocks: row="1" with two blocks is
+ * a 1x2 stamp (CGRA-ME's reading), here a PE and an empty cell, so the
+ * 2x2 interior gets PEs in its first column only.  CGRA-ME's
+ * arch-hetero-orth.xml gives 8 blocks to a 2x2 interior: the 1x8 stamp
+ * does not fit, which is said as such. */
+#define STAMP(interior, blocks)                                               \
+    PE "<architecture row=\"4\" col=\"4\">\n<mesh " PORTS ">\n"              \
+       "<interior " interior ">" blocks "</interior></mesh>"                 \
+       "</architecture></cgra>\n"
+static void test_stamp_from_blocks(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = read_mem(STAMP("row=\"1\"", "<block module=\"pe\"/><block/>"),
+                          d);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), 0);
+    char *text = netlist_text(a, 0);
+    assert_non_null(strstr(text, "prim block_1_1.r Register at=1,1"));
+    assert_non_null(strstr(text, "prim block_2_1.r Register at=2,1"));
+    assert_null(strstr(text, "block_1_2"));
+    assert_null(strstr(text, "block_2_2"));
+    free(text);
+    cg_arch_destroy(a);
+    /* the same on a <pattern>: col="1" and two blocks is a 2x1 stamp */
+    a = read_mem(PE "<architecture rows=\"2\" cols=\"2\">\n<pattern "
+                 "col=\"1\"><block module=\"pe\"/><block/></pattern>"
+                 "</architecture></cgra>\n", d);
+    assert_non_null(a);
+    text = netlist_text(a, 0);
+    assert_non_null(strstr(text, "prim block_0_0.r Register at=0,0"));
+    assert_non_null(strstr(text, "prim block_0_1.r Register at=0,1"));
+    assert_null(strstr(text, "block_1_"));
+    free(text);
+    cg_arch_destroy(a);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_diags_destroy(d);
+    expect_error(STAMP("row=\"1\"", "<block module=\"pe\"/><block/><block/>"
+                       "<block/><block/><block/><block/><block/>"),
+                 "t.xml:4: error: the 1x8 <interior> stamp does not tile the "
+                 "2x2 interior; pick a size that divides it");
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect_error(MESH("row=\"4\" col=\"4\"", "row-range=\"1 2\""),
+                 "t.xml:3: error: the <mesh> covers rows 1..2, columns "
+                 "0..3: no PE fits inside its border row and column (they "
+                 "hold the IO ring); give it at least 3 rows and 3 columns");
+    expect_error(MESH("row=\"2\" col=\"4\"", ""),
+                 "t.xml:3: error: the <mesh> covers rows 0..1, columns "
+                 "0..3: no PE fits inside its border row and column (they "
+                 "hold the IO ring); give it at least 3 rows and 3 columns");
+    expect_error(MESH("row=\"4\" col=\"4\"", "row-range=\"0\""),
+                 "t.xml:3: error: row-range=\"0\" must be two numbers 'first "
+                 "last' with 0 <= first <= last <= 3");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_adl0_mesh),
+        cmocka_unit_test(test_adl0_diagonal),
+        cmocka_unit_test(test_adl1_mesh_templates),
+        cmocka_unit_test(test_adl1_needs_templates),
+        cmocka_unit_test(test_ranges_past_size),
+        cmocka_unit_test(test_settings_disagree),
+        cmocka_unit_test(test_border_without_io),
+        cmocka_unit_test(test_stamp_from_blocks),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
