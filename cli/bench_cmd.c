@@ -172,6 +172,10 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
                 " --help)\n");
         return 2;
     }
+    /* Found now, not after every loop has run. */
+    if ((o->json && cg_cli_check_writable(o->json, "--json") < 0) ||
+        (o->csv && cg_cli_check_writable(o->csv, "--csv") < 0))
+        return 1;
     /* Like -o, the folder is made when missing (its parent must exist);
      * failing here, before any loop runs, loses no work. */
     struct stat st;
