@@ -77,29 +77,12 @@ static int bench_run(const cg_netlist *nl, const cg_cli_opts *o,
     return r.failed ? 1 : 0;
 }
 
-static int bench_num(const char *opt, const char *v, double *out)
-{
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x > 0)) {
-        fprintf(stderr, "cgramap: Invalid value for %s: %s\n", opt, v);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 /* A whole number in 1..max for opt. */
 static int bench_int(const char *opt, const char *v, int max, int *out)
 {
     double x;
-    if (bench_num(opt, v, &x))
+    if (cg_cli_whole("cgramap", opt, v, 1, max, &x))
         return -1;
-    if (x != (int)x || x > max) {
-        fprintf(stderr, "cgramap: Invalid value for %s: %s (a whole number "
-                "from 1 to %d)\n", opt, v, max);
-        return -1;
-    }
     *out = (int)x;
     return 0;
 }
@@ -111,7 +94,7 @@ static int bench_opt(int c, cg_cli_opts *o, char **argv)
     case 'a': o->arch = optarg; return 0;
     case 't': o->templates = optarg; return 0;
     case 'T':
-        if (bench_num("--timeout", optarg, &x)) return 2;
+        if (cg_cli_seconds("cgramap", "--timeout", optarg, &x)) return 2;
         o->map.timeout_s = x;
         return 0;
     case 'I': return bench_int("--max-ii", optarg, 64, &o->map.max_ii) ? 2 : 0;

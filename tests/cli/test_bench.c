@@ -299,16 +299,56 @@ static void test_unwritable_report(void **state)
                         "nothing was run\n");
 }
 
+/* Numbers out of range: once converted to int (undefined for 2^31 and
+ * up), and --timeout 1e400 taken as infinity by the main job while `map`
+ * refused it.  Now one rule and one message for both. */
+static void test_number_options(void **state)
+{
+    (void)state;
+    static const char *const cases[][3] = {
+        {"-j", "2147483648", "a whole number from 1 to 64"},
+        {"-j", "1e300", "a whole number from 1 to 64"},
+        {"--max-ii", "4294967297", "a whole number from 1 to 64"},
+        {"--max-ii", "nan", "a whole number from 1 to 64"},
+        {"--steps", "1e300", "a whole number from 1 to 1000000000000"},
+        {"--ilp-nodes", "2147483648", "a whole number from 1 to 2147483647"},
+        {"--seed", "-1", "a whole number from 0 to 4294967295"},
+        {"--timeout", "1e400", "seconds, more than 0 and at most 1e9"},
+        {"--timeout", "inf", "seconds, more than 0 and at most 1e9"},
+        {"--timeout", "2e9", "seconds, more than 0 and at most 1e9"},
+        {"--time-limit", "1e400", "seconds, more than 0 and at most 1e9"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        for (int map = 0; map < 2; map++) {
+            if (map && !strcmp(cases[i][0], "-j"))
+                continue; /* map has no -j */
+            run r;
+            const char *job[] = {cases[i][0], cases[i][1], LOOSE, NULL};
+            const char *one[] = {"map", cases[i][0], cases[i][1],
+                                 LOOSE "/acc.dot", NULL};
+            run_cgramap(&r, map ? one : job);
+            char want[160];
+            snprintf(want, sizeof want, "cgramap%s: Invalid value for %s: %s "
+                     "(%s)\n", map ? " map" : "", cases[i][0], cases[i][1],
+                     cases[i][2]);
+            assert_int_equal(r.status, 2);
+            assert_string_equal(r.err, want);
+        }
+    }
+}
+
 static void test_usage_and_nothing_found(void **state)
 {
     (void)state;
     run r;
     run_cgramap(&r, (const char *const[]){"--timeout", "abc", LOOSE, NULL});
     assert_int_equal(r.status, 2);
-    assert_string_equal(r.err, "cgramap: Invalid value for --timeout: abc\n");
+    assert_string_equal(r.err, "cgramap: Invalid value for --timeout: abc "
+                               "(seconds, more than 0 and at most 1e9)\n");
     run_cgramap(&r, (const char *const[]){"-j", "0", LOOSE, NULL});
     assert_int_equal(r.status, 2);
-    assert_string_equal(r.err, "cgramap: Invalid value for -j: 0\n");
+    assert_string_equal(r.err, "cgramap: Invalid value for -j: 0 (a whole "
+                               "number from 1 to 64)\n");
     run_cgramap(&r, (const char *const[]){"--solver", "gurobi", LOOSE, NULL});
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap: Invalid value for --solver: gurobi "
@@ -537,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_benchmark_folders),
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
+        cmocka_unit_test(test_number_options),
         cmocka_unit_test(test_usage_and_nothing_found),
         cmocka_unit_test(test_kernel_parameters),
     };
