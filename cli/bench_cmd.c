@@ -108,6 +108,9 @@ static int bench_opt(int c, cg_cli_opts *o, char **argv)
     case 'J': o->json = optarg; return 0;
     case 'C': o->csv = optarg; return 0;
     case 'M': o->mapping_dir = optarg; return 0;
+    case 'R':
+        return cg_cli_seconds("cgramap", "--run-timeout", optarg,
+                              &o->run_limit_s) ? 2 : 0;
     case 's': return cg_cli_sym_add(&o->syms, optarg, "cgramap") ? 2 : 0;
     case CG_CLI_OPT_SEED:
     case CG_CLI_OPT_STEPS:
@@ -137,6 +140,7 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
         {"json", required_argument, NULL, 'J'},
         {"csv", required_argument, NULL, 'C'},
         {"mapping-dir", required_argument, NULL, 'M'},
+        {"run-timeout", required_argument, NULL, 'R'},
         {"sym", required_argument, NULL, 's'},
         CG_CLI_EFFORT_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -144,6 +148,7 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
     memset(o, 0, sizeof *o);
     cg_map_params_init(&o->map);
     o->jobs = 1;
+    o->run_limit_s = CG_CLI_RUN_LIMIT_S;
     optind = 1;
     opterr = 0;
     int c, rc;

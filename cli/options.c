@@ -38,6 +38,7 @@ CG_CLI_EFFORT_HELP
 "      --json FILE         every row, with each II tried, as JSON\n"
 "      --csv FILE          every row as CSV\n"
 "      --mapping-dir DIR   each mapping as text, JSON and Graphviz\n"
+"      --run-timeout S     seconds for a loop's reference run (default 120)\n"
 "      --sym NAME=VALUE    a kernel parameter's value, as in DFG_FLAGS\n"
 "  -h, --help              print this help and exit\n"
 "  -V, --version           print the version and exit\n"

@@ -317,11 +317,13 @@ static void test_number_options(void **state)
         {"--timeout", "inf", "seconds, more than 0 and at most 1e9"},
         {"--timeout", "2e9", "seconds, more than 0 and at most 1e9"},
         {"--time-limit", "1e400", "seconds, more than 0 and at most 1e9"},
+        {"--run-timeout", "0", "seconds, more than 0 and at most 1e9"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         for (int map = 0; map < 2; map++) {
-            if (map && !strcmp(cases[i][0], "-j"))
-                continue; /* map has no -j */
+            if (map && (!strcmp(cases[i][0], "-j") ||
+                        !strcmp(cases[i][0], "--run-timeout")))
+                continue; /* options of the main job only */
             run r;
             const char *job[] = {cases[i][0], cases[i][1], LOOSE, NULL};
             const char *one[] = {"map", cases[i][0], cases[i][1],
@@ -335,6 +337,32 @@ static void test_number_options(void **state)
             assert_string_equal(r.err, want);
         }
     }
+}
+
+/* A kernel whose native run would take hours (tests/cli/data/spin): the
+ * reference run is stopped after --run-timeout, the loop keeps its
+ * mapping and its row says why it is not verified; the job goes on. */
+static void test_reference_run_limit(void **state)
+{
+    (void)state;
+    const char *why = "reference run exceeded 1 s and was stopped (loop "
+                      "'spin'); raise --run-timeout to let it finish";
+    run r;
+    run_cgramap(&r, (const char *const[]){"--run-timeout", "1", "--timeout",
+                                          "20", "tests/cli/data/spin/spin.c",
+                                          LOOSE "/acc.dot", NULL});
+    assert_int_equal(r.status, 1);
+    char want[512];
+    snprintf(want, sizeof want, "tests/cli/data/spin/spin.c: error: %s\n",
+             why);
+    assert_string_equal(r.err, want);
+    const char *row = strstr(r.out, "\nspin           spin");
+    assert_non_null(row);
+    assert_non_null(strstr(row, " mapped "));
+    snprintf(want, sizeof want, " not verified: %s\n", why);
+    assert_non_null(strstr(row, want));
+    assert_non_null(strstr(r.out, "\nacc            acc"));
+    assert_non_null(strstr(r.out, " yes\n"));
 }
 
 static void test_usage_and_nothing_found(void **state)
@@ -578,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_number_options),
+        cmocka_unit_test(test_reference_run_limit),
         cmocka_unit_test(test_usage_and_nothing_found),
         cmocka_unit_test(test_kernel_parameters),
     };
