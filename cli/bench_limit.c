@@ -83,9 +83,6 @@ static const char *take(FILE *in, json_t *cols, cg_diags *d)
     json_object_update(cols, json_object_get(res, "cols"));
     const char *v = verdict(json_string_value(json_object_get(res,
                                                               "verdict")));
-    if (!res)
-        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "the reference run ended "
-                     "without a result");
     json_decref(res);
     return v;
 }
@@ -116,8 +113,13 @@ const char *cg_cli_verify_limited(double limit_s, const char *file,
                      "let it finish", limit_s, loop);
     else if (WIFSIGNALED(status))
         cg_diags_add(d, CG_SEV_ERROR, file, 0, "reference run crashed (signal "
-                     "%d, %s) in loop '%s'", WTERMSIG(status),
+                     "%d, %s) in loop '%s'; run the C program natively to "
+                     "find the fault", WTERMSIG(status),
                      strsignal(WTERMSIG(status)), loop);
+    else if (WEXITSTATUS(status) != 0)
+        cg_diags_add(d, CG_SEV_ERROR, file, 0, "reference run ended without "
+                     "a result (exit status %d) in loop '%s'",
+                     WEXITSTATUS(status), loop);
     else
         v = take(tmp, cols, d);
     fclose(tmp);

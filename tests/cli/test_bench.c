@@ -339,30 +339,62 @@ static void test_number_options(void **state)
     }
 }
 
-/* A kernel whose native run would take hours (tests/cli/data/spin): the
+/* Loop `name` of tests/cli/data/refrun/<name>.c mapped but not verified
+ * because of why: exit 1, why as the error on stderr and in the row. */
+static void expect_not_verified(const run *r, const char *name,
+                                const char *why)
+{
+    char want[512];
+    snprintf(want, sizeof want, "tests/cli/data/refrun/%s.c: error: %s\n",
+             name, why);
+    assert_int_equal(r->status, 1);
+    assert_string_equal(r->err, want);
+    snprintf(want, sizeof want, "\n%-14s %-14s", name, name);
+    const char *row = strstr(r->out, want);
+    assert_non_null(row);
+    assert_non_null(strstr(row, " mapped "));
+    snprintf(want, sizeof want, " not verified: %s\n", why);
+    assert_non_null(strstr(row, want));
+}
+
+/* A kernel whose native run would take hours (tests/cli/data/refrun): the
  * reference run is stopped after --run-timeout, the loop keeps its
  * mapping and its row says why it is not verified; the job goes on. */
 static void test_reference_run_limit(void **state)
 {
     (void)state;
-    const char *why = "reference run exceeded 1 s and was stopped (loop "
-                      "'spin'); raise --run-timeout to let it finish";
     run r;
     run_cgramap(&r, (const char *const[]){"--run-timeout", "1", "--timeout",
-                                          "20", "tests/cli/data/spin/spin.c",
+                                          "20", "tests/cli/data/refrun/spin.c",
                                           LOOSE "/acc.dot", NULL});
-    assert_int_equal(r.status, 1);
-    char want[512];
-    snprintf(want, sizeof want, "tests/cli/data/spin/spin.c: error: %s\n",
-             why);
-    assert_string_equal(r.err, want);
-    const char *row = strstr(r.out, "\nspin           spin");
-    assert_non_null(row);
-    assert_non_null(strstr(row, " mapped "));
-    snprintf(want, sizeof want, " not verified: %s\n", why);
-    assert_non_null(strstr(row, want));
+    expect_not_verified(&r, "spin", "reference run exceeded 1 s and was "
+                        "stopped (loop 'spin'); raise --run-timeout to let "
+                        "it finish");
     assert_non_null(strstr(r.out, "\nacc            acc"));
     assert_non_null(strstr(r.out, " yes\n"));
+}
+
+/* A kernel that crashes natively after its mapped loop: a row of its
+ * own, not a crashed worker.  (The sanitizers' SEGV handler would turn
+ * the signal into an exit status and a report: leave the signal alone.) */
+static void test_reference_run_crash(void **state)
+{
+    (void)state;
+    const char *old = getenv("ASAN_OPTIONS");
+    char *keep = old ? strdup(old) : NULL;
+    setenv("ASAN_OPTIONS", "handle_segv=0:detect_leaks=0", 1);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "20",
+                                          "tests/cli/data/refrun/crash.c",
+                                          NULL});
+    if (keep)
+        setenv("ASAN_OPTIONS", keep, 1);
+    else
+        unsetenv("ASAN_OPTIONS");
+    free(keep);
+    expect_not_verified(&r, "crash", "reference run crashed (signal 11, "
+                        "Segmentation fault) in loop 'crash'; run the C "
+                        "program natively to find the fault");
 }
 
 static void test_usage_and_nothing_found(void **state)
@@ -607,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_number_options),
         cmocka_unit_test(test_reference_run_limit),
+        cmocka_unit_test(test_reference_run_crash),
         cmocka_unit_test(test_usage_and_nothing_found),
         cmocka_unit_test(test_kernel_parameters),
     };
