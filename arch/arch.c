@@ -226,9 +226,10 @@ static int add_sig(cg_arch *a, int mod, const char *name, cg_dir dir,
                     old->loc.line);
         return -1;
     }
-    if (width < 1) {
-        cg_error_at(d, a->loc, "%s '%s' in module '%s' needs a width >= 1 "
-                    "(got %d)", wire ? "wire" : "port", name, m->name, width);
+    if (width < 1 || width > CG_MAX_WIDTH) {
+        cg_error_at(d, a->loc, "%s '%s' in module '%s' needs a width of "
+                    "1..%d (got %d)", wire ? "wire" : "port", name, m->name,
+                    CG_MAX_WIDTH, width);
         return -1;
     }
     if (GROW(m->sigs, m->nsigs + 1, m->csigs) < 0)
@@ -345,12 +346,12 @@ static int check_params(cg_arch *a, const char *inst, const cg_prim_params *p,
         const char *name;
         int value, min, max;
     } range[] = {
-        {"width", p->width, 1, 1 << 16},
-        {"latency", p->latency, 0, 1 << 16},
-        {"ninput", p->ninput, 1, 1 << 12},
-        {"noutput", p->noutput, 1, 1 << 12},
-        {"log2-nregister", p->log2_nregs, 0, 16},
-        {"bank", p->bank, -1, 1 << 16},
+        {"width", p->width, 1, CG_MAX_WIDTH},
+        {"latency", p->latency, 0, CG_MAX_LATENCY},
+        {"ninput", p->ninput, 1, CG_MAX_PORTS},
+        {"noutput", p->noutput, 1, CG_MAX_PORTS},
+        {"log2-nregister", p->log2_nregs, 0, CG_MAX_LOG2_REGS},
+        {"bank", p->bank, -1, CG_MAX_BANKS - 1},
     };
     const char *kn = cg_prim_kind_name(p->kind);
     for (size_t i = 0; i < sizeof range / sizeof *range; i++) {
@@ -531,11 +532,12 @@ int cg_arch_add_memory(cg_arch *a, const char *name, int64_t bytes,
                         l.file ? l.file : "?", l.line);
             return -1;
         }
-    if (bytes < 1 || banks < 1 || ports < 1 || bytes % banks) {
-        cg_error_at(d, a->loc, "tile memory '%s' needs bytes >= 1, banks >= "
-                    "1 dividing bytes, and ports >= 1 (got bytes=%lld, "
-                    "banks=%d, ports=%d)", name, (long long)bytes, banks,
-                    ports);
+    if (bytes < 1 || banks < 1 || banks > CG_MAX_BANKS || ports < 1 ||
+        ports > CG_MAX_PORTS || bytes % banks) {
+        cg_error_at(d, a->loc, "tile memory '%s' needs bytes >= 1, banks of "
+                    "1..%d dividing bytes, and ports of 1..%d (got "
+                    "bytes=%lld, banks=%d, ports=%d)", name, CG_MAX_BANKS,
+                    CG_MAX_PORTS, (long long)bytes, banks, ports);
         return -1;
     }
     if (GROW(a->mems, a->nmems + 1, a->cmems) < 0)

@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "../common/diag.h"
+#include "../common/limits.h"
 #include "../common/op.h"
 
 typedef enum cg_dir { CG_DIR_IN, CG_DIR_OUT, CG_DIR_INOUT } cg_dir;

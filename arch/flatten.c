@@ -8,6 +8,7 @@
  * The netlist's primitives are sorted by hierarchical name (naturally:
  * block_2_0 before block_10_0), so it does not depend on declaration order.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,13 +390,60 @@ static int copy_memories(const cg_arch *a, cg_netlist *nl)
     return 0;
 }
 
+/* Instances, nodes and connections of module mi expanded, saturated just
+ * above CG_MAX_NODES; memo[m] < 0 until computed. */
+static long long expanded_size(const cg__fctx *f, int mi, long long *memo)
+{
+    if (memo[mi] >= 0)
+        return memo[mi];
+    const cg__module *m = &f->a->mods[mi];
+    long long n = 1 + (long long)f->mc[mi].nlocal + m->nconns;
+    for (int i = 0; i < m->ninsts && n <= CG_MAX_NODES; i++)
+        if (!m->insts[i].prim)
+            n += expanded_size(f, f->mc[mi].sub[i], memo);
+    return memo[mi] = n > CG_MAX_NODES ? CG_MAX_NODES + 1LL : n;
+}
+
+static bool big_child(const cg__fctx *f, int mi, const long long *memo)
+{
+    const cg__module *m = &f->a->mods[mi];
+    for (int i = 0; i < m->ninsts; i++)
+        if (!m->insts[i].prim && memo[f->mc[mi].sub[i]] > CG_MAX_NODES)
+            return true;
+    return false;
+}
+
+/* A hierarchy multiplies: a few nested modules can ask for billions of
+ * nodes.  Reject that before expanding, naming the smallest module too
+ * big on its own. */
+static int check_size(const cg__fctx *f)
+{
+    long long *memo = malloc(sizeof *memo * (size_t)f->a->nmods);
+    if (!memo)
+        return -1;
+    for (int i = 0; i < f->a->nmods; i++)
+        memo[i] = -1;
+    int big = -1;
+    if (expanded_size(f, f->a->top, memo) > CG_MAX_NODES)
+        for (int i = 0; i < f->a->nmods && big < 0; i++)
+            if (memo[i] > CG_MAX_NODES && !big_child(f, i, memo))
+                big = i;
+    free(memo);
+    if (big >= 0)
+        cg_error_at(f->d, f->a->mods[big].loc, "module '%s' flattens to more "
+                    "than %d instances, ports, wires and connections; nest "
+                    "fewer copies", f->a->mods[big].name, CG_MAX_NODES);
+    return big >= 0 ? -1 : 0;
+}
+
 /* Expand the checked hierarchy into nl. */
 static int build(cg__fctx *f, cg_netlist *nl)
 {
     expand_ctx x = {.f = f, .arena = nl->arena};
     graph g = {0};
     int *node_port = NULL, *port_node = NULL, rc = -1;
-    if (copy_memories(f->a, nl) < 0 || expand(&x, f->a->top, "", -1, -1) < 0)
+    if (check_size(f) < 0 || copy_memories(f->a, nl) < 0 ||
+        expand(&x, f->a->top, "", -1, -1) < 0)
         goto out;
     if (x.nfp)
         qsort(x.fp, (size_t)x.nfp, sizeof *x.fp, cmp_fprim);

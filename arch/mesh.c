@@ -225,6 +225,7 @@ static int place_io(gen *g, int top)
 static int check_params(const cg_mesh_params *p, cg_diags *d)
 {
     const char *bad = NULL;
+    int off = p->io ? 2 : 0;
     if (p->rows < 1 || p->cols < 1)
         bad = "rows and cols must be >= 1";
     else if (p->width < 1)
@@ -237,6 +238,14 @@ static int check_params(const cg_mesh_params *p, cg_diags *d)
                                 p->mem_bytes % p->mem_banks))
         bad = "mem_columns needs mem_bytes >= 1 and mem_banks >= 1 "
               "dividing it";
+    if (!bad && (p->rows + (long long)off) * (p->cols + off) >
+                    CG_MAX_GRID_CELLS) {
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "bad mesh parameters: the "
+                     "%dx%d grid%s is above the limit of %d cells", p->rows,
+                     p->cols, off ? " and its IO ring" : "",
+                     CG_MAX_GRID_CELLS);
+        return -1;
+    }
     if (bad)
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "bad mesh parameters: %s",
                      bad);

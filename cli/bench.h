@@ -40,7 +40,10 @@ typedef struct cg_cli_opts {
     const char *mapping_dir;  /* per-loop mapping files, NULL = none */
     cg_cli_syms syms;         /* --sym: over each Makefile's DFG_FLAGS;
                                  for a .dot, the live-ins of that sym */
+    double run_limit_s;       /* --run-timeout: a loop's reference run */
 } cg_cli_opts;
+/* Default of --run-timeout, seconds. */
+#define CG_CLI_RUN_LIMIT_S 120
 
 /* ---- scan ---------------------------------------------------------------- */
 
@@ -109,6 +112,16 @@ void cg_cli_tiling_cols(json_t *cols, const cg_cli_tiling *t,
                         const cg_dfg *mapped, const cg_map_result *r,
                         cg_diags *d);
 
+/* A verification: "yes", "no", "n/a", or NULL with why in d. */
+typedef const char *(*cg_cli_verify_fn)(void *arg, json_t *cols,
+                                        cg_diags *d);
+/* fn(arg, cols, d) in a child process stopped after limit_s seconds
+ * (bench_limit.c): its verdict, its messages appended to d and its
+ * columns to cols; NULL with "reference run exceeded N s ..." (or the
+ * signal that ended it) in d at file. */
+const char *cg_cli_verify_limited(double limit_s, const char *file,
+                                  const char *loop, cg_cli_verify_fn fn,
+                                  void *arg, json_t *cols, cg_diags *d);
 /* The tiled run of loop g (t->td set, r a checked mapping of its graph):
  * the kernel runs natively on globals seeded with CG_CLI_SEED; from the
  * same seeded image the program's DMA descriptors run on the external

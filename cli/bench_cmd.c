@@ -77,29 +77,12 @@ static int bench_run(const cg_netlist *nl, const cg_cli_opts *o,
     return r.failed ? 1 : 0;
 }
 
-static int bench_num(const char *opt, const char *v, double *out)
-{
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x > 0)) {
-        fprintf(stderr, "cgramap: Invalid value for %s: %s\n", opt, v);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 /* A whole number in 1..max for opt. */
 static int bench_int(const char *opt, const char *v, int max, int *out)
 {
     double x;
-    if (bench_num(opt, v, &x))
+    if (cg_cli_whole("cgramap", opt, v, 1, max, &x))
         return -1;
-    if (x != (int)x || x > max) {
-        fprintf(stderr, "cgramap: Invalid value for %s: %s (a whole number "
-                "from 1 to %d)\n", opt, v, max);
-        return -1;
-    }
     *out = (int)x;
     return 0;
 }
@@ -111,7 +94,7 @@ static int bench_opt(int c, cg_cli_opts *o, char **argv)
     case 'a': o->arch = optarg; return 0;
     case 't': o->templates = optarg; return 0;
     case 'T':
-        if (bench_num("--timeout", optarg, &x)) return 2;
+        if (cg_cli_seconds("cgramap", "--timeout", optarg, &x)) return 2;
         o->map.timeout_s = x;
         return 0;
     case 'I': return bench_int("--max-ii", optarg, 64, &o->map.max_ii) ? 2 : 0;
@@ -125,6 +108,9 @@ static int bench_opt(int c, cg_cli_opts *o, char **argv)
     case 'J': o->json = optarg; return 0;
     case 'C': o->csv = optarg; return 0;
     case 'M': o->mapping_dir = optarg; return 0;
+    case 'R':
+        return cg_cli_seconds("cgramap", "--run-timeout", optarg,
+                              &o->run_limit_s) ? 2 : 0;
     case 's': return cg_cli_sym_add(&o->syms, optarg, "cgramap") ? 2 : 0;
     case CG_CLI_OPT_SEED:
     case CG_CLI_OPT_STEPS:
@@ -154,6 +140,7 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
         {"json", required_argument, NULL, 'J'},
         {"csv", required_argument, NULL, 'C'},
         {"mapping-dir", required_argument, NULL, 'M'},
+        {"run-timeout", required_argument, NULL, 'R'},
         {"sym", required_argument, NULL, 's'},
         CG_CLI_EFFORT_OPTIONS,
         {NULL, 0, NULL, 0},
@@ -161,6 +148,7 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
     memset(o, 0, sizeof *o);
     cg_map_params_init(&o->map);
     o->jobs = 1;
+    o->run_limit_s = CG_CLI_RUN_LIMIT_S;
     optind = 1;
     opterr = 0;
     int c, rc;
@@ -172,6 +160,10 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
                 " --help)\n");
         return 2;
     }
+    /* Found now, not after every loop has run. */
+    if ((o->json && cg_cli_check_writable(o->json, "--json") < 0) ||
+        (o->csv && cg_cli_check_writable(o->csv, "--csv") < 0))
+        return 1;
     /* Like -o, the folder is made when missing (its parent must exist);
      * failing here, before any loop runs, loses no work. */
     struct stat st;

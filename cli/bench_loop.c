@@ -281,6 +281,25 @@ static const char *not_verified(const cg_diags *d, int from, char *buf,
  * else by replaying the loop's executions (or the interpreter's run).
  * When the reference run fails nothing was compared: "not verified:
  * <why>" (in buf), never "no". */
+typedef struct verify_job {
+    verify v;
+    const cg_cli_tiling *t;
+    const cg_dfg *g;
+    cg_extract_prog *x;
+    const cg_cli_syms *syms;
+} verify_job;
+
+/* The reference run and the comparison (cg_cli_verify_fn). */
+static const char *verify_any(void *arg, json_t *cols, cg_diags *d)
+{
+    verify_job *j = arg;
+    j->v.d = d;
+    return j->t->td ? cg_cli_verify_tiled(j->t, j->g, j->x, j->v.nl, j->v.r,
+                                          cols, d)
+         : j->x     ? verify_c(&j->v, j->x)
+                    : verify_dot(&j->v, j->syms);
+}
+
 static const char *verify_loop(const cg_dfg *g, const cg_dfg *mapped,
                                const cg_cli_tiling *t, cg_extract_prog *x,
                                const cg_netlist *nl, const cg_map_result *r,
@@ -288,9 +307,10 @@ static const char *verify_loop(const cg_dfg *g, const cg_dfg *mapped,
                                cg_diags *d, char *buf, size_t n)
 {
     int from = cg_diags_size(d);
-    verify v = {nl, r, mapped, d, 0, false};
-    const char *res = t->td ? cg_cli_verify_tiled(t, g, x, nl, r, cols, d)
-                    : x ? verify_c(&v, x) : verify_dot(&v, &o->syms);
+    verify_job j = {{nl, r, mapped, d, 0, false}, t, g, x, &o->syms};
+    const char *res = cg_cli_verify_limited(o->run_limit_s, cg_dfg_file(g),
+                                            cg_dfg_name(g), verify_any, &j,
+                                            cols, d);
     return res ? res : not_verified(d, from, buf, n);
 }
 

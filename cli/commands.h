@@ -13,13 +13,17 @@ int cg_cli_tile(int argc, char **argv);
 /* The main job, `cgramap [OPTION]... PATH...`. */
 int cg_cli_main_job(int argc, char **argv);
 
-/* Write path whole or not at all through fn(arg, f); 0, or -1 with
- * "path: error: cannot write this file" on stderr. */
+/* Write path through fn(arg, f): a regular or new file whole or not at
+ * all, anything else (FIFO, device, "-" for stdout) in place (files.c);
+ * 0, or -1 with "path: error: cannot write this file" on stderr. */
 typedef void (*cg_cli_writer)(void *arg, FILE *f);
 int cg_cli_write_file(const char *path, cg_cli_writer fn, void *arg);
 /* Render the Graphviz source dot(arg, f) writes with `neato -Tsvg` and
  * write the SVG to path whole or not at all; 0, or -1 with the reason
  * (neato missing or failing, path unwritable) on stderr. */
 int cg_cli_write_svg(const char *path, cg_cli_writer dot, void *arg);
+/* Before any work: can cg_cli_write_file write path?  0, or -1 with "path:
+ * error: cannot write this file for OPT (why); nothing was run". */
+int cg_cli_check_writable(const char *path, const char *opt);
 
 #endif

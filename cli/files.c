@@ -1,35 +1,137 @@
-/* files.c: output files written whole or not at all: the content goes to a
- * temporary file in the same folder, renamed over the target at the end,
- * so a failure never leaves a truncated file behind. */
+/* files.c: output files.  A regular file (or a new one) is written whole or
+ * not at all: the content goes to a temporary file beside it, renamed over
+ * the target at the end, so a failure never leaves a truncated file.  A
+ * symbolic link keeps pointing where it did: the file it names is the one
+ * replaced.  A target that is not a regular file (a FIFO, a terminal,
+ * /dev/stdout) cannot be replaced and is written in place; "-" is standard
+ * output.  New files get the mode the umask leaves of 0666, replaced files
+ * keep theirs. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/commands.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+static int fail(const char *path)
+{
+    fprintf(stderr, "%s: error: cannot write this file\n", path);
+    return -1;
+}
+
+/* fn's output into f, then closed; 0 when every byte went out. */
+static int finish(FILE *f, cg_cli_writer fn, void *arg)
+{
+    fn(arg, f);
+    int bad = ferror(f);
+    return (fclose(f) | bad) ? -1 : 0;
+}
+
+/* Is st the file open as descriptor fd? */
+static bool same_file(const struct stat *st, int fd)
+{
+    struct stat o;
+    return fstat(fd, &o) == 0 && o.st_dev == st->st_dev &&
+           o.st_ino == st->st_ino;
+}
+
+/* Standard output or error (as "-", /dev/stdout or any other name of the
+ * same file), a FIFO, a device: written where it is, after what the
+ * stream already holds. */
+static int write_in_place(const char *path, const struct stat *st,
+                          cg_cli_writer fn, void *arg)
+{
+    FILE *s = !strcmp(path, "-") || same_file(st, 1) ? stdout
+              : same_file(st, 2)                      ? stderr
+                                                      : NULL;
+    if (s) {
+        fflush(stdout);
+        fn(arg, s);
+        return fflush(s) || ferror(s) ? fail(path) : 0;
+    }
+    FILE *f = fopen(path, "w");
+    return f && finish(f, fn, arg) == 0 ? 0 : fail(path);
+}
+
+/* The mode a new file gets: 0666 less the umask (read without changing
+ * it for good: cgramap has no threads). */
+static mode_t new_mode(void)
+{
+    mode_t m = umask(0);
+    umask(m);
+    return 0666 & ~m;
+}
+
+/* A regular file or a new one: temporary file, then rename.  real is the
+ * target with symbolic links resolved. */
+static int write_whole(const char *path, const char *real, mode_t mode,
+                       cg_cli_writer fn, void *arg)
+{
+    size_t n = strlen(real) + 16;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return fail(path);
+    snprintf(tmp, n, "%s.tmpXXXXXX", real);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 && fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
+    if (!f && fd >= 0)
+        close(fd);
+    int rc = f && finish(f, fn, arg) == 0 && rename(tmp, real) == 0 ? 0 : -1;
+    if (rc < 0 && fd >= 0)
+        unlink(tmp);
+    free(tmp);
+    return rc < 0 ? fail(path) : 0;
+}
 
 int cg_cli_write_file(const char *path, cg_cli_writer fn, void *arg)
 {
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) return -1;
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        fprintf(stderr, "%s: error: cannot write this file\n", path);
-        if (fd >= 0) { close(fd); unlink(tmp); }
-        free(tmp);
-        return -1;
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (!strcmp(path, "-") ||
+        (exists && (!S_ISREG(st.st_mode) || same_file(&st, 1) ||
+                    same_file(&st, 2))))
+        return write_in_place(path, &st, fn, arg);
+    char real[PATH_MAX];
+    if (exists && !realpath(path, real))
+        return fail(path);
+    return write_whole(path, exists ? real : path,
+                       exists ? st.st_mode & 07777 : new_mode(), fn, arg);
+}
+
+int cg_cli_check_writable(const char *path, const char *opt)
+{
+    if (!strcmp(path, "-"))
+        return 0;
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    const char *why = NULL;
+    char real[PATH_MAX], tmp[PATH_MAX + 16];
+    if (exists && S_ISDIR(st.st_mode)) {
+        why = "it is a folder";
+    } else if (exists && (!S_ISREG(st.st_mode) || same_file(&st, 1) ||
+                          same_file(&st, 2))) {
+        why = access(path, W_OK) ? strerror(errno) : NULL;
+    } else if (exists && !realpath(path, real)) {
+        why = strerror(errno);
+    } else {
+        /* What the write will do: a temporary file beside the target. */
+        snprintf(tmp, sizeof tmp, "%.*s.tmpXXXXXX", PATH_MAX - 1,
+                 exists ? real : path);
+        int fd = mkstemp(tmp);
+        if (fd < 0)
+            why = strerror(errno);
+        else
+            close(fd), unlink(tmp);
     }
-    fn(arg, f);
-    int bad = ferror(f) | fclose(f);
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "%s: error: cannot write this file\n", path);
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
+    if (!why)
+        return 0;
+    fprintf(stderr, "%s: error: cannot write this file for %s (%s); nothing "
+            "was run\n", path, opt, why);
+    return -1;
 }

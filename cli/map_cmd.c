@@ -36,20 +36,6 @@ static void map_help(void)
            CG_CLI_EFFORT_HELP);
 }
 
-/* Parse a positive number; a usage error names the option and value. */
-static int parse_num(const char *opt, const char *v, double *out)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (errno || end == v || *end || !(x > 0)) {
-        fprintf(stderr, "cgramap map: Invalid value for %s: %s\n", opt, v);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 static int map_parse(int argc, char **argv, map_opts *o)
 {
     static const struct option opts[] = {
@@ -75,16 +61,13 @@ static int map_parse(int argc, char **argv, map_opts *o)
         case 'a': o->arch = optarg; break;
         case 't': o->templates = optarg; break;
         case 'T':
-            if (parse_num("--timeout", optarg, &x)) return 2;
+            if (cg_cli_seconds("cgramap map", "--timeout", optarg, &x))
+                return 2;
             o->p.timeout_s = x;
             break;
         case 'I':
-            if (parse_num("--max-ii", optarg, &x)) return 2;
-            if (x != (int)x || x > 64) {
-                fprintf(stderr, "cgramap map: Invalid value for --max-ii: %s"
-                        " (a whole number up to 64)\n", optarg);
+            if (cg_cli_whole("cgramap map", "--max-ii", optarg, 1, 64, &x))
                 return 2;
-            }
             o->p.max_ii = (int)x;
             break;
         case 'S':

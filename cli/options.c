@@ -38,6 +38,7 @@ CG_CLI_EFFORT_HELP
 "      --json FILE         every row, with each II tried, as JSON\n"
 "      --csv FILE          every row as CSV\n"
 "      --mapping-dir DIR   each mapping as text, JSON, Graphviz and SVG\n"
+"      --run-timeout S     seconds for a loop's reference run (default 120)\n"
 "      --sym NAME=VALUE    a kernel parameter's value, as in DFG_FLAGS\n"
 "  -h, --help              print this help and exit\n"
 "  -V, --version           print the version and exit\n"
@@ -73,17 +74,32 @@ cg_cli_action cg_cli_parse(int argc, char **argv)
     return CG_CLI_RUN;
 }
 
-/* A whole number in lo..hi; -1 after the message. */
-static int whole(const char *prog, const char *opt, const char *v, double lo,
+int cg_cli_whole(const char *prog, const char *opt, const char *v, double lo,
                  double hi, double *out)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (errno || end == v || *end || x != (double)(long long)x || x < lo ||
-        x > hi) {
+    /* The range first: converting a double beyond long long is undefined. */
+    if (errno || end == v || *end || !(x >= lo && x <= hi) ||
+        x != (double)(long long)x) {
         fprintf(stderr, "%s: Invalid value for %s: %s (a whole number from "
                 "%.0f to %.0f)\n", prog, opt, v, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cg_cli_seconds(const char *prog, const char *opt, const char *v,
+                   double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || !(x > 0 && x <= 1e9)) {
+        fprintf(stderr, "%s: Invalid value for %s: %s (seconds, more than 0 "
+                "and at most 1e9)\n", prog, opt, v);
         return -1;
     }
     *out = x;
@@ -94,31 +110,25 @@ int cg_cli_effort_opt(const char *prog, int code, const char *v,
                       struct cg_map_params *p)
 {
     double x;
-    char *end;
     switch (code) {
     case CG_CLI_OPT_SEED:
-        if (whole(prog, "--seed", v, 0, UINT_MAX, &x))
+        if (cg_cli_whole(prog, "--seed", v, 0, UINT_MAX, &x))
             return -1;
         p->seed = (unsigned)x;
         return 0;
     case CG_CLI_OPT_STEPS:
-        if (whole(prog, "--steps", v, 1, 1e12, &x))
+        if (cg_cli_whole(prog, "--steps", v, 1, 1e12, &x))
             return -1;
         p->heur_steps = (long)x;
         return 0;
     case CG_CLI_OPT_NODES:
-        if (whole(prog, "--ilp-nodes", v, 1, INT_MAX, &x))
+        if (cg_cli_whole(prog, "--ilp-nodes", v, 1, INT_MAX, &x))
             return -1;
         p->ilp_nodes = (int)x;
         return 0;
     default: /* CG_CLI_OPT_TIME_LIMIT */
-        errno = 0;
-        x = strtod(v, &end);
-        if (errno || end == v || *end || !(x > 0) || x > 1e9) {
-            fprintf(stderr, "%s: Invalid value for --time-limit: %s (seconds,"
-                    " more than 0)\n", prog, v);
+        if (cg_cli_seconds(prog, "--time-limit", v, &x))
             return -1;
-        }
         p->time_limit_s = x;
         return 0;
     }

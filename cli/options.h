@@ -33,6 +33,16 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "                          nodes (default 5000)\n"                        \
     "      --time-limit S      wall-clock cap for a whole loop (default none)\n"
 
+/* A whole number in lo..hi for option opt; 0, or -1 after "PROG: Invalid
+ * value for OPT: V (a whole number from LO to HI)" on stderr. */
+int cg_cli_whole(const char *prog, const char *opt, const char *v, double lo,
+                 double hi, double *out);
+/* Seconds above 0, at most 1e9 (about 32 years: finite, and any deadline
+ * computed from it stays exact); 0, or -1 after "PROG: Invalid value for
+ * OPT: V (seconds, more than 0 and at most 1e9)". */
+int cg_cli_seconds(const char *prog, const char *opt, const char *v,
+                   double *out);
+
 struct cg_map_params;
 /* Apply effort option `code` with value v to p.  0, or -1 after printing
  * "PROG: Invalid value for --OPT: V (...)" to stderr. */

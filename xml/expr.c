@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +31,24 @@ static char *fmt_long(long v)
     return strdup(buf);
 }
 
+/* An overflow of the integer range: "what" is the operation, "a * b". */
+static void overflow(const cg__xsrc *src, const char *what)
+{
+    cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
+                 "'%s' is outside the integer range %ld..%ld in expression "
+                 "'%s'", what, LONG_MIN, LONG_MAX, src->text);
+}
+
 /* Integer value of a string, or an error naming it. */
 static int to_long(const char *s, const cg__xsrc *src, long *out)
 {
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
+    if (*s && !*end && errno == ERANGE) {
+        overflow(src, s);
+        return -1;
+    }
     if (!*s || *end || errno) {
         cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
                      "'%s' is not an integer in expression '%s'; arithmetic "
@@ -53,20 +66,43 @@ static bool truthy(const char *s)
     return *s && strcmp(s, "0") != 0;
 }
 
+/* a op b, checked: an overflow or a division by zero is an error. */
 static int apply(char op, long a, long b, const cg__xsrc *src, long *r)
 {
+    bool over;
     switch (op) {
-    case '+': *r = a + b; return 0;
-    case '-': *r = a - b; return 0;
-    case '*': *r = a * b; return 0;
+    case '+': over = __builtin_add_overflow(a, b, r); break;
+    case '-': over = __builtin_sub_overflow(a, b, r); break;
+    case '*': over = __builtin_mul_overflow(a, b, r); break;
     default:
         if (b == 0) {
             err(src, "division by zero", NULL);
             return -1;
         }
-        *r = a / b;
-        return 0;
+        over = a == LONG_MIN && b == -1;
+        if (!over)
+            *r = a / b;
     }
+    if (over) {
+        char what[80];
+        snprintf(what, sizeof what, "%ld %c %ld", a, op, b);
+        overflow(src, what);
+        return -1;
+    }
+    return 0;
+}
+
+/* -a, checked. */
+static int negate(long a, const cg__xsrc *src, long *r)
+{
+    if (a == LONG_MIN) {
+        char what[40];
+        snprintf(what, sizeof what, "-(%ld)", a);
+        overflow(src, what);
+        return -1;
+    }
+    *r = -a;
+    return 0;
 }
 
 static const cg__xvar *lookup(const cg__xvar *env, const char *name)
@@ -161,8 +197,8 @@ static char *eval_op(const char *head, char **args, int n,
         long acc, v;
         if (to_long(args[0], src, &acc) < 0)
             return NULL;
-        if (n == 1 && head[0] == '-')
-            acc = -acc;
+        if (n == 1 && head[0] == '-' && negate(acc, src, &acc) < 0)
+            return NULL;
         for (int i = 1; i < n; i++)
             if (to_long(args[i], src, &v) < 0 || apply(head[0], acc, v, src,
                                                        &acc) < 0)
@@ -225,12 +261,9 @@ static char *parse_primary(const char **p, const cg__xvar *env,
         (*p)++;
         char *v = parse_primary(p, env, src, false);
         long x;
-        if (!v || to_long(v, src, &x) < 0) {
-            free(v);
-            return NULL;
-        }
+        int bad = !v || to_long(v, src, &x) < 0 || negate(x, src, &x) < 0;
         free(v);
-        return fmt_long(-x);
+        return bad ? NULL : fmt_long(x);
     }
     if (isdigit((unsigned char)**p)) {
         const char *s = *p;

@@ -165,6 +165,10 @@ static cg_arch *read_docs(xmlDoc *doc, xmlDoc *tdoc, cg_diags *d)
     }
     free(c.tmpls);
     free(c.cell_line);
+    /* Every other failure reported itself: this one is an allocation. */
+    if (rc < 0 && !cg__xml_failed(&c))
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory while reading "
+                     "the architecture");
     if (rc < 0 || cg__xml_failed(&c)) {
         cg_arch_destroy(c.a);
         return NULL;

@@ -5,6 +5,8 @@
  * ports, memories and the DMA; pass 2 makes the connections, so a (rel ..)
  * reference may name a block placed by a later pattern. */
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +65,16 @@ int cg__xml_range(cg__xctx *c, const xmlNode *n, const char *attr, long max,
     *lo = 0, *hi = max - 1;
     if (!v)
         return 0;
-    int used = 0;
-    int k = sscanf((const char *)v, "%ld %ld %n", lo, hi, &used);
+    /* strtol, not sscanf: an out-of-range number is no undefined value. */
+    char *end, *e2;
+    errno = 0;
+    *lo = strtol((const char *)v, &end, 10);
+    *hi = strtol(end, &e2, 10);
+    while (isspace((unsigned char)*e2))
+        e2++;
     int rc = 0;
-    if (k != 2 || v[used] || *lo < 0 || *hi < *lo || *hi >= max) {
+    if (errno || e2 == end || end == (char *)v || *e2 || *lo < 0 ||
+        *hi < *lo || *hi >= max) {
         cg__xml_error(c, n, "%s=\"%s\" must be two numbers 'first last' with "
                       "0 <= first <= last <= %ld", attr, (const char *)v,
                       max - 1);
@@ -81,8 +89,8 @@ static int stamp_axis(cg__xctx *c, const xmlNode *n, const char *a,
                       const char *b, long *out)
 {
     long x, y;
-    if (cg__xml_attr_int(c, n, a, NULL, 0, 1, &x) < 0 ||
-        cg__xml_attr_int(c, n, b, NULL, 0, 1, &y) < 0)
+    if (cg__xml_attr_int(c, n, a, NULL, 0, 1, CG_MAX_GRID_CELLS, &x) < 0 ||
+        cg__xml_attr_int(c, n, b, NULL, 0, 1, CG_MAX_GRID_CELLS, &y) < 0)
         return -1;
     if (x && y) {
         cg__xml_error(c, n, "give the stamp size as %s= or %s=, not both", a,
@@ -157,8 +165,10 @@ static int parse_pattern(cg__xctx *c, const xmlNode *n, pattern *p)
     rc |= cg__xml_range(c, n, "row-range", c->rows, &p->r0, &p->r1);
     rc |= cg__xml_range(c, n, "col-range", c->cols, &p->c0, &p->c1);
     rc |= cg__xml_stamp(c, n, &p->h, &p->w);
-    rc |= cg__xml_attr_int(c, n, "row-skip", NULL, 0, 0, &p->rskip);
-    rc |= cg__xml_attr_int(c, n, "col-skip", NULL, 0, 0, &p->cskip);
+    rc |= cg__xml_attr_int(c, n, "row-skip", NULL, 0, 0,
+                           CG_MAX_GRID_CELLS, &p->rskip);
+    rc |= cg__xml_attr_int(c, n, "col-skip", NULL, 0, 0,
+                           CG_MAX_GRID_CELLS, &p->cskip);
     xmlChar *wrap = xmlGetProp(n, (const xmlChar *)"wrap-around");
     if (wrap && strcmp((const char *)wrap, "on") && strcmp((const char *)wrap,
                                                            "off")) {
@@ -222,10 +232,16 @@ static char *resolve_ref(cg__xctx *c, const xmlNode *n, const char *ref,
     char *port = cg__xml_interp(s + 2, env, &src);
     if (!port)
         return NULL;
+    /* Reduce first: r + dr cannot overflow once |dr| < rows. */
+    if (p->wrap)
+        dr %= c->rows, dc %= c->cols;
     long tr = r + dr, tc = col + dc;
     if (p->wrap) {
         tr = ((tr % c->rows) + c->rows) % c->rows;
         tc = ((tc % c->cols) + c->cols) % c->cols;
+    } else if (dr > CG_MAX_GRID_CELLS || dr < -CG_MAX_GRID_CELLS ||
+               dc > CG_MAX_GRID_CELLS || dc < -CG_MAX_GRID_CELLS) {
+        tr = dr, tc = dc; /* far outside any grid; named as given */
     }
     char *out = NULL;
     if (tr < 0 || tr >= c->rows || tc < 0 || tc >= c->cols) {
@@ -300,7 +316,7 @@ static int top_port(cg__xctx *c, const xmlNode *n, const cg__xvar *env)
     int rc = -1;
     if (!name && !bad)
         cg__xml_error(c, n, "<%s> needs a name=\"...\"", (const char *)n->name);
-    if (name && cg__xml_attr_int(c, n, "size", env, 32, 1, &w) == 0) {
+    if (name && cg__xml_attr_int(c, n, "size", env, 32, 1, CG_MAX_WIDTH, &w) == 0) {
         const char *t = (const char *)n->name;
         cg__xml_loc(c, n);
         rc = !strcmp(t, "wire")
@@ -414,9 +430,9 @@ static int top_memory(cg__xctx *c, const xmlNode *n)
                                         NULL};
     long bytes, banks, ports;
     if (cg__xml_check_attrs(c, n, attrs, NULL) < 0 ||
-        cg__xml_attr_int(c, n, "bytes", NULL, -1, 1, &bytes) < 0 ||
-        cg__xml_attr_int(c, n, "banks", NULL, 1, 1, &banks) < 0 ||
-        cg__xml_attr_int(c, n, "ports", NULL, 1, 1, &ports) < 0)
+        cg__xml_attr_int(c, n, "bytes", NULL, -1, 1, LONG_MAX, &bytes) < 0 ||
+        cg__xml_attr_int(c, n, "banks", NULL, 1, 1, CG_MAX_BANKS, &banks) < 0 ||
+        cg__xml_attr_int(c, n, "ports", NULL, 1, 1, CG_MAX_PORTS, &ports) < 0)
         return -1;
     xmlChar *name = xmlGetProp(n, (const xmlChar *)"name");
     int rc = -1;
@@ -437,9 +453,10 @@ static int dma_dim(cg__xctx *c, const xmlNode *k, cg_dma_params *p)
                                         NULL};
     long i, size, stride;
     if (cg__xml_check_attrs(c, k, attrs, NULL) < 0 ||
-        cg__xml_attr_int(c, k, "index", NULL, -1, 0, &i) < 0 ||
-        cg__xml_attr_int(c, k, "max-size", NULL, 0, 0, &size) < 0 ||
-        cg__xml_attr_int(c, k, "max-stride", NULL, 0, 0, &stride) < 0)
+        cg__xml_attr_int(c, k, "index", NULL, -1, 0, LONG_MAX, &i) < 0 ||
+        cg__xml_attr_int(c, k, "max-size", NULL, 0, 0, LONG_MAX, &size) < 0 ||
+        cg__xml_attr_int(c, k, "max-stride", NULL, 0, 0, LONG_MAX,
+                         &stride) < 0)
         return -1;
     if (i < 0 || i >= p->max_dims) {
         cg__xml_error(c, k, "<dim> needs index=\"0\"..\"%d\" (below "
@@ -460,18 +477,16 @@ static int top_dma(cg__xctx *c, const xmlNode *n)
     cg_dma_params_init(&p);
     long ext, setup, ch, dims;
     if (cg__xml_check_attrs(c, n, attrs, NULL) < 0 ||
-        cg__xml_attr_int(c, n, "ext-bytes", NULL, p.ext_bytes, 0, &ext) < 0 ||
+        cg__xml_attr_int(c, n, "ext-bytes", NULL, p.ext_bytes, 0,
+                         LONG_MAX, &ext) < 0 ||
         cg__xml_attr_int(c, n, "setup-cycles", NULL, p.setup_cycles, 0,
-                         &setup) < 0 ||
-        cg__xml_attr_int(c, n, "channels", NULL, p.channels, 1, &ch) < 0 ||
-        cg__xml_attr_int(c, n, "max-dims", NULL, p.max_dims, 1, &dims) < 0)
+                         INT_MAX, &setup) < 0 ||
+        cg__xml_attr_int(c, n, "channels", NULL, p.channels, 1, INT_MAX,
+                         &ch) < 0 ||
+        cg__xml_attr_int(c, n, "max-dims", NULL, p.max_dims, 1,
+                         CG_DMA_MAX_DIMS, &dims) < 0)
         return -1;
     p.ext_bytes = ext, p.setup_cycles = (int)setup, p.channels = (int)ch;
-    if (dims > CG_DMA_MAX_DIMS) {
-        cg__xml_error(c, n, "max-dims=\"%ld\" is above the limit of %d", dims,
-                      CG_DMA_MAX_DIMS);
-        return -1;
-    }
     p.max_dims = (int)dims;
     xmlChar *bpc = xmlGetProp(n, (const xmlChar *)"bytes-per-cycle");
     int rc = 0;
@@ -509,8 +524,8 @@ static int top_block(cg__xctx *c, const xmlNode *n)
     long r, col;
     bool on;
     if (cg__xml_cond(c, n, NULL, &on) < 0 ||
-        cg__xml_attr_int(c, n, "row", NULL, -1, 0, &r) < 0 ||
-        cg__xml_attr_int(c, n, "col", NULL, -1, 0, &col) < 0)
+        cg__xml_attr_int(c, n, "row", NULL, -1, 0, LONG_MAX, &r) < 0 ||
+        cg__xml_attr_int(c, n, "col", NULL, -1, 0, LONG_MAX, &col) < 0)
         return -1;
     if (r < 0 || col < 0) {
         cg__xml_error(c, n, "a <block> outside a <pattern> needs row= and "
@@ -633,7 +648,8 @@ static int grid(cg__xctx *c, const xmlNode *n, int *off)
     if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
         return -1;
     for (int i = 0; i < 6; i++)
-        if (cg__xml_attr_int(c, n, attrs[i], NULL, 0, 1, &v[i]) < 0)
+        if (cg__xml_attr_int(c, n, attrs[i], NULL, 0, 1, CG_MAX_GRID_CELLS,
+                             &v[i]) < 0)
             return -1;
     if (scan_meshes(c, n, &ring, &h, &w) < 0)
         return -1;
@@ -652,6 +668,18 @@ static int grid(cg__xctx *c, const xmlNode *n, int *off)
     if (cgme)
         check_settings(c, n, v);
     *off = ring && !cgme;
+    /* Each side is at most CG_MAX_GRID_CELLS (a range's end 2^20): no
+     * overflow in long long. */
+    long long gr = rows + 2 * *off, gc = cols + 2 * *off;
+    gr = h > gr ? h : gr;
+    gc = w > gc ? w : gc;
+    if (gr * gc > CG_MAX_GRID_CELLS) {
+        cg__xml_error(c, n, "the %lldx%lld grid%s has %lld cells, above the "
+                      "limit of %d; describe a smaller array", gr, gc,
+                      *off ? " (with its IO ring)" : "", gr * gc,
+                      CG_MAX_GRID_CELLS);
+        return -1;
+    }
     c->rows = (int)rows + 2 * *off;
     c->cols = (int)cols + 2 * *off;
     if ((plain || cgme || set) && (h > c->rows || w > c->cols))
@@ -672,11 +700,14 @@ int cg__xml_architecture(cg__xctx *c, const xmlNode *n)
     if (grid(c, n, &off) < 0)
         return -1;
     c->cell_line = calloc((size_t)c->rows * (size_t)c->cols, sizeof(int));
-    if (!c->cell_line)
+    if (!c->cell_line) {
+        cg__xml_error(c, n, "out of memory for the %dx%d grid", c->rows,
+                      c->cols);
         return -1;
+    }
     cg__xml_loc(c, n);
     long aw;
-    if (cg__xml_attr_int(c, n, "address-width", NULL, 32, 1, &aw) < 0 ||
+    if (cg__xml_attr_int(c, n, "address-width", NULL, 32, 1, LONG_MAX, &aw) < 0 ||
         cg_arch_set_addr_width(c->a, aw > 64 ? 65 : (int)aw, c->d) < 0)
         return -1;
     c->top = cg_arch_module_define(c->a, "architecture", c->d);

@@ -77,7 +77,8 @@ char *cg__xml_attr(cg__xctx *c, const xmlNode *n, const char *name,
 }
 
 int cg__xml_attr_int(cg__xctx *c, const xmlNode *n, const char *name,
-                     const cg__xvar *env, long def, long min, long *out)
+                     const cg__xvar *env, long def, long min, long max,
+                     long *out)
 {
     bool bad;
     char *v = cg__xml_attr(c, n, name, env, &bad);
@@ -89,13 +90,16 @@ int cg__xml_attr_int(cg__xctx *c, const xmlNode *n, const char *name,
     long x = strtol(v, &end, 10);
     while (isspace((unsigned char)*end))
         end++;
-    if (!*v || *end || errno || x < min) {
+    bool num = *v && !*end && (!errno || x == LONG_MAX);
+    if (num && x > max)
+        cg__xml_error(c, n, "%s=\"%s\" on <%s> is above the limit of %ld",
+                      name, v, (const char *)n->name, max);
+    else if (!num || x < min)
         cg__xml_error(c, n, "%s=\"%s\" on <%s> must be an integer >= %ld", name,
                       v, (const char *)n->name, min);
-        free(v);
-        return -1;
-    }
     free(v);
+    if (!num || x < min || x > max)
+        return -1;
     *out = x;
     return 0;
 }
@@ -258,7 +262,7 @@ static int body_port(cg__xctx *c, int mod, const xmlNode *n,
         if (!bad)
             cg__xml_error(c, n, "<%s> needs a name=\"...\"",
                           (const char *)n->name);
-    } else if (cg__xml_attr_int(c, n, "size", env, 32, 1, &w) == 0) {
+    } else if (cg__xml_attr_int(c, n, "size", env, 32, 1, CG_MAX_WIDTH, &w) == 0) {
         cg__xml_loc(c, n);
         const char *t = (const char *)n->name;
         if (!strcmp(t, "wire"))

@@ -8,6 +8,7 @@
 
 #include "../arch/arch.h"
 #include "../common/diag.h"
+#include "../common/limits.h"
 
 /* A variable visible to expressions: a module parameter or a counter. */
 typedef struct cg__xvar {
@@ -73,9 +74,10 @@ int cg__xml_check_attrs(cg__xctx *c, const xmlNode *n,
  * (*bad = false) or on error (*bad = true). */
 char *cg__xml_attr(cg__xctx *c, const xmlNode *n, const char *name,
                    const cg__xvar *env, bool *bad);
-/* Integer attribute; def when absent; -1 after an error. */
+/* Integer attribute in min..max; def when absent; -1 after an error. */
 int cg__xml_attr_int(cg__xctx *c, const xmlNode *n, const char *name,
-                     const cg__xvar *env, long def, long min, long *out);
+                     const cg__xvar *env, long def, long min, long max,
+                     long *out);
 /* Evaluate n's if= (true when absent); -1 after an error. */
 int cg__xml_cond(cg__xctx *c, const xmlNode *n, const cg__xvar *env,
                  bool *out);

@@ -350,6 +350,7 @@ static void test_build_errors(void **state)
     cg_arch_add_port(a, m, "p", CG_DIR_IN, 32, d);
     assert_int_equal(cg_arch_add_wire(a, m, "p", 32, d), -1);
     assert_int_equal(cg_arch_add_port(a, m, "q", CG_DIR_IN, 0, d), -1);
+    assert_int_equal(cg_arch_add_wire(a, m, "w", CG_MAX_WIDTH + 1, d), -1);
     cg_prim_params p = params(CG_PRIM_FUNC);
     cg_arch_add_prim(a, m, "f", &p, d);
     assert_int_equal(cg_arch_add_prim(a, m, "f", &p, d), -1);
@@ -368,6 +369,7 @@ static void test_build_errors(void **state)
     cg_arch_add_memory(a, "spm", 1024, 2, 1, d);
     assert_int_equal(cg_arch_add_memory(a, "spm", 1024, 2, 1, d), -1);
     assert_int_equal(cg_arch_add_memory(a, "odd", 1000, 3, 1, d), -1);
+    assert_int_equal(cg_arch_add_memory(a, "busy", 1024, 1, 4097, d), -1);
     cg_dma_params dma;
     cg_dma_params_init(&dma);
     dma.channels = 0;
@@ -382,7 +384,10 @@ static void test_build_errors(void **state)
         "name",
         "b.xml:5: error: duplicate wire 'p' in module 'm' (first declared at "
         "b.xml:5); rename one",
-        "b.xml:5: error: port 'q' in module 'm' needs a width >= 1 (got 0)",
+        "b.xml:5: error: port 'q' in module 'm' needs a width of 1..65536 "
+        "(got 0)",
+        "b.xml:5: error: wire 'w' in module 'm' needs a width of 1..65536 "
+        "(got 65537)",
         "b.xml:5: error: duplicate instance 'f' in module 'm' (first "
         "declared at b.xml:5); rename one",
         "b.xml:5: error: FuncUnit 'g' has no opcodes; give at least one "
@@ -398,8 +403,12 @@ static void test_build_errors(void **state)
         "least one",
         "b.xml:5: error: duplicate tile memory 'spm' (first declared at "
         "b.xml:5); rename one",
-        "b.xml:5: error: tile memory 'odd' needs bytes >= 1, banks >= 1 "
-        "dividing bytes, and ports >= 1 (got bytes=1000, banks=3, ports=1)",
+        "b.xml:5: error: tile memory 'odd' needs bytes >= 1, banks of "
+        "1..65536 dividing bytes, and ports of 1..4096 (got bytes=1000, "
+        "banks=3, ports=1)",
+        "b.xml:5: error: tile memory 'busy' needs bytes >= 1, banks of "
+        "1..65536 dividing bytes, and ports of 1..4096 (got bytes=1024, "
+        "banks=1, ports=4097)",
         "b.xml:5: error: the DMA engine needs ext-bytes >= 0, "
         "bytes-per-cycle > 0, setup-cycles >= 0, channels >= 1 and max-dims "
         "1..8",
@@ -482,6 +491,45 @@ static void test_empty(void **state)
     cg_diags_destroy(d);
 }
 
+/* Sixteen copies of sixteen copies ...: m6 would expand to 16^6 registers
+ * (51 million instances, ports and connections).  flatten refuses before
+ * allocating, naming the smallest module over CG_MAX_NODES; m5 alone fits. */
+static void test_too_big(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_create();
+    cg_prim_params reg = params(CG_PRIM_REG);
+    for (int k = 0; k <= 6; k++) {
+        char name[16], sub[16];
+        snprintf(name, sizeof name, "m%d", k);
+        snprintf(sub, sizeof sub, "m%d", k - 1);
+        cg_arch_set_loc(a, "big.xml", 10 + k);
+        int m = cg_arch_module_define(a, name, d);
+        for (int i = 0; i < (k ? 16 : 1); i++) {
+            char inst[16];
+            snprintf(inst, sizeof inst, "i%d", i);
+            if (k)
+                cg_arch_add_submodule(a, m, inst, sub, d);
+            else
+                cg_arch_add_prim(a, m, inst, &reg, d);
+        }
+    }
+    int top = cg_arch_module_define(a, "architecture", d);
+    cg_arch_set_top(a, top);
+    cg_arch_set_grid(a, 1, 1);
+    cg_arch_set_position(a, top, cg_arch_add_submodule(a, top, "b", "m6", d),
+                         0, 0);
+    assert_int_equal(cg_diags_size(d), 0);
+    assert_null(cg_arch_flatten(a, d));
+    assert_int_equal(cg_diags_errors(d), 1);
+    expect_diag(d, cg_diags_size(d) - 1, "big.xml:16: error: module 'm6' "
+                "flattens to more than 16777216 instances, ports, wires and "
+                "connections; nest fewer copies");
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_build_errors),
         cmocka_unit_test(test_select_width),
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_too_big),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -178,11 +178,17 @@ static void test_bad_params(void **state)
     expect_diag(d, 2, "error: bad mesh parameters: mem_columns needs "
                       "mem_bytes >= 1 and mem_banks >= 1 dividing it");
     cg_mesh_params_init(&p);
+    p.rows = 2000000000, p.cols = 2000000000;
+    assert_null(cg_arch_mesh(&p, d));
+    expect_diag(d, 3, "error: bad mesh parameters: the 2000000000x2000000000 "
+                      "grid and its IO ring is above the limit of 262144 "
+                      "cells");
+    cg_mesh_params_init(&p);
     p.ops = 0;
     assert_null(cg_arch_mesh(&p, d));
-    expect_diag(d, 3, "error: bad mesh parameters: ops must list at least "
+    expect_diag(d, 4, "error: bad mesh parameters: ops must list at least "
                       "one opcode");
-    assert_int_equal(cg_diags_size(d), 4);
+    assert_int_equal(cg_diags_size(d), 5);
     cg_diags_destroy(d);
 }
 

@@ -367,8 +367,8 @@ static void test_untileable_loop(void **state)
     assert_string_equal(r.err, want);
 }
 
-/* A report file that cannot be written: the rows still come, the file is
- * not left half-written, exit 1. */
+/* A report file that cannot be written is found before any loop runs
+ * (once only after all of them); tests/cli/test_files.c has the rest. */
 static void test_unwritable_report(void **state)
 {
     (void)state;
@@ -376,9 +376,108 @@ static void test_unwritable_report(void **state)
     run_cgramap(&r, (const char *const[]){"--json", "/nonexistent/r.json",
                                           LOOSE "/acc.dot", NULL});
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.out, "acc            acc"));
-    assert_string_equal(r.err,
-                        "/nonexistent/r.json: error: cannot write this file\n");
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "/nonexistent/r.json: error: cannot write "
+                        "this file for --json (No such file or directory); "
+                        "nothing was run\n");
+}
+
+/* Numbers out of range: once converted to int (undefined for 2^31 and
+ * up), and --timeout 1e400 taken as infinity by the main job while `map`
+ * refused it.  Now one rule and one message for both. */
+static void test_number_options(void **state)
+{
+    (void)state;
+    static const char *const cases[][3] = {
+        {"-j", "2147483648", "a whole number from 1 to 64"},
+        {"-j", "1e300", "a whole number from 1 to 64"},
+        {"--max-ii", "4294967297", "a whole number from 1 to 64"},
+        {"--max-ii", "nan", "a whole number from 1 to 64"},
+        {"--steps", "1e300", "a whole number from 1 to 1000000000000"},
+        {"--ilp-nodes", "2147483648", "a whole number from 1 to 2147483647"},
+        {"--seed", "-1", "a whole number from 0 to 4294967295"},
+        {"--timeout", "1e400", "seconds, more than 0 and at most 1e9"},
+        {"--timeout", "inf", "seconds, more than 0 and at most 1e9"},
+        {"--timeout", "2e9", "seconds, more than 0 and at most 1e9"},
+        {"--time-limit", "1e400", "seconds, more than 0 and at most 1e9"},
+        {"--run-timeout", "0", "seconds, more than 0 and at most 1e9"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        for (int map = 0; map < 2; map++) {
+            if (map && (!strcmp(cases[i][0], "-j") ||
+                        !strcmp(cases[i][0], "--run-timeout")))
+                continue; /* options of the main job only */
+            run r;
+            const char *job[] = {cases[i][0], cases[i][1], LOOSE, NULL};
+            const char *one[] = {"map", cases[i][0], cases[i][1],
+                                 LOOSE "/acc.dot", NULL};
+            run_cgramap(&r, map ? one : job);
+            char want[160];
+            snprintf(want, sizeof want, "cgramap%s: Invalid value for %s: %s "
+                     "(%s)\n", map ? " map" : "", cases[i][0], cases[i][1],
+                     cases[i][2]);
+            assert_int_equal(r.status, 2);
+            assert_string_equal(r.err, want);
+        }
+    }
+}
+
+/* Loop `name` of tests/cli/data/refrun/<name>.c mapped but not verified
+ * because of why: exit 1, why as the error on stderr and in the row. */
+static void expect_not_verified(const run *r, const char *name,
+                                const char *why)
+{
+    char want[512];
+    snprintf(want, sizeof want, "tests/cli/data/refrun/%s.c: error: %s\n",
+             name, why);
+    assert_int_equal(r->status, 1);
+    assert_string_equal(r->err, want);
+    snprintf(want, sizeof want, "\n%-14s %-14s", name, name);
+    const char *row = strstr(r->out, want);
+    assert_non_null(row);
+    assert_non_null(strstr(row, " mapped "));
+    snprintf(want, sizeof want, " not verified: %s\n", why);
+    assert_non_null(strstr(row, want));
+}
+
+/* A kernel whose native run would take hours (tests/cli/data/refrun): the
+ * reference run is stopped after --run-timeout, the loop keeps its
+ * mapping and its row says why it is not verified; the job goes on. */
+static void test_reference_run_limit(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--run-timeout", "1", "--timeout",
+                                          "20", "tests/cli/data/refrun/spin.c",
+                                          LOOSE "/acc.dot", NULL});
+    expect_not_verified(&r, "spin", "reference run exceeded 1 s and was "
+                        "stopped (loop 'spin'); raise --run-timeout to let "
+                        "it finish");
+    assert_non_null(strstr(r.out, "\nacc            acc"));
+    assert_non_null(strstr(r.out, " yes\n"));
+}
+
+/* A kernel that crashes natively after its mapped loop: a row of its
+ * own, not a crashed worker.  (The sanitizers' SEGV handler would turn
+ * the signal into an exit status and a report: leave the signal alone.) */
+static void test_reference_run_crash(void **state)
+{
+    (void)state;
+    const char *old = getenv("ASAN_OPTIONS");
+    char *keep = old ? strdup(old) : NULL;
+    setenv("ASAN_OPTIONS", "handle_segv=0:detect_leaks=0", 1);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "20",
+                                          "tests/cli/data/refrun/crash.c",
+                                          NULL});
+    if (keep)
+        setenv("ASAN_OPTIONS", keep, 1);
+    else
+        unsetenv("ASAN_OPTIONS");
+    free(keep);
+    expect_not_verified(&r, "crash", "reference run crashed (signal 11, "
+                        "Segmentation fault) in loop 'crash'; run the C "
+                        "program natively to find the fault");
 }
 
 static void test_usage_and_nothing_found(void **state)
@@ -387,10 +486,12 @@ static void test_usage_and_nothing_found(void **state)
     run r;
     run_cgramap(&r, (const char *const[]){"--timeout", "abc", LOOSE, NULL});
     assert_int_equal(r.status, 2);
-    assert_string_equal(r.err, "cgramap: Invalid value for --timeout: abc\n");
+    assert_string_equal(r.err, "cgramap: Invalid value for --timeout: abc "
+                               "(seconds, more than 0 and at most 1e9)\n");
     run_cgramap(&r, (const char *const[]){"-j", "0", LOOSE, NULL});
     assert_int_equal(r.status, 2);
-    assert_string_equal(r.err, "cgramap: Invalid value for -j: 0\n");
+    assert_string_equal(r.err, "cgramap: Invalid value for -j: 0 (a whole "
+                               "number from 1 to 64)\n");
     run_cgramap(&r, (const char *const[]){"--solver", "gurobi", LOOSE, NULL});
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap: Invalid value for --solver: gurobi "
@@ -621,6 +722,9 @@ int main(void)
         cmocka_unit_test(test_cgrame_folder),
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
+        cmocka_unit_test(test_number_options),
+        cmocka_unit_test(test_reference_run_limit),
+        cmocka_unit_test(test_reference_run_crash),
         cmocka_unit_test(test_usage_and_nothing_found),
         cmocka_unit_test(test_kernel_parameters),
     };

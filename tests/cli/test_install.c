@@ -64,7 +64,8 @@ static void test_files(void **state)
         "lib/pkgconfig/cgramap.pc", "include/cgramap/arch/arch.h",
         "include/cgramap/xml/xml.h", "include/cgramap/dfg/dfg.h",
         "include/cgramap/dfg/extract.h", "include/cgramap/mapper/map.h",
-        "include/cgramap/tiling/tile.h", "include/cgramap/common/diag.h"};
+        "include/cgramap/tiling/tile.h", "include/cgramap/common/diag.h",
+        "include/cgramap/common/limits.h"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         if (!present(want[i]))
             fail_msg("%s not installed", want[i]);

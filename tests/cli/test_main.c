@@ -417,12 +417,13 @@ static void test_map_usage(void **state)
     run_cgramap(&r, (const char *const[]){"map", "--timeout", "abc",
                                           "x.dot", NULL});
     assert_int_equal(r.status, 2);
-    assert_string_equal(r.err, "cgramap map: Invalid value for --timeout: abc\n");
+    assert_string_equal(r.err, "cgramap map: Invalid value for --timeout: "
+                               "abc (seconds, more than 0 and at most 1e9)\n");
     run_cgramap(&r, (const char *const[]){"map", "--max-ii", "2.5", "x.dot",
                                           NULL});
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap map: Invalid value for --max-ii: 2.5"
-                               " (a whole number up to 64)\n");
+                               " (a whole number from 1 to 64)\n");
     run_cgramap(&r, (const char *const[]){"map", "--solver", "CBC", "x.dot",
                                           NULL});
     assert_int_equal(r.status, 2);

@@ -148,6 +148,48 @@ static void test_errors(void **state)
                "'(rel 0 1).in' in expression '(rel 0 1)'");
 }
 
+/* Every operation is checked: an overflow of the 64-bit range is an error
+ * naming the operation and the expression, never a wrapped value or a
+ * SIGFPE (LONG_MIN / -1). */
+static void test_overflow(void **state)
+{
+    fixture *f = *state;
+    expect(f, "(- -9223372036854775807 1)", "-9223372036854775808");
+    expect(f, "(+ 9223372036854775806 1)", "9223372036854775807");
+    expect_err(f, "(/ (- -9223372036854775807 1) -1)",
+               "e.xml:7: error: '-9223372036854775808 / -1' is outside the "
+               "integer range -9223372036854775808..9223372036854775807 in "
+               "expression '(/ (- -9223372036854775807 1) -1)'");
+    expect_err(f, "(* 3037000500 3037000500)",
+               "e.xml:7: error: '3037000500 * 3037000500' is outside the "
+               "integer range -9223372036854775808..9223372036854775807 in "
+               "expression '(* 3037000500 3037000500)'");
+    expect_err(f, "(+ 9223372036854775807 (i))",
+               "e.xml:7: error: '9223372036854775807 + 3' is outside the "
+               "integer range -9223372036854775808..9223372036854775807 in "
+               "expression '(+ 9223372036854775807 (i))'");
+    expect_err(f, "(- -2 9223372036854775807)",
+               "e.xml:7: error: '-2 - 9223372036854775807' is outside the "
+               "integer range -9223372036854775808..9223372036854775807 in "
+               "expression '(- -2 9223372036854775807)'");
+    expect_err(f, "(- (- -9223372036854775807 1))",
+               "e.xml:7: error: '-(-9223372036854775808)' is outside the "
+               "integer range -9223372036854775808..9223372036854775807 in "
+               "expression '(- (- -9223372036854775807 1))'");
+    expect_err(f, "(+ 1 -(- -9223372036854775807 1))",
+               "e.xml:7: error: '-(-9223372036854775808)' is outside the "
+               "integer range -9223372036854775808..9223372036854775807 in "
+               "expression '(+ 1 -(- -9223372036854775807 1))'");
+    expect_err(f, "n(i)*4611686018427387904",
+               "e.xml:7: error: '3 * 4611686018427387904' is outside the "
+               "integer range -9223372036854775808..9223372036854775807 in "
+               "expression 'n(i)*4611686018427387904'");
+    expect_err(f, "(+ 99999999999999999999 1)",
+               "e.xml:7: error: '99999999999999999999' is outside the "
+               "integer range -9223372036854775808..9223372036854775807 in "
+               "expression '(+ 99999999999999999999 1)'");
+}
+
 static void test_var_refs(void **state)
 {
     (void)state;
@@ -171,6 +213,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_eval_int, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bool, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_overflow, setup, teardown),
         cmocka_unit_test(test_var_refs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -165,6 +165,19 @@ static void test_errors(void **state)
                  "t.xml:1: error: <inst> 'r' needs a module=\"...\"");
     expect_error(ONE("<inst name=\"r\" module=\"Register\" size=\"0\"/>"),
                  "t.xml:1: error: size=\"0\" on <inst> must be an integer >= 1");
+    /* Once truncated to an int: 4294967297 became a 1-bit register. */
+    expect_error(ONE("<inst name=\"r\" module=\"Register\" "
+                     "size=\"4294967297\"/>"),
+                 "t.xml:1: error: size=\"4294967297\" on <inst> is above the "
+                 "limit of 65536");
+    expect_error(ONE("<inst name=\"x\" module=\"Multiplexer\" "
+                     "ninput=\"4097\"/>"),
+                 "t.xml:1: error: ninput=\"4097\" on <inst> is above the limit "
+                 "of 4096");
+    expect_error(ONE("<inst name=\"f\" module=\"FuncUnit\" "
+                     "latency=\"(* 65536 65536)\"/>"),
+                 "t.xml:1: error: latency=\"4294967296\" on <inst> is above "
+                 "the limit of 65536");
     expect_error(ONE("<sub-module name=\"r\" module=\"Register\"/>"),
                  "t.xml:1: error: <sub-module> 'r' names primitive 'Register'; "
                  "use <inst> for primitives");

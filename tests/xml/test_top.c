@@ -167,14 +167,17 @@ static void test_ports_and_absolute(void **state)
                   "top_ports.txt", 0);
 }
 
+/* A file with the grid size given and pe then body inside <architecture>,
+ * written into the caller's buf. */
+#define ARCH(size, body)                                                      \
+    (snprintf(buf, sizeof buf, MODS "<architecture %s>\n%s%s"               \
+              "</architecture></cgra>\n", size, pe, body), buf)
+
 static void test_errors(void **state)
 {
     (void)state;
     const char *pe = "<pattern><block module=\"pe\"/></pattern>\n";
     char buf[4096];
-#define ARCH(size, body)                                                      \
-    (snprintf(buf, sizeof buf, MODS "<architecture %s>\n%s%s"               \
-              "</architecture></cgra>\n", size, pe, body), buf)
     expect_error(ARCH("rows=\"2\" cols=\"2\"",
                       "<pattern col-range=\"0 1\">\n"
                       "<connection from=\"(rel 0 1).out\" to=\"(rel 0 0).in\"/>\n"
@@ -250,19 +253,86 @@ static void test_errors(void **state)
     expect_error(ARCH("rows=\"1\" cols=\"1\"", "<dma bytes-per-cycle=\"0\"/>\n"),
                  "t.xml:4: error: bytes-per-cycle=\"0\" must be a number above 0");
     expect_error(ARCH("rows=\"1\" cols=\"1\"", "<dma max-dims=\"9\"/>\n"),
-                 "t.xml:4: error: max-dims=\"9\" is above the limit of 8");
+                 "t.xml:4: error: max-dims=\"9\" on <dma> is above the limit "
+                 "of 8");
     expect_error(ARCH("rows=\"1\" cols=\"2\"", "<pattern col-range=\"1 1\">"
                       "<block module=\"pe\" row=\"0\"/></pattern>\n"),
                  "t.xml:4: error: row= and col= belong on a <block> directly "
                  "in <architecture>; inside <pattern> the stamp places the "
                  "block");
-#undef ARCH
+}
+
+/* Sizes beyond common/limits.h, out-of-range numbers and overflowing
+ * expressions: each a clear error, never a truncated value (rows=
+ * "4294967297" once became 1), a huge allocation or a SIGFPE. */
+static void test_limits(void **state)
+{
+    (void)state;
+    const char *pe = "<pattern><block module=\"pe\"/></pattern>\n";
+    char buf[4096];
+    expect_error(ARCH("rows=\"(/ (- -9223372036854775807 1) -1)\" "
+                      "cols=\"1\"", ""),
+                 "t.xml:2: error: '-9223372036854775808 / -1' is outside the "
+                 "integer range -9223372036854775808..9223372036854775807 in "
+                 "expression '(/ (- -9223372036854775807 1) -1)'");
+    expect_error(ARCH("rows=\"4294967297\" cols=\"1\"", ""),
+                 "t.xml:2: error: rows=\"4294967297\" on <architecture> is "
+                 "above the limit of 262144");
+    expect_error(ARCH("rows=\"1\" cols=\"22147483647\"", ""),
+                 "t.xml:2: error: cols=\"22147483647\" on <architecture> is "
+                 "above the limit of 262144");
+    expect_error(ARCH("rows=\"99999999999999999999\" cols=\"1\"", ""),
+                 "t.xml:2: error: rows=\"99999999999999999999\" on "
+                 "<architecture> is above the limit of 262144");
+    expect_error(ARCH("rows=\"-99999999999999999999\" cols=\"1\"", ""),
+                 "t.xml:2: error: rows=\"-99999999999999999999\" on "
+                 "<architecture> must be an integer >= 1");
+    expect_error(ARCH("rows=\"1000\" cols=\"1000\"", ""),
+                 "t.xml:2: error: the 1000x1000 grid has 1000000 cells, above "
+                 "the limit of 262144; describe a smaller array");
+    expect_error(ARCH("rows=\"262144\" cols=\"262144\"", ""),
+                 "t.xml:2: error: the 262144x262144 grid has 68719476736 "
+                 "cells, above the limit of 262144; describe a smaller array");
+    pe = "<mesh io=\"every-side-port\"/>\n";
+    expect_error(ARCH("rows=\"510\" cols=\"511\"", ""),
+                 "t.xml:2: error: the 512x513 grid (with its IO ring) has "
+                 "262656 cells, above the limit of 262144; describe a smaller "
+                 "array");
+    pe = "<pattern><block module=\"pe\"/></pattern>\n";
+    expect_error(ARCH("rows=\"2\" cols=\"2\"",
+                      "<pattern row-skip=\"9223372036854775807\"/>\n"),
+                 "t.xml:4: error: row-skip=\"9223372036854775807\" on "
+                 "<pattern> is above the limit of 262144");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"",
+                      "<pattern row-range=\"0 99999999999999999999\"/>\n"),
+                 "t.xml:4: error: row-range=\"0 99999999999999999999\" must "
+                 "be two numbers 'first last' with 0 <= first <= last <= 1");
+    expect_error(ARCH("rows=\"2\" cols=\"2\"",
+                      "<pattern><connection from=\"(rel 9223372036854775807 "
+                      "0).out\" to=\"(rel 0 0).in\"/></pattern>\n"),
+                 "t.xml:4: error: reference '(rel 9223372036854775807 0).out' "
+                 "from block_0_0 leaves the 2x2 grid at "
+                 "(9223372036854775807, 0); narrow the pattern's ranges or "
+                 "set wrap-around=\"on\"");
+    expect_error(ARCH("rows=\"1\" cols=\"1\"",
+                      "<input name=\"x\" size=\"4294967297\"/>\n"),
+                 "t.xml:4: error: size=\"4294967297\" on <input> is above the "
+                 "limit of 65536");
+    expect_error(ARCH("rows=\"1\" cols=\"1\"",
+                      "<memory name=\"m\" bytes=\"64\" ports=\"4097\"/>\n"),
+                 "t.xml:4: error: ports=\"4097\" on <memory> is above the "
+                 "limit of 4096");
+    expect_error(ARCH("rows=\"1\" cols=\"1\"",
+                      "<dma channels=\"2147483648\"/>\n"),
+                 "t.xml:4: error: channels=\"2147483648\" on <dma> is above "
+                 "the limit of 2147483647");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counters_and_skips),
+        cmocka_unit_test(test_limits),
         cmocka_unit_test(test_counter_values),
         cmocka_unit_test(test_rel_arithmetic),
         cmocka_unit_test(test_wrap_around),

@@ -1,0 +1,19 @@
+/* A kernel that maps but crashes natively after its loop: its row must
+ * say "not verified: reference run crashed ..." and the job go on. */
+#define N 16
+int a[N];
+int *volatile nowhere;
+
+__attribute__((noinline)) void crash(void)
+{
+    for (int i = 0; i < N; i++) { //DFGLOOP: crash
+        a[i] = a[i] + 1;
+    }
+    *nowhere = 1;
+}
+
+int main(void)
+{
+    crash();
+    return a[0];
+}
