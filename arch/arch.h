@@ -27,6 +27,10 @@
 #include "../common/limits.h"
 #include "../common/op.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum cg_dir { CG_DIR_IN, CG_DIR_OUT, CG_DIR_INOUT } cg_dir;
 
 /* Primitive kinds and their ports (exactly these names):
@@ -265,5 +269,9 @@ void cg_netlist_layout(const cg_netlist *nl, double *xy, double size[2]);
  * cg_netlist_layout's points (inputscale=72), one outline per block, every
  * connection an arrow.  Render with `neato -Tsvg`. */
 void cg_netlist_write_dot(const cg_netlist *nl, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

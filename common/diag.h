@@ -11,6 +11,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum cg_severity {
     CG_SEV_ERROR,   /* the input is wrong; the result is not produced */
     CG_SEV_WARNING, /* suspicious but usable input */
@@ -62,5 +66,9 @@ char *cg_diag_format(const cg_diag *e);
 void cg_diags_print(const cg_diags *d, FILE *out);
 /* Append every entry of src to dst. */
 void cg_diags_append(cg_diags *dst, const cg_diags *src);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

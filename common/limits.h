@@ -9,6 +9,10 @@
 #ifndef CG_LIMITS_H
 #define CG_LIMITS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Cells of a grid, the IO ring included (512x512). */
 #define CG_MAX_GRID_CELLS (1 << 18)
 /* Bits of a port, a wire or a unit. */
@@ -24,5 +28,9 @@
 #define CG_MAX_BANKS (1 << 16)
 /* Module instances, and ports and wires, of a flattened architecture. */
 #define CG_MAX_NODES (1 << 24)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

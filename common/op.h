@@ -18,6 +18,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum cg_op {
     CG_OP_NOP,
     CG_OP_INPUT,
@@ -95,5 +99,9 @@ bool cg_op_eval(cg_op op, cg_pred pred, int width, int from_width,
 uint64_t cg_trunc(uint64_t v, int width);
 /* Sign-extend the low width bits of v to 64 bits. */
 int64_t cg_sext(uint64_t v, int width);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -24,6 +24,10 @@
 #include "../common/diag.h"
 #include "../common/op.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct cg_dfg_node {
     cg_op op;
     cg_pred pred;       /* icmp only */
@@ -217,5 +221,9 @@ const cg_nest *cg_dfg_nest(const cg_dfg *g);
  * (allocated with malloc; strings too). */
 void cg_dfg_set_nest(cg_dfg *g, cg_nest *nest);
 void cg_nest_free(cg_nest *n); /* accepts NULL */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -26,6 +26,10 @@
 #include "../common/diag.h"
 #include "dfg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CG_EXTRACT_MAX_SYMS 16
 
 typedef struct cg_extract_sym {
@@ -157,5 +161,9 @@ int cg_extract_run(cg_extract_prog *x, const char *tag, cg_mem *mem,
 /* The trip count of the tagged loop as recorded in its nest, with the
  * symbol values of p substituted; -1 when unknown. */
 int64_t cg_extract_trip(const cg_dfg *g);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

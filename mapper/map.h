@@ -21,6 +21,10 @@
 #include "../common/diag.h"
 #include "../dfg/dfg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- the MRRG ------------------------------------------------------------ */
 
 typedef enum cg_mrrg_kind {
@@ -249,5 +253,9 @@ int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
 int cg_sim_run(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                const cg_mapping *m, int64_t iters, cg_mem *mem,
                const uint64_t *inputs, uint64_t *outputs, cg_diags *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

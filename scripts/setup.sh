@@ -4,7 +4,7 @@
 # everything is there.
 set -eu
 
-PACKAGES="cmake make gcc pkg-config libxml2-dev libglpk-dev glpk-utils \
+PACKAGES="cmake make gcc g++ pkg-config libxml2-dev libglpk-dev glpk-utils \
 libcmocka-dev libjansson-dev libcsv-dev llvm-16-dev clang-16 graphviz \
 coinor-libcbc-dev libmetis-dev"
 

@@ -34,6 +34,10 @@
 #include "../arch/arch.h"
 #include "../common/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* From dfg/dfg.h (the loop nest record and memory images). */
 typedef struct cg_nest cg_nest;
 typedef struct cg_mem cg_mem;
@@ -472,5 +476,9 @@ typedef struct cg_tile_run_stats {
 int cg_tile_run(const cg_tile_program *g, const cg_tile_dfg *t,
                 const cg_tile_run_params *rp, cg_mem *ext,
                 cg_tile_run_stats *st, cg_diags *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

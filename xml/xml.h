@@ -15,6 +15,10 @@
 
 #include "../arch/arch.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Read the architecture file at path.  templates_path (may be NULL) names a
  * second file whose <templates> root holds module templates used by it. */
 cg_arch *cg_xml_read(const char *path, const char *templates_path,
@@ -25,5 +29,9 @@ cg_arch *cg_xml_read(const char *path, const char *templates_path,
 cg_arch *cg_xml_read_memory(const char *text, const char *name,
                             const char *templates_text,
                             const char *templates_name, cg_diags *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

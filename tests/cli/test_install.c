@@ -107,11 +107,46 @@ static void test_pkg_config(void **state)
     assert_string_equal(text, "flattened\n");
 }
 
+/* A C++ program includes every public header and links: the headers
+ * declare their functions extern "C". */
+static void test_cplusplus(void **state)
+{
+    (void)state;
+    char src[64];
+    snprintf(src, sizeof src, "%s/use.cpp", prefix);
+    FILE *f = fopen(src, "w");
+    assert_non_null(f);
+    fputs("#include \"common/diag.h\"\n#include \"common/limits.h\"\n"
+          "#include \"common/op.h\"\n#include \"arch/arch.h\"\n"
+          "#include \"xml/xml.h\"\n#include \"dfg/dfg.h\"\n"
+          "#include \"dfg/extract.h\"\n#include \"mapper/map.h\"\n"
+          "#include \"tiling/tile.h\"\n#include <cstdio>\n"
+          "int main() {\n"
+          "    cg_diags *d = cg_diags_create();\n"
+          "    cg_arch *a = cg_arch_default(d);\n"
+          "    cg_netlist *nl = cg_arch_flatten(a, d);\n"
+          "    cg_map_params p;\n    cg_map_params_init(&p);\n"
+          "    std::printf(\"%s %d\\n\", nl ? \"flattened\" : \"failed\","
+          " p.max_ii);\n"
+          "    cg_netlist_destroy(nl);\n    cg_arch_destroy(a);\n"
+          "    cg_diags_destroy(d);\n    return 0;\n}\n", f);
+    fclose(f);
+    assert_int_equal(sh("cd %s && c++ " CG_USER_CFLAGS " use.cpp -o usecpp "
+                        "$(PKG_CONFIG_PATH="
+                        "%s/lib/pkgconfig pkg-config --cflags --libs cgramap)"
+                        " && ./usecpp > outcpp", prefix, prefix), 0);
+    char out[64], text[64];
+    snprintf(out, sizeof out, "%s/outcpp", prefix);
+    slurp(out, text, sizeof text);
+    assert_string_equal(text, "flattened 16\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_pkg_config),
+        cmocka_unit_test(test_cplusplus),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
