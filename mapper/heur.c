@@ -20,8 +20,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../common/util.h"
 #include "cluster_internal.h"
 #include "heur_internal.h"
 #include "map_internal.h"
@@ -56,7 +56,7 @@ typedef struct heur {
     int *order, *bump;
     double *height;
     int64_t *asap, *alap; /* static schedule with the least edge delays */
-    uint64_t rng;
+    cg_rng rng;
     double deadline;
     long steps;      /* ops placed or failed, over all attempts */
     double noise;    /* random part of a choice's cost; grows with the
@@ -66,19 +66,9 @@ typedef struct heur {
                         alap (else in the first II cycles) */
 } heur;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static double rnd(heur *H)
 {
-    H->rng ^= H->rng << 13;
-    H->rng ^= H->rng >> 7;
-    H->rng ^= H->rng << 17;
-    return (double)(H->rng >> 11) / 9007199254740992.0;
+    return cg_rng_unit(&H->rng);
 }
 
 static int modii(const heur *H, int64_t t)
@@ -808,7 +798,7 @@ static int attempt(heur *H)
 {
     reset(H);
     for (int i = 0; i < H->n; i++) {
-        if (now() > H->deadline)
+        if (cg_clock_now() > H->deadline)
             return -2;
         if (H->o->max_steps > 0 && H->steps >= H->o->max_steps)
             return -3;
@@ -856,9 +846,10 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
                  cg__heur_opts *o, cg_mapping **out, cg_diags *d)
 {
     heur H = {.nl = nl, .m = m, .g = g, .o = o};
-    H.deadline = now() + o->timeout_s;
+    H.deadline = cg_clock_now() + o->timeout_s;
     o->timed_out = false;
-    H.rng = 0x2545f4914f6cdd1dull ^ ((uint64_t)o->seed * 0x9e3779b97f4a7c15ull);
+    cg_rng_init(&H.rng, 0x2545f4914f6cdd1dull ^
+                            ((uint64_t)o->seed * 0x9e3779b97f4a7c15ull));
     *out = NULL;
     int rc = setup(&H);
     if (rc == 0) {

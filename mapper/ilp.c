@@ -39,8 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../common/util.h"
 #include "ilp_internal.h"
 #include "sym_internal.h"
 
@@ -573,13 +573,6 @@ static int model_build(model *M)
 
 /* ---- solving and reading the solution ----------------------------------- */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Value of a column in the MIP solution (GLPK's or CBC's), or in the
  * current LP solution while the row-generation callback runs. */
 static double val(const model *M, glp_prob *P, int col)
@@ -849,7 +842,7 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
     if (!M->path || !M->used)
         return -1;
     for (;;) {
-        double left = deadline - now();
+        double left = deadline - cg_clock_now();
         out->capped = left <= 0;
         int lp = left > 0 ? relax(P, left, M->o->lp_iters, &out->capped)
                           : CG_II_TIMEOUT;
@@ -857,7 +850,7 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
             out->outcome = lp >= 0 ? (cg_ii_outcome)lp : CG_II_TIMEOUT;
             return 0;
         }
-        left = deadline - now();
+        left = deadline - cg_clock_now();
         if (M->o->solver == CG_SOLVER_CBC) {
             int rc = left > 0 ? solve_cbc(M, P, left, out) : 0;
             if (rc == 1)
@@ -906,7 +899,7 @@ int cg__ilp_solve(const cg__kgraph *k, const cg_netlist *nl,
                   const cg_dfg *g, const cg__ilp_opts *o, cg__ilp_out *out,
                   cg_diags *d)
 {
-    double deadline = now() + o->timeout_s;
+    double deadline = cg_clock_now() + o->timeout_s;
     memset(out, 0, sizeof *out);
     model M = {.k = k, .nl = nl, .g = g, .o = o};
     if (model_build(&M) < 0) {

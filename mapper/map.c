@@ -29,8 +29,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../common/util.h"
 #include "cluster_internal.h"
 #include "heur_internal.h"
 #include "imm_internal.h"
@@ -63,13 +63,6 @@ void cg_map_params_init(cg_map_params *p)
     p->lp_iters = 100000;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* The LP file name of one attempt: "<dump_lp>-<ii>". */
 static char *lp_name(const char *base, int ii)
 {
@@ -95,7 +88,7 @@ static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
     int diam = cg_netlist_rows(nl) + cg_netlist_cols(nl) - 2;
     int nodes = p->ilp_nodes > 0 ? (p->ilp_nodes + 3) / 4 : 0;
     for (int r = 1; r <= 2 && r < diam; r++) {
-        double left = deadline - now();
+        double left = deadline - cg_clock_now();
         if (left <= 0)
             break;
         cg__ilp_opts o = {center,    r,     left,  NULL, false,
@@ -114,7 +107,7 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
                   cg__ilp_out *out, cg_diags *d)
 {
     int n = cg_dfg_nnodes(g);
-    double deadline = now() + p->timeout_s;
+    double deadline = cg_clock_now() + p->timeout_s;
     int *center = malloc(sizeof(int) * ((size_t)n + 1));
     if (!center)
         return -1;
@@ -136,7 +129,7 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     if (proven && !lp) {
         /* decided; the full model is solved only to write it */
     } else if (rc == 0 && out->outcome != CG_II_MAPPED) {
-        double left = deadline - now();
+        double left = deadline - cg_clock_now();
         cg__ilp_opts o = {NULL,      0,           left > 0 ? left : 0,
                           lp,        false,       p->solver,
                           p->ilp_nodes, p->lp_iters};
@@ -214,7 +207,7 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
                   const cg_map_params *p, int ii, cg_map_result *res,
                   cg_diags *d)
 {
-    double t0 = now();
+    double t0 = cg_clock_now();
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
     cg__kgraph *k = m ? cg__kgraph_build(m, nl) : NULL;
     if (!k) {
@@ -228,7 +221,7 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
     int rc = try_ii(nl, g, p, k, ii, &out, d);
     cg__kgraph_destroy(k);
     if (rc == 0)
-        record(res, ii, out.outcome, now() - t0, &out,
+        record(res, ii, out.outcome, cg_clock_now() - t0, &out,
                out.outcome == CG_II_TIMEOUT && out.capped);
     if (rc == 0 && out.mapping) {
         if (accept(nl, g, m, out.mapping, res, d) == 0)
@@ -396,8 +389,8 @@ static bool per_ii(const cg_map_params *p, const sweep *sw,
                    cg_map_params *q)
 {
     *q = *p;
-    if (sw->loop_end > 0 && sw->loop_end - now() < q->timeout_s)
-        q->timeout_s = sw->loop_end - now();
+    if (sw->loop_end > 0 && sw->loop_end - cg_clock_now() < q->timeout_s)
+        q->timeout_s = sw->loop_end - cg_clock_now();
     return q->timeout_s > 0;
 }
 
@@ -408,7 +401,7 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
                        sweep *sw, cg_diags *d)
 {
     for (int ii = res->mii.mii; ii <= p->max_ii; ii++) {
-        double t0 = now();
+        double t0 = cg_clock_now();
         cg_map_params q;
         if (!per_ii(p, sw, &q)) {
             res->capped = true;
@@ -416,7 +409,7 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
         }
         int rc = heur_at(nl, g, &q, ii, res, &sw->capped[ii - res->mii.mii],
                          d);
-        double secs = now() - t0;
+        double secs = cg_clock_now() - t0;
         if (rc < 0)
             return -1;
         res->capped |= rc == 1 && sw->capped[ii - res->mii.mii];
@@ -490,7 +483,7 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
 static int map_search(const cg_netlist *nl, const cg_dfg *g,
                       const cg_map_params *p, cg_map_result *res, cg_diags *d)
 {
-    double t0 = now();
+    double t0 = cg_clock_now();
     memset(res, 0, sizeof *res);
     res->status = CG_MAP_ERROR;
     if (cg_mii_compute(nl, g, &res->mii, d) < 0)
@@ -524,7 +517,7 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     free(sw.proven);
     free(sw.psecs);
     free(sw.capped);
-    res->seconds = now() - t0;
+    res->seconds = cg_clock_now() - t0;
     if (rc < 0)
         return -1;
     res->status = res->mapping ? CG_MAP_MAPPED

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../common/util.h"
 #include "map_internal.h"
 
 typedef struct anneal {
@@ -22,15 +23,12 @@ typedef struct anneal {
     int *ncand;
     int **adj;       /* per DFG node: neighbours (both directions) */
     int *nadj;
-    uint64_t rng;
+    cg_rng rng;
 } anneal;
 
 static uint64_t next(anneal *a)
 {
-    a->rng ^= a->rng << 13;
-    a->rng ^= a->rng >> 7;
-    a->rng ^= a->rng << 17;
-    return a->rng;
+    return cg_rng_next(&a->rng);
 }
 
 static int dist(const anneal *a, int p, int q)
@@ -165,7 +163,7 @@ int cg__place_anneal(const cg_netlist *nl, const cg_dfg *g, int ii,
                      unsigned seed, int *prim)
 {
     anneal a = {.nl = nl, .g = g, .n = cg_dfg_nnodes(g), .ii = ii};
-    a.rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed * 0x100000001b3ull);
+    cg_rng_init(&a.rng, 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed * 0x100000001b3ull));
     if (a.n == 0)
         return 0;
     int rc = setup(&a);

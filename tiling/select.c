@@ -7,12 +7,12 @@
  * balanced size (ceil(trip/count)) in a window around it; the last size is
  * found by bisection since memory grows with it.
  */
+#include "../common/util.h"
 #include "tile_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void cg_tile_params_init(cg_tile_params *p)
 {
@@ -538,13 +538,6 @@ static int orders(const cg_tile_model *m, bool all, int (*out)[8])
     return n;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* The error when not even the smallest tile fits: its buffers listed. */
 static void too_small(const cg_tile_model *m, const cg_tile_target *t,
                       const cg_tile_params *p, cg_diags *d)
@@ -721,10 +714,10 @@ cg_tile_plan *cg_tile_plan_model(const cg_tile_model *m,
                      "%d)", (long long)t->mem_bytes, p->ii, p->depth);
         return NULL;
     }
-    double t0 = now();
+    double t0 = cg_clock_now();
     search s = {.m = m, .t = t, .p = p};
     int rc = run_search(&s);
-    double secs = now() - t0;
+    double secs = cg_clock_now() - t0;
     for (int l = 0; l < m->nloops; l++)
         free(s.list[l]);
     if (rc < 0) {

@@ -58,7 +58,7 @@ static void test_bad_usage(void **state)
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "nosuch/: error: no such file or folder\n");
     /* a word that names an existing folder is a path too */
-    run_cgramap(&r, (const char *const[]){"docs", NULL});
+    run_cgramap(&r, (const char *const[]){"scripts", NULL});
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "cgramap: no tagged .c file, benchmark folder "
                         "or .dot file found\n");
