@@ -72,21 +72,21 @@ static void module_list(const cg_arch *a, char *buf, size_t len)
 
 /* ---- resolving references ----------------------------------------------- */
 
+/* Signal names are unique in a module (cg_arch_add_port and _wire refuse
+ * a second): the one of that name, if a wire is wanted. */
 static int find_sig(const cg__module *m, const char *name, bool wires)
 {
-    for (int i = 0; i < m->nsigs; i++)
-        if ((wires || !m->sigs[i].wire) && !strcmp(m->sigs[i].name, name))
-            return i;
-    return -1;
+    int i;
+    if (!cg_strmap_get(m->sig_ix, name, &i) || (!wires && m->sigs[i].wire))
+        return -1;
+    return i;
 }
 
+/* The instance named by the len bytes at name. */
 static int find_inst(const cg__module *m, const char *name, size_t len)
 {
-    for (int i = 0; i < m->ninsts; i++)
-        if (strlen(m->insts[i].name) == len &&
-            !strncmp(m->insts[i].name, name, len))
-            return i;
-    return -1;
+    int i;
+    return cg_strmap_getn(m->inst_ix, name, len, &i) ? i : -1;
 }
 
 static cg__ref resolve_inst_port(cg__fctx *f, int mi, int ii, const char *port,

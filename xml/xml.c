@@ -172,16 +172,11 @@ void cg__xml_free_list(char **v, int n)
 
 /* ---- templates --------------------------------------------------------- */
 
+/* Hashed (libxml2's table): a CGRA-ME file may define 500k modules. */
 xmlNode *cg__xml_find_tmpl(const cg__xctx *c, const char *name)
 {
-    for (int i = 0; i < c->ntmpls; i++) {
-        xmlChar *t = xmlGetProp(c->tmpls[i], (const xmlChar *)"name");
-        int eq = t && !strcmp((const char *)t, name);
-        xmlFree(t);
-        if (eq)
-            return c->tmpls[i];
-    }
-    return NULL;
+    return c->tmpl_ix ? xmlHashLookup(c->tmpl_ix, (const xmlChar *)name)
+                      : NULL;
 }
 
 static int grow_tmpls(cg__xctx *c)
@@ -213,7 +208,9 @@ static int add_tmpl(cg__xctx *c, xmlNode *n)
         cg__xml_error(c, n, "duplicate module '%s' (first defined at %s:%d); "
                       "rename one", (const char *)name, cg__xml_file(o),
                       cg__xml_line(o));
-    } else if (grow_tmpls(c) < 0) {
+    } else if (grow_tmpls(c) < 0 ||
+               (!c->tmpl_ix && !(c->tmpl_ix = xmlHashCreate(64))) ||
+               xmlHashAddEntry(c->tmpl_ix, name, n) < 0) {
         cg__xml_error(c, n, "out of memory");
     } else {
         c->tmpls[c->ntmpls++] = n;

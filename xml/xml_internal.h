@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include <libxml/hash.h>
 #include <libxml/tree.h>
 
 #include "../arch/arch.h"
@@ -48,6 +49,8 @@ typedef struct cg__xctx {
     int errors0;          /* errors in d before this read */
     xmlNode **tmpls;      /* <module> templates */
     int ntmpls, tcap;
+    xmlHashTablePtr tmpl_ix; /* template name -> its node, NULL until the
+                                first; freed with xmlHashFree(.., NULL) */
     const char *stack[32]; /* templates being instantiated (cycles) */
     int depth;
     int top, rows, cols;  /* the architecture module and its grid */
