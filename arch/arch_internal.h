@@ -151,8 +151,8 @@ typedef struct cg__fctx {
     cg_diags *d;
     int errors0;
     cg__mcheck *mc;  /* per module */
-    char **said;     /* keys of messages given once (see once()) */
-    int nsaid, csaid;
+    cg_strmap *said; /* keys of messages given once (see once()), NULL
+                        until the first */
 } cg__fctx;
 
 /* Check every module definition of f->a (names, directions, widths,

@@ -19,15 +19,12 @@ static bool once(cg__fctx *f, cg_loc loc, const char *a, const char *b)
     char key[512];
     snprintf(key, sizeof key, "%s:%d:%s:%s", loc.file ? loc.file : "",
              loc.line, a, b);
-    for (int i = 0; i < f->nsaid; i++)
-        if (!strcmp(f->said[i], key))
-            return false;
-    char *k = strdup(key);
-    if (k && cg__arch_grow((void **)&f->said, &f->csaid, f->nsaid + 1,
-                           sizeof *f->said) == 0)
-        f->said[f->nsaid++] = k;
-    else
-        free(k);
+    int seen;
+    if (cg_strmap_get(f->said, key, &seen))
+        return false;
+    /* out of memory: the message may come again, nothing else */
+    if (f->said || (f->said = cg_strmap_create()))
+        (void)cg_strmap_put(f->said, key, 1);
     return true;
 }
 
@@ -492,9 +489,7 @@ void cg__flat_free(cg__fctx *f)
         free(f->mc[i].base);
     }
     free(f->mc);
-    for (int i = 0; i < f->nsaid; i++)
-        free(f->said[i]);
-    free(f->said);
+    cg_strmap_destroy(f->said);
 }
 
 bool cg__flat_check(cg__fctx *f)
