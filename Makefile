@@ -3,7 +3,7 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= 2
 
-.PHONY: all setup build run test test-asan install clean perf
+.PHONY: all setup build run test test-asan install clean perf perf-growth
 
 all: build
 
@@ -41,6 +41,10 @@ install: build
 
 perf: build
 	benchmarks/perf/run.sh $(BUILD)
+
+# How reading grows with input size (benchmarks/perf/growth.md).
+perf-growth: build
+	benchmarks/perf/growth.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -100,6 +100,8 @@ static void free_module(cg__module *m)
     free(m->sigs);
     free(m->insts);
     free(m->conns);
+    cg_strmap_destroy(m->sig_ix);
+    cg_strmap_destroy(m->inst_ix);
 }
 
 void cg_arch_destroy(cg_arch *a)
@@ -113,6 +115,7 @@ void cg_arch_destroy(cg_arch *a)
     for (int i = 0; i < a->nmems; i++)
         free(a->mems[i].name);
     free(a->mods);
+    cg_strmap_destroy(a->mod_ix);
     free(a->files);
     free(a->mems);
     free(a);
@@ -144,12 +147,20 @@ static int oom(cg_arch *a, cg_diags *d)
     return -1;
 }
 
+/* Record name -> i in *ix (made on first use); -1 on no memory. */
+static int index_put(cg_strmap **ix, const char *name, int i)
+{
+    if (!*ix && !(*ix = cg_strmap_create()))
+        return -1;
+    return cg_strmap_put(*ix, name, i);
+}
+
+/* Hashed: a CGRA-ME file may define 100k modules, a top as many
+ * instances. */
 int cg_arch_module_find(const cg_arch *a, const char *name)
 {
-    for (int i = 0; i < a->nmods; i++)
-        if (!strcmp(a->mods[i].name, name))
-            return i;
-    return -1;
+    int i;
+    return cg_strmap_get(a->mod_ix, name, &i) ? i : -1;
 }
 
 int cg_arch_module_define(cg_arch *a, const char *name, cg_diags *d)
@@ -173,8 +184,11 @@ int cg_arch_module_define(cg_arch *a, const char *name, cg_diags *d)
     memset(m, 0, sizeof *m);
     m->name = strdup(name);
     m->loc = a->loc;
-    if (!m->name)
+    if (!m->name || index_put(&a->mod_ix, name, a->nmods)) {
+        free(m->name);
+        m->name = NULL;
         return oom(a, d);
+    }
     return a->nmods++;
 }
 
@@ -198,18 +212,14 @@ static bool bad_mod(cg_arch *a, int mod, cg_diags *d)
 
 static const cg__sig *find_sig(const cg__module *m, const char *name)
 {
-    for (int i = 0; i < m->nsigs; i++)
-        if (!strcmp(m->sigs[i].name, name))
-            return &m->sigs[i];
-    return NULL;
+    int i;
+    return cg_strmap_get(m->sig_ix, name, &i) ? &m->sigs[i] : NULL;
 }
 
 static const cg__inst *find_inst(const cg__module *m, const char *name)
 {
-    for (int i = 0; i < m->ninsts; i++)
-        if (!strcmp(m->insts[i].name, name))
-            return &m->insts[i];
-    return NULL;
+    int i;
+    return cg_strmap_get(m->inst_ix, name, &i) ? &m->insts[i] : NULL;
 }
 
 static int add_sig(cg_arch *a, int mod, const char *name, cg_dir dir,
@@ -240,8 +250,10 @@ static int add_sig(cg_arch *a, int mod, const char *name, cg_dir dir,
     s->wire = wire;
     s->width = width;
     s->loc = a->loc;
-    if (!s->name)
+    if (!s->name || index_put(&m->sig_ix, name, m->nsigs)) {
+        free(s->name);
         return oom(a, d);
+    }
     return m->nsigs++;
 }
 
@@ -277,8 +289,11 @@ static int new_inst(cg_arch *a, int mod, const char *name, cg_diags *d)
     in->name = strdup(name);
     in->row = in->col = -1;
     in->loc = a->loc;
-    if (!in->name)
+    if (!in->name || index_put(&m->inst_ix, name, m->ninsts)) {
+        free(in->name);
+        in->name = NULL;
         return oom(a, d);
+    }
     return m->ninsts++;
 }
 

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../common/strmap.h"
 #include "arch.h"
 
 /* A port or wire of a module (both are "signals" named "port"/"this.port"). */
@@ -43,6 +44,8 @@ typedef struct cg__module {
     int nsigs, csigs;
     cg__inst *insts;
     int ninsts, cinsts;
+    cg_strmap *sig_ix, *inst_ix; /* name -> index in sigs, insts; NULL
+                                    until the first is added */
     cg__conn *conns;
     int nconns, cconns;
 } cg__module;
@@ -57,6 +60,7 @@ typedef struct cg__memory {
 struct cg_arch {
     cg__module *mods;
     int nmods, cmods;
+    cg_strmap *mod_ix;  /* name -> index in mods, NULL until the first */
     int top;            /* -1 until cg_arch_set_top */
     int rows, cols;
     char **files;       /* interned file names of locations */
@@ -147,8 +151,8 @@ typedef struct cg__fctx {
     cg_diags *d;
     int errors0;
     cg__mcheck *mc;  /* per module */
-    char **said;     /* keys of messages given once (see once()) */
-    int nsaid, csaid;
+    cg_strmap *said; /* keys of messages given once (see once()), NULL
+                        until the first */
 } cg__fctx;
 
 /* Check every module definition of f->a (names, directions, widths,

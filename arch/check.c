@@ -19,15 +19,12 @@ static bool once(cg__fctx *f, cg_loc loc, const char *a, const char *b)
     char key[512];
     snprintf(key, sizeof key, "%s:%d:%s:%s", loc.file ? loc.file : "",
              loc.line, a, b);
-    for (int i = 0; i < f->nsaid; i++)
-        if (!strcmp(f->said[i], key))
-            return false;
-    char *k = strdup(key);
-    if (k && cg__arch_grow((void **)&f->said, &f->csaid, f->nsaid + 1,
-                           sizeof *f->said) == 0)
-        f->said[f->nsaid++] = k;
-    else
-        free(k);
+    int seen;
+    if (cg_strmap_get(f->said, key, &seen))
+        return false;
+    /* out of memory: the message may come again, nothing else */
+    if (f->said || (f->said = cg_strmap_create()))
+        (void)cg_strmap_put(f->said, key, 1);
     return true;
 }
 
@@ -72,21 +69,21 @@ static void module_list(const cg_arch *a, char *buf, size_t len)
 
 /* ---- resolving references ----------------------------------------------- */
 
+/* Signal names are unique in a module (cg_arch_add_port and _wire refuse
+ * a second): the one of that name, if a wire is wanted. */
 static int find_sig(const cg__module *m, const char *name, bool wires)
 {
-    for (int i = 0; i < m->nsigs; i++)
-        if ((wires || !m->sigs[i].wire) && !strcmp(m->sigs[i].name, name))
-            return i;
-    return -1;
+    int i;
+    if (!cg_strmap_get(m->sig_ix, name, &i) || (!wires && m->sigs[i].wire))
+        return -1;
+    return i;
 }
 
+/* The instance named by the len bytes at name. */
 static int find_inst(const cg__module *m, const char *name, size_t len)
 {
-    for (int i = 0; i < m->ninsts; i++)
-        if (strlen(m->insts[i].name) == len &&
-            !strncmp(m->insts[i].name, name, len))
-            return i;
-    return -1;
+    int i;
+    return cg_strmap_getn(m->inst_ix, name, len, &i) ? i : -1;
 }
 
 static cg__ref resolve_inst_port(cg__fctx *f, int mi, int ii, const char *port,
@@ -492,9 +489,7 @@ void cg__flat_free(cg__fctx *f)
         free(f->mc[i].base);
     }
     free(f->mc);
-    for (int i = 0; i < f->nsaid; i++)
-        free(f->said[i]);
-    free(f->said);
+    cg_strmap_destroy(f->said);
 }
 
 bool cg__flat_check(cg__fctx *f)

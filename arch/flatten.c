@@ -475,7 +475,7 @@ out:
 
 cg_netlist *cg_arch_flatten(const cg_arch *a, cg_diags *d)
 {
-    cg__fctx f = {a, d, cg_diags_errors(d), NULL, NULL, 0, 0};
+    cg__fctx f = {a, d, cg_diags_errors(d), NULL, NULL};
     if (a->top < 0 || a->top >= a->nmods) {
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "the architecture has no top "
                      "module; define one and call cg_arch_set_top");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/strmap.h"
 #include "dfg_internal.h"
 
 struct cg_dfg {
@@ -14,6 +15,8 @@ struct cg_dfg {
     const char *file;    /* interned source file, NULL when unknown */
     cg_dfg_node *nodes;  /* nodes[id] */
     int nnodes, cap_nodes;
+    cg_strmap *index;    /* node name -> id; may hold names of nodes that
+                            cg_dfg_compact dropped (cg_dfg_find checks) */
     cg_dfg_edge *edges;  /* edges[id] */
     int nedges, cap_edges;
     char **strs;         /* every string the graph owns */
@@ -59,7 +62,10 @@ cg_dfg *cg_dfg_create(const char *name)
         return NULL;
     g->norder = -1;
     g->name = strdup(name ? name : "");
-    if (!g->name) {
+    g->index = cg_strmap_create();
+    if (!g->name || !g->index) {
+        free(g->name);
+        cg_strmap_destroy(g->index);
         free(g);
         return NULL;
     }
@@ -76,6 +82,7 @@ void cg_dfg_destroy(cg_dfg *g)
     free(g->nodes);
     free(g->edges);
     free(g->name);
+    cg_strmap_destroy(g->index);
     cg_nest_free(g->nest);
     free(g->order);
     free(g);
@@ -119,7 +126,7 @@ int cg_dfg_add_node(cg_dfg *g, cg_op op, int width, const char *name)
         name = gen;
     }
     const char *n = unique_name(g, name);
-    if (!n)
+    if (!n || cg_strmap_put(g->index, n, id))
         return -1;
     g->nodes[id] = (cg_dfg_node){.op = op, .pred = CG_PRED_NONE,
                                  .width = width, .name = n, .bank = -1};
@@ -173,13 +180,15 @@ const cg_dfg_edge *cg_dfg_get_edge(const cg_dfg *g, int id)
     return id >= 0 && id < g->nedges ? &g->edges[id] : NULL;
 }
 
-/* Linear: DFGs are loop bodies of tens to hundreds of nodes. */
+/* Hashed (a .dot may have 100k nodes).  An entry of a node that
+ * cg_dfg_compact dropped may point at another node now: the name says. */
 int cg_dfg_find(const cg_dfg *g, const char *name)
 {
-    for (int i = 0; i < g->nnodes; i++)
-        if (strcmp(g->nodes[i].name, name) == 0)
-            return i;
-    return -1;
+    int i;
+    if (!cg_strmap_get(g->index, name, &i) || i >= g->nnodes ||
+        strcmp(g->nodes[i].name, name) != 0)
+        return -1;
+    return i;
 }
 
 int cg_dfg_operand_edge(const cg_dfg *g, int id, int k)
@@ -204,8 +213,10 @@ void cg_dfg_compact(cg_dfg *g, const bool *keep_node, const bool *keep_edge,
     for (int i = 0; i < old; i++) {
         bool keep = !keep_node || keep_node[i];
         map[i] = keep ? n : -1;
-        if (keep)
+        if (keep) { /* the name is in the index: put allocates nothing */
+            (void)cg_strmap_put(g->index, g->nodes[i].name, n);
             g->nodes[n++] = g->nodes[i];
+        }
     }
     g->nnodes = n;
     int m = 0;

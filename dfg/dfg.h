@@ -65,8 +65,9 @@ void cg_dfg_set_file(cg_dfg *g, const char *file);
  * has pred CG_PRED_NONE, line 0, no value, no sym, bank -1. */
 int cg_dfg_add_node(cg_dfg *g, cg_op op, int width, const char *name);
 /* Node id for changes in place; NULL for a bad id.  The pointer is valid
- * until the next cg_dfg_add_node.  Set name and sym only through the
- * functions below (the graph owns its strings). */
+ * until the next cg_dfg_add_node.  A node's name is fixed once added
+ * (cg_dfg_find hashes it); set sym only through the functions below (the
+ * graph owns its strings). */
 cg_dfg_node *cg_dfg_node_mut(cg_dfg *g, int id);
 void cg_dfg_set_sym(cg_dfg *g, int id, const char *sym);
 /* A const's value: sets value and has_value. */

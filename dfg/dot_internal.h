@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "../common/diag.h"
+#include "../common/strmap.h"
 
 typedef struct cg__dot_attr {
     const char *key, *val;
@@ -38,6 +39,7 @@ typedef struct cg__dot_graph {
     cg__dot_attrs gattrs;   /* graph [...] and ID=ID statements */
     cg__dot_node *nodes;    /* in order of first declaration */
     int nnodes, cap_nodes;
+    cg_strmap *index;       /* node name -> index in nodes, NULL when none */
     cg__dot_edge *edges;    /* in file order */
     int nedges, cap_edges;
     char **strs;            /* every string above */
@@ -49,7 +51,7 @@ typedef struct cg__dot_graph {
 int cg__dot_parse(const char *text, cg__dot_graph *g, cg_diags *d);
 /* Free what cg__dot_parse allocated (g itself is the caller's). */
 void cg__dot_graph_free(cg__dot_graph *g);
-/* Node index by name, -1 when none.  Linear: DFGs have hundreds of nodes. */
+/* Node index by name, -1 when none (hashed: a .dot may have 100k nodes). */
 int cg__dot_find(const cg__dot_graph *g, const char *name);
 /* The last value given to key, NULL when none (*line receives its line). */
 const char *cg__dot_get(const cg__dot_attrs *a, const char *key, int *line);

@@ -93,14 +93,13 @@ void cg__dot_graph_free(cg__dot_graph *g)
     for (int i = 0; i < g->nstrs; i++)
         free(g->strs[i]);
     free(g->nodes), free(g->edges), free(g->strs), free(g->gattrs.v);
+    cg_strmap_destroy(g->index);
 }
 
 int cg__dot_find(const cg__dot_graph *g, const char *name)
 {
-    for (int i = 0; i < g->nnodes; i++)
-        if (strcmp(g->nodes[i].name, name) == 0)
-            return i;
-    return -1;
+    int i;
+    return cg_strmap_get(g->index, name, &i) ? i : -1;
 }
 
 const char *cg__dot_get(const cg__dot_attrs *a, const char *key, int *line)
@@ -432,7 +431,10 @@ static int node_stmt(parser *ps, const token *id)
     cg__dot_graph *g = ps->g;
     int i = cg__dot_find(g, id->s);
     if (i < 0) {
-        if (!grow(&g->nodes, &g->cap_nodes, g->nnodes, sizeof *g->nodes))
+        if (!g->index && !(g->index = cg_strmap_create()))
+            return no_memory(ps);
+        if (!grow(&g->nodes, &g->cap_nodes, g->nnodes, sizeof *g->nodes) ||
+            cg_strmap_put(g->index, id->s, g->nnodes))
             return no_memory(ps);
         i = g->nnodes++;
         g->nodes[i] = (cg__dot_node){.name = id->s, .line = id->line};

@@ -164,6 +164,7 @@ static cg_arch *read_docs(xmlDoc *doc, xmlDoc *tdoc, cg_diags *d)
         cg_netlist_destroy(cg_arch_flatten(c.a, d));
     }
     free(c.tmpls);
+    cg_strmap_destroy(c.tmpl_ix);
     free(c.cell_line);
     /* Every other failure reported itself: this one is an allocation. */
     if (rc < 0 && !cg__xml_failed(&c))

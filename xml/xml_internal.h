@@ -9,6 +9,7 @@
 #include "../arch/arch.h"
 #include "../common/diag.h"
 #include "../common/limits.h"
+#include "../common/strmap.h"
 
 /* A variable visible to expressions: a module parameter or a counter. */
 typedef struct cg__xvar {
@@ -48,6 +49,8 @@ typedef struct cg__xctx {
     int errors0;          /* errors in d before this read */
     xmlNode **tmpls;      /* <module> templates */
     int ntmpls, tcap;
+    cg_strmap *tmpl_ix;   /* template name -> index in tmpls, NULL until
+                             the first */
     const char *stack[32]; /* templates being instantiated (cycles) */
     int depth;
     int top, rows, cols;  /* the architecture module and its grid */

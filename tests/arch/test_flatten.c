@@ -91,6 +91,63 @@ static void test_hierarchy_and_nets(void **state)
     cg_diags_destroy(d);
 }
 
+/* Many names (instances, ports, modules: hashed lookups): a top with
+ * 3000 Registers r<i>, each fed by the one before, all through ports of a
+ * module "w<i>" among 3000; the nets go where the names say, and a name
+ * taken long before is still a duplicate. */
+static void test_many_names(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_create();
+    cg_arch_set_loc(a, "m.api", 7);
+    int top = cg_arch_module_define(a, "architecture", d);
+    cg_arch_set_top(a, top);
+    cg_arch_set_grid(a, 1, 1);
+    cg_prim_params reg = params(CG_PRIM_REG);
+    char x[32], y[32];
+    for (int i = 0; i < N; i++) {
+        snprintf(x, sizeof x, "r%d", i);
+        assert_int_equal(cg_arch_add_prim(a, top, x, &reg, d), i);
+        snprintf(x, sizeof x, "w%d", i);
+        assert_int_equal(cg_arch_module_define(a, x, d), i + 1);
+        assert_int_equal(cg_arch_add_wire(a, top, x, 32, d), i);
+    }
+    for (int i = 1; i < N; i++) {
+        snprintf(x, sizeof x, "r%d.out", i - 1);
+        snprintf(y, sizeof y, "w%d", i);
+        assert_int_equal(cg_arch_connect(a, top, x, y, d), 0);
+        snprintf(x, sizeof x, "r%d.in", i);
+        assert_int_equal(cg_arch_connect(a, top, y, x, d), 0);
+    }
+    assert_int_equal(cg_arch_module_find(a, "w2999"), N);
+    assert_int_equal(cg_arch_module_find(a, "w3000"), -1);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_netlist *nl = cg_arch_flatten(a, d);
+    assert_non_null(nl);
+    for (int i = 1; i < N; i += 333) {
+        snprintf(x, sizeof x, "r%d", i - 1);
+        snprintf(y, sizeof y, "r%d", i);
+        int src = cg_netlist_find_prim(nl, x), dst = cg_netlist_find_prim(nl, y);
+        int out = cg_netlist_prim_port(nl, src, "out");
+        int in = cg_netlist_prim_port(nl, dst, "in");
+        const cg_nl_net *n = cg_netlist_net(nl, cg_netlist_port(nl, in)->net);
+        assert_int_equal(n->driver, out);
+    }
+    cg_netlist_destroy(nl);
+    assert_int_equal(cg_diags_size(d), 1); /* r0 is the first: no driver */
+    expect_diag(d, 0, "m.api:7: warning: input 'in' of Register 'r0' in "
+                "module 'architecture' is not connected; connect it or "
+                "remove the unit");
+    assert_int_equal(cg_arch_add_prim(a, top, "r5", &reg, d), -1);
+    assert_int_equal(cg_diags_size(d), 2);
+    expect_diag(d, 1, "m.api:7: error: duplicate instance 'r5' in module "
+                "'architecture' (first declared at m.api:7); rename one");
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
 static void test_prim_ports(void **state)
 {
     (void)state;
@@ -534,6 +591,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hierarchy_and_nets),
+        cmocka_unit_test(test_many_names),
         cmocka_unit_test(test_prim_ports),
         cmocka_unit_test(test_flatten_errors),
         cmocka_unit_test(test_unconnected_warning),

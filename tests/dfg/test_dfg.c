@@ -98,6 +98,34 @@ static void compact_renumbers(void **state)
     cg_dfg_destroy(g);
 }
 
+/* cg_dfg_find after a compaction (it is hashed): kept names at their new
+ * ids, a dropped name at none, even where its old id is another node's
+ * now; a new node may take the dropped name again. */
+static void find_after_compact(void **state)
+{
+    (void)state;
+    cg_dfg *g = cg_dfg_create("c");
+    cg_dfg_add_node(g, CG_OP_INPUT, 32, "a");
+    cg_dfg_add_node(g, CG_OP_INPUT, 32, "b");
+    cg_dfg_add_node(g, CG_OP_INPUT, 32, "c");
+    bool keep[3] = {false, true, true};
+    cg_dfg_compact(g, keep, NULL, NULL);
+    assert_int_equal(cg_dfg_find(g, "a"), -1);
+    assert_int_equal(cg_dfg_find(g, "b"), 0);
+    assert_int_equal(cg_dfg_find(g, "c"), 1);
+    bool keep2[2] = {true, false};
+    cg_dfg_compact(g, keep2, NULL, NULL);
+    assert_int_equal(cg_dfg_find(g, "c"), -1); /* its old id 1 is past the end */
+    int a = cg_dfg_add_node(g, CG_OP_ADD, 32, "a");
+    int c = cg_dfg_add_node(g, CG_OP_ADD, 32, "c");
+    assert_int_equal(a, 1);
+    assert_string_equal(cg_dfg_get_node(g, a)->name, "a");
+    assert_int_equal(cg_dfg_find(g, "a"), 1);
+    assert_int_equal(cg_dfg_find(g, "c"), c);
+    assert_int_equal(cg_dfg_find(g, "b"), 0);
+    cg_dfg_destroy(g);
+}
+
 /* sum += A[i] shaped graph: good as built. */
 static cg_dfg *sum_graph(void)
 {
@@ -302,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ids_names_strings),
         cmocka_unit_test(compact_renumbers),
+        cmocka_unit_test(find_after_compact),
         cmocka_unit_test(check_good),
         cmocka_unit_test(check_errors),
         cmocka_unit_test(check_twice_and_init),
