@@ -144,8 +144,10 @@ static int start(slot *s, const cg_cli_job *j, const cg_netlist *nl,
     return s->pid < 0 ? -1 : 0;
 }
 
-/* Take the records of the worker in s that ended with status; once the
- * run is stopping, one without records was interrupted, not crashed. */
+/* Take the records of the worker in s that ended with status.  One
+ * without records was interrupted, not crashed, once the run is stopping
+ * or when SIGINT or SIGTERM ended it: a terminal's Ctrl-C reaches the
+ * workers too, and one may be reaped before the parent takes its own. */
 static void finish(slot *s, const cg_cli_job *j, int status)
 {
     json_t *recs = NULL;
@@ -155,7 +157,10 @@ static void finish(slot *s, const cg_cli_job *j, int status)
     }
     if (!json_is_array(recs)) {
         json_decref(recs);
-        recs = stop_sig ? interrupted(j) : died(j, status);
+        bool stopped = stop_sig || (WIFSIGNALED(status) &&
+                                    (WTERMSIG(status) == SIGINT ||
+                                     WTERMSIG(status) == SIGTERM));
+        recs = stopped ? interrupted(j) : died(j, status);
     }
     s->recs = recs;
     fclose(s->out);

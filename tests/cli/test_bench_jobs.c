@@ -58,8 +58,10 @@ static void start(bg *b, const char *const *args)
     posix_spawnattr_setsigdefault(&at, &s);
     sigemptyset(&s);
     posix_spawnattr_setsigmask(&at, &s);
+    posix_spawnattr_setpgroup(&at, 0); /* a group of its own, a terminal's */
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF |
-                                  POSIX_SPAWN_SETSIGMASK);
+                                  POSIX_SPAWN_SETSIGMASK |
+                                  POSIX_SPAWN_SETPGROUP);
     char *argv[32];
     int n = 0;
     argv[n++] = (char *)CG_CGRAMAP;
@@ -176,7 +178,8 @@ typedef struct stopped {
 } stopped;
 
 /* Run cgramap with args until `workers` workers spin in their reference
- * runs and its stdout holds want, send sig, expect exit status want_st
+ * runs and its stdout holds want, send sig (to its whole process group
+ * when sig < 0, as a terminal's Ctrl-C does), expect exit status want_st
  * and none of those processes left; what it wrote into *s. */
 static void run_stopped(const char *const *args, int workers,
                         const char *want, int sig, int want_st, stopped *s)
@@ -185,7 +188,7 @@ static void run_stopped(const char *const *args, int workers,
     start(&b, args);
     pid_t procs[8];
     wait_for_runs(&b, workers, want, procs);
-    assert_int_equal(kill(b.pid, sig), 0);
+    assert_int_equal(sig < 0 ? kill(-b.pid, -sig) : kill(b.pid, sig), 0);
     int st;
     assert_int_equal(waitpid(b.pid, &st, 0), b.pid);
     assert_true(WIFEXITED(st));
@@ -275,12 +278,30 @@ static void test_sigterm_before_any_row(void **state)
     json_decref(s.js);
 }
 
+/* Ctrl-C: SIGINT to cgramap, its worker and the reference run at once;
+ * the worker is "interrupted", not "crashed (signal 2)".  (Which of
+ * cgramap's signals, the SIGINT or the worker's SIGCHLD, is taken first
+ * is up to the kernel: these runs took the SIGINT first.) */
+static void test_sigint_to_the_group(void **state)
+{
+    (void)state;
+    stopped s;
+    run_stopped((const char *const[]){"--timeout", "20", ACC, SPIN, NULL},
+                1, "\nacc ", -SIGINT, 130, &s);
+    assert_string_equal(s.r.out, HEADER ACC_ROW SPIN_ROW);
+    assert_string_equal(s.r.err, "cgramap: stopped by SIGINT: 1 of 2 files "
+                                 "finished; the rows of the other 1 say "
+                                 "'interrupted', and so do the reports\n");
+    json_decref(s.js);
+}
+
 int main(void)
 {
     (void)run_cgramap; /* run_cgramap.h's runner waits; these tests signal */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sigint_keeps_finished_rows),
         cmocka_unit_test(test_sigterm_before_any_row),
+        cmocka_unit_test(test_sigint_to_the_group),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
