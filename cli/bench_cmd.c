@@ -12,6 +12,7 @@
 #include "xml/xml.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,22 @@ static void on_done(void *arg, int i, json_t *recs)
     progress(r, i + 1);
 }
 
+/* The last line of a run a signal stopped: how much of it is missing
+ * (a file not finished has one record, "interrupted"). */
+static void stopped_note(const report *r, int sig)
+{
+    size_t k;
+    int missed = 0;
+    json_t *rec;
+    json_array_foreach(r->all, k, rec)
+        missed += strcmp(json_string_value(json_object_get(rec, "status")),
+                         "interrupted") == 0;
+    fprintf(stderr, "cgramap: stopped by %s: %d of %d files finished; the "
+            "rows of the other %d say 'interrupted', and so do the "
+            "reports\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+            r->jobs->n - missed, r->jobs->n, missed);
+}
+
 /* Scan, run, report; the exit status. */
 static int bench_run(const cg_netlist *nl, const cg_cli_opts *o,
                      char *const *paths, int npaths)
@@ -62,7 +79,9 @@ static int bench_run(const cg_netlist *nl, const cg_cli_opts *o,
     report r = {&jobs, json_array(), bad, isatty(2) == 1};
     cg_cli_row_header(stdout);
     progress(&r, 0);
-    cg_cli_run_jobs(&jobs, nl, o, on_done, &r);
+    int sig = cg_cli_run_jobs(&jobs, nl, o, on_done, &r);
+    if (sig)
+        stopped_note(&r, sig);
     if (jobs.n == 0 && !bad) {
         fprintf(stderr, "cgramap: no tagged .c file, benchmark folder or "
                 ".dot file found\n");
@@ -74,7 +93,7 @@ static int bench_run(const cg_netlist *nl, const cg_cli_opts *o,
         r.failed = 1;
     json_decref(r.all);
     cg_cli_jobs_free(&jobs);
-    return r.failed ? 1 : 0;
+    return sig ? 128 + sig : r.failed ? 1 : 0; /* the shell's 130, 143 */
 }
 
 /* A whole number in 1..max for opt. */

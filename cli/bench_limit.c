@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,9 +95,16 @@ const char *cg_cli_verify_limited(double limit_s, const char *file,
     FILE *tmp = tmpfile();
     fflush(stdout);
     fflush(stderr);
+    pid_t self = getpid();
     pid_t pid = tmp ? fork() : -1;
-    if (pid == 0)
+    if (pid == 0) {
+        /* Die with this process: a worker that SIGINT or SIGTERM ends
+         * (bench_jobs.c) cannot stop its reference run itself. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != self)
+            _exit(3);
         child(fn, arg, cols, tmp);
+    }
     if (pid < 0) {
         cg_diags_add(d, CG_SEV_WARNING, file, 0, "no process to spare for "
                      "the reference run of loop '%s'; it runs without "

@@ -73,8 +73,51 @@ static char *read_file(const char *path, cg_diags *d)
     return buf;
 }
 
+/* The first entity reference under n (element content or an attribute
+ * value), with the element it is in; NULL when there is none.  libxml2
+ * keeps a reference to a declared (or, with an external DTD, undeclared)
+ * entity as a node of its own, which every reader here would skip: the
+ * text it stands for would be dropped without a word.  Expanding them
+ * (XML_PARSE_NOENT) would instead open the door to external entities and
+ * entity bombs, so a reference is an error. */
+static const xmlNode *entity_ref(const xmlNode *n, const xmlNode **in)
+{
+    for (; n; n = n->next) {
+        if (n->type == XML_ENTITY_REF_NODE) {
+            *in = n->parent;
+            return n;
+        }
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        for (const xmlAttr *a = n->properties; a; a = a->next)
+            for (const xmlNode *v = a->children; v; v = v->next)
+                if (v->type == XML_ENTITY_REF_NODE) {
+                    *in = n;
+                    return v;
+                }
+        const xmlNode *r = entity_ref(n->children, in);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+/* -1 after reporting the first entity reference in doc. */
+static int no_entity_refs(const char *path, xmlDoc *doc, cg_diags *d)
+{
+    const xmlNode *in = NULL;
+    const xmlNode *r = entity_ref(doc->children, &in);
+    if (!r)
+        return 0;
+    cg_diags_add(d, CG_SEV_ERROR, path, in ? (int)xmlGetLineNo(in) : 0,
+                 "entity reference '&%s;' in <%s>; cgramap does not expand "
+                 "XML entities: write out the text it stands for",
+                 (const char *)r->name, in ? (const char *)in->name : "");
+    return -1;
+}
+
 /* Parse text named path; NULL after reporting libxml2's first message with
- * its line. */
+ * its line, or the first entity reference (no_entity_refs). */
 static xmlDoc *parse(const char *path, const char *text, cg_diags *d)
 {
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
@@ -92,6 +135,9 @@ static xmlDoc *parse(const char *path, const char *text, cg_diags *d)
         cg_diags_add(d, CG_SEV_ERROR, path, fe.set ? fe.line : 0,
                      "malformed XML: %s; fix the XML syntax there",
                      fe.set ? fe.msg : "the parser gave up");
+        xmlFreeDoc(doc);
+        doc = NULL;
+    } else if (no_entity_refs(path, doc, d) != 0) {
         xmlFreeDoc(doc);
         doc = NULL;
     }

@@ -27,6 +27,32 @@ static void test_malformed(void **state)
                  "XML syntax there");
 }
 
+/* An entity reference is an error at its element's line, whether the
+ * entity is declared (libxml2 keeps the reference as a node every reader
+ * would skip); an undeclared one is malformed XML, with or without a DTD
+ * (none is loaded). */
+static void test_entities(void **state)
+{
+    (void)state;
+    expect_error("<!DOCTYPE cgra [<!ENTITY pe \"<module name='m'/>\">]>\n"
+                 "<cgra>\n&pe;\n</cgra>\n",
+                 "t.xml:2: error: entity reference '&pe;' in <cgra>; cgramap "
+                 "does not expand XML entities: write out the text it stands "
+                 "for");
+    expect_error("<!DOCTYPE cgra [<!ENTITY n \"4\">]>\n<cgra>\n"
+                 "<architecture rows=\"&n;\" cols=\"4\"/>\n</cgra>\n",
+                 "t.xml:3: error: entity reference '&n;' in <architecture>; "
+                 "cgramap does not expand XML entities: write out the text it "
+                 "stands for");
+    expect_error("<!DOCTYPE cgra SYSTEM \"none.dtd\">\n<cgra>\n"
+                 "<module name=\"m\">&x;</module>\n</cgra>\n",
+                 "t.xml:3: error: malformed XML: Entity 'x' not defined; fix "
+                 "the XML syntax there");
+    expect_error("<cgra>\n&x;\n</cgra>\n",
+                 "t.xml:2: error: malformed XML: Entity 'x' not defined; fix "
+                 "the XML syntax there");
+}
+
 static void test_roots(void **state)
 {
     (void)state;
@@ -308,6 +334,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_entities),
         cmocka_unit_test(test_roots),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_two_files),
