@@ -11,6 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct cg_strmap cg_strmap;
 
 cg_strmap *cg_strmap_create(void);      /* NULL on no memory */
@@ -26,5 +30,9 @@ bool cg_strmap_getn(const cg_strmap *m, const char *key, size_t len,
                     int *value);
 /* Number of keys. */
 size_t cg_strmap_count(const cg_strmap *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -65,7 +65,8 @@ static void test_files(void **state)
         "include/cgramap/xml/xml.h", "include/cgramap/dfg/dfg.h",
         "include/cgramap/dfg/extract.h", "include/cgramap/mapper/map.h",
         "include/cgramap/tiling/tile.h", "include/cgramap/common/diag.h",
-        "include/cgramap/common/limits.h"};
+        "include/cgramap/common/limits.h", "include/cgramap/common/util.h",
+        "include/cgramap/common/strmap.h"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         if (!present(want[i]))
             fail_msg("%s not installed", want[i]);
@@ -117,7 +118,8 @@ static void test_cplusplus(void **state)
     FILE *f = fopen(src, "w");
     assert_non_null(f);
     fputs("#include \"common/diag.h\"\n#include \"common/limits.h\"\n"
-          "#include \"common/op.h\"\n#include \"arch/arch.h\"\n"
+          "#include \"common/op.h\"\n#include \"common/strmap.h\"\n"
+          "#include \"common/util.h\"\n#include \"arch/arch.h\"\n"
           "#include \"xml/xml.h\"\n#include \"dfg/dfg.h\"\n"
           "#include \"dfg/extract.h\"\n#include \"mapper/map.h\"\n"
           "#include \"tiling/tile.h\"\n#include <cstdio>\n"
