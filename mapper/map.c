@@ -412,7 +412,6 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
         double secs = cg_clock_now() - t0;
         if (rc < 0)
             return -1;
-        res->capped |= rc == 1 && sw->capped[ii - res->mii.mii];
         if (rc == 2) {
             sw->proven[ii - res->mii.mii] = true;
             sw->psecs[ii - res->mii.mii] = secs;

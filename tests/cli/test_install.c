@@ -80,31 +80,39 @@ static void test_files(void **state)
     assert_string_equal(v, "cgramap " CG_VERSION "\n");
 }
 
-/* A user program against the installed prefix, found only through
- * pkg-config (the .pc file locates its prefix itself). */
+/* Write the program text to PREFIX/name, build it with compiler against
+ * the installed prefix, found only through pkg-config (the .pc file
+ * locates its prefix itself), run it and return what it printed. */
+static void build_and_run(const char *name, const char *compiler,
+                          const char *text, char *out, size_t cap)
+{
+    char src[64], cmd[1024], log[64];
+    snprintf(src, sizeof src, "%s/%s", prefix, name);
+    FILE *f = fopen(src, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cd %s && %s " CG_USER_CFLAGS " %s -o prog "
+             "$(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --cflags --libs "
+             "cgramap) && ./prog > out", prefix, compiler, name, prefix);
+    assert_int_equal(system(cmd), 0);
+    snprintf(log, sizeof log, "%s/out", prefix);
+    slurp(log, out, cap);
+}
+
+/* A C user program against the installed prefix. */
 static void test_pkg_config(void **state)
 {
     (void)state;
-    char src[64];
-    snprintf(src, sizeof src, "%s/use.c", prefix);
-    FILE *f = fopen(src, "w");
-    assert_non_null(f);
-    fputs("#include \"arch/arch.h\"\n#include <stdio.h>\n"
+    char text[64];
+    build_and_run("use.c", "cc -std=c11", "#include \"arch/arch.h\"\n#include <stdio.h>\n"
           "int main(void) {\n"
           "    cg_diags *d = cg_diags_create();\n"
           "    cg_arch *a = cg_arch_default(d);\n"
           "    cg_netlist *nl = cg_arch_flatten(a, d);\n"
           "    puts(nl ? \"flattened\" : \"failed\");\n"
           "    cg_netlist_destroy(nl);\n    cg_arch_destroy(a);\n"
-          "    cg_diags_destroy(d);\n    return 0;\n}\n", f);
-    fclose(f);
-    assert_int_equal(sh("cd %s && cc -std=c11 " CG_USER_CFLAGS " use.c -o use "
-                        "$(PKG_CONFIG_PATH="
-                        "%s/lib/pkgconfig pkg-config --cflags --libs cgramap)"
-                        " && ./use > out", prefix, prefix), 0);
-    char out[64], text[64];
-    snprintf(out, sizeof out, "%s/out", prefix);
-    slurp(out, text, sizeof text);
+          "    cg_diags_destroy(d);\n    return 0;\n}\n", text, sizeof text);
     assert_string_equal(text, "flattened\n");
 }
 
@@ -113,11 +121,8 @@ static void test_pkg_config(void **state)
 static void test_cplusplus(void **state)
 {
     (void)state;
-    char src[64];
-    snprintf(src, sizeof src, "%s/use.cpp", prefix);
-    FILE *f = fopen(src, "w");
-    assert_non_null(f);
-    fputs("#include \"common/diag.h\"\n#include \"common/limits.h\"\n"
+    char text[64];
+    build_and_run("use.cpp", "c++", "#include \"common/diag.h\"\n#include \"common/limits.h\"\n"
           "#include \"common/op.h\"\n#include \"common/strmap.h\"\n"
           "#include \"common/util.h\"\n#include \"arch/arch.h\"\n"
           "#include \"xml/xml.h\"\n#include \"dfg/dfg.h\"\n"
@@ -131,15 +136,7 @@ static void test_cplusplus(void **state)
           "    std::printf(\"%s %d\\n\", nl ? \"flattened\" : \"failed\","
           " p.max_ii);\n"
           "    cg_netlist_destroy(nl);\n    cg_arch_destroy(a);\n"
-          "    cg_diags_destroy(d);\n    return 0;\n}\n", f);
-    fclose(f);
-    assert_int_equal(sh("cd %s && c++ " CG_USER_CFLAGS " use.cpp -o usecpp "
-                        "$(PKG_CONFIG_PATH="
-                        "%s/lib/pkgconfig pkg-config --cflags --libs cgramap)"
-                        " && ./usecpp > outcpp", prefix, prefix), 0);
-    char out[64], text[64];
-    snprintf(out, sizeof out, "%s/outcpp", prefix);
-    slurp(out, text, sizeof text);
+          "    cg_diags_destroy(d);\n    return 0;\n}\n", text, sizeof text);
     assert_string_equal(text, "flattened 16\n");
 }
 

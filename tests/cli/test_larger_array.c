@@ -8,21 +8,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <jansson.h>
-#include <signal.h>
 
-#include "run_cgramap.h"
-
-/* The JSON rows of a run that must succeed. */
-static json_t *rows_of(const char *const *args, const char *json)
-{
-    run r;
-    run_cgramap(&r, args);
-    assert_int_equal(r.status, 0);
-    json_error_t e;
-    json_t *all = json_load_file(json, 0, &e);
-    assert_non_null(all);
-    return all;
-}
+#include "json_rows.h"
 
 static int ii_of(const char *arch, const char *bench)
 {

@@ -80,6 +80,22 @@ static inline int dfg_node(cg_dfg *g, cg_op op, const char *name)
     return id;
 }
 
+/* out = (a + b) * k: inputs a, b (nodes 0, 1), const k (2), add s (3),
+ * mul m (4), output o (5). */
+static inline cg_dfg *axpy_dfg(void)
+{
+    cg_dfg *g = cg_dfg_create("axpy");
+    int a = dfg_node(g, CG_OP_INPUT, "a"), b = dfg_node(g, CG_OP_INPUT, "b");
+    int k = dfg_node(g, CG_OP_CONST, "k"), s = dfg_node(g, CG_OP_ADD, "s");
+    int m = dfg_node(g, CG_OP_MUL, "m"), o = dfg_node(g, CG_OP_OUTPUT, "o");
+    cg_dfg_add_edge(g, a, s, 0, 0, -1);
+    cg_dfg_add_edge(g, b, s, 1, 0, -1);
+    cg_dfg_add_edge(g, s, m, 0, 0, -1);
+    cg_dfg_add_edge(g, k, m, 1, 0, -1);
+    cg_dfg_add_edge(g, m, o, 0, 0, -1);
+    return g;
+}
+
 /* The accumulator s = s + x (s carried one iteration), with an output of
  * s when with_output. */
 static inline cg_dfg *accumulator(bool with_output)

@@ -132,15 +132,8 @@ static void test_small(void **state)
 {
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
-    cg_dfg *g = cg_dfg_create("axpy");
-    int a = dfg_node(g, CG_OP_INPUT, "a"), b = dfg_node(g, CG_OP_INPUT, "b");
-    int k = dfg_node(g, CG_OP_CONST, "k"), s = dfg_node(g, CG_OP_ADD, "s");
-    int mu = dfg_node(g, CG_OP_MUL, "m"), o = dfg_node(g, CG_OP_OUTPUT, "o");
-    cg_dfg_add_edge(g, a, s, 0, 0, -1);
-    cg_dfg_add_edge(g, b, s, 1, 0, -1);
-    cg_dfg_add_edge(g, s, mu, 0, 0, -1);
-    cg_dfg_add_edge(g, k, mu, 1, 0, -1);
-    cg_dfg_add_edge(g, mu, o, 0, 0, -1);
+    cg_dfg *g = axpy_dfg();
+    int k = cg_dfg_find(g, "k"), mu = cg_dfg_find(g, "m");
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, 1, d);
     cg_mapping *map = heur_at(nl, m, g, NULL, 0);
@@ -290,21 +283,6 @@ static void test_nothing_found(void **state)
     cg_netlist_destroy(nl);
 }
 
-/* The axpy of test_small on the 4x4 default. */
-static cg_dfg *axpy(void)
-{
-    cg_dfg *g = cg_dfg_create("axpy");
-    int a = dfg_node(g, CG_OP_INPUT, "a"), b = dfg_node(g, CG_OP_INPUT, "b");
-    int k = dfg_node(g, CG_OP_CONST, "k"), s = dfg_node(g, CG_OP_ADD, "s");
-    int mu = dfg_node(g, CG_OP_MUL, "m"), o = dfg_node(g, CG_OP_OUTPUT, "o");
-    cg_dfg_add_edge(g, a, s, 0, 0, -1);
-    cg_dfg_add_edge(g, b, s, 1, 0, -1);
-    cg_dfg_add_edge(g, s, mu, 0, 0, -1);
-    cg_dfg_add_edge(g, k, mu, 1, 0, -1);
-    cg_dfg_add_edge(g, mu, o, 0, 0, -1);
-    return g;
-}
-
 /* Every primitive in grid columns lo..hi, for each of the n nodes. */
 static cg__prim_sets columns(const cg_netlist *nl, int n, int lo, int hi)
 {
@@ -332,7 +310,7 @@ static void test_allowed_and_steps(void **state)
 {
     (void)state;
     cg_netlist *nl = mesh_netlist(4, 4);
-    cg_dfg *g = axpy();
+    cg_dfg *g = axpy_dfg();
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, 1, d);
     cg__prim_sets west = columns(nl, cg_dfg_nnodes(g), 0, 2);

@@ -23,15 +23,7 @@ static void test_maps_at_mii(void **state)
 {
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
-    cg_dfg *g = cg_dfg_create("axpy");
-    int a = dfg_node(g, CG_OP_INPUT, "a"), b = dfg_node(g, CG_OP_INPUT, "b");
-    int k = dfg_node(g, CG_OP_CONST, "k"), s = dfg_node(g, CG_OP_ADD, "s");
-    int m = dfg_node(g, CG_OP_MUL, "m"), o = dfg_node(g, CG_OP_OUTPUT, "o");
-    cg_dfg_add_edge(g, a, s, 0, 0, -1);
-    cg_dfg_add_edge(g, b, s, 1, 0, -1);
-    cg_dfg_add_edge(g, s, m, 0, 0, -1);
-    cg_dfg_add_edge(g, k, m, 1, 0, -1);
-    cg_dfg_add_edge(g, m, o, 0, 0, -1);
+    cg_dfg *g = axpy_dfg();
     cg_map_params p = params(20, 4);
     cg_map_result r;
     cg_diags *d = cg_diags_create();
