@@ -1,17 +1,19 @@
 /* map.c: the II search.
  *
  * First the heuristic (heur.c: modulo scheduling, placement and routing
- * with exact delays) from the MII upward, a few seconds per II, until it
- * maps; its mapping goes through cg_map_check like every other.  A checked
- * mapping at the MII is optimal and ends the search.  Otherwise each II
- * below the heuristic's, from the MII up, gets the exact ILP with the full
- * time limit, spent in this order:
+ * with exact delays; above the clustering threshold first inside cluster
+ * regions, cluster.c) from the MII upward, heur_steps steps per II, until
+ * it maps; its mapping goes through cg_map_check like every other.  A
+ * checked mapping at the MII is optimal and ends the search.  Otherwise
+ * each II below the heuristic's, from the MII up, gets the exact ILP,
+ * within its work limits (lp_iters, ilp_nodes) and the per-II wall-clock
+ * cap, in this order:
  *   0. the LP relaxation of the full model: infeasible proves the II
  *      impossible at once,
  *   1. the ILP restricted to units within grid distance 1 of a
  *      simulated-annealing placement (small: up to about 40 nodes it maps
  *      or fails in a second; jacobi2d's 58 time out in both slices),
- *   2. the same with radius 2 (each with a sixth of the time),
+ *   2. the same with radius 2 (each with a quarter of ilp_nodes),
  *   3. the full model (every unit that supports each op), the only one
  *      whose infeasibility proves the II impossible.
  * Steps 1-3 solve the MIP with params->solver (GLPK or CBC, ilp_cbc.c);
