@@ -1,0 +1,313 @@
+/* sim_cmd.c: `cgramap sim`: run a saved mapping on the cycle-accurate
+ * simulator (cg_sim_run) without mapping again, and print its live-ins,
+ * live-outs and the memory it changed; with --compare, run the DFG
+ * interpreter on the same data and require the same memory and live-outs.
+ *
+ * By default the data are those of the main job's proof of a .dot
+ * (bench_loop.c): CG_CLI_DOT_MEM bytes at address 0 and then every node's
+ * live-in drawn from one xorshift stream seeded with CG_CLI_SEED (live-ins
+ * small, below 1024, so that addresses built from them stay in memory),
+ * --sym values over them, CG_CLI_DOT_ITERS iterations.  So `cgramap sim
+ * --compare` on a mapping that --mapping-dir saved repeats the main job's
+ * comparison. */
+#include "cli/bench.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/saved.h"
+
+#include "common/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sim_opts {
+    const char *arch, *templates, *dot, *mapping;
+    const char *mem_in, *mem_out;
+    int64_t iters;
+    uint64_t seed;
+    uint64_t mem_size;
+    bool compare;
+    cg_cli_syms syms;
+} sim_opts;
+
+static void sim_help(void)
+{
+    printf("Usage: cgramap sim [--arch FILE.xml [--templates T.xml]]"
+           " [--iters N] [--seed N]\n"
+           "                  [--mem-size BYTES | --mem-in FILE]"
+           " [--mem-out FILE] [--sym NAME=VALUE]...\n"
+           "                  [--compare] LOOP.dot MAPPING.txt\n"
+           "Simulate a saved mapping (cgramap map --mapping, --mapping-dir)"
+           " of LOOP.dot and\n"
+           "print its live-ins, live-outs and the memory it changed.\n"
+           "      --iters N         iterations (default %d)\n"
+           "      --seed N          seed of the memory and the live-ins"
+           " (default %llu, the main job's)\n"
+           "      --mem-size BYTES  memory at address 0, seeded"
+           " (default %d)\n"
+           "      --mem-in FILE     memory at address 0: FILE's bytes\n"
+           "      --mem-out FILE    write the memory after the run, raw\n"
+           "      --sym NAME=VALUE  the live-in of symbol NAME\n"
+           "      --compare         run the DFG interpreter on the same"
+           " data too: exit 1\n"
+           "                        unless memory and live-outs are the"
+           " same\n", CG_CLI_DOT_ITERS, (unsigned long long)CG_CLI_SEED,
+           CG_CLI_DOT_MEM);
+}
+
+enum { OPT_ITERS = 400, OPT_SEED, OPT_MEM_SIZE, OPT_MEM_IN, OPT_MEM_OUT,
+       OPT_SYM, OPT_COMPARE };
+
+/* A numeric option into its field; 0 or 2. */
+static int sim_number(sim_opts *o, int c, const char *v)
+{
+    double x;
+    static const char *const name[] = {"--iters", "--seed", "--mem-size"};
+    static const double hi[] = {1e7, 9007199254740991.0, 1 << 30};
+    if (cg_cli_whole("cgramap sim", name[c - OPT_ITERS], v, c == OPT_SEED ?
+                     0 : 1, hi[c - OPT_ITERS], &x))
+        return 2;
+    if (c == OPT_ITERS)
+        o->iters = (int64_t)x;
+    else if (c == OPT_SEED)
+        o->seed = (uint64_t)x;
+    else
+        o->mem_size = (uint64_t)x;
+    return 0;
+}
+
+/* One option; 0, 1 after --help, 2 on bad usage. */
+static int sim_opt(sim_opts *o, int c, char **argv)
+{
+    switch (c) {
+    case 'a': o->arch = optarg; return 0;
+    case 't': o->templates = optarg; return 0;
+    case OPT_ITERS: case OPT_SEED: case OPT_MEM_SIZE:
+        return sim_number(o, c, optarg);
+    case OPT_MEM_IN: o->mem_in = optarg; return 0;
+    case OPT_MEM_OUT: o->mem_out = optarg; return 0;
+    case OPT_SYM: return cg_cli_sym_add(&o->syms, optarg, "cgramap sim") ?
+                         2 : 0;
+    case OPT_COMPARE: o->compare = true; return 0;
+    case 'h': sim_help(); return 1;
+    case ':':
+        fprintf(stderr, "cgramap sim: option '%s' needs a value\n",
+                argv[optind - 1]);
+        return 2;
+    default:
+        fprintf(stderr, "cgramap sim: unknown option '%s' (see cgramap sim"
+                " --help)\n", argv[optind - 1]);
+        return 2;
+    }
+}
+
+static int sim_parse(int argc, char **argv, sim_opts *o)
+{
+    static const struct option opts[] = {
+        {"arch", required_argument, NULL, 'a'},
+        {"templates", required_argument, NULL, 't'},
+        {"iters", required_argument, NULL, OPT_ITERS},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"mem-size", required_argument, NULL, OPT_MEM_SIZE},
+        {"mem-in", required_argument, NULL, OPT_MEM_IN},
+        {"mem-out", required_argument, NULL, OPT_MEM_OUT},
+        {"sym", required_argument, NULL, OPT_SYM},
+        {"compare", no_argument, NULL, OPT_COMPARE},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->iters = CG_CLI_DOT_ITERS;
+    o->seed = CG_CLI_SEED;
+    optind = 1;
+    opterr = 0;
+    int c, rc;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1)
+        if ((rc = sim_opt(o, c, argv)) != 0)
+            return rc;
+    if (o->mem_in && o->mem_size) {
+        fprintf(stderr, "cgramap sim: --mem-in sets the memory's size: "
+                "give it or --mem-size, not both\n");
+        return 2;
+    }
+    if (optind != argc - 2) {
+        fprintf(stderr, "cgramap sim: give LOOP.dot and MAPPING.txt"
+                " (see cgramap sim --help)\n");
+        return 2;
+    }
+    o->dot = argv[optind];
+    o->mapping = argv[optind + 1];
+    return 0;
+}
+
+/* ---- the data ------------------------------------------------------------ */
+
+/* The main job's generator for a .dot's data (xorshift64*). */
+static uint64_t next_rand(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ULL;
+}
+
+/* The memory before the run: --mem-in's bytes, or seeded.  0, or -1 with
+ * an error in d. */
+static int data_mem(const sim_opts *o, uint64_t *s, cg_mem *mem,
+                    cg_diags *d)
+{
+    size_t n = 0;
+    mem->base = 0;
+    if (o->mem_in) {
+        mem->data = (uint8_t *)cg_slurp(o->mem_in, &n);
+        if (!mem->data || n == 0)
+            cg_diags_add(d, CG_SEV_ERROR, o->mem_in, 0, "cannot read the "
+                         "memory image (%s): give a file of at least one "
+                         "byte", mem->data ? "empty" : strerror(errno));
+        mem->size = n;
+        return mem->data && n ? 0 : -1;
+    }
+    mem->size = o->mem_size ? o->mem_size : CG_CLI_DOT_MEM;
+    mem->data = malloc(mem->size);
+    for (uint64_t i = 0; mem->data && i < mem->size; i++)
+        mem->data[i] = (uint8_t)next_rand(s);
+    return mem->data ? 0 : -1;
+}
+
+/* Every node's live-in (only input nodes' are read), --sym over them. */
+static void data_inputs(const sim_opts *o, const cg_dfg *g, uint64_t *s,
+                        uint64_t *in)
+{
+    for (int i = 0; i < cg_dfg_nnodes(g); i++) {
+        const cg_dfg_node *n = cg_dfg_get_node(g, i);
+        in[i] = next_rand(s) % 1024;
+        for (int k = 0; n->op == CG_OP_INPUT && n->sym && k < o->syms.n; k++)
+            if (!strcmp(o->syms.v[k].name, n->sym))
+                in[i] = (uint64_t)o->syms.v[k].value;
+    }
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+/* The values of the nodes of op `op` in v, one line each. */
+static void print_values(const cg_dfg *g, cg_op op, const char *what,
+                         const uint64_t *v)
+{
+    for (int i = 0; i < cg_dfg_nnodes(g); i++)
+        if (cg_dfg_get_node(g, i)->op == op)
+            printf("%s '%s' = %llu\n", what, cg_dfg_get_node(g, i)->name,
+                   (unsigned long long)v[i]);
+}
+
+/* How many bytes the run changed, and where the first and last are. */
+static void print_changes(const cg_mem *before, const cg_mem *after)
+{
+    uint64_t n = 0, first = 0, last = 0;
+    for (uint64_t b = 0; b < after->size; b++)
+        if (after->data[b] != before->data[b]) {
+            first = n++ ? first : b;
+            last = b;
+        }
+    if (n)
+        printf("memory: %llu bytes changed, from 0x%llx to 0x%llx\n",
+               (unsigned long long)n,
+               (unsigned long long)(after->base + first),
+               (unsigned long long)(after->base + last));
+    else
+        printf("memory: no byte changed\n");
+}
+
+/* The interpreter's run from before/in against the simulated one; 0 when
+ * memory and live-outs agree, else -1 with the first difference in d. */
+static int compare(const cg_cli_saved *s, const sim_opts *o,
+                   const cg_mem *before, const cg_mem *got,
+                   const uint64_t *in, const uint64_t *gout)
+{
+    size_t nn = (size_t)cg_dfg_nnodes(s->g) + 1;
+    cg_mem want = {malloc(before->size), before->base, before->size};
+    uint64_t *wout = calloc(nn, sizeof *wout);
+    int rc = want.data && wout ? 0 : -1;
+    if (rc == 0) {
+        memcpy(want.data, before->data, before->size);
+        rc = cg_dfg_run(s->g, o->iters, &want, in, wout, s->d);
+    }
+    for (uint64_t b = 0; rc == 0 && b < got->size; b++)
+        if (got->data[b] != want.data[b]) {
+            cg_diags_add(s->d, CG_SEV_ERROR, o->mapping, 0, "the simulated "
+                         "mapping leaves 0x%02x at address 0x%llx where the "
+                         "DFG interpreter leaves 0x%02x", got->data[b],
+                         (unsigned long long)(got->base + b), want.data[b]);
+            rc = -1;
+        }
+    for (int i = 0; rc == 0 && i < cg_dfg_nnodes(s->g); i++)
+        if (cg_dfg_get_node(s->g, i)->op == CG_OP_OUTPUT &&
+            gout[i] != wout[i]) {
+            cg_diags_add(s->d, CG_SEV_ERROR, o->mapping, 0, "live-out '%s' "
+                         "is %llu in the simulated mapping but %llu in the "
+                         "DFG interpreter", cg_dfg_get_node(s->g, i)->name,
+                         (unsigned long long)gout[i],
+                         (unsigned long long)wout[i]);
+            rc = -1;
+        }
+    free(want.data);
+    free(wout);
+    return rc;
+}
+
+static void write_mem(void *arg, FILE *f)
+{
+    const cg_mem *m = arg;
+    fwrite(m->data, 1, m->size, f);
+}
+
+/* Simulate, print, compare, write; the exit status. */
+static int sim_one(const sim_opts *o, const cg_cli_saved *s)
+{
+    size_t nn = (size_t)cg_dfg_nnodes(s->g) + 1;
+    uint64_t seed = o->seed, *in = calloc(nn, 8), *out = calloc(nn, 8);
+    cg_mem before = {0}, after = {0};
+    int rc = in && out && data_mem(o, &seed, &before, s->d) == 0 ? 0 : 1;
+    after = (cg_mem){malloc(before.size + 1), before.base, before.size};
+    if (rc == 0 && after.data) {
+        data_inputs(o, s->g, &seed, in);
+        memcpy(after.data, before.data, before.size);
+        rc = cg_sim_run(s->nl, s->mrrg, s->g, s->m, o->iters, &after, in,
+                        out, s->d) == 0 ? 0 : 1;
+    }
+    if (rc == 0) {
+        printf("loop '%s': %lld iterations at II=%d on %llu bytes of "
+               "memory\n", cg_dfg_name(s->g), (long long)o->iters, s->m->ii,
+               (unsigned long long)after.size);
+        print_values(s->g, CG_OP_INPUT, "live-in", in);
+        print_values(s->g, CG_OP_OUTPUT, "live-out", out);
+        print_changes(&before, &after);
+        if (o->compare)
+            rc = compare(s, o, &before, &after, in, out) == 0 ? 0 : 1;
+        if (o->compare && rc == 0)
+            printf("the DFG interpreter: the same memory and live-outs\n");
+    }
+    if (rc == 0 && o->mem_out &&
+        cg_cli_write_file(o->mem_out, write_mem, &after) != 0)
+        rc = 1;
+    free(in);
+    free(out);
+    free(before.data);
+    free(after.data);
+    return rc;
+}
+
+int cg_cli_sim(int argc, char **argv)
+{
+    sim_opts o;
+    int p = sim_parse(argc, argv, &o);
+    if (p)
+        return p == 1 ? 0 : 2;
+    cg_cli_saved s;
+    int rc = cg_cli_saved_init(&s, o.arch, o.templates, o.dot, o.mapping) ==
+             0 ? sim_one(&o, &s) : 1;
+    cg_cli_saved_free(&s);
+    return rc;
+}
