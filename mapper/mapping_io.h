@@ -10,7 +10,7 @@
  * The reader checks only what it needs to build the mapping (the syntax,
  * that the file maps this DFG, that every name is an MRRG node of the
  * array at that II); whether the mapping is valid is cg_map_check's
- * question.  The format is described in docs/mapper.md ("Saved
+ * question.  The format is described in docs/cli.md ("Saved
  * mappings").
  */
 #ifndef CG_MAPPING_IO_H

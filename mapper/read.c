@@ -320,8 +320,9 @@ static void body_line(rd *r, const char *p)
     else if (lit(&p, "route "))
         route(r, p);
     else if (*p)
-        bad(r, "'%.20s' starts no line of a mapping: after the header "
-            "each line is \"place ...\" or \"route ...\"", p);
+        bad(r, "'%.*s' starts no line of a mapping: after the header "
+            "each line is \"place ...\" or \"route ...\"",
+            (int)strcspn(p, " "), p);
 }
 
 /* Every node placed and every edge routed once. */
@@ -360,7 +361,7 @@ static bool read_lines(rd *r, FILE *f)
     if (r->line == 0)
         bad(r, "the file is empty: a mapping starts with \"mapping 'NAME' "
             "II=N nodes=N edges=N\"");
-    if (ok)
+    if (ok && r->errors == 0) /* else a missing line may be a bad one */
         complete(r);
     return ok && r->errors == 0;
 }
