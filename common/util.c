@@ -47,8 +47,7 @@ int cg_grow(void **v, int *cap, int n, size_t sz)
     return 0;
 }
 
-/* Read f to its end into a growing buffer. */
-static char *read_all(FILE *f, size_t *len)
+char *cg_slurp_stream(FILE *f, size_t *len)
 {
     size_t n = 0, cap = 4096;
     char *buf = malloc(cap + 1);
@@ -78,7 +77,7 @@ char *cg_slurp(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char *buf = read_all(f, len);
+    char *buf = cg_slurp_stream(f, len);
     int e = errno;
     fclose(f);
     errno = e;

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +38,8 @@ int cg_grow(void **v, int *cap, int n, size_t sz);
  * its size in *len when len is not NULL.  NULL with errno set when it
  * cannot be read. */
 char *cg_slurp(const char *path, size_t *len);
+/* The same for what f holds from its position to its end (f stays open). */
+char *cg_slurp_stream(FILE *f, size_t *len);
 
 #ifdef __cplusplus
 }

@@ -12,15 +12,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-/* The text of a file (at most cap-1 bytes). */
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    size_t n = fread(buf, 1, cap - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-}
+#include "run_cgramap.h" /* slurp */
+
 
 static char prefix[] = "/tmp/cg_install_XXXXXX";
 

@@ -31,10 +31,8 @@ static char *written(const cg_mapping *m, const cg_mrrg *mrrg,
     FILE *f = tmpfile();
     assert_non_null(f);
     cg_mapping_write(m, mrrg, nl, g, f);
-    long n = ftell(f);
-    char *s = calloc(1, (size_t)n + 1);
     rewind(f);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    char *s = cg_slurp_stream(f, NULL);
     fclose(f);
     return s;
 }
