@@ -67,7 +67,7 @@ void cg_dfg_destroy(cg_dfg *g)
     free(g->edges);
     free(g->name);
     cg_strmap_destroy(g->index);
-    cg_nest_free(g->nest);
+    cg_nest_destroy(g->nest);
     free(g->order);
     free(g);
 }
@@ -224,11 +224,11 @@ const cg_nest *cg_dfg_nest(const cg_dfg *g) { return g->nest; }
 void cg_dfg_set_nest(cg_dfg *g, cg_nest *nest)
 {
     if (g->nest != nest)
-        cg_nest_free(g->nest);
+        cg_nest_destroy(g->nest);
     g->nest = nest;
 }
 
-void cg_nest_free(cg_nest *n)
+void cg_nest_destroy(cg_nest *n)
 {
     if (!n)
         return;

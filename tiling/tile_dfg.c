@@ -405,7 +405,7 @@ static int attach_nest(builder *b)
     n->arrays = calloc((size_t)m->narrays + 1, sizeof *n->arrays);
     n->accesses = calloc((size_t)m->naccesses + 1, sizeof *n->accesses);
     if (!n->arrays || !n->accesses) {
-        cg_nest_free(n);
+        cg_nest_destroy(n);
         return -1;
     }
     n->narrays = m->narrays;

@@ -59,7 +59,8 @@ static void test_files(void **state)
         "include/cgramap/dfg/extract.h", "include/cgramap/mapper/map.h",
         "include/cgramap/tiling/tile.h", "include/cgramap/common/diag.h",
         "include/cgramap/common/limits.h", "include/cgramap/common/util.h",
-        "include/cgramap/common/strmap.h"};
+        "include/cgramap/common/strmap.h",
+        "include/cgramap/mapper/mapping_io.h"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         if (!present(want[i]))
             fail_msg("%s not installed", want[i]);
@@ -120,17 +121,22 @@ static void test_cplusplus(void **state)
           "#include \"common/util.h\"\n#include \"arch/arch.h\"\n"
           "#include \"xml/xml.h\"\n#include \"dfg/dfg.h\"\n"
           "#include \"dfg/extract.h\"\n#include \"mapper/map.h\"\n"
+          "#include \"mapper/mapping_io.h\"\n"
           "#include \"tiling/tile.h\"\n#include <cstdio>\n"
           "int main() {\n"
           "    cg_diags *d = cg_diags_create();\n"
           "    cg_arch *a = cg_arch_default(d);\n"
           "    cg_netlist *nl = cg_arch_flatten(a, d);\n"
           "    cg_map_params p;\n    cg_map_params_init(&p);\n"
-          "    std::printf(\"%s %d\\n\", nl ? \"flattened\" : \"failed\","
-          " p.max_ii);\n"
+          "    cg_dfg *g = cg_dfg_create(\"x\");\n"
+          "    cg_mrrg *m;\n"
+          "    cg_mapping *x = cg_mapping_read(\"/none\", nl, g, &m, d);\n"
+          "    std::printf(\"%s %d %d\\n\", nl ? \"flattened\" : \"failed\","
+          " p.max_ii, x == NULL && m == NULL);\n"
+          "    cg_dfg_destroy(g);\n"
           "    cg_netlist_destroy(nl);\n    cg_arch_destroy(a);\n"
           "    cg_diags_destroy(d);\n    return 0;\n}\n", text, sizeof text);
-    assert_string_equal(text, "flattened 16\n");
+    assert_string_equal(text, "flattened 16 1\n");
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 #include "dfg/dfg.h"
 #include "tests/tiling/tile_test_util.h"
 #include "tiling/tile.h"
+#include "tiling/tile_internal.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -991,7 +992,7 @@ static void table_and_json_golden(void **state)
     free(text);
     json_t *a = json_array();
     for (int i = 0; i < l.n; i++)
-        json_array_append_new(a, cg_tile_desc_json(&l.v[i], NULL));
+        json_array_append_new(a, cg__tile_desc_json(&l.v[i], NULL));
     char *js = json_dumps(a, JSON_SORT_KEYS | JSON_INDENT(1));
     size_t n = strlen(js);
     js = realloc(js, n + 2);
