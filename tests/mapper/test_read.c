@@ -161,6 +161,17 @@ static void refused(sq_fx *f, const char *from, const char *to,
 
 static void test_header_errors(void **state)
 {
+    sq_fx *f = *state;
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *mrrg;
+    assert_null(cg_mapping_read("/nonexistent/sq.txt", f->nl, f->g, &mrrg,
+                                d));
+    char *got = diag_text(d);
+    assert_string_equal(got, "/nonexistent/sq.txt: error: cannot open the "
+                        "mapping (No such file or directory): check the "
+                        "path\n");
+    free(got);
+    cg_diags_destroy(d);
     refused(*state, NULL, "", "%s: error: the file is empty: a mapping "
             "starts with \"mapping 'NAME' II=N nodes=N edges=N\"\n");
     refused(*state, "II=1 ", "II=1  ", "%s:1: error: not the first line of "
@@ -200,6 +211,9 @@ static void test_place_errors(void **state)
             "has nodes 0 to 5\n");
     refused(*state, "mem@c0 start 1", "mem@c0 start one", "%s:7: error: "
             "place 5: the start cycle is not an integer\n");
+    refused(*state, "place 1 'one'", "place one 'one'", "%s:3: error: a "
+            "place line starts with \"place N \": N, the DFG node id, is "
+            "missing\n");
     refused(*state, "on f0@c0", "at f0@c0", "%s:2: error: place 0: expected "
             "\"on UNIT@cK start CYCLE\" or \"as immediate start CYCLE\" "
             "after the op\n");
