@@ -5,11 +5,11 @@
  *
  * By default the data are those of the main job's proof of a .dot
  * (bench_loop.c): CG_CLI_DOT_MEM bytes at address 0 and then every node's
- * live-in drawn from one xorshift stream seeded with CG_CLI_SEED (live-ins
- * small, below 1024, so that addresses built from them stay in memory),
- * --sym values over them, CG_CLI_DOT_ITERS iterations.  So `cgramap sim
- * --compare` on a mapping that --mapping-dir saved repeats the main job's
- * comparison. */
+ * live-in drawn from one stream of cg_rng_data_next seeded with
+ * CG_CLI_SEED (live-ins small, below 1024, so that addresses built from
+ * them stay in memory), --sym values over them, CG_CLI_DOT_ITERS
+ * iterations.  So `cgramap sim --compare` on a mapping that --mapping-dir
+ * saved repeats the main job's comparison. */
 #include "cli/bench.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -67,8 +67,8 @@ static int sim_number(sim_opts *o, int c, const char *v)
     double x;
     static const char *const name[] = {"--iters", "--seed", "--mem-size"};
     static const double hi[] = {1e7, 9007199254740991.0, 1 << 30};
-    if (cg_cli_whole("cgramap sim", name[c - OPT_ITERS], v, c == OPT_SEED ?
-                     0 : 1, hi[c - OPT_ITERS], &x))
+    if (cg_cli_whole("cgramap sim", name[c - OPT_ITERS], v, 1,
+                     hi[c - OPT_ITERS], &x))
         return 2;
     if (c == OPT_ITERS)
         o->iters = (int64_t)x;
@@ -145,15 +145,6 @@ static int sim_parse(int argc, char **argv, sim_opts *o)
 
 /* ---- the data ------------------------------------------------------------ */
 
-/* The main job's generator for a .dot's data (xorshift64*). */
-static uint64_t next_rand(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ULL;
-}
-
 /* The memory before the run: --mem-in's bytes, or seeded.  0, or -1 with
  * an error in d. */
 static int data_mem(const sim_opts *o, uint64_t *s, cg_mem *mem,
@@ -173,7 +164,7 @@ static int data_mem(const sim_opts *o, uint64_t *s, cg_mem *mem,
     mem->size = o->mem_size ? o->mem_size : CG_CLI_DOT_MEM;
     mem->data = malloc(mem->size);
     for (uint64_t i = 0; mem->data && i < mem->size; i++)
-        mem->data[i] = (uint8_t)next_rand(s);
+        mem->data[i] = (uint8_t)cg_rng_data_next(s);
     return mem->data ? 0 : -1;
 }
 
@@ -183,7 +174,7 @@ static void data_inputs(const sim_opts *o, const cg_dfg *g, uint64_t *s,
 {
     for (int i = 0; i < cg_dfg_nnodes(g); i++) {
         const cg_dfg_node *n = cg_dfg_get_node(g, i);
-        in[i] = next_rand(s) % 1024;
+        in[i] = cg_rng_data_next(s) % 1024;
         for (int k = 0; n->op == CG_OP_INPUT && n->sym && k < o->syms.n; k++)
             if (!strcmp(o->syms.v[k].name, n->sym))
                 in[i] = (uint64_t)o->syms.v[k].value;

@@ -32,6 +32,14 @@ double cg_rng_unit(cg_rng *r)
     return (double)(cg_rng_next(r) >> 11) / 9007199254740992.0;
 }
 
+uint64_t cg_rng_data_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ULL;
+}
+
 int cg_grow(void **v, int *cap, int n, size_t sz)
 {
     if (n <= *cap)

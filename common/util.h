@@ -27,6 +27,9 @@ void cg_rng_init(cg_rng *r, uint64_t s);
 uint64_t cg_rng_next(cg_rng *r);
 /* Uniform in [0, 1), from the top 53 bits. */
 double cg_rng_unit(cg_rng *r);
+/* The generator of the reference runs' data (seeded memory images and
+ * live-ins): xorshift64*, a sequence of its own, on state *s (not 0). */
+uint64_t cg_rng_data_next(uint64_t *s);
 
 /* Make room for n elements of sz bytes in the array *v of capacity *cap
  * (elements), doubling the capacity (from 8) until it holds n.  0, or -1

@@ -434,16 +434,6 @@ int cg_extract_image(const cg_extract_prog *x, cg_mem *mem)
     return mem->data ? 0 : -1;
 }
 
-/* xorshift64*: a fixed generator so that every machine sees the same
- * bytes (rand() differs between C libraries). */
-static uint64_t next_rand(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ULL;
-}
-
 void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
                             uint64_t seed)
 {
@@ -453,8 +443,9 @@ void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
         if (gl->is_const || gl->base < mem->base ||
             gl->base + gl->bytes > mem->base + mem->size)
             continue;
+        uint8_t *at = mem->data + (gl->base - mem->base);
         for (uint64_t b = 0; b < gl->bytes; b++)
-            mem->data[gl->base - mem->base + b] = (uint8_t)next_rand(&s);
+            at[b] = (uint8_t)cg_rng_data_next(&s);
     }
 }
 
