@@ -8,6 +8,7 @@
  * as JSON in an anonymous temporary file (like the workers of
  * bench_jobs.c). */
 #include "cli/bench.h"
+#include "common/util.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -37,15 +38,13 @@ static void child(cg_cli_verify_fn fn, void *arg, json_t *cols, FILE *out)
 /* Wait for pid up to limit_s seconds; false (and pid killed) past it. */
 static bool wait_limited(pid_t pid, double limit_s, int *status)
 {
-    struct timespec t0, now, nap = {0, 1000000};
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct timespec nap = {0, 1000000};
+    double t0 = cg_clock_now();
     for (;;) {
         pid_t got = waitpid(pid, status, WNOHANG);
         if (got == pid || got < 0)
             return got == pid;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((double)(now.tv_sec - t0.tv_sec) +
-                (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >= limit_s) {
+        if (cg_clock_now() - t0 >= limit_s) {
             kill(pid, SIGKILL);
             waitpid(pid, status, 0);
             return false;
