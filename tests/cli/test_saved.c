@@ -5,7 +5,8 @@
  * unit that cannot run it): refused with the checker's exact messages; a
  * reader error with its file:line.  The mapping the main job saves with
  * --mapping-dir simulated again on the main job's data, and on a memory
- * image whose result is written out here by hand. */
+ * image whose result is written out here by hand; a late store found by
+ * --compare. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #define ACC_DOT "tests/mapper/data/accumulate.dot"
 #define ACC_TXT "tests/mapper/data/accumulate.txt"
 #define SCALE "tests/cli/data/saved/scale.dot"
+#define SCALE_TXT "tests/cli/data/saved/scale.txt" /* on the default array */
 
 /* A fresh folder for a test's files, its name into dir. */
 static void temp_dir(char *dir)
@@ -57,6 +59,21 @@ static void test_map_then_check(void **state)
     remove_dir(dir);
 }
 
+/* The saved mapping src with `from` replaced by `to` into dir/bad.txt
+ * (path). */
+static void corrupt(const char *src, const char *from, const char *to,
+                    const char *dir, char *path, size_t n)
+{
+    snprintf(path, n, "%s/bad.txt", dir);
+    char text[8192];
+    slurp(src, text, sizeof text);
+    char *at = strstr(text, from);
+    assert_non_null(at);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    fclose(f);
+}
+
 /* ACC_TXT with `from` replaced by `to`, checked: status 1, nothing on
  * stdout, exactly `err` on stderr (%s: the corrupted file). */
 static void check_corrupted(const char *from, const char *to,
@@ -64,14 +81,7 @@ static void check_corrupted(const char *from, const char *to,
 {
     char dir[32], path[64], want[4096];
     temp_dir(dir);
-    snprintf(path, sizeof path, "%s/bad.txt", dir);
-    char text[8192];
-    slurp(ACC_TXT, text, sizeof text);
-    char *at = strstr(text, from);
-    assert_non_null(at);
-    FILE *f = fopen(path, "w");
-    fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-    fclose(f);
+    corrupt(ACC_TXT, from, to, dir, path, sizeof path);
     run r;
     run_cgramap(&r, (const char *const[]){"check", "--arch", ARCH, ACC_DOT,
                 path, NULL});
@@ -175,6 +185,38 @@ static void test_sim_main_job_mapping(void **state)
     remove_dir(dir);
 }
 
+/* The store two cycles late: the checker refuses it, and the simulated
+ * run stores each value of b one iteration late, which --compare finds
+ * at the first byte of b[1] (the interpreter's 0xac; the image's 0xf4). */
+static void test_sim_compare_differs(void **state)
+{
+    (void)state;
+    char dir[32], path[64], want[256];
+    temp_dir(dir);
+    corrupt(SCALE_TXT, "'st' store on block_4_1.mem@c0 start 6",
+            "'st' store on block_4_1.mem@c0 start 8", dir, path,
+            sizeof path);
+    run r;
+    run_cgramap(&r, (const char *const[]){"sim", SCALE, SCALE_TXT,
+                "--compare", NULL});
+    assert_int_equal(r.status, 0);
+    run_cgramap(&r, (const char *const[]){"sim", "--compare", SCALE, path,
+                NULL});
+    snprintf(want, sizeof want, "%s: error: the simulated mapping leaves "
+             "0xf4 at address 0x46b where the DFG interpreter leaves 0xac\n",
+             path);
+    assert_string_equal(r.err, want);
+    assert_null(strstr(r.out, "the DFG interpreter"));
+    assert_int_equal(r.status, 1);
+    run_cgramap(&r, (const char *const[]){"check", SCALE, path, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "error: edge 11 'b'->'st' (operand 0, "
+                           "distance 0): timing does not hold: start('st') "
+                           "+ 0*II = 8 but start('b') + route latency 3 = "
+                           "6\n"));
+    remove_dir(dir);
+}
+
 static uint32_t word(const uint8_t *m, size_t at)
 {
     return (uint32_t)m[at] | (uint32_t)m[at + 1] << 8 |
@@ -236,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_sim_main_job_mapping),
         cmocka_unit_test(test_sim_memory_image),
+        cmocka_unit_test(test_sim_compare_differs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
