@@ -42,10 +42,10 @@ void cg_cli_saved_free(cg_cli_saved *s)
 static void check_help(void)
 {
     printf("Usage: cgramap check [--arch FILE.xml [--templates T.xml]]"
-           " LOOP.dot MAPPING.txt\n"
+           "\n                     LOOP.dot MAPPING.txt\n"
            "Check a saved mapping (cgramap map --mapping, --mapping-dir)"
-           " of LOOP.dot again:\n"
-           "print ok (exit 0), or the checker's errors (exit 1).\n");
+           " of LOOP.dot\nagain:"
+           " print ok (exit 0), or the checker's errors (exit 1).\n");
 }
 
 /* Options into arch/templates, the two files into files; 0, 1 after
