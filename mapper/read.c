@@ -266,8 +266,9 @@ static void route_nodes(rd *r, int e, const char *p)
         int id = s == p ? -1 : node_id(r, s, (int)(p - s));
         if (id < 0) {
             if (s == p)
-                bad(r, "route %d: two spaces in a row: separate the node "
-                    "names by one", e);
+                bad(r, "route %d: an empty node name (two spaces in a row, "
+                    "or one at the end): separate the names by one space",
+                    e);
             free(v);
             return;
         }

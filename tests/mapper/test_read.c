@@ -226,8 +226,11 @@ static void test_route_errors(void **state)
             "at II=1 (names are UNIT@cK, UNIT.PORT@cK and REGFILE.regR@cK "
             "with K < II): give the architecture the mapping was made on\n");
     refused(*state, "f0.out@c0 f1.in_a@c0", "f0.out@c0  f1.in_a@c0",
-            "%s:10: error: route 2: two spaces in a row: separate the node "
-            "names by one\n");
+            "%s:10: error: route 2: an empty node name (two spaces in a row, "
+            "or one at the end): separate the names by one space\n");
+    refused(*state, "f1.in_a@c0\n", "f1.in_a@c0 \n", "%s:10: error: route "
+            "2: an empty node name (two spaces in a row, or one at the end): "
+            "separate the names by one space\n");
     refused(*state, "'n'->'a' operand 1", "'n'->'a' operand 0",
             "%s:11: error: route 3 is operand 0 at distance 0 but DFG edge 3 "
             "is operand 1 at distance 0: the mapping is of another version "
