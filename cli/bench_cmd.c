@@ -135,6 +135,8 @@ static int bench_opt(int c, cg_cli_opts *o, char **argv)
     case CG_CLI_OPT_STEPS:
     case CG_CLI_OPT_NODES:
     case CG_CLI_OPT_TIME_LIMIT:
+    case CG_CLI_OPT_II:
+    case CG_CLI_OPT_MAPPER:
         return cg_cli_effort_opt("cgramap", c, optarg, &o->map) ? 2 : 0;
     case ':':
         fprintf(stderr, "cgramap: option '%s' needs a value\n",

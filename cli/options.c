@@ -126,6 +126,17 @@ int cg_cli_effort_opt(const char *prog, int code, const char *v,
             return -1;
         p->ilp_nodes = (int)x;
         return 0;
+    case CG_CLI_OPT_II:
+        if (cg_cli_whole(prog, "--ii", v, 1, 64, &x))
+            return -1;
+        p->min_ii = p->max_ii = (int)x;
+        return 0;
+    case CG_CLI_OPT_MAPPER:
+        if (cg_map_search_parse(v, &p->search) == 0)
+            return 0;
+        fprintf(stderr, "%s: Invalid value for --mapper: %s (auto, "
+                "heuristic or ilp)\n", prog, v);
+        return -1;
     default: /* CG_CLI_OPT_TIME_LIMIT */
         if (cg_cli_seconds(prog, "--time-limit", v, &x))
             return -1;
