@@ -237,8 +237,10 @@ static bool find_attr(const char *s, const char *name, const char **vb,
         const char *ne = s;
         while (isspace((unsigned char)*s))
             s++;
-        if (*s != '=')
-            continue; /* malformed: the reader says so */
+        if (*s != '=') { /* malformed: the reader says so */
+            s += s == nb; /* a stray character: step over it */
+            continue;
+        }
         s++;
         while (isspace((unsigned char)*s))
             s++;
