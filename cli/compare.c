@@ -288,8 +288,9 @@ void cg_cli_cmp_table(const cg_cli_array *arr, int narr, const json_t *recs,
 {
     json_t *ks = cg_cli_cmp_kernels(recs);
     int lw = label_width(arr, narr);
-    fprintf(out, "comparison of %d arrays on %zu loops (same seed and "
-            "limits on each)\n", narr, json_array_size(ks));
+    fprintf(out, "comparison of %d array%s on %zu loop%s (same seed and "
+            "limits on each)\n", narr, narr == 1 ? "" : "s",
+            json_array_size(ks), json_array_size(ks) == 1 ? "" : "s");
     fprintf(out, CMP_FMT, "kernel", lw, "array", "II", "MII", "proof",
             "iter/cycle", "FUs", "util", "cycles", "DMA stall", "tiles",
             "verified");

@@ -357,19 +357,23 @@ static void page_writer(void *arg, FILE *f)
     const page *p = arg;
     json_t *ks = cg_cli_cmp_kernels(p->recs);
     const cg_map_params *m = &p->o->map;
+    size_t nk = json_array_size(ks);
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset="
-            "\"utf-8\">\n<title>cgramap: %d arrays compared</title>\n<style>"
+            "\"utf-8\">\n<title>cgramap: arrays compared</title>\n<style>"
             "body{font-family:sans-serif;margin:2em;max-width:1100px}"
             "table{border-collapse:collapse;margin-bottom:1.5em}"
             "td,th{border:1px solid #bbb;padding:2px 8px;text-align:right}"
             "td:first-child,th:first-child,td.l,th.l{text-align:left}"
             "svg{display:block;margin:1em 0}</style>\n</head>\n<body>\n"
-            "<h1>%d arrays, %zu kernels</h1>\n<p>Every kernel mapped on "
-            "every array with seed %u, %ld heuristic steps per II, at most "
-            "%.0f s per II, II up to %d. An II is comparable between arrays "
-            "when both rows are <em>optimal</em>.</p>\n", p->narr, p->narr,
-            json_array_size(ks), m->seed, m->heur_steps, m->timeout_s,
-            m->max_ii);
+            "<h1>%d array%s, %zu kernel%s</h1>\n<p>Every kernel mapped on "
+            "every array with seed %u, %ld heuristic steps per II and %d "
+            "branch-and-bound nodes per ILP model, at most %g s per II",
+            p->narr, p->narr == 1 ? "" : "s", nk, nk == 1 ? "" : "s",
+            m->seed, m->heur_steps, m->ilp_nodes, m->timeout_s);
+    if (m->time_limit_s > 0)
+        fprintf(f, " and %g s per loop", m->time_limit_s);
+    fprintf(f, ", II up to %d. Two arrays compare by II when both rows are "
+            "<em>optimal</em>.</p>\n", m->max_ii);
     arrays_table(f, p, ks);
     fputs("<h2>Charts</h2>\n", f);
     cg_cli_chart_ii(p->arr, p->narr, p->recs, f);
