@@ -143,9 +143,9 @@ int cg_cli_compare(const cg_cli_cmp_opts *c, const cg_cli_opts *o,
     return sig ? 128 + sig : r.failed ? 1 : 0;
 }
 
-/* ---- the table ------------------------------------------------------------ */
+/* ---- the table ---------------------------------------------------------- */
 
-static const char *str(const json_t *rec, const char *key)
+const char *cg_cli_cmp_str(const json_t *rec, const char *key)
 {
     const char *s = json_string_value(json_object_get(rec, key));
     return s ? s : "-";
@@ -153,9 +153,11 @@ static const char *str(const json_t *rec, const char *key)
 
 static bool same_kernel(const json_t *a, const json_t *b)
 {
-    return strcmp(str(a, "benchmark"), str(b, "benchmark")) == 0 &&
-           strcmp(str(a, "loop"), str(b, "loop")) == 0 &&
-           strcmp(str(a, "file"), str(b, "file")) == 0;
+    static const char *const keys[] = {"benchmark", "loop", "file"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(cg_cli_cmp_str(a, keys[i]), cg_cli_cmp_str(b, keys[i])))
+            return false;
+    return true;
 }
 
 json_t *cg_cli_cmp_kernels(const json_t *recs)
@@ -179,14 +181,15 @@ const json_t *cg_cli_cmp_find(const json_t *recs, const json_t *k,
     size_t i;
     json_t *rec;
     json_array_foreach(recs, i, rec)
-        if (same_kernel(k, rec) && strcmp(str(rec, "arch"), label) == 0)
+        if (same_kernel(k, rec) &&
+            strcmp(cg_cli_cmp_str(rec, "arch"), label) == 0)
             return rec;
     return NULL;
 }
 
 int cg_cli_cmp_ii(const json_t *rec)
 {
-    if (!rec || strcmp(str(rec, "status"), "mapped") != 0)
+    if (!rec || strcmp(cg_cli_cmp_str(rec, "status"), "mapped") != 0)
         return 0;
     return (int)json_integer_value(json_object_get(rec, "ii"));
 }
@@ -231,7 +234,7 @@ static void cmp_row(const char *kname, const cg_cli_array *x, int lw,
 {
     char b[8][24], fus_b[56];
     int ii = cg_cli_cmp_ii(rec);
-    const char *proof = str(rec, "proof");
+    const char *proof = cg_cli_cmp_str(rec, "proof");
     if (ii)
         snprintf(b[0], 24, "%.3f", 1.0 / ii);
     json_t *util = json_object_get(rec, "fu_util");
@@ -243,14 +246,15 @@ static void cmp_row(const char *kname, const cg_cli_array *x, int lw,
                  num(rec, "funcunits_total", b[4]));
         fus = fus_b;
     }
+    const char *status = cg_cli_cmp_str(rec, "status");
     fprintf(out, CMP_FMT, kname, lw, x->label, ii ? num(rec, "ii", b[5]) : "-",
             num(rec, "mii", b[6]),
             !rec ? "-" : strcmp(proof, "optimal") == 0 ? "optimal"
-                       : strncmp(proof, "open", 4) == 0 ? "open"
-                                                        : str(rec, "status"),
+                       : strncmp(proof, "open", 4) == 0 ? "open" : status,
             ii ? b[0] : "-", fus, json_is_number(util) ? b[1] : "-",
             num(rec, "cycles", b[7]), num(rec, "stalls", b[3]),
-            num(rec, "tiles", b[4]), rec ? str(rec, "verified") : "-");
+            num(rec, "tiles", b[4]),
+            rec ? cg_cli_cmp_str(rec, "verified") : "-");
 }
 
 static void array_summary(const cg_cli_array *arr, int narr, int lw,
@@ -272,7 +276,7 @@ static void array_summary(const cg_cli_array *arr, int narr, int lw,
             const json_t *rec = cg_cli_cmp_find(recs, k, x->label);
             mapped += cg_cli_cmp_ii(rec) > 0;
             optimal += cg_cli_cmp_ii(rec) > 0 &&
-                       strcmp(str(rec, "proof"), "optimal") == 0;
+                       strcmp(cg_cli_cmp_str(rec, "proof"), "optimal") == 0;
         }
         const cg_cli_cost *c = &x->cost;
         fprintf(out, "%-*s %8.1f %4d %8.1f %5d %6d %5d %9lld %3d/%-2zu "
@@ -298,8 +302,8 @@ void cg_cli_cmp_table(const cg_cli_array *arr, int narr, const json_t *recs,
     json_t *k;
     json_array_foreach(ks, i, k) {
         char kname[256];
-        snprintf(kname, sizeof kname, "%s/%s", str(k, "benchmark"),
-                 str(k, "loop"));
+        snprintf(kname, sizeof kname, "%s/%s", cg_cli_cmp_str(k, "benchmark"),
+                 cg_cli_cmp_str(k, "loop"));
         for (int a = 0; a < narr; a++)
             if (arr[a].ok)
                 cmp_row(kname, &arr[a], lw,

@@ -51,7 +51,7 @@ int cg_cli_cmp_check(const cg_cli_cmp_opts *c);
 /* More than one array, a sweep or a report: the comparison runs. */
 bool cg_cli_cmp_wanted(const cg_cli_cmp_opts *c);
 
-/* ---- the cost proxy (compare_cost.c) -------------------------------------- */
+/* ---- the cost proxy (compare_cost.c) ------------------------------------ */
 
 /* What an array is made of, and its cost in units of a 32-bit adder
  * (docs/cli.md, "Comparing arrays", has the weights). */
@@ -67,7 +67,7 @@ typedef struct cg_cli_cost {
 } cg_cli_cost;
 void cg_cli_cost_of(const cg_netlist *nl, cg_cli_cost *out);
 
-/* ---- an array to compare (compare_sweep.c) -------------------------------- */
+/* ---- an array to compare (compare_sweep.c) ------------------------------ */
 
 typedef struct cg_cli_array {
     char *label;          /* "mesh.xml", "mesh.xml[rows=6]" */
@@ -93,7 +93,7 @@ cg_netlist *cg_cli_array_load(const cg_cli_array *x, const char *templates,
 char *cg_cli_set_arch_attr(const char *text, const char *name,
                            const char *value, int vlen);
 
-/* ---- running and the table (compare.c) ------------------------------------ */
+/* ---- running and the table (compare.c) ---------------------------------- */
 
 /* Run every loop under paths on every array; print each array's rows, then
  * the comparison; write --json, --csv (each record with "arch") and the
@@ -108,6 +108,8 @@ json_t *cg_cli_cmp_kernels(const json_t *recs);
  * label, NULL when none. */
 const json_t *cg_cli_cmp_find(const json_t *recs, const json_t *k,
                               const char *label);
+/* A record's string field, "-" when absent. */
+const char *cg_cli_cmp_str(const json_t *rec, const char *key);
 /* A record's mapped II, 0 when it did not map. */
 int cg_cli_cmp_ii(const json_t *rec);
 /* Mean over the kernels of 1/II (0 for a kernel not mapped there). */
@@ -116,7 +118,7 @@ double cg_cli_cmp_throughput(const json_t *recs, const json_t *kernels,
 void cg_cli_cmp_table(const cg_cli_array *arr, int narr, const json_t *recs,
                       FILE *out);
 
-/* ---- the HTML report (compare_report.c) ----------------------------------- */
+/* ---- the HTML report (compare_report.c) --------------------------------- */
 
 /* DIR/index.html (tables and the three charts inline) and the charts as
  * DIR/ii.svg, DIR/cycles.svg, DIR/cost.svg; the folder is made when

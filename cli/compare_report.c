@@ -32,18 +32,13 @@ static void esc(FILE *f, const char *s)
         }
 }
 
-static const char *str(const json_t *rec, const char *key)
-{
-    const char *s = json_string_value(json_object_get(rec, key));
-    return s ? s : "-";
-}
-
 static void kernel_name(const json_t *k, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s/%s", str(k, "benchmark"), str(k, "loop"));
+    snprintf(buf, n, "%s/%s", cg_cli_cmp_str(k, "benchmark"),
+             cg_cli_cmp_str(k, "loop"));
 }
 
-/* ---- grouped bars ----------------------------------------------------------- */
+/* ---- grouped bars ------------------------------------------------------- */
 
 #define BAR_W 16
 #define GROUP_GAP 28
@@ -265,7 +260,7 @@ void cg_cli_chart_cost(const cg_cli_array *arr, int narr, const json_t *recs,
     json_decref(ks);
 }
 
-/* ---- the page ----------------------------------------------------------------- */
+/* ---- the page ----------------------------------------------------------- */
 
 typedef struct page {
     const cg_cli_array *arr;
@@ -316,7 +311,8 @@ static void cell_int(FILE *f, const json_t *rec, const char *key)
 static void kernels_table(FILE *f, const page *p, const json_t *ks)
 {
     fputs("<h2>Every kernel on every array</h2>\n<table>\n<tr><th>kernel"
-          "</th><th class=\"l\">array</th><th class=\"l\">status</th><th>II</th><th>MII</th>"
+          "</th><th class=\"l\">array</th><th class=\"l\">status</th>"
+          "<th>II</th><th>MII</th>"
           "<th>proof</th><th>FuncUnits used</th><th>cycles</th>"
           "<th>DMA stall cycles</th><th>tiles</th><th>verified</th></tr>\n",
           f);
@@ -333,19 +329,19 @@ static void kernels_table(FILE *f, const page *p, const json_t *ks)
             fputs("</td><td class=\"l\">", f);
             esc(f, p->arr[a].label);
             fputs("</td><td class=\"l\">", f);
-            esc(f, str(rec, "status"));
+            esc(f, cg_cli_cmp_str(rec, "status"));
             fputs("</td>", f);
             cell_int(f, rec, "ii");
             cell_int(f, rec, "mii");
             fputs("<td>", f);
-            esc(f, str(rec, "proof"));
+            esc(f, cg_cli_cmp_str(rec, "proof"));
             fputs("</td>", f);
             cell_int(f, rec, "funcunits");
             cell_int(f, rec, "cycles");
             cell_int(f, rec, "stalls");
             cell_int(f, rec, "tiles");
             fputs("<td>", f);
-            esc(f, str(rec, "verified"));
+            esc(f, cg_cli_cmp_str(rec, "verified"));
             fputs("</td></tr>\n", f);
         }
     }

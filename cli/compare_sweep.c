@@ -34,12 +34,15 @@ static int param_syntax(const char *spec)
     return -1;
 }
 
-/* Split the values after '=' into p; -1 on an empty or unquotable one. */
+/* Split the values after '=' into p; -1 on an empty or unquotable one,
+ * -2 past CG_CLI_MAX_VALUES. */
 static int param_values(const char *v, cg_cli_param *p)
 {
     for (;;) {
         size_t n = strcspn(v, ",");
-        if (n == 0 || p->nvalue == CG_CLI_MAX_VALUES)
+        if (p->nvalue == CG_CLI_MAX_VALUES)
+            return -2;
+        if (n == 0)
             return -1;
         for (size_t i = 0; i < n; i++)
             if (strchr("\"'<&", v[i]) || isspace((unsigned char)v[i]))
@@ -76,8 +79,14 @@ int cg_cli_cmp_add_param(cg_cli_cmp_opts *c, const char *spec)
                     p->name);
             return -1;
         }
-    if (param_values(eq + 1, p) < 0)
-        return param_syntax(spec);
+    int rc = param_values(eq + 1, p);
+    if (rc == -2)
+        fprintf(stderr, "cgramap: --param %s has more than %d values; sweep "
+                "fewer at once\n", p->name, CG_CLI_MAX_VALUES);
+    if (rc == -1)
+        param_syntax(spec);
+    if (rc < 0)
+        return -1;
     c->nparam++;
     return 0;
 }
@@ -187,7 +196,7 @@ void cg_cli_arrays_free(cg_cli_array *v, int n)
     }
 }
 
-/* ---- setting an attribute of <architecture> ------------------------------ */
+/* ---- setting an attribute of <architecture> ----------------------------- */
 
 /* Past the markup at s that is not an element (comment, CDATA,
  * processing instruction, declaration), or s itself when it is none. */
@@ -278,7 +287,7 @@ char *cg_cli_set_arch_attr(const char *text, const char *name,
     return out;
 }
 
-/* ---- reading an array ----------------------------------------------------- */
+/* ---- reading an array --------------------------------------------------- */
 
 static char *slurp(const char *path)
 {

@@ -5,7 +5,8 @@
  * hand), the JSON and CSV rows naming their array, the charts' geometry
  * read back from the SVG (one bar per kernel per array, inside the
  * viewBox, heights on the scale the chart says), an array that cannot be
- * read, bad --param values, and with Chromium found at configure time a
+ * read, bad --param values, each array's --mapping-dir folder, and with
+ * Chromium found at configure time a
  * screenshot of the page.  sum and dot map at their MII (II 1) within a
  * few hundred steps, so every figure asserted is the same on any
  * machine. */
@@ -87,7 +88,7 @@ static long long num(const json_t *o, const char *key)
     return json_integer_value(json_object_get(o, key));
 }
 
-/* ---- the SVG charts ---------------------------------------------------------- */
+/* ---- the SVG charts ----------------------------------------------------- */
 
 typedef struct shape {
     char kernel[64], array[64];
@@ -347,10 +348,14 @@ static void test_sweep(void **state)
     const char *json = in_tmp("s.json");
     const char *args[] = {"--arch", A4, "--param", "cgra-rows=2,3",
                           "--param", "cgra-cols=4,3", "--steps", "300",
-                          "--max-ii", "2", "--json", json, SUM, NULL};
+                          "--max-ii", "2", "--json", json, "--mapping-dir",
+                          in_tmp("maps"), SUM, NULL};
     run r;
     run_cgramap(&r, args);
     assert_int_equal(r.status, 1);
+    struct stat st; /* each array's mappings in a folder of its own */
+    assert_int_equal(stat(in_tmp("maps/default_4x4.xml[cgra-rows=3,"
+                                 "cgra-cols=4]/sum.sum.txt"), &st), 0);
     const char *want[] = {
         "\narray default_4x4.xml[cgra-rows=2,cgra-cols=4]: cost 217.0\n",
         "\narray default_4x4.xml[cgra-rows=2,cgra-cols=3]: not read (the "
@@ -446,6 +451,20 @@ static void test_param_errors(void **state)
     assert_string_equal(r.err, "cgramap: --param sweeps one architecture "
                         "file: give exactly one --arch FILE.xml with it "
                         "(got 0)\n");
+    const char *many[] = {"--arch", A4, "--param",
+                          "cgra-rows=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+                          SUM, NULL};
+    run_cgramap(&r, many);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --param cgra-rows has more than 16 "
+                        "values; sweep fewer at once\n");
+    const char *product[] = {"--arch", A4, "--param", "rows=1,2,3,4,5",
+                             "--param", "cols=1,2,3,4,5,6,7,8,9,10,11,12,13",
+                             SUM, NULL};
+    run_cgramap(&r, product);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: the --param values make 65 arrays, "
+                        "more than 64; sweep fewer values at once\n");
     run_cgramap(&r, twice);
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap: --param cgra-rows is given twice; "
