@@ -247,13 +247,9 @@ void cg_cli_chart_cost(const cg_cli_array *arr, int narr, const json_t *recs,
                 "cy=\"%.1f\" r=\"5\" fill=\"%s\"><title>", arr[a].cost.total,
                 t, x, y, palette[a % NCOLORS]);
         esc(f, arr[a].label);
+        /* the legend names the colours: labels here would collide */
         fprintf(f, ": cost %.1f, %.3f iterations per cycle</title></circle>"
-                "\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
-                "text-anchor=\"%s\">", arr[a].cost.total, t,
-                x > LEFT + SC_W / 2 ? x - 7 : x + 7, y - 7,
-                x > LEFT + SC_W / 2 ? "end" : "start");
-        esc(f, arr[a].label);
-        fputs("</text>\n", f);
+                "\n", arr[a].cost.total, t);
     }
     legend(f, arr, narr, LEFT + SC_W + 16);
     fputs("</svg>\n", f);
@@ -359,6 +355,7 @@ static void page_writer(void *arg, FILE *f)
             "body{font-family:sans-serif;margin:2em;max-width:1100px}"
             "table{border-collapse:collapse;margin-bottom:1.5em}"
             "td,th{border:1px solid #bbb;padding:2px 8px;text-align:right}"
+            "td{white-space:nowrap}"
             "td:first-child,th:first-child,td.l,th.l{text-align:left}"
             "svg{display:block;margin:1em 0}</style>\n</head>\n<body>\n"
             "<h1>%d array%s, %zu kernel%s</h1>\n<p>Every kernel mapped on "
