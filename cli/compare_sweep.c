@@ -21,6 +21,13 @@ int cg_cli_cmp_add_arch(cg_cli_cmp_opts *c, const char *path)
                 "fewer arrays at once\n", CG_CLI_MAX_ARCHS);
         return -1;
     }
+    for (int i = 0; i < c->narch; i++)
+        if (strcmp(c->arch[i], path) == 0) {
+            /* its rows could not be told apart from the first's */
+            fprintf(stderr, "cgramap: --arch %s is given twice; compare "
+                    "each array once\n", path);
+            return -1;
+        }
     c->arch[c->narch++] = path;
     return 0;
 }

@@ -465,6 +465,11 @@ static void test_param_errors(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap: the --param values make 65 arrays, "
                         "more than 64; sweep fewer values at once\n");
+    const char *same[] = {"--arch", A4, "--arch", A4, SUM, NULL};
+    run_cgramap(&r, same);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --arch " A4 " is given twice; "
+                        "compare each array once\n");
     run_cgramap(&r, twice);
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap: --param cgra-rows is given twice; "
