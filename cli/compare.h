@@ -125,7 +125,8 @@ void cg_cli_cmp_table(const cg_cli_array *arr, int narr, const json_t *recs,
  * missing.  0, or -1 with "DIR: error: ..." on stderr. */
 int cg_cli_report(const char *dir, const cg_cli_array *arr, int narr,
                   const json_t *recs, const cg_cli_opts *o);
-/* The charts alone, for the report and its tests. */
+/* The charts alone, for the report and its tests; the arrays not read
+ * are left out of them. */
 void cg_cli_chart_ii(const cg_cli_array *arr, int narr, const json_t *recs,
                      FILE *out);
 void cg_cli_chart_cycles(const cg_cli_array *arr, int narr,

@@ -182,12 +182,24 @@ static void bar_chart(const bars *b, const cg_cli_array *arr, int narr,
     json_decref(ks);
 }
 
+/* The arrays that were read, in order (shallow copies): one that was not
+ * has no rows, and the tables, not the charts, say so. */
+static int read_arrays(const cg_cli_array *arr, int narr, cg_cli_array *out)
+{
+    int n = 0;
+    for (int a = 0; a < narr && n < CG_CLI_MAX_ARRAYS; a++)
+        if (arr[a].ok)
+            out[n++] = arr[a];
+    return n;
+}
+
 void cg_cli_chart_ii(const cg_cli_array *arr, int narr, const json_t *recs,
                      FILE *out)
 {
     bars b = {"II per kernel (lower is better; × = not mapped)",
               "II (cycles per iteration)", "ii", false};
-    bar_chart(&b, arr, narr, recs, out);
+    cg_cli_array ok[CG_CLI_MAX_ARRAYS];
+    bar_chart(&b, ok, read_arrays(arr, narr, ok), recs, out);
 }
 
 void cg_cli_chart_cycles(const cg_cli_array *arr, int narr,
@@ -195,7 +207,8 @@ void cg_cli_chart_cycles(const cg_cli_array *arr, int narr,
 {
     bars b = {"Cycles per kernel with DMA (each kernel on its own scale)",
               "cycles", "cycles", true};
-    bar_chart(&b, arr, narr, recs, out);
+    cg_cli_array ok[CG_CLI_MAX_ARRAYS];
+    bar_chart(&b, ok, read_arrays(arr, narr, ok), recs, out);
 }
 
 /* ---- cost against throughput -------------------------------------------- */
@@ -203,9 +216,11 @@ void cg_cli_chart_cycles(const cg_cli_array *arr, int narr,
 #define SC_W 420
 #define SC_H 260
 
-void cg_cli_chart_cost(const cg_cli_array *arr, int narr, const json_t *recs,
+void cg_cli_chart_cost(const cg_cli_array *all, int nall, const json_t *recs,
                        FILE *f)
 {
+    cg_cli_array arr[CG_CLI_MAX_ARRAYS];
+    int narr = read_arrays(all, nall, arr);
     json_t *ks = cg_cli_cmp_kernels(recs);
     double cmax = 1, tmax = 0;
     for (int a = 0; a < narr; a++) {
@@ -236,8 +251,6 @@ void cg_cli_chart_cost(const cg_cli_array *arr, int narr, const json_t *recs,
             "12 %d)\">mean iterations per cycle</text>\n", LEFT + SC_W / 2,
             TOP + SC_H + 32, TOP + SC_H / 2, TOP + SC_H / 2);
     for (int a = 0; a < narr; a++) {
-        if (!arr[a].ok)
-            continue;
         double t = cg_cli_cmp_throughput(recs, ks, arr[a].label);
         double x = LEFT + SC_W * arr[a].cost.total / (cmax * 1.1);
         double y = TOP + SC_H - SC_H * t / (tmax * 1.1);

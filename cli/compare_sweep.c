@@ -10,6 +10,7 @@
 #include "xml/xml.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,8 +322,8 @@ static char *instance_text(const cg_cli_array *x, cg_diags *d)
 {
     char *text = slurp(x->path);
     if (!text) {
-        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot open the file; "
-                     "check the path");
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot open the file: %s; "
+                     "check the path", strerror(errno));
         return NULL;
     }
     for (const char *p = x->params; text && *p;) {
@@ -354,7 +355,7 @@ cg_netlist *cg_cli_array_load(const cg_cli_array *x, const char *templates,
         char *tmpl = templates ? slurp(templates) : NULL;
         if (templates && !tmpl)
             cg_diags_add(d, CG_SEV_ERROR, templates, 0, "cannot open the "
-                         "file; check the path");
+                         "file: %s; check the path", strerror(errno));
         else if (text)
             *arch = cg_xml_read_memory(text, x->path, tmpl, templates, d);
         free(text);

@@ -395,7 +395,7 @@ static void test_unreadable_array(void **state)
     const char *json = in_tmp("u.json");
     const char *args[] = {"--arch", "tests/cli/data/bad.xml", "--arch", A4,
                           "--steps", "300", "--max-ii", "2", "--json", json,
-                          SUM, NULL};
+                          "--report", in_tmp("ureport"), SUM, NULL};
     run r;
     run_cgramap(&r, args);
     assert_int_equal(r.status, 1);
@@ -414,6 +414,17 @@ static void test_unreadable_array(void **state)
     assert_string_equal(str(json_array_get(recs, 0), "arch"),
                         "default_4x4.xml");
     json_decref(recs);
+    /* the charts leave it out: no crosses for its kernels, no point */
+    shape b[4];
+    double vw, vh;
+    assert_int_equal(svg_shapes(in_tmp("ureport/ii.svg"),
+                                "//s:rect[@class='bar']", b, 4, &vw, &vh), 1);
+    assert_int_equal(svg_shapes(in_tmp("ureport/ii.svg"),
+                                "//s:text[@class='none']", b, 4, &vw, &vh), 0);
+    assert_int_equal(svg_shapes(in_tmp("ureport/cost.svg"),
+                                "//s:circle[@class='point']", b, 4, &vw, &vh),
+                     1);
+    assert_string_equal(b[0].array, "default_4x4.xml");
 }
 
 static void test_param_errors(void **state)
