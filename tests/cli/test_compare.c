@@ -427,6 +427,45 @@ static void test_unreadable_array(void **state)
     assert_string_equal(b[0].array, "default_4x4.xml");
 }
 
+/* An array on which no kernel maps (hetero_4x4 has no memory): its rows
+ * say so, its bars are crosses, its point is at 0 iterations per cycle. */
+static void test_array_mapping_nothing(void **state)
+{
+    (void)state;
+    const char *dir = in_tmp("hreport");
+    const char *args[] = {"--arch", A4, "--arch",
+                          "benchmarks/archs/hetero_4x4.xml", "--steps", "300",
+                          "--max-ii", "2", "--report", dir, SUM, NULL};
+    run r;
+    run_cgramap(&r, args);
+    assert_int_equal(r.status, 1);
+    char rows[8][256];
+    assert_int_equal(table_rows(r.out, rows, 8), 2);
+    assert_non_null(strstr(rows[1], "hetero_4x4.xml              -    - "
+                                    "error "));
+    shape b[4];
+    double vw, vh;
+    char path[256];
+    snprintf(path, sizeof path, "%s/ii.svg", dir);
+    assert_int_equal(svg_shapes(path, "//s:rect[@class='bar']", b, 4, &vw,
+                                &vh), 1);
+    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    xmlXPathContext *x = xmlXPathNewContext(doc);
+    xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+    xmlXPathObject *o = xmlXPathEvalExpression(
+        BAD_CAST "count(//s:text[@class='none'])", x);
+    assert_true(o->floatval == 1);
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(x);
+    xmlFreeDoc(doc);
+    snprintf(path, sizeof path, "%s/cost.svg", dir);
+    assert_int_equal(svg_shapes(path, "//s:circle[@class='point']", b, 4,
+                                &vw, &vh), 2);
+    assert_true(b[1].value == 0 && b[0].value == 1);
+    assert_true(b[1].y > b[0].y); /* lower on the chart */
+}
+
 static void test_param_errors(void **state)
 {
     (void)state;
@@ -517,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_two_arrays),
         cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_unreadable_array),
+        cmocka_unit_test(test_array_mapping_nothing),
         cmocka_unit_test(test_param_errors),
         cmocka_unit_test(test_one_array_unchanged),
     };
