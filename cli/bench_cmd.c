@@ -2,7 +2,8 @@
  * found under PATH (bench_scan.c) is extracted or read, mapped, checked and
  * simulated (bench_loop.c) in worker processes (bench_jobs.c), and printed
  * as one row per loop in a fixed order, with optional JSON and CSV reports
- * (bench_report.c).  One loop failing never stops the others. */
+ * (bench_report.c).  One loop failing never stops the others.  Several
+ * --arch, a --param sweep or --report: cli/compare.c runs it per array. */
 #include "cli/bench.h"
 #include "cli/commands.h"
 #include "cli/compare.h"
