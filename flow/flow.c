@@ -83,6 +83,18 @@ void cg_flow_result_free(cg_flow_result *r)
     cg_flow_result_init(r);
 }
 
+/* The DFG rules (cg_dfg_check) hold for g: the mapper and simulator
+ * rely on them.  Only a failing check's errors reach d. */
+static bool good_dfg(const cg_dfg *g, cg_diags *d)
+{
+    cg_diags *cd = cg_diags_create();
+    bool ok = cd && cg_dfg_check(g, cd) == 0;
+    if (cd && !ok)
+        cg_diags_append(d, cd);
+    cg_diags_destroy(cd);
+    return ok;
+}
+
 /* What the mapping is known and seen to be: proof, usage, checked. */
 static void judge(const cg_netlist *nl, const cg_flow_params *p,
                   cg_flow_result *out, cg_diags *d)
@@ -110,7 +122,7 @@ int cg_flow_loop(const cg_netlist *nl, const cg_dfg *g, cg_extract_prog *x,
         return -1;
     }
     out->loop = out->mapped = g;
-    if (cg__flow_params_check(p, g, d) != 0)
+    if (cg__flow_params_check(p, g, d) != 0 || !good_dfg(g, d))
         return -1;
     if (x && p->tiling)
         cg_flow_tiling_plan(&out->tiling, g, nl, &p->tile);

@@ -213,7 +213,9 @@ void cg_flow_result_free(cg_flow_result *r);
  * Messages go to d in step order; the tiling's warnings only once the
  * mapping checked.  0 when the flow ran to its end (out says how far the
  * loop got); -1 on bad input: NULL arguments, a parameter out of range
- * (an error at g's file naming it), or a DFG the mapper refuses. */
+ * (an error at g's file naming it), a DFG that breaks the DFG rules
+ * (cg_dfg_check's errors, at file:line of the node) or one the mapper
+ * refuses. */
 int cg_flow_loop(const cg_netlist *nl, const cg_dfg *g, cg_extract_prog *x,
                  const cg_flow_params *p, cg_flow_result *out, cg_diags *d);
 
