@@ -1,7 +1,8 @@
 /* test_flow.c: whole loops through cg_flow_loop on the default array: a
  * microbenchmark that maps, checks and verifies; a loop that runs tiled
  * (its tile DFG mapped, the whole tiled run compared, and the interpreted
- * tiled run alone); a .dot DFG against the interpreter; a reference run
+ * tiled run alone; then untiled); the executions replayed, and a loop the
+ * kernel never runs; a .dot DFG against the interpreter; a reference run
  * that exceeds its limit (not verified, and why); a replay that differs
  * (the first difference named); bad input (parameters, a broken DFG, NULL).
  * The figures asserted are the ones `cgramap` prints for the same loops. */
@@ -188,8 +189,67 @@ static void test_tiled(void **state)
     assert_int_equal(v.tile_runs, 3);
     assert_int_equal(cg_diags_size(d), 0);
     cg_flow_result_free(&r);
+    /* without tiling: the loop's own DFG on a flat memory */
+    p.tiling = false;
+    assert_int_equal(cg_flow_loop(f->nl, l.g, l.x, &p, &r, d), 0);
+    print_diags(d);
+    assert_ptr_equal(r.mapped, l.g);
+    assert_null(r.tiling.plan);
+    assert_false(r.scheduled);
+    assert_int_equal(r.verification.verdict, CG_FLOW_VERIFIED);
+    assert_int_equal(r.verification.tile_runs, -1);
+    cg_flow_result_free(&r);
     cg_diags_destroy(d);
     close_loop(&l);
+}
+
+#define REPEAT "tests/flow/data/repeat.c"
+
+/* Loop tag of tests/flow/data/repeat.c (with n = 0) through the flow on
+ * its own DFG (the test is of the replays, not of the tiling). */
+static void run_repeat(const fixture *f, const char *tag, int64_t executions,
+                       cg_flow_result *r, cg_diags *d)
+{
+    cg_extract_params xp;
+    cg_extract_params_init(&xp);
+    xp.syms[xp.nsyms++] = (cg_extract_sym){"n", 0};
+    cg_extract_prog *x = cg_extract_open(REPEAT, &xp, d);
+    cg_dfg *g = x ? cg_extract_loop(x, tag, d) : NULL;
+    assert_non_null(g);
+    cg_flow_params p;
+    test_params(&p);
+    p.tiling = false;
+    p.executions = executions;
+    assert_int_equal(cg_flow_loop(f->nl, g, x, &p, r, d), 0);
+    assert_true(r->checked);
+    r->loop = r->mapped = NULL; /* g dies here */
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
+}
+
+/* A loop the kernel runs 5 times: the first `executions` are replayed;
+ * one it never runs: nothing compared, and a warning says so. */
+static void test_executions(void **state)
+{
+    fixture *f = *state;
+    cg_diags *d = cg_diags_create();
+    cg_flow_result r;
+    run_repeat(f, "repeat", 2, &r, d);
+    assert_int_equal(cg_diags_size(d), 0);
+    assert_int_equal(r.verification.verdict, CG_FLOW_VERIFIED);
+    assert_int_equal(r.verification.compared, 2);
+    cg_flow_result_free(&r);
+    run_repeat(f, "repeat", CG_FLOW_EXECUTIONS, &r, d);
+    assert_int_equal(r.verification.compared, 5);
+    cg_flow_result_free(&r);
+    run_repeat(f, "never", CG_FLOW_EXECUTIONS, &r, d);
+    assert_int_equal(r.verification.verdict, CG_FLOW_NOTHING_RUN);
+    assert_string_equal(cg_flow_verdict_name(r.verification.verdict), "n/a");
+    assert_int_equal(r.verification.compared, 0);
+    assert_one_message(d, REPEAT ": warning: loop 'never': the kernel never "
+                       "ran the loop on its data, so nothing was simulated");
+    cg_flow_result_free(&r);
+    cg_diags_destroy(d);
 }
 
 #define ACC "tests/cli/data/bench/loose/acc.dot"
@@ -348,6 +408,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_microbench),
         cmocka_unit_test(test_tiled),
+        cmocka_unit_test(test_executions),
         cmocka_unit_test(test_dot),
         cmocka_unit_test(test_replay_differs),
         cmocka_unit_test(test_reference_run_limit),
