@@ -137,7 +137,9 @@ typedef struct cg_flow_verification {
  * the reference).  r NULL runs the DFG interpreter where the simulator
  * would run (a proof of the extraction or of the tiling alone; needs x).
  * Runs in a child process limited to p->run_limit_s.  0 with the verdict
- * in *v; -1 on bad input (an error at g's file). */
+ * in *v; -1 on bad input, an error at g's file: a NULL p, g or v, a
+ * parameter out of range, an r without a mapping, no r and no x, or a
+ * tiled t without x. */
 int cg_flow_verify(const cg_flow_params *p, const cg_netlist *nl,
                    const cg_dfg *g, cg_extract_prog *x,
                    const cg_flow_tiling *t, const cg_map_result *r,

@@ -235,8 +235,8 @@ static void verify_any(void *arg, cg_flow_verification *out, cg_diags *d)
         verify_dot(v, out);
 }
 
-/* "not verified: <why>" into v->why: the first error from index `from`
- * of d, without its file and line. */
+/* Why the reference run failed, into v->why: the first error from index
+ * `from` of d, without its file and line. */
 static void why_not(cg_flow_verification *v, const cg_diags *d, int from)
 {
     const char *why = "the native run of the C code failed";
@@ -271,6 +271,12 @@ int cg_flow_verify(const cg_flow_params *p, const cg_netlist *nl,
                    const cg_flow_tiling *t, const cg_map_result *r,
                    cg_flow_verification *v, cg_diags *d)
 {
+    if (!p || !g || !v) {
+        cg_diags_add(d, CG_SEV_ERROR, g ? cg_dfg_file(g) : NULL, 0,
+                     "cg_flow_verify needs parameters, a loop and a place "
+                     "for the verdict (one of them is NULL)");
+        return -1;
+    }
     *v = (cg_flow_verification){CG_FLOW_UNVERIFIED, "", 0, -1};
     if (cg__flow_params_check(p, g, d) != 0 || bad_input(g, x, r, d))
         return -1;

@@ -272,7 +272,21 @@ static void test_dot(void **state)
     assert_null(r.tiling.plan);
     assert_int_equal(r.verification.verdict, CG_FLOW_VERIFIED);
     assert_int_equal(r.verification.compared, 1);
+    /* without C code only a mapping can be compared (with the
+     * interpreter); a result without a mapping is none */
+    cg_flow_verification v;
+    assert_int_equal(cg_flow_verify(&p, f->nl, g, NULL, NULL, NULL, &v, d),
+                     -1);
+    assert_one_message(d, "error: loop 'acc': without a mapping only the C "
+                       "code can be the reference (give the compiled "
+                       "program)");
     cg_flow_result_free(&r);
+    cg_diags_destroy(d);
+    d = cg_diags_create();
+    assert_int_equal(cg_flow_verify(&p, f->nl, g, NULL, NULL, &r.map, &v, d),
+                     -1);
+    assert_one_message(d, "error: loop 'acc': the map result to verify holds "
+                       "no mapping (status is not mapped)");
     cg_dfg_destroy(g);
     cg_diags_destroy(d);
 }
