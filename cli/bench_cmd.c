@@ -189,7 +189,7 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o,
     memset(co, 0, sizeof *co);
     cg_map_params_init(&o->map);
     o->jobs = 1;
-    o->run_limit_s = CG_CLI_RUN_LIMIT_S;
+    o->run_limit_s = CG_FLOW_RUN_LIMIT_S;
     optind = 1;
     opterr = 0;
     int c, rc;

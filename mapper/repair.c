@@ -24,7 +24,9 @@ static const struct {
     int hops, radius;
 } rounds[] = {{1, 1}, {2, 1}, {2, 2}, {3, 2}};
 
-/* freed[v]: v not placed in fix or within hops edges of such an op. */
+/* freed[v]: v not placed in fix or within hops edges of such an op, and
+ * the operand-less producers (consts, inputs) of a freed op: a const kept
+ * on its ConstUnit, which feeds only its own PE, would pin its consumer. */
 static void neighbourhood(const cg_dfg *g, const cg_mapping *fix, int hops,
                           bool *freed, bool *next)
 {
@@ -39,6 +41,14 @@ static void neighbourhood(const cg_dfg *g, const cg_mapping *fix, int hops,
                 next[ed->src] = next[ed->dst] = true;
         }
         memcpy(freed, next, sizeof *freed * (size_t)n);
+    }
+    memset(next, 0, sizeof *next * (size_t)n); /* next: has an operand */
+    for (int e = 0; e < m; e++)
+        next[cg_dfg_get_edge(g, e)->dst] = true;
+    for (int e = 0; e < m; e++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        if (freed[ed->dst] && !next[ed->src])
+            freed[ed->src] = true;
     }
 }
 
