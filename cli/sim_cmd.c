@@ -3,19 +3,17 @@
  * live-outs and the memory it changed; with --compare, run the DFG
  * interpreter on the same data and require the same memory and live-outs.
  *
- * By default the data are those of the main job's proof of a .dot
- * (bench_loop.c): CG_CLI_DOT_MEM bytes at address 0 and then every node's
- * live-in drawn from one stream of cg_rng_data_next seeded with
- * CG_CLI_SEED (live-ins small, below 1024, so that addresses built from
- * them stay in memory), --sym values over them, CG_CLI_DOT_ITERS
- * iterations.  So `cgramap sim --compare` on a mapping that --mapping-dir
- * saved repeats the main job's comparison. */
-#include "cli/bench.h"
+ * The data are the ones the flow stage verifies a DFG without C code on
+ * (cg_flow_dot_data with cg_flow_params_init's seed, image size and
+ * iterations, which the options change), so `cgramap sim --compare` on a
+ * mapping that --mapping-dir saved repeats the main job's comparison. */
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/saved.h"
+#include "cli/syms.h"
 
 #include "common/util.h"
+#include "flow/flow.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -26,11 +24,10 @@
 typedef struct sim_opts {
     const char *arch, *templates, *dot, *mapping;
     const char *mem_in, *mem_out;
-    int64_t iters;
-    uint64_t seed;
-    uint64_t mem_size;
+    bool mem_size;        /* --mem-size given */
     bool compare;
     cg_cli_syms syms;
+    cg_flow_params data;  /* seed, dot_iters, dot_mem, syms */
 } sim_opts;
 
 static void sim_help(void)
@@ -56,8 +53,8 @@ static void sim_help(void)
            "      --compare         run the DFG interpreter on the same"
            " data too: exit 1\n"
            "                        unless memory and live-outs are the"
-           " same\n", CG_CLI_DOT_ITERS, (unsigned long long)CG_CLI_SEED,
-           CG_CLI_DOT_MEM);
+           " same\n", CG_FLOW_DOT_ITERS, (unsigned long long)CG_FLOW_SEED,
+           CG_FLOW_DOT_MEM);
 }
 
 enum { OPT_ITERS = 400, OPT_SEED, OPT_MEM_SIZE, OPT_MEM_IN, OPT_MEM_OUT,
@@ -73,11 +70,12 @@ static int sim_number(sim_opts *o, int c, const char *v)
                      hi[c - OPT_ITERS], &x))
         return 2;
     if (c == OPT_ITERS)
-        o->iters = (int64_t)x;
+        o->data.dot_iters = (int64_t)x;
     else if (c == OPT_SEED)
-        o->seed = (uint64_t)x;
+        o->data.seed = (uint64_t)x;
     else
-        o->mem_size = (uint64_t)x;
+        o->data.dot_mem = (uint64_t)x;
+    o->mem_size |= c == OPT_MEM_SIZE;
     return 0;
 }
 
@@ -122,8 +120,7 @@ static int sim_parse(int argc, char **argv, sim_opts *o)
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->iters = CG_CLI_DOT_ITERS;
-    o->seed = CG_CLI_SEED;
+    cg_flow_params_init(&o->data);
     optind = 1;
     opterr = 0;
     int c, rc;
@@ -142,45 +139,37 @@ static int sim_parse(int argc, char **argv, sim_opts *o)
     }
     o->dot = argv[optind];
     o->mapping = argv[optind + 1];
+    o->data.nsyms = o->syms.n;
+    memcpy(o->data.syms, o->syms.v, (size_t)o->syms.n * sizeof *o->syms.v);
     return 0;
 }
 
 /* ---- the data ------------------------------------------------------------ */
 
-/* The memory before the run: --mem-in's bytes, or seeded.  0, or -1 with
- * an error in d. */
-static int data_mem(const sim_opts *o, uint64_t *s, cg_mem *mem,
-                    cg_diags *d)
+/* The memory before the run and the live-ins: the flow stage's data for
+ * an image of --mem-in's size (or --mem-size), then --mem-in's bytes over
+ * the image.  0, or -1 with an error in d. */
+static int data_of(const sim_opts *o, const cg_dfg *g, cg_mem *mem,
+                   uint64_t *in, cg_diags *d)
 {
     size_t n = 0;
-    mem->base = 0;
-    if (o->mem_in) {
-        mem->data = (uint8_t *)cg_slurp(o->mem_in, &n);
-        if (!mem->data || n == 0)
-            cg_diags_add(d, CG_SEV_ERROR, o->mem_in, 0, "cannot read the "
-                         "memory image (%s): give a file of at least one "
-                         "byte", mem->data ? "empty" : strerror(errno));
-        mem->size = n;
-        return mem->data && n ? 0 : -1;
+    char *file = o->mem_in ? cg_slurp(o->mem_in, &n) : NULL;
+    if (o->mem_in && (!file || n == 0)) {
+        cg_diags_add(d, CG_SEV_ERROR, o->mem_in, 0, "cannot read the "
+                     "memory image (%s): give a file of at least one byte",
+                     file ? "empty" : strerror(errno));
+        free(file);
+        return -1;
     }
-    mem->size = o->mem_size ? o->mem_size : CG_CLI_DOT_MEM;
-    mem->data = malloc(mem->size);
-    for (uint64_t i = 0; mem->data && i < mem->size; i++)
-        mem->data[i] = (uint8_t)cg_rng_data_next(s);
+    *mem = (cg_mem){malloc(file ? n : o->data.dot_mem), 0,
+                    file ? n : o->data.dot_mem};
+    if (mem->data) {
+        cg_flow_dot_data(&o->data, g, mem, in);
+        if (file)
+            memcpy(mem->data, file, n);
+    }
+    free(file);
     return mem->data ? 0 : -1;
-}
-
-/* Every node's live-in (only input nodes' are read), --sym over them. */
-static void data_inputs(const sim_opts *o, const cg_dfg *g, uint64_t *s,
-                        uint64_t *in)
-{
-    for (int i = 0; i < cg_dfg_nnodes(g); i++) {
-        const cg_dfg_node *n = cg_dfg_get_node(g, i);
-        in[i] = cg_rng_data_next(s) % 1024;
-        for (int k = 0; n->op == CG_OP_INPUT && n->sym && k < o->syms.n; k++)
-            if (!strcmp(o->syms.v[k].name, n->sym))
-                in[i] = (uint64_t)o->syms.v[k].value;
-    }
 }
 
 /* ---- the run ------------------------------------------------------------- */
@@ -225,7 +214,7 @@ static int compare(const cg_cli_saved *s, const sim_opts *o,
     int rc = want.data && wout ? 0 : -1;
     if (rc == 0) {
         memcpy(want.data, before->data, before->size);
-        rc = cg_dfg_run(s->g, o->iters, &want, in, wout, s->d);
+        rc = cg_dfg_run(s->g, o->data.dot_iters, &want, in, wout, s->d);
     }
     for (uint64_t b = 0; rc == 0 && b < got->size; b++)
         if (got->data[b] != want.data[b]) {
@@ -260,19 +249,18 @@ static void write_mem(void *arg, FILE *f)
 static int sim_one(const sim_opts *o, const cg_cli_saved *s)
 {
     size_t nn = (size_t)cg_dfg_nnodes(s->g) + 1;
-    uint64_t seed = o->seed, *in = calloc(nn, 8), *out = calloc(nn, 8);
+    uint64_t *in = calloc(nn, 8), *out = calloc(nn, 8);
     cg_mem before = {0}, after = {0};
-    int rc = in && out && data_mem(o, &seed, &before, s->d) == 0 ? 0 : 1;
+    int rc = in && out && data_of(o, s->g, &before, in, s->d) == 0 ? 0 : 1;
     after = (cg_mem){malloc(before.size + 1), before.base, before.size};
     if (rc == 0 && after.data) {
-        data_inputs(o, s->g, &seed, in);
         memcpy(after.data, before.data, before.size);
-        rc = cg_sim_run(s->nl, s->mrrg, s->g, s->m, o->iters, &after, in,
-                        out, s->d) == 0 ? 0 : 1;
+        rc = cg_sim_run(s->nl, s->mrrg, s->g, s->m, o->data.dot_iters,
+                        &after, in, out, s->d) == 0 ? 0 : 1;
     }
     if (rc == 0) {
         printf("loop '%s': %lld iterations at II=%d on %llu bytes of "
-               "memory\n", cg_dfg_name(s->g), (long long)o->iters, s->m->ii,
+               "memory\n", cg_dfg_name(s->g), (long long)o->data.dot_iters, s->m->ii,
                (unsigned long long)after.size);
         print_values(s->g, CG_OP_INPUT, "live-in", in);
         print_values(s->g, CG_OP_OUTPUT, "live-out", out);
