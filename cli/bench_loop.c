@@ -27,6 +27,8 @@ typedef struct map_files {
     const cg_netlist *nl;
     const cg_dfg *g;    /* the graph mapped (a tiled loop's tile DFG) */
     const char *loop;   /* the loop's name, for the file names */
+    cg_mem_order *orders; /* g's memory order as the mapper derived it */
+    int norders;
 } map_files;
 
 static void write_txt(void *a, FILE *f)
@@ -47,15 +49,28 @@ static void write_dot(void *a, FILE *f)
     cg_mapping_write_dot(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
 }
 
-/* DIR/<bench>.<loop>.{txt,json,dot} and the .dot rendered as .svg; false
- * when one could not be written. */
+/* The graph mapped, so that `cgramap check` and `sim` can read the
+ * mapping back (a tiled loop's tile DFG exists nowhere else). */
+static void write_dfg(void *a, FILE *f)
+{
+    const map_files *m = a;
+    cg_dfg_write_dot_ordered(m->g, m->orders, m->norders, f);
+}
+
+/* DIR/<bench>.<loop>.{txt,json,dot,dfg.dot} and the .dot rendered as
+ * .svg; false when one could not be written. */
 static bool write_mapping(const char *dir, const char *bench,
                           const map_files *m)
 {
-    static const char *const ext[] = {"txt", "json", "dot"};
-    const cg_cli_writer fn[] = {write_txt, write_json, write_dot};
+    static const char *const ext[] = {"txt", "json", "dot", "dfg.dot"};
+    const cg_cli_writer fn[] = {write_txt, write_json, write_dot, write_dfg};
+    if (m->norders < 0) { /* no memory for the order: nothing written */
+        fprintf(stderr, "cgramap: out of memory saving loop '%s'\n",
+                m->loop);
+        return false;
+    }
     bool ok = true;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s.%s.%s", dir, bench,
                  m->loop, ext[i]);
@@ -152,12 +167,15 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
     cg_cli_flow_params(o, &fp);
     cg_flow_result fr;
     cg_flow_loop(nl, g, x, &fp, &fr, d);
-    map_files mf = {&fr.map, nl, fr.mapped, cg_dfg_name(g)};
+    map_files mf = {&fr.map, nl, fr.mapped, cg_dfg_name(g), NULL, 0};
+    if (fr.checked && o->mapping_dir)
+        mf.norders = cg_map_mem_orders(fr.mapped, &mf.orders);
     if (fr.checked && o->mapping_dir &&
         !write_mapping(o->mapping_dir, bench, &mf))
         cg_diags_add(d, CG_SEV_ERROR, o->mapping_dir, 0, "the mapping files "
                      "of loop '%s' are not all written there (the error "
                      "above says why)", cg_dfg_name(g));
+    free(mf.orders);
     char why[1100];
     json_t *rec = record(bench, file, g, fr.mapped, &fr.map, nl, o,
                          fr.checked, verified_text(&fr.verification, why,

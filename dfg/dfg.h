@@ -163,6 +163,11 @@ int cg_dfg_set_mem_order(cg_dfg *g, const cg_mem_order *v, int n,
                          cg_diags *d);
 /* Drop the stated order (the mapper then derives it again). */
 void cg_dfg_clear_mem_order(cg_dfg *g);
+/* cg_dfg_write_dot stating the n pairs of v as g's memory order instead
+ * of the order g states (n < 0: none), as the mapper derived it: the
+ * main job saves a tile DFG, which has no nest, so (--mapping-dir). */
+void cg_dfg_write_dot_ordered(const cg_dfg *g, const cg_mem_order *v, int n,
+                              FILE *out);
 
 /* ---- the loop nest (filled by the extractor, read by the tiler) -------- */
 

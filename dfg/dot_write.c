@@ -91,10 +91,9 @@ static void put_edge(FILE *out, const cg_dfg *g, const cg_dfg_edge *x)
  * states that no two memory ops touch a common byte.  Not written when the
  * graph states none.  cg_dfg_set_mem_order keeps names free of blanks,
  * ':' and "->"; put_id escapes what the quotes need. */
-static void put_mem_order(FILE *out, const cg_dfg *g)
+static void put_mem_order(FILE *out, const cg_dfg *g, const cg_mem_order *v,
+                          int n)
 {
-    const cg_mem_order *v;
-    int n = cg_dfg_mem_order(g, &v);
     if (n < 0)
         return;
     fputs("    graph [memory_order=\"", out);
@@ -113,6 +112,14 @@ static void put_mem_order(FILE *out, const cg_dfg *g)
  * CGRA-ME's placeholder and names the graph after its file instead. */
 void cg_dfg_write_dot(const cg_dfg *g, FILE *out)
 {
+    const cg_mem_order *v;
+    int n = cg_dfg_mem_order(g, &v);
+    cg_dfg_write_dot_ordered(g, v, n, out);
+}
+
+void cg_dfg_write_dot_ordered(const cg_dfg *g, const cg_mem_order *v, int n,
+                              FILE *out)
+{
     const char *name = cg_dfg_name(g);
     fputs("digraph ", out);
     put_id(out, name, strcmp(name, "G") == 0);
@@ -122,7 +129,7 @@ void cg_dfg_write_dot(const cg_dfg *g, FILE *out)
         put_id(out, cg_dfg_file(g), true);
         fputs("];\n", out);
     }
-    put_mem_order(out, g);
+    put_mem_order(out, g, v, n);
     for (int i = 0; i < cg_dfg_nnodes(g); i++)
         put_node(out, cg_dfg_get_node(g, i));
     for (int e = 0; e < cg_dfg_nedges(g); e++)

@@ -8,6 +8,9 @@
  * each II below the heuristic's, from the MII up, gets the exact ILP,
  * within its work limits (lp_iters, ilp_nodes) and the per-II wall-clock
  * cap, in this order:
+ *   R. the repair of the heuristic's best partial mapping at that II
+ *      (repair.c): most ops kept, a widening neighbourhood of the ones it
+ *      skipped solved exactly,
  *   0. the LP relaxation of the full model: infeasible proves the II
  *      impossible at once,
  *   1. the ILP restricted to units within grid distance 1 of a
@@ -150,14 +153,21 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     int rc = 0;
     memset(out, 0, sizeof *out);
     out->outcome = CG_II_TIMEOUT;
-    /* The full model's LP relaxation first: when it is infeasible the II
-     * is proven impossible at once (measured under 0.5 s on the 4x4). */
-    cg__ilp_opts lo = {NULL, 0, p->timeout_s, NULL, true, CG_SOLVER_GLPK,
-                       0, p->lp_iters, NULL, NULL};
-    rc = cg__ilp_solve(k, nl, g, &lo, out, d);
-    bool proven = rc == 0 && out->outcome == CG_II_INFEASIBLE;
-    if (rc == 0 && !proven && partial)
+    /* The repair first: its models are small, and the relaxation of a
+     * large full model can take the whole cap at a high II. */
+    if (partial)
         rc = try_repair(nl, g, k, partial, p, deadline, out, d);
+    bool proven = false;
+    if (rc == 0 && out->outcome != CG_II_MAPPED) {
+        /* The full model's LP relaxation: when it is infeasible the II
+         * is proven impossible at once (measured under 0.5 s on the 4x4
+         * at low IIs). */
+        double left = deadline - cg_clock_now();
+        cg__ilp_opts lo = {NULL, 0, left > 0 ? left : 0, NULL, true,
+                           CG_SOLVER_GLPK, 0, p->lp_iters, NULL, NULL};
+        rc = cg__ilp_solve(k, nl, g, &lo, out, d);
+        proven = rc == 0 && out->outcome == CG_II_INFEASIBLE;
+    }
     /* Small DFGs go straight to the full model. */
     if (rc == 0 && !proven && have && n > 6 &&
         out->outcome != CG_II_MAPPED)

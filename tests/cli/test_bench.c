@@ -254,7 +254,7 @@ static void test_mapping_dir_no_neato(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
-/* --mapping-dir makes the folder and writes the four files of each
+/* --mapping-dir makes the folder and writes the five files of each
  * mapped loop, none for the others. */
 static void test_mapping_dir(void **state)
 {
@@ -266,9 +266,11 @@ static void test_mapping_dir(void **state)
     run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
                                           "--mapping-dir", maps, LOOSE, NULL});
     assert_int_equal(r.status, 1);
-    const char *want[] = {"acc.acc.txt", "acc.acc.json", "acc.acc.dot",
-                          "acc.acc.svg", "two.scale.txt", "two.scale.json",
-                          "two.scale.dot", "two.scale.svg"};
+    const char *want[] = {"acc.acc.txt",       "acc.acc.json",
+                          "acc.acc.dot",       "acc.acc.dfg.dot",
+                          "acc.acc.svg",       "two.scale.txt",
+                          "two.scale.json",    "two.scale.dot",
+                          "two.scale.dfg.dot", "two.scale.svg"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         assert_true(exists(maps, want[i]));
     assert_false(exists(maps, "two.calls.txt"));
@@ -277,7 +279,7 @@ static void test_mapping_dir(void **state)
     char n[16], np[80];
     snprintf(np, sizeof np, "%s/n", dir);
     slurp(np, n, sizeof n);
-    assert_string_equal(n, "8\n");
+    assert_string_equal(n, "10\n");
     check_picture(maps);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);

@@ -96,6 +96,13 @@ static void assert_compute(const json_t *rec, const char *maps,
     json_int_t ii = get_int(rec, "ii"), runs = get_int(rec, "tile_runs");
     assert_int_equal(get_int(rec, "cycles") - get_int(rec, "stalls"),
                      iters * ii + runs * depth);
+    /* the tile DFG is saved beside its mapping: `check` reads both */
+    char dfg[256];
+    snprintf(dfg, sizeof dfg, "%s/%s.%s.dfg.dot", maps, name, name);
+    run r;
+    run_cgramap(&r, (const char *const[]){"check", dfg, path, NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "ok\n");
 }
 
 /* saxpy (2560 iterations, 3 tiles: 3 runs) and gemv (64x64, 3 tiles of
