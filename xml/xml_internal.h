@@ -89,6 +89,12 @@ int cg__xml_is_text(cg__xctx *c, const xmlNode *n);
 /* Element children only; text, comments skipped (non-blank text is an
  * error reported by cg__xml_is_text). */
 
+/* CGRA-ME's MemPort, which the XML reads as a primitive and builds from
+ * multiplexers, a MEMUnit and a register (inst.c). */
+#define CG__MEMPORT "MemPort"
+/* Whether name is a primitive's (a cg_prim_kind, or MemPort). */
+bool cg__xml_prim_name(const char *name);
+
 /* Instantiate a block/inst/sub-module node whose module is the template or
  * primitive named by its module= attribute, as instance `inst` of module
  * mod.  Returns the instance id, -1 after an error. */

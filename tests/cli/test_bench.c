@@ -339,6 +339,32 @@ static void test_cgrame_folder(void **state)
     assert_string_equal(r.err, "");
 }
 
+/* The same benchmark on an ADRES-like ADL1 array whose only memory
+ * access is a CGRA-ME MemPort (tests/xml/data/cgrame/adres_*.xml): the
+ * load goes through it, the checker and the simulator accept the mapping
+ * (verified yes); no tile memory, so no tiling, with the warning. */
+static void test_cgrame_memport_map(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "--timeout", "30", "--max-ii", "4", "--arch",
+        "tests/xml/data/cgrame/adres_arch.xml", "--templates",
+        "tests/xml/data/cgrame/adres_templates.xml",
+        "tests/cli/data/cgrame/microbench/vsum/vsum.c", NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_string_equal(r.out,
+        HEADER
+        "vsum           loop              14      1      1 -             1 mapped "
+        "                  optimal TIME     5/8   62%     6   2   1     67      "
+        "-          -      -          -         - yes\n");
+    assert_string_equal(r.err, "tests/cli/data/cgrame/microbench/vsum/vsum.c: "
+                        "warning: loop 'loop' is not tiled: the architecture "
+                        "declares no tile memory; tiling needs a <memory> "
+                        "(and a <dma>)\n");
+}
+
 /* A loop whose accesses are not affine (hist[data[i] & 15]) maps and
  * verifies; only its tiling columns are missing, with a warning per
  * access saying why, and the exit status stays 0. */
@@ -720,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_mapping_dir_no_neato),
         cmocka_unit_test(test_benchmark_folders),
         cmocka_unit_test(test_cgrame_folder),
+        cmocka_unit_test(test_cgrame_memport_map),
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_number_options),

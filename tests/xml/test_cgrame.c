@@ -3,7 +3,8 @@
  * <architecture row= col= cgra-rows= cgra-cols=> and its mesh meaning (the
  * PEs inside the grid's border, the IO ring on it), mesh ports written
  * ".out", ADL1's <mesh row-range= col-range=> and its templates with a
- * module named like the primitive it wraps. */
+ * module named like the primitive it wraps, ADRES-like files with the
+ * MemPort primitive and inout pins joined across module boundaries. */
 #include "xml_test_util.h"
 
 #define DATA "tests/xml/data/cgrame/"
@@ -20,8 +21,7 @@ static void expect_file(const char *file, const char *templates, int nwarn,
     cg_diags *d = cg_diags_create();
     cg_arch *a = cg_xml_read(path, templates ? tpath : NULL, d);
     if (!a || cg_diags_size(d) != nwarn)
-        cg_diags_print(d, stderr);
-    assert_non_null(a);
+        assert_non_null(a);
     assert_int_equal(cg_diags_size(d), nwarn);
     char *text = netlist_text(a, summary);
     check_golden(golden, text);
@@ -31,6 +31,25 @@ static void expect_file(const char *file, const char *templates, int nwarn,
         *dout = d;
     else
         cg_diags_destroy(d);
+}
+
+/* Read xml expecting success without a diagnostic; its summary holds
+ * each of the NULL-terminated want. */
+static void expect_summary(const char *xml, const char *const *want)
+{
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = read_mem(xml, d);
+    if (!a || cg_diags_size(d))
+        cg_diags_print(d, stderr);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), 0);
+    char *text = netlist_text(a, 1);
+    for (int i = 0; want[i]; i++)
+        if (!strstr(text, want[i]))
+            fail_msg("'%s' not in:\n%s", want[i], text);
+    free(text);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
 }
 
 /* arch-homo-orth.xml: row="4" col="4" is the whole grid, so 2x2 PEs at
@@ -75,7 +94,7 @@ static void test_adl1_needs_templates(void **state)
     expect_diag(d, 0, DATA "adl1_arch.xml:11: error: unknown module "
                 "'meshblock1' (modules: none; primitives: FuncUnit, MEMUnit, "
                 "Register, Multiplexer, TriState, IO, RegisterFile, "
-                "ConstUnit); a file whose root is <architecture> takes its "
+                "ConstUnit, MemPort); a file whose root is <architecture> takes its "
                 "modules from a templates file: give it (cgramap --templates "
                 "FILE)");
     cg_diags_destroy(d);
@@ -141,16 +160,9 @@ static void test_settings_disagree(void **state)
 static void test_border_without_io(void **state)
 {
     (void)state;
-    cg_diags *d = cg_diags_create();
-    cg_arch *a = read_mem(MESH("row=\"4\" col=\"4\"", ""), d);
-    assert_non_null(a);
-    assert_int_equal(cg_diags_size(d), 0);
-    char *text = netlist_text(a, 1);
-    assert_non_null(strstr(text, "grid: 4x4\nblocks: 4\n"));
-    assert_non_null(strstr(text, "IOs: 0\n"));
-    free(text);
-    cg_arch_destroy(a);
-    cg_diags_destroy(d);
+    expect_summary(MESH("row=\"4\" col=\"4\"", ""),
+                   (const char *const[]){"grid: 4x4\nblocks: 4\n",
+                                         "IOs: 0\n", NULL});
 }
 
 /* A stamp with one side given and more blocks: row="1" with two blocks is
@@ -196,6 +208,106 @@ static void test_stamp_from_blocks(void **state)
                  "2x2 interior; pick a size that divides it");
 }
 
+/* ADRES-like ADL1 files (adres_arch.xml, adres_templates.xml): MemPort
+ * blocks (a template wrapping the MemPort primitive, ninput="4") at rows 2
+ * and 5, and top-level inout pins joined to IOs' bidir in both written
+ * directions across the module boundary.  Each MemPort is built from two
+ * 4-input multiplexers, a MEMUnit and a register: 2 MEMUnits, 10
+ * registers (8 PEs + 2 MemPorts). */
+static void test_adres_memport(void **state)
+{
+    (void)state;
+    expect_file("adres_arch.xml", "adres_templates.xml", 0,
+                "cgrame_adres_summary.txt", 1, NULL);
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_xml_read(DATA "adres_arch.xml",
+                             DATA "adres_templates.xml", d);
+    assert_non_null(a);
+    char *text = netlist_text(a, 0);
+    /* the MemPort's parts, and its in0 reached from the PE below */
+    assert_non_null(strstr(text, "prim block_2_0.mem_port.mem_unit MEMUnit "
+                           "at=2,0"));
+    assert_non_null(strstr(text, "prim block_2_0.mem_port.mux_addr "
+                           "Multiplexer at=2,0"));
+    assert_non_null(strstr(text, "prim block_2_0.mem_port.reg Register "
+                           "at=2,0"));
+    free(text);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
+/* MemPort as an <inst> or a <block> of an ADL0 file (no template of that
+ * name): one module per parameter set; its attributes are a MEMUnit's
+ * plus ninput; a <sub-module> may not name it. */
+#define MP(inst)                                                              \
+    "<cgra><module name=\"m\"><input name=\"a\" size=\"16\"/><input "    \
+    "name=\"b\" size=\"16\"/><output name=\"o\" size=\"16\"/>" inst "</module>\n<architecture rows=\"1\" "      \
+    "cols=\"1\"><pattern><block module=\"m\"/></pattern></architecture>"    \
+    "</cgra>\n"
+static void test_memport_inst(void **state)
+{
+    (void)state;
+    expect_summary(MP("<inst name=\"p\" module=\"MemPort\" ninput=\"2\" "
+                      "size=\"16\"/><connection from=\"a\" to=\"p.in0\"/>"
+                      "<connection from=\"b\" to=\"p.in1\"/>"
+                      "<connection from=\"p.out\" to=\"o\"/>"),
+                   (const char *const[]){"MEMUnits: 1\n", "registers: 1\n",
+                                         "muxes: 2 (2..2 inputs)\n", NULL});
+    /* a block of an ADL0 file; ninput defaults to 2 */
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = read_mem("<cgra><architecture rows=\"1\" cols=\"1\"><pattern>"
+                 "<block module=\"MemPort\"/></pattern></architecture>"
+                 "</cgra>\n", d);
+    assert_non_null(a);
+    assert_true(cg_arch_module_find(a, "MemPort(ninput=2,size=32)") >= 0);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+    expect_error(MP("<inst name=\"p\" module=\"MemPort\" op=\"load\"/>"),
+                 "t.xml:1: error: unknown attribute 'op' on MemPort 'p' "
+                 "(attributes: size, ninput, memory, bank)");
+    expect_error(MP("<sub-module name=\"p\" module=\"MemPort\"/>"),
+                 "t.xml:1: error: <sub-module> 'p' names primitive "
+                 "'MemPort'; use <inst> for primitives");
+    expect_error(MP("<inst name=\"p\" module=\"MemPort\" size=\"16\"/>"
+                    "<connection from=\"p.in2\" to=\"o\"/>"),
+                 "t.xml:1: error: unknown port 'in2' on instance 'p' of "
+                 "module 'MemPort(ninput=2,size=16)' (ports: in0, in1, out)");
+}
+
+/* Inout ports joined across module boundaries are one pin, whichever
+ * way the connection is written (CGRA-ME's IO template joins io.bidir to
+ * this.bidir, the top joins that to its own inout).  A real output driving
+ * an inout that is also driven from the other side stays an error. */
+#define PIN(inner, outer)                                                     \
+    "<cgra><module name=\"w\"><inout name=\"bidir\"/><output name=\"o\"/>"  \
+    "<input name=\"i\"/><inst name=\"io\" module=\"IO\"/><connection "     \
+    "from=\"i\" to=\"io.in\"/><connection " inner "/>"                     \
+    "<connection from=\"io.out\" to=\"o\"/></module>\n<architecture "       \
+    "rows=\"1\" cols=\"1\"><inout name=\"pin\"/><pattern><block "          \
+    "module=\"w\"/></pattern><connection " outer "/></architecture>"        \
+    "</cgra>\n"
+static void test_inout_join(void **state)
+{
+    (void)state;
+    static const char *const inner[] = {
+        "from=\"io.bidir\" to=\"this.bidir\"",
+        "from=\"this.bidir\" to=\"io.bidir\""};
+    static const char *const outer[] = {
+        "from=\"this.pin\" to=\"block_0_0.bidir\"",
+        "from=\"block_0_0.bidir\" to=\"this.pin\""};
+    for (int i = 0; i < 2; i++)
+        for (int o = 0; o < 2; o++) {
+            char xml[2048];
+            snprintf(xml, sizeof xml, PIN("%s", "%s"), inner[i], outer[o]);
+            expect_summary(xml, (const char *const[]){"IOs: 1\n", NULL});
+        }
+    expect_error(PIN("from=\"io.out\" to=\"this.bidir\"",
+                     "from=\"block_0_0.o\" to=\"block_0_0.bidir\""),
+                 "t.xml:1: error: inout port 'block_0_0.bidir' is driven "
+                 "both inside and outside its module (by 'block_0_0.o' and "
+                 "by 'io.out'); drive it from one side");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -223,6 +335,9 @@ int main(void)
         cmocka_unit_test(test_settings_disagree),
         cmocka_unit_test(test_border_without_io),
         cmocka_unit_test(test_stamp_from_blocks),
+        cmocka_unit_test(test_adres_memport),
+        cmocka_unit_test(test_memport_inst),
+        cmocka_unit_test(test_inout_join),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
