@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xml.h"
 #include "xml_internal.h"
 
 /* Attributes a primitive of kind k accepts besides the element's own. */
@@ -360,9 +361,10 @@ static void unknown_module(cg__xctx *c, const xmlNode *n, const char *m)
     strcat(prims, ", " CG__MEMPORT);
     cg__xml_error(c, n, "unknown module '%s' (modules: %s; primitives: %s)%s",
                   m, c->ntmpls ? list : "none", prims,
-                  c->no_templates ? "; a file whose root is <architecture> "
-                  "takes its modules from a templates file: give it "
-                  "(cgramap --templates FILE)" : "");
+                  c->default_templates ? "; a file whose root is "
+                  "<architecture> takes its modules from a templates file, "
+                  "here cgramap's default one (" CG_XML_DEFAULT_TEMPLATES_NAME
+                  "): give yours (cgramap --templates FILE)" : "");
 }
 
 /* Whether a template named like a primitive wins over the primitive: on a

@@ -83,21 +83,56 @@ static void test_adl1_mesh_templates(void **state)
                 "cgrame_adl1_summary.txt", 1, NULL);
 }
 
-/* Without the templates file, the unknown module says where modules of
- * an <architecture> root come from (once, not per mesh cell). */
-static void test_adl1_needs_templates(void **state)
+/* Without a templates file, an ADL1 file takes cgramap's default ones
+ * (xml/module_templates.xml, built in): the same file then gets the
+ * default meshblock1 (CGRA-ME's ops: add sub mul div and or xor shl shr)
+ * and IO; the file given above overrides it (only add sub there). */
+static void test_adl1_default_templates(void **state)
 {
     (void)state;
-    cg_diags *d = cg_diags_create();
-    assert_null(cg_xml_read(DATA "adl1_arch.xml", NULL, d));
-    assert_int_equal(cg_diags_size(d), 1);
-    expect_diag(d, 0, DATA "adl1_arch.xml:11: error: unknown module "
-                "'meshblock1' (modules: none; primitives: FuncUnit, MEMUnit, "
-                "Register, Multiplexer, TriState, IO, RegisterFile, "
-                "ConstUnit, MemPort); a file whose root is <architecture> takes its "
-                "modules from a templates file: give it (cgramap --templates "
-                "FILE)");
-    cg_diags_destroy(d);
+    expect_file("adl1_arch.xml", NULL, 0, "cgrame_adl1_default_summary.txt",
+                1, NULL);
+}
+
+/* A module the default templates lack: the message lists theirs and says
+ * to give a templates file (once, not per mesh cell). */
+static void test_adl1_unknown_module(void **state)
+{
+    (void)state;
+    expect_error("<architecture rows=\"2\" cols=\"2\">\n<pattern><block "
+                 "module=\"pe\"/></pattern></architecture>\n",
+                 "t.xml:2: error: unknown module 'pe' (modules: meshblock1, "
+                 "diagblock1, IO, MemPort, VLIWAdresPE, VLIWAdresPETorroid, "
+                 "CGAAdresPE, globalRF, externRF1_1, externRF2_1; "
+                 "primitives: FuncUnit, MEMUnit, Register, Multiplexer, "
+                 "TriState, IO, RegisterFile, ConstUnit, MemPort); a file "
+                 "whose root is <architecture> takes its modules from a "
+                 "templates file, here cgramap's default one "
+                 "(cgramap/module_templates.xml): give yours (cgramap "
+                 "--templates FILE)");
+}
+
+/* The built-in text is xml/module_templates.xml byte for byte (the file
+ * installed as share/cgramap/module_templates.xml). */
+static void test_default_templates_text(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/xml/module_templates.xml", src_dir());
+    char *want = slurp(path);
+    assert_non_null(want);
+    assert_string_equal(cg_xml_default_templates(), want);
+    free(want);
+}
+
+/* CGRA-ME's ADRES layout in an ADL1 file that names only default
+ * templates (globalRF, IO, MemPort, VLIWAdresPE, externRF1_1,
+ * CGAAdresPE): 19 blocks, 2 MemPorts, 5 register files. */
+static void test_adres_default_templates(void **state)
+{
+    (void)state;
+    expect_file("adres_default.xml", NULL, 0,
+                "cgrame_adres_default_summary.txt", 1, NULL);
 }
 
 /* rows="4" cols="4", which CGRA-ME never reads, and a mesh over rows and
@@ -330,7 +365,10 @@ int main(void)
         cmocka_unit_test(test_adl0_mesh),
         cmocka_unit_test(test_adl0_diagonal),
         cmocka_unit_test(test_adl1_mesh_templates),
-        cmocka_unit_test(test_adl1_needs_templates),
+        cmocka_unit_test(test_adl1_default_templates),
+        cmocka_unit_test(test_adl1_unknown_module),
+        cmocka_unit_test(test_default_templates_text),
+        cmocka_unit_test(test_adres_default_templates),
         cmocka_unit_test(test_ranges_past_size),
         cmocka_unit_test(test_settings_disagree),
         cmocka_unit_test(test_border_without_io),
