@@ -202,9 +202,7 @@ static void test_border_without_io(void **state)
 
 /* A stamp with one side given and more blocks: row="1" with two blocks is
  * a 1x2 stamp (CGRA-ME's reading), here a PE and an empty cell, so the
- * 2x2 interior gets PEs in its first column only.  CGRA-ME's
- * arch-hetero-orth.xml gives 8 blocks to a 2x2 interior: the 1x8 stamp
- * does not fit, which is said as such. */
+ * 2x2 interior gets PEs in its first column only. */
 #define STAMP(interior, blocks)                                               \
     PE "<architecture row=\"4\" col=\"4\">\n<mesh " PORTS ">\n"              \
        "<interior " interior ">" blocks "</interior></mesh>"                 \
@@ -237,10 +235,55 @@ static void test_stamp_from_blocks(void **state)
     cg_arch_destroy(a);
     assert_int_equal(cg_diags_size(d), 0);
     cg_diags_destroy(d);
-    expect_error(STAMP("row=\"1\"", "<block module=\"pe\"/><block/><block/>"
-                       "<block/><block/><block/><block/><block/>"),
-                 "t.xml:4: error: the 1x8 <interior> stamp does not tile the "
-                 "2x2 interior; pick a size that divides it");
+}
+
+/* CGRA-ME's arch-hetero-orth.xml: a 1x8 stamp on the 2x2 interior is
+ * placed as CGRA-ME places it, cell (r, c) from stamp cell (r mod 1,
+ * c mod 8): the mul PE in column 1 (rows 1 and 2), the other in column 2,
+ * six blocks unplaced, with a warning.  A stamp smaller than the interior
+ * but not dividing it (1x2 on 2x3) is cut at the edge.  cgramap's own
+ * spelling (rows=/cols=) keeps it an error (tests/xml/test_mesh.c). */
+static void test_stamp_modulo(void **state)
+{
+    (void)state;
+    cg_diags *d;
+    expect_file("hetero_orth.xml", NULL, 1, "cgrame_hetero_orth_summary.txt",
+                1, &d);
+    expect_diag(d, 0, DATA "hetero_orth.xml:33: warning: the 1x8 <interior> "
+                "stamp does not tile the 2x2 interior; as in CGRA-ME, "
+                "interior cell (r, c) takes the stamp's cell (r mod 1, c mod "
+                "8): 6 of its 8 cells lie beyond the interior and are not "
+                "placed");
+    cg_diags_destroy(d);
+    d = cg_diags_create();
+    cg_arch *a = cg_xml_read(DATA "hetero_orth.xml", NULL, d);
+    char *text = netlist_text(a, 0);
+    assert_non_null(strstr(text, "prim block_1_1.func FuncUnit at=1,1 "
+                           "width=32 latency=0 ops=add,sub,mul,sdiv,"));
+    assert_non_null(strstr(text, "prim block_2_1.func FuncUnit at=2,1 "
+                           "width=32 latency=0 ops=add,sub,mul,sdiv,"));
+    assert_non_null(strstr(text, "prim block_1_2.func FuncUnit at=1,2 "
+                           "width=32 latency=0 ops=add,sub,and,"));
+    assert_non_null(strstr(text, "prim block_2_2.func FuncUnit at=2,2 "
+                           "width=32 latency=0 ops=add,sub,and,"));
+    free(text);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+    d = cg_diags_create();
+    a = read_mem(PE "<architecture row=\"4\" col=\"5\">\n<mesh " PORTS
+                 ">\n<interior col=\"2\"><block module=\"pe\"/><block/>"
+                 "</interior></mesh></architecture></cgra>\n", d);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), 1);
+    expect_diag(d, 0, "t.xml:4: warning: the 1x2 <interior> stamp does not "
+                "tile the 2x3 interior; as in CGRA-ME, interior cell (r, c) "
+                "takes the stamp's cell (r mod 1, c mod 2): its last repeats "
+                "are cut at the interior's edge");
+    text = netlist_text(a, 1);
+    assert_non_null(strstr(text, "registers: 4\n")); /* columns 1 and 3 */
+    free(text);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
 }
 
 /* ADRES-like ADL1 files (adres_arch.xml, adres_templates.xml): MemPort
@@ -373,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_settings_disagree),
         cmocka_unit_test(test_border_without_io),
         cmocka_unit_test(test_stamp_from_blocks),
+        cmocka_unit_test(test_stamp_modulo),
         cmocka_unit_test(test_adres_memport),
         cmocka_unit_test(test_memport_inst),
         cmocka_unit_test(test_inout_join),
