@@ -41,7 +41,14 @@ typedef struct cg_cli_opts {
     cg_cli_syms syms;         /* --sym: over each Makefile's DFG_FLAGS;
                                  for a .dot, the live-ins of that sym */
     double run_limit_s;       /* --run-timeout: a loop's reference run */
+    int loop_control;         /* --loop-control: CG_CLI_LOOP_* */
 } cg_cli_opts;
+/* --loop-control: auto (the default) is array when no unit of the
+ * architecture computes icmp, else dfg (docs/cli.md). */
+enum { CG_CLI_LOOP_AUTO, CG_CLI_LOOP_DFG, CG_CLI_LOOP_ARRAY };
+struct cg_netlist;
+/* Whether loops get CGRA-ME's shape (extraction's array_control) on nl. */
+bool cg_cli_array_control(const cg_cli_opts *o, const struct cg_netlist *nl);
 /* Default of --run-timeout, seconds. */
 #define CG_CLI_RUN_LIMIT_S 120
 

@@ -382,6 +382,19 @@ static void run_tags(const cg_cli_job *j, cg_extract_prog *x, char *tags,
     }
 }
 
+bool cg_cli_array_control(const cg_cli_opts *o, const cg_netlist *nl)
+{
+    if (o->loop_control != CG_CLI_LOOP_AUTO)
+        return o->loop_control == CG_CLI_LOOP_ARRAY;
+    for (int i = 0; i < cg_netlist_nprims(nl); i++) {
+        const cg_nl_prim *p = cg_netlist_prim(nl, i);
+        if (p->p.kind == CG_PRIM_FUNC &&
+            (p->p.ops & CG_OPSET(CG_OP_ICMP)))
+            return false;
+    }
+    return true;
+}
+
 static void run_c(const cg_cli_job *j, const cg_netlist *nl,
                   const cg_cli_opts *o, json_t *recs)
 {
@@ -390,6 +403,7 @@ static void run_c(const cg_cli_job *j, const cg_netlist *nl,
     cg_extract_params p;
     cg_extract_params_init(&p);
     p.addr_width = cg_netlist_addr_width(nl); /* the arch's address width */
+    p.array_control = cg_cli_array_control(o, nl);
     bool ok = (!j->makefile ||
                (cg_extract_makefile_read(j->makefile, &mk, d) == 0 &&
                 (!mk.dfg_flags ||

@@ -41,6 +41,10 @@ typedef struct cg_extract_params {
     const char *cflags;      /* extra clang flags, space separated, or NULL */
     bool phi_removal;        /* recurrences become back edges (default) */
     bool leaf_removal;       /* drop dead leaves (default) */
+    bool array_control;      /* CGRA-ME's shape: loop control is left to
+                                the array's controller, so the DFG has no
+                                exit compare (no loop_exit output, nor what
+                                only it needs); default off */
     int addr_width;          /* bits of the array's addresses (default 32):
                                 index arithmetic, loop counters and address
                                 constants are narrowed to it where exact,
@@ -50,8 +54,8 @@ typedef struct cg_extract_params {
     cg_extract_sym syms[CG_EXTRACT_MAX_SYMS];
 } cg_extract_params;
 
-/* Defaults: no cflags, phi_removal and leaf_removal on, address width 32,
- * no symbols. */
+/* Defaults: no cflags, phi_removal and leaf_removal on, array_control
+ * off, address width 32, no symbols. */
 void cg_extract_params_init(cg_extract_params *p);
 
 /* Extract every //DFGLOOP-tagged loop of c_path (loop_tag NULL) or only the

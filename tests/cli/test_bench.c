@@ -365,6 +365,46 @@ static void test_cgrame_memport_map(void **state)
                         "(and a <dma>)\n");
 }
 
+/* CGRA-ME's ADRES layout on the default templates has no icmp: by default
+ * (--loop-control auto) the loop is extracted in CGRA-ME's shape, the
+ * loop control left to the array's controller (a note says so), and maps
+ * and verifies with the native run's count; --loop-control dfg keeps the
+ * exit compare, which no unit computes. */
+static void test_cgrame_loop_control(void **state)
+{
+    (void)state;
+    const char *arch = "tests/xml/data/cgrame/adres_default.xml";
+    const char *file = "tests/cli/data/cgrame/microbench/vsum/vsum.c";
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii",
+                                          "4", "--arch", arch, file, NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_string_equal(r.out,
+        HEADER
+        "vsum           loop              11      1      1 -             1 mapped "
+        "                  optimal TIME     4/8   50%     5   1   1     57      "
+        "-          -      -          -         - yes\n");
+    assert_string_equal(r.err,
+        "tests/xml/data/cgrame/adres_default.xml: note: no unit of the "
+        "architecture computes icmp: loops extracted from C leave their loop "
+        "control to the array's controller, as CGRA-ME's do (no exit "
+        "compare); --loop-control dfg keeps it\n"
+        "tests/cli/data/cgrame/microbench/vsum/vsum.c: warning: loop 'loop' "
+        "is not tiled: the architecture declares no tile memory; tiling "
+        "needs a <memory> (and a <dma>)\n");
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--loop-control", "dfg", "--arch",
+                                          arch, file, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "vsum.c:10: error: no unit of the "
+                           "architecture supports op 'icmp' (node 'icmp9')"));
+    run_cgramap(&r, (const char *const[]){"--loop-control", "x", file, NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: Invalid value for --loop-control: "
+                        "x (auto, dfg or array)\n");
+}
+
 /* A loop whose accesses are not affine (hist[data[i] & 15]) maps and
  * verifies; only its tiling columns are missing, with a warning per
  * access saying why, and the exit status stays 0. */
@@ -747,6 +787,7 @@ int main(void)
         cmocka_unit_test(test_benchmark_folders),
         cmocka_unit_test(test_cgrame_folder),
         cmocka_unit_test(test_cgrame_memport_map),
+        cmocka_unit_test(test_cgrame_loop_control),
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_number_options),

@@ -344,6 +344,68 @@ static void test_phi_removal(void **state)
     cg_dfg_destroy(g);
 }
 
+/* Count the executions and iterations of a loop's native run. */
+static void count_iters(void *arg, const cg_extract_instance *in)
+{
+    *(int64_t *)arg += in->iters;
+}
+
+/* CGRA-ME's shape (array_control): the exit compare goes with what only
+ * it reads (loop_exit, the icmp, the input of the bound n), with and
+ * without leaf removal; the native run still counts the iterations (n=10)
+ * that verification takes.  An exit read from memory is warned about. */
+static void test_array_control(void **state)
+{
+    (void)state;
+    const char *path = "tests/dfg/data/control.c";
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    cg_dfg *g = extract(path, "bounded", &p);
+    assert_int_equal(count_op(g, CG_OP_ICMP), 1);
+    assert_int_equal(count_op(g, CG_OP_INPUT), 1);
+    assert_true(cg_dfg_find(g, "loop_exit") >= 0);
+    int full = cg_dfg_nnodes(g);
+    cg_dfg_destroy(g);
+    p.array_control = true;
+    for (int leaves = 0; leaves < 2; leaves++) {
+        p.leaf_removal = leaves == 0;
+        g = extract(path, "bounded", &p);
+        assert_int_equal(count_op(g, CG_OP_ICMP), 0);
+        assert_int_equal(count_op(g, CG_OP_INPUT), 0);
+        assert_int_equal(count_op(g, CG_OP_OUTPUT), 0);
+        assert_int_equal(cg_dfg_find(g, "loop_exit"), -1);
+        assert_int_equal(cg_dfg_nnodes(g), full - 3); /* exit, icmp, n */
+        cg_dfg_destroy(g);
+    }
+    p.leaf_removal = true;
+    p.nsyms = 1;
+    p.syms[0] = (cg_extract_sym){"n", 10};
+    cg_diags *d = cg_diags_create();
+    cg_extract_prog *x = cg_extract_open(path, &p, d);
+    assert_non_null(x);
+    g = cg_extract_loop(x, "bounded", d);
+    assert_non_null(g);
+    cg_mem m;
+    assert_int_equal(cg_extract_image(x, &m), 0);
+    int64_t iters = 0;
+    assert_int_equal(cg_extract_run(x, "bounded", &m, count_iters, &iters,
+                                    NULL, d), 0);
+    assert_int_equal(iters, 10);
+    assert_int_equal(cg_diags_size(d), 0);
+    free(m.data);
+    cg_dfg_destroy(g);
+    g = cg_extract_loop(x, "sentinel", d);
+    assert_non_null(g);
+    assert_diag(d, 0, "tests/dfg/data/control.c:19: warning: loop "
+                "'sentinel': its exit depends on memory (the load at line "
+                "19); with the loop control left to the array's controller, "
+                "the controller must know the trip count before the loop "
+                "starts (cgramap verifies with the count of the native run)");
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
+    cg_diags_destroy(d);
+}
+
 /* gemm: three loops of 8, A[i][k] and B[k][j] as byte offsets. */
 static void test_nest_gemm(void **state)
 {
@@ -705,6 +767,7 @@ int main(void)
         cmocka_unit_test(test_makefile_include),
         cmocka_unit_test(test_makefile_errors),
         cmocka_unit_test(test_phi_removal),
+        cmocka_unit_test(test_array_control),
         cmocka_unit_test(test_nest_gemm),
         cmocka_unit_test(test_symbolic_trip),
         cmocka_unit_test(test_matching),
