@@ -433,7 +433,7 @@ static void run_dot(const cg_cli_job *j, const cg_netlist *nl,
                     const cg_cli_opts *o, json_t *recs)
 {
     cg_diags *d = cg_diags_create();
-    cg_dfg *g = cg_dfg_read_dot(j->path, d);
+    cg_dfg *g = cg_dfg_read_file(j->path, d); /* .dot, or another mapper's */
     push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, NULL, nl, o, d)
                      : cg_cli_error_record(j->bench, j->path, NULL, d));
     cg_dfg_destroy(g);

@@ -33,6 +33,8 @@ static void map_help(void)
            " [--time-limit S] LOOP.dot\n"
            "Map one DFG (heuristic, then the ILP at the IIs below), check"
            " the mapping, print a row.\n"
+           "LOOP may also be another mapper's DFG: .xml (NUS mappers) or"
+           " .txt (SAT-based mappers).\n"
            CG_CLI_EFFORT_HELP);
 }
 
@@ -154,7 +156,7 @@ int cg_cli_map(int argc, char **argv)
     cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
                         : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
-    cg_dfg *g = nl ? cg_dfg_read_dot(o.dot, d) : NULL;
+    cg_dfg *g = nl ? cg_dfg_read_file(o.dot, d) : NULL;
     int rc = g ? map_one(&o, nl, g, d) : 1;
     cg_diags_print(d, stderr);
     cg_dfg_destroy(g);

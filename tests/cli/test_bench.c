@@ -405,6 +405,27 @@ static void test_cgrame_loop_control(void **state)
                         "x (auto, dfg or array)\n");
 }
 
+/* Other mappers' DFGs named as PATHs: the same loop in the NUS mappers'
+ * XML and the SAT-based mappers' text form maps and verifies (the
+ * interpreter's reference run), one row each. */
+static void test_foreign_dfgs(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "--timeout", "30", "--max-ii", "4",
+        "tests/dfg/data/foreign/scale.xml",
+        "tests/dfg/data/foreign/scale.txt", NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+#define SCALE_ROW                                                             \
+    "scale          scale             12      1      2 -             2 mapped " \
+    "                  optimal TIME    4/16   16%     5   0   2     86      " \
+    "-          -      -          -         - yes\n"
+    assert_string_equal(r.out, HEADER SCALE_ROW SCALE_ROW);
+    assert_string_equal(r.err, "");
+}
+
 /* A loop whose accesses are not affine (hist[data[i] & 15]) maps and
  * verifies; only its tiling columns are missing, with a warning per
  * access saying why, and the exit status stays 0. */
@@ -589,7 +610,8 @@ static void test_usage_and_nothing_found(void **state)
     run_cgramap(&r, (const char *const[]){"README.md", NULL});
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "README.md: error: not a folder, a .c file or "
-                        "a .dot file\n");
+                        "a DFG file (.dot; .xml, .txt: other mappers' "
+                        "DFGs)\n");
 }
 
 /* --solver: x fans out to three ops on a 2x2 mesh (tests/cli/data/solver).
@@ -788,6 +810,7 @@ int main(void)
         cmocka_unit_test(test_cgrame_folder),
         cmocka_unit_test(test_cgrame_memport_map),
         cmocka_unit_test(test_cgrame_loop_control),
+        cmocka_unit_test(test_foreign_dfgs),
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_number_options),
