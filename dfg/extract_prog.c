@@ -357,6 +357,11 @@ static int layout(cg_extract_prog *x)
         e->base = at;
         e->bytes = LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(g));
         e->is_const = LLVMIsGlobalConstant(g);
+        LLVMTypeRef t = LLVMGlobalGetValueType(g);
+        while (LLVMGetTypeKind(t) == LLVMArrayTypeKind)
+            t = LLVMGetElementType(t);
+        e->is_ptr = LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
+                    LLVMABISizeOfType(x->td, t) == 8;
         x->gvs[x->nglobals++] = g;
         at += e->bytes ? e->bytes : 1;
     }
@@ -384,7 +389,15 @@ cg_extract_prog *cg_extract_open(const char *c_path,
     else
         cg_extract_params_init(&x->params);
     x->path = cg__ex_strdup(c_path);
-    x->cflags = cg__ex_strdup(x->params.cflags);
+    /* the exit values stay computed in the loop: clang's IndVarSimplify
+     * otherwise replaces a sum like s += i by its formula and deletes the
+     * loop */
+    const char *keep = x->params.keep_exit_values ? " -mllvm "
+                       "-replexitval=never" : "";
+    const char *cf = x->params.cflags ? x->params.cflags : "";
+    x->cflags = malloc(strlen(cf) + strlen(keep) + 1);
+    if (x->cflags)
+        strcat(strcpy(x->cflags, cf), keep);
     x->params.cflags = x->cflags;
     x->ctx = LLVMContextCreate();
     if (read_tags(x, d) || compile(x, d) || layout(x) ||
@@ -476,13 +489,20 @@ void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
                             uint64_t seed)
 {
     uint64_t s = seed ? seed : 1; /* xorshift never leaves 0 */
+    uint64_t target = 0, most = 0;
+    for (int g = 0; g < x->nglobals; g++)
+        if (!x->globals[g].is_const && !x->globals[g].is_ptr &&
+            x->globals[g].bytes > most)
+            most = x->globals[g].bytes, target = x->globals[g].base;
     for (int g = 0; g < x->nglobals; g++) {
         const cg_extract_global *gl = &x->globals[g];
         if (gl->is_const || gl->base < mem->base ||
             gl->base + gl->bytes > mem->base + mem->size)
             continue;
+        uint8_t *at = mem->data + (gl->base - mem->base);
         for (uint64_t b = 0; b < gl->bytes; b++)
-            mem->data[gl->base - mem->base + b] = (uint8_t)next_rand(&s);
+            at[b] = gl->is_ptr ? (uint8_t)(target >> (8 * (b % 8)))
+                               : (uint8_t)next_rand(&s);
     }
 }
 
@@ -513,6 +533,22 @@ cg_dfg *cg_extract_loop(cg_extract_prog *x, const char *tag, cg_diags *d)
     }
     no_such_tag(x, tag, d);
     return NULL;
+}
+
+const cg_extract_params *cg_extract_prog_params(const cg_extract_prog *x)
+{
+    return &x->params;
+}
+
+bool cg_extract_loop_gone(const cg_extract_prog *x, const char *tag)
+{
+    cg_diags *d = cg_diags_create();
+    bool gone = false;
+    for (int i = 0; d && i < x->ntags; i++)
+        if (!strcmp(x->tags[i].name, tag))
+            gone = cg__ex_match_tag(x, &x->tags[i], d) == -2;
+    cg_diags_destroy(d);
+    return gone;
 }
 
 int64_t cg_extract_trip(const cg_dfg *g)

@@ -29,14 +29,45 @@ typedef struct rctx {
     int bad_node;           /* a pointer live value outside every global */
 } rctx;
 
+/* Move address *v from the host's to the layout (to_host: the other way);
+ * false, *v kept, when it lies in no global. */
+static bool move_addr(const rctx *r, uint64_t *v, bool to_host)
+{
+    const cg_extract_prog *x = r->x;
+    for (int g = 0; g < x->nglobals; g++) {
+        uint64_t from = to_host ? x->globals[g].base : r->host[g];
+        uint64_t to = to_host ? r->host[g] : x->globals[g].base;
+        if (r->host[g] && *v >= from && *v <= from + x->globals[g].bytes) {
+            *v = to + (*v - from);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Copy global g between the image and the host, its pointer slots
+ * translated. */
+static void copy_global(const rctx *r, int g, uint8_t *img, bool to_host)
+{
+    const cg_extract_global *gl = &r->x->globals[g];
+    uint8_t *h = (uint8_t *)(uintptr_t)r->host[g];
+    memcpy(to_host ? h : img, to_host ? img : h, (size_t)gl->bytes);
+    for (uint64_t k = 0; gl->is_ptr && k + 8 <= gl->bytes; k += 8) {
+        uint8_t *slot = (to_host ? h : img) + k;
+        uint64_t v;
+        memcpy(&v, slot, 8);
+        move_addr(r, &v, to_host);
+        memcpy(slot, &v, 8);
+    }
+}
+
 static void snapshot(const rctx *r, cg_mem *m)
 {
     const cg_extract_prog *x = r->x;
     for (int g = 0; g < x->nglobals; g++)
         if (r->host[g])
-            memcpy(m->data + (x->globals[g].base - x->mem_base),
-                   (const void *)(uintptr_t)r->host[g],
-                   (size_t)x->globals[g].bytes);
+            copy_global(r, g, m->data + (x->globals[g].base - x->mem_base),
+                        false);
 }
 
 /* A live value as the DFG sees it: narrowed, pointers in the layout. */
@@ -44,12 +75,7 @@ static uint64_t to_layout(rctx *r, const cg__ex_probe *p, uint64_t v)
 {
     if (!p->is_ptr)
         return cg_trunc(v, p->width);
-    const cg_extract_prog *x = r->x;
-    for (int g = 0; g < x->nglobals; g++)
-        if (r->host[g] && v >= r->host[g] &&
-            v <= r->host[g] + x->globals[g].bytes)
-            return x->globals[g].base + (v - r->host[g]);
-    if (r->bad_node < 0)
+    if (!move_addr(r, &v, false) && r->bad_node < 0)
         r->bad_node = p->node;
     return v;
 }
@@ -72,7 +98,8 @@ static void hook(uint64_t ctx, int32_t event, const uint64_t *vals)
                 ? e->out[k].value : to_layout(r, &e->out[k], vals[1 + k]);
     cg_extract_instance in = {r->count++, (int64_t)vals[e->nout + 1],
                               &r->before, &r->after, r->inputs, r->outputs};
-    if (r->probe)
+    if (r->probe && r->bad_node < 0) /* else nothing to compare: the
+                                         run fails, saying why */
         r->probe(r->arg, &in);
 }
 
@@ -394,15 +421,13 @@ static void load_globals(rctx *r, LLVMExecutionEngineRef ee, cg_mem *mem)
     for (int g = 0; g < x->nglobals; g++) {
         const cg_extract_global *gl = &x->globals[g];
         r->host[g] = LLVMGetGlobalValueAddress(ee, gl->name);
-        if (!r->host[g])
-            continue;
-        uint8_t *img = mem->data + (gl->base - x->mem_base);
-        void *h = (void *)(uintptr_t)r->host[g];
-        if (gl->is_const)
-            memcpy(img, h, (size_t)gl->bytes);
-        else
-            memcpy(h, img, (size_t)gl->bytes);
     }
+    /* after every host address is known: pointers may point forward;
+     * read-only globals keep their initializers, the image gets them */
+    for (int g = 0; g < x->nglobals; g++)
+        if (r->host[g])
+            copy_global(r, g, mem->data + (x->globals[g].base - x->mem_base),
+                        !x->globals[g].is_const);
 }
 
 static int alloc_ctx(rctx *r, const cg_mem *mem)
@@ -482,8 +507,11 @@ int cg_extract_run(cg_extract_prog *x, const char *tag, cg_mem *mem,
     else
         LLVMDisposeModule(s.m);
     if (rc == 0 && r.bad_node >= 0) {
-        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "loop '%s': node %d holds a "
-                     "pointer outside every global", tag, r.bad_node);
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "loop '%s': a pointer it "
+                     "reads (DFG node %d) points outside every global (an "
+                     "array on the stack, or memory not from a global); the "
+                     "array's memory holds the globals only, so its run "
+                     "cannot be compared", tag, r.bad_node);
         rc = -1;
     }
     if (ninstances)

@@ -406,6 +406,84 @@ static void test_array_control(void **state)
     cg_diags_destroy(d);
 }
 
+/* The first execution's live-ins (by node id) and the number of probes. */
+typedef struct first_in {
+    int probes;
+    uint64_t in0;
+} first_in;
+
+static void keep_first(void *arg, const cg_extract_instance *in)
+{
+    first_in *f = arg;
+    if (f->probes++ == 0)
+        f->in0 = in->inputs[0];
+}
+
+/* tests/dfg/data/native.c: a global pointer gets the largest writable
+ * global as target (buf), so reading through it runs and its live-in is
+ * buf's layout address, narrowed to 32 bits (a pointer live-in lies in
+ * the layout); a stack array has no place in the layout: the run says so
+ * and no execution is compared; a loop clang folds is gone, and back
+ * with keep_exit_values. */
+static void test_native_corners(void **state)
+{
+    (void)state;
+    const char *path = "tests/dfg/data/native.c";
+    cg_diags *d = cg_diags_create();
+    cg_extract_prog *x = cg_extract_open(path, NULL, d);
+    assert_non_null(x);
+    int gp = cg_extract_global_find(x, "p"), gb = cg_extract_global_find(x,
+                                                                        "buf");
+    assert_true(cg_extract_global_get(x, gp)->is_ptr);
+    assert_false(cg_extract_global_get(x, gb)->is_ptr);
+    cg_dfg *g = cg_extract_loop(x, "through", d);
+    assert_non_null(g);
+    assert_int_equal(cg_dfg_get_node(g, 0)->op, CG_OP_INPUT);
+    assert_int_equal(cg_dfg_get_node(g, 0)->width, 32);
+    cg_mem m;
+    assert_int_equal(cg_extract_image(x, &m), 0);
+    cg_extract_fill_random(x, &m, 7);
+    uint64_t target;
+    memcpy(&target, m.data + (cg_extract_global_get(x, gp)->base - m.base), 8);
+    assert_int_equal(target, cg_extract_global_get(x, gb)->base);
+    first_in f = {0};
+    assert_int_equal(cg_extract_run(x, "through", &m, keep_first, &f, NULL,
+                                    d), 0);
+    assert_int_equal(f.probes, 1);
+    assert_int_equal(f.in0, cg_extract_global_get(x, gb)->base);
+    cg_dfg_destroy(g);
+    assert_int_equal(cg_diags_size(d), 0);
+    g = cg_extract_loop(x, "stacked", d);
+    assert_non_null(g);
+    f.probes = 0;
+    assert_int_equal(cg_extract_run(x, "stacked", &m, keep_first, &f, NULL,
+                                    d), -1);
+    assert_int_equal(f.probes, 0);
+    assert_diag(d, 0, "tests/dfg/data/native.c: error: loop 'stacked': a "
+                "pointer it reads (DFG node 0) points outside every global "
+                "(an array on the stack, or memory not from a global); the "
+                "array's memory holds the globals only, so its run cannot be "
+                "compared");
+    cg_diags_clear(d);
+    cg_dfg_destroy(g);
+    free(m.data);
+    assert_true(cg_extract_loop_gone(x, "folded"));
+    assert_false(cg_extract_loop_gone(x, "through"));
+    assert_null(cg_extract_loop(x, "folded", d));
+    cg_extract_close(x);
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    p.keep_exit_values = true;
+    x = cg_extract_open(path, &p, d);
+    assert_false(cg_extract_loop_gone(x, "folded"));
+    g = cg_extract_loop(x, "folded", d);
+    assert_non_null(g);
+    assert_int_equal(count_op(g, CG_OP_OUTPUT), 2); /* s and the exit */
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
+    cg_diags_destroy(d);
+}
+
 /* gemm: three loops of 8, A[i][k] and B[k][j] as byte offsets. */
 static void test_nest_gemm(void **state)
 {
@@ -768,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_makefile_errors),
         cmocka_unit_test(test_phi_removal),
         cmocka_unit_test(test_array_control),
+        cmocka_unit_test(test_native_corners),
         cmocka_unit_test(test_nest_gemm),
         cmocka_unit_test(test_symbolic_trip),
         cmocka_unit_test(test_matching),
