@@ -1,7 +1,8 @@
 /* bench.h: the parts of the main job `cgramap DIR...` and of `cgramap map`:
  * finding the loops (scan), running one loop through the pipeline (extract
  * or read, map, check, simulate) into a JSON record, running files in
- * worker processes, and reporting the records (rows, JSON, CSV).
+ * worker processes, and reporting the records (rows, JSON, CSV).  The
+ * pipeline itself is the flow stage (flow/flow.h).
  *
  * A record is the one description of a loop's outcome: the rows, --json and
  * --csv are all printed from it, so they never disagree.
@@ -17,20 +18,11 @@
 #include "arch/arch.h"
 #include "dfg/dfg.h"
 #include "dfg/extract.h"
+#include "flow/flow.h"
 #include "mapper/map.h"
 #include "tiling/tile.h"
 
 #include "cli/syms.h"
-
-/* How many executions of a C loop the simulator replays (each against the
- * native run's memory and live-outs). */
-#define CG_CLI_VERIFY_INSTANCES 16
-/* A .dot DFG has no C code: it is simulated for this many iterations on a
- * seeded image and compared with the DFG interpreter. */
-#define CG_CLI_DOT_ITERS 16
-#define CG_CLI_DOT_MEM (64 * 1024)
-/* Seed of the globals of every native reference run ("cgrmap"). */
-#define CG_CLI_SEED 0x6367726d6170ULL
 
 typedef struct cg_cli_opts {
     const char *arch, *templates;
@@ -40,17 +32,20 @@ typedef struct cg_cli_opts {
     const char *mapping_dir;  /* per-loop mapping files, NULL = none */
     cg_cli_syms syms;         /* --sym: over each Makefile's DFG_FLAGS;
                                  for a .dot, the live-ins of that sym */
-    double run_limit_s;       /* --run-timeout: a loop's reference run */
+    double run_limit_s;       /* --run-timeout: a loop's reference run
+                                 (default CG_FLOW_RUN_LIMIT_S) */
     int loop_control;         /* --loop-control: CG_CLI_LOOP_* */
 } cg_cli_opts;
+
+/* The flow parameters of o: cg_flow_params_init's with o's mapper
+ * parameters, reference-run limit and --sym values. */
+void cg_cli_flow_params(const cg_cli_opts *o, cg_flow_params *p);
 /* --loop-control: auto (the default) is array when no unit of the
  * architecture computes icmp, else dfg (docs/cli.md). */
 enum { CG_CLI_LOOP_AUTO, CG_CLI_LOOP_DFG, CG_CLI_LOOP_ARRAY };
 struct cg_netlist;
 /* Whether loops get CGRA-ME's shape (extraction's array_control) on nl. */
 bool cg_cli_array_control(const cg_cli_opts *o, const struct cg_netlist *nl);
-/* Default of --run-timeout, seconds. */
-#define CG_CLI_RUN_LIMIT_S 120
 
 /* ---- scan ---------------------------------------------------------------- */
 
@@ -84,81 +79,20 @@ void cg_cli_jobs_free(cg_cli_jobs *j);
 json_t *cg_cli_job_run(const cg_cli_job *j, const cg_netlist *nl,
                        const cg_cli_opts *o);
 
-/* Map, check and verify one loop.  x is the compiled C file g came from
- * (the native run is the reference), NULL for a .dot DFG (the interpreter
- * is).  Messages of the earlier steps in d are kept in the record. */
+/* One loop through the flow (cg_flow_loop: plan, map, check, schedule,
+ * verify) into its record, its mapping files written to o->mapping_dir.
+ * x is the compiled C file g came from (the native run is the reference),
+ * NULL for a .dot DFG (the interpreter is).  Messages of the earlier steps
+ * in d are kept in the record. */
 json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
                         cg_extract_prog *x, const cg_netlist *nl,
                         const cg_cli_opts *o, cg_diags *d);
-
-/* ---- tiling (bench_tile.c) ------------------------------------------------ */
-
-/* The tiling of a C loop's nest, planned before mapping as `cgramap tile`
- * plans it (II 1, depth 8 assumed for the tile selection). */
-typedef struct cg_cli_tiling {
-    cg_tile_plan *plan;      /* NULL: no nest, no tile memory, not tileable */
-    cg_tile_program *prog;   /* the plan's transfers and compute steps */
-    cg_tile_dfg *td;         /* set when the plan has more than one tile:
-                                the array runs this DFG, not the loop's */
-    cg_diags *msgs;          /* why it is not tiled (warnings), for the
-                                record once the loop mapped */
-} cg_cli_tiling;
-
-/* Plan loop g's nest on nl's tile memory into *t (always initialised; free
- * with cg_cli_tiling_free).  A nest that cannot be tiled leaves t->plan
- * NULL and says why in t->msgs. */
-void cg_cli_tiling_plan(cg_cli_tiling *t, const cg_dfg *g,
-                        const cg_netlist *nl);
-void cg_cli_tiling_free(cg_cli_tiling *t);
-
-/* The tiling columns (tiles, dma_bytes, dma_bound, dma_ratio, bound_kind,
- * mem_use, cycles, stalls) added to cols: the plan's figures and its
- * schedule with r's II and the pipeline depth of r's mapping of `mapped`
- * (the graph r mapped).  Nothing when there is no plan or no mapping. */
-void cg_cli_tiling_cols(json_t *cols, const cg_cli_tiling *t,
-                        const cg_dfg *mapped, const cg_map_result *r,
-                        cg_diags *d);
-
-/* A verification: "yes", "no", "n/a", or NULL with why in d. */
-typedef const char *(*cg_cli_verify_fn)(void *arg, json_t *cols,
-                                        cg_diags *d);
-/* fn(arg, cols, d) in a child process stopped after limit_s seconds
- * (bench_limit.c): its verdict, its messages appended to d and its
- * columns to cols; NULL with "reference run exceeded N s ..." (or the
- * signal that ended it) in d at file. */
-const char *cg_cli_verify_limited(double limit_s, const char *file,
-                                  const char *loop, cg_cli_verify_fn fn,
-                                  void *arg, json_t *cols, cg_diags *d);
-/* The tiled run of loop g (t->td set, r a checked mapping of its graph):
- * the kernel runs natively on globals seeded with CG_CLI_SEED; from the
- * same seeded image the program's DMA descriptors run on the external
- * image and the simulator runs r's mapping for every inner-loop run
- * (cg_tile_run); the final images must be byte-identical.  "yes", "no"
- * (the first differing address, or the failure, in d), "n/a" (the kernel
- * never ran the loop) or NULL when the native run itself failed (why in
- * d): nothing was compared.  Adds "tile_runs" to cols. */
-const char *cg_cli_verify_tiled(const cg_cli_tiling *t, const cg_dfg *g,
-                                cg_extract_prog *x, const cg_netlist *nl,
-                                const cg_map_result *r, json_t *cols,
-                                cg_diags *d);
 
 /* The record of a loop (or a file) that failed before mapping. */
 json_t *cg_cli_error_record(const char *bench, const char *file,
                             const char *loop, cg_diags *d);
 
-/* ---- what a mapping proved and used (map_cols.c) ----------------------- */
-
-/* What r's II is known to be.  text: "optimal" (II = MII, or every lower
- * II proven infeasible), "open: II a..b" (the IIs from the MII up that are
- * not settled: they only hit the per-II limit or were not tried; below the
- * mapped II, or up to the last II tried when none mapped) or "-".  hint:
- * one line saying why, and what may settle the open IIs. */
-typedef struct cg_cli_proof {
-    char text[272];   /* "open: II " and up to 256 of ranges */
-    char hint[1024];
-} cg_cli_proof;
-void cg_cli_proof_of(const cg_map_result *r, double timeout_s,
-                     cg_cli_proof *out);
+/* ---- what a mapping proved and used (map_cols.c, from flow/proof.c) ---- */
 
 /* The mapping columns of a record: ii, status, seconds, proof, proof_hint,
  * tries; res_mii, rec_mii and mii once the MII is known, bottleneck (the

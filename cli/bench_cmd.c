@@ -2,9 +2,11 @@
  * found under PATH (bench_scan.c) is extracted or read, mapped, checked and
  * simulated (bench_loop.c) in worker processes (bench_jobs.c), and printed
  * as one row per loop in a fixed order, with optional JSON and CSV reports
- * (bench_report.c).  One loop failing never stops the others. */
+ * (bench_report.c).  One loop failing never stops the others.  Several
+ * --arch, a --param sweep or --report: cli/compare.c runs it per array. */
 #include "cli/bench.h"
 #include "cli/commands.h"
+#include "cli/compare.h"
 #include "cli/options.h"
 
 #include "arch/arch.h"
@@ -106,11 +108,15 @@ static int bench_int(const char *opt, const char *v, int max, int *out)
     return 0;
 }
 
-static int bench_opt(int c, cg_cli_opts *o, char **argv)
+static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
 {
     double x;
     switch (c) {
-    case 'a': o->arch = optarg; return 0;
+    case 'a':
+        o->arch = optarg;
+        return cg_cli_cmp_add_arch(co, optarg) ? 2 : 0;
+    case 'P': return cg_cli_cmp_add_param(co, optarg) ? 2 : 0;
+    case 'O': co->report_dir = optarg; return 0;
     case 't': o->templates = optarg; return 0;
     case 'T':
         if (cg_cli_seconds("cgramap", "--timeout", optarg, &x)) return 2;
@@ -146,6 +152,8 @@ static int bench_opt(int c, cg_cli_opts *o, char **argv)
     case CG_CLI_OPT_STEPS:
     case CG_CLI_OPT_NODES:
     case CG_CLI_OPT_TIME_LIMIT:
+    case CG_CLI_OPT_II:
+    case CG_CLI_OPT_MAPPER:
         return cg_cli_effort_opt("cgramap", c, optarg, &o->map) ? 2 : 0;
     case ':':
         fprintf(stderr, "cgramap: option '%s' needs a value\n",
@@ -158,7 +166,18 @@ static int bench_opt(int c, cg_cli_opts *o, char **argv)
     }
 }
 
-static int bench_parse(int argc, char **argv, cg_cli_opts *o)
+static int make_dir(const char *dir, const char *opt)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 || mkdir(dir, 0777) == 0)
+        return 0;
+    fprintf(stderr, "%s: error: cannot create this folder for %s; create it "
+            "or check its parent\n", dir, opt);
+    return -1;
+}
+
+static int bench_parse(int argc, char **argv, cg_cli_opts *o,
+                       cg_cli_cmp_opts *co)
 {
     static const struct option opts[] = {
         {"arch", required_argument, NULL, 'a'},
@@ -173,38 +192,38 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
         {"run-timeout", required_argument, NULL, 'R'},
         {"sym", required_argument, NULL, 's'},
         {"loop-control", required_argument, NULL, 'L'},
+        {"param", required_argument, NULL, 'P'},
+        {"report", required_argument, NULL, 'O'},
         CG_CLI_EFFORT_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
+    memset(co, 0, sizeof *co);
     cg_map_params_init(&o->map);
     o->jobs = 1;
-    o->run_limit_s = CG_CLI_RUN_LIMIT_S;
+    o->run_limit_s = CG_FLOW_RUN_LIMIT_S;
     optind = 1;
     opterr = 0;
     int c, rc;
     while ((c = getopt_long(argc, argv, ":j:", opts, NULL)) != -1)
-        if ((rc = bench_opt(c, o, argv)) != 0)
+        if ((rc = bench_opt(c, o, co, argv)) != 0)
             return rc;
     if (optind == argc) {
         fprintf(stderr, "cgramap: give at least one PATH (see cgramap"
                 " --help)\n");
         return 2;
     }
+    if (cg_cli_cmp_check(co) != 0)
+        return 2;
     /* Found now, not after every loop has run. */
     if ((o->json && cg_cli_check_writable(o->json, "--json") < 0) ||
         (o->csv && cg_cli_check_writable(o->csv, "--csv") < 0))
         return 1;
     /* Like -o, the folder is made when missing (its parent must exist);
      * failing here, before any loop runs, loses no work. */
-    struct stat st;
-    if (o->mapping_dir && stat(o->mapping_dir, &st) != 0 &&
-        mkdir(o->mapping_dir, 0777) != 0) {
-        fprintf(stderr, "%s: error: cannot create this folder for "
-                "--mapping-dir; create it or check its parent\n",
-                o->mapping_dir);
+    if ((o->mapping_dir && make_dir(o->mapping_dir, "--mapping-dir")) ||
+        (co->report_dir && make_dir(co->report_dir, "--report")))
         return 1;
-    }
     return 0;
 }
 
@@ -212,9 +231,12 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o)
 int cg_cli_main_job(int argc, char **argv)
 {
     cg_cli_opts o;
-    int rc = bench_parse(argc, argv, &o);
+    cg_cli_cmp_opts co;
+    int rc = bench_parse(argc, argv, &o, &co);
     if (rc)
         return rc;
+    if (cg_cli_cmp_wanted(&co))
+        return cg_cli_compare(&co, &o, argv + optind, argc - optind);
     cg_diags *d = cg_diags_create();
     cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
                         : cg_arch_default(d);

@@ -11,7 +11,7 @@
  * reports every job in order: the finished ones with their records, the
  * others with one record of status "interrupted".  Workers stay in
  * cgramap's process group, so a terminal's Ctrl-C and Ctrl-Z reach them
- * too; a worker's reference run dies with it (bench_limit.c).  A signal
+ * too; a worker's reference run dies with it (flow/limit.c).  A signal
  * that comes after the last job was reported acts as it did before the
  * run (the report files are written whole or not at all). */
 #include "cli/bench.h"

@@ -1,175 +1,23 @@
-/* bench_loop.c: one loop through the pipeline, into a JSON record: map it,
- * check the mapping, then verify it by simulation.  For a loop extracted
- * from C the reference is the C code itself: the kernel runs natively on
- * seeded data and every execution of the loop (up to
- * CG_CLI_VERIFY_INSTANCES) is replayed by the simulator from the same
- * memory and live-ins, which must leave byte-identical memory and the same
- * live-outs.  A .dot DFG has no C code, so the DFG interpreter is the
- * reference there.
- *
- * A C loop whose nest needs more than one tile of the tile memory is run by
- * the array as its tile DFG: that graph is mapped instead, and verified by
- * the whole tiled run against the native one (bench_tile.c). */
+/* bench_loop.c: one loop of the main job into its JSON record.  The loop
+ * runs through the flow stage (cg_flow_loop: tiling plan, map, check,
+ * schedule, reference run and simulation compared); this file turns the
+ * flow's result into the record the rows, --json and --csv print, and
+ * writes the --mapping-dir files.  It also reads a job's file: the loops of
+ * a C file (extracted with its Makefile's flags), or a .dot DFG.
+ */
 #include "cli/bench.h"
 #include "cli/commands.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define SEED CG_CLI_SEED
-
-typedef struct verify {
-    const cg_netlist *nl;
-    const cg_map_result *r;
-    const cg_dfg *g;
-    cg_diags *d;
-    int64_t done;       /* executions replayed */
-    bool bad;
-} verify;
-
-/* Compare a simulated run with the reference; report the first difference
- * so the user can find it. */
-static bool same_run(verify *v, const cg_mem *got, const cg_mem *want,
-                     const uint64_t *gout, const uint64_t *wout,
-                     const char *what)
+void cg_cli_flow_params(const cg_cli_opts *o, cg_flow_params *p)
 {
-    for (uint64_t b = 0; b < want->size; b++)
-        if (got->data[b] != want->data[b]) {
-            cg_diags_add(v->d, CG_SEV_ERROR, cg_dfg_file(v->g), 0,
-                         "loop '%s': the simulated mapping writes 0x%02x at "
-                         "address 0x%llx where %s leaves 0x%02x (this is a "
-                         "cgramap bug; please report it)", cg_dfg_name(v->g),
-                         got->data[b], (unsigned long long)(want->base + b),
-                         what, want->data[b]);
-            return false;
-        }
-    for (int i = 0; i < cg_dfg_nnodes(v->g); i++) {
-        const cg_dfg_node *n = cg_dfg_get_node(v->g, i);
-        if (n->op == CG_OP_OUTPUT && gout[i] != wout[i]) {
-            cg_diags_add(v->d, CG_SEV_ERROR, cg_dfg_file(v->g), n->line,
-                         "loop '%s': live-out '%s' is %llu in the simulated "
-                         "mapping but %llu in %s (a cgramap bug; please "
-                         "report it)", cg_dfg_name(v->g), n->name,
-                         (unsigned long long)gout[i],
-                         (unsigned long long)wout[i], what);
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Simulate from before/inputs for iters and compare with after/outputs. */
-static bool replay(verify *v, const cg_mem *before, const cg_mem *after,
-                   const uint64_t *inputs, const uint64_t *outputs,
-                   int64_t iters, const char *what)
-{
-    size_t nn = (size_t)cg_dfg_nnodes(v->g) + 1;
-    cg_mem m = {malloc(before->size ? before->size : 1), before->base,
-                before->size};
-    uint64_t *out = calloc(nn, sizeof *out);
-    bool ok = m.data && out;
-    if (ok) {
-        memcpy(m.data, before->data, before->size);
-        ok = cg_sim_run(v->nl, v->r->mrrg, v->g, v->r->mapping, iters, &m,
-                        inputs, out, v->d) == 0 &&
-             same_run(v, &m, after, out, outputs, what);
-    }
-    free(m.data);
-    free(out);
-    return ok;
-}
-
-static void probe(void *arg, const cg_extract_instance *in)
-{
-    verify *v = arg;
-    if (v->bad || v->done >= CG_CLI_VERIFY_INSTANCES)
-        return;
-    if (!replay(v, in->before, in->after, in->inputs, in->outputs, in->iters,
-                "the C code"))
-        v->bad = true;
-    v->done++;
-}
-
-/* "yes", "no", "n/a", or NULL when the native run failed (why in d). */
-static const char *verify_c(verify *v, cg_extract_prog *x)
-{
-    cg_mem mem;
-    if (cg_extract_image(x, &mem) != 0)
-        return NULL;
-    cg_extract_fill_random(x, &mem, SEED);
-    int rc = cg_extract_run(x, cg_dfg_name(v->g), &mem, probe, v, NULL,
-                            v->d);
-    free(mem.data);
-    if (v->bad)
-        return "no";
-    if (rc != 0)
-        return NULL;
-    if (v->done == 0) {
-        cg_diags_add(v->d, CG_SEV_WARNING, cg_dfg_file(v->g), 0,
-                     "loop '%s': the kernel never ran the loop on its data, "
-                     "so nothing was simulated", cg_dfg_name(v->g));
-        return "n/a";
-    }
-    return "yes";
-}
-
-static uint64_t next_rand(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ULL;
-}
-
-/* The value --sym gives the live-in (input node) n, if any. */
-static bool sym_value(const cg_cli_syms *s, const cg_dfg_node *n,
-                      uint64_t *v)
-{
-    for (int k = 0; n->op == CG_OP_INPUT && n->sym && k < s->n; k++)
-        if (!strcmp(s->v[k].name, n->sym)) {
-            *v = (uint64_t)s->v[k].value;
-            return true;
-        }
-    return false;
-}
-
-/* The interpreter's run of a .dot DFG on seeded memory and small seeded
- * live-ins (small so that addresses built from them stay in the image),
- * or the values --sym gives them. */
-static const char *verify_dot(verify *v, const cg_cli_syms *syms)
-{
-    size_t nn = (size_t)cg_dfg_nnodes(v->g) + 1;
-    uint64_t s = SEED, *in = calloc(nn, 8), *out = calloc(nn, 8);
-    cg_mem before = {malloc(CG_CLI_DOT_MEM), 0, CG_CLI_DOT_MEM};
-    cg_mem after = {malloc(CG_CLI_DOT_MEM), 0, CG_CLI_DOT_MEM};
-    const char *res = "no";
-    if (in && out && before.data && after.data) {
-        for (size_t i = 0; i < CG_CLI_DOT_MEM; i++)
-            before.data[i] = (uint8_t)next_rand(&s);
-        for (size_t i = 0; i + 1 < nn; i++) {
-            in[i] = next_rand(&s) % 1024;
-            sym_value(syms, cg_dfg_get_node(v->g, (int)i), &in[i]);
-        }
-        memcpy(after.data, before.data, CG_CLI_DOT_MEM);
-        cg_diags *id = cg_diags_create();
-        if (id && cg_dfg_run(v->g, CG_CLI_DOT_ITERS, &after, in, out, id) != 0) {
-            cg_diags_add(v->d, CG_SEV_WARNING, cg_dfg_file(v->g), 0,
-                         "loop '%s': not simulated: the DFG interpreter "
-                         "cannot run it on seeded data (%s); map the C file "
-                         "instead for a full proof", cg_dfg_name(v->g),
-                         cg_diags_size(id) ? cg_diags_get(id, 0)->msg : "");
-            res = "n/a";
-        } else if (id) {
-            res = replay(v, &before, &after, in, out, CG_CLI_DOT_ITERS,
-                         "the DFG interpreter") ? "yes" : "no";
-        }
-        cg_diags_destroy(id);
-    }
-    free(in);
-    free(out);
-    free(before.data);
-    free(after.data);
-    return res;
+    cg_flow_params_init(p);
+    p->map = o->map;
+    p->run_limit_s = o->run_limit_s;
+    p->nsyms = o->syms.n;
+    memcpy(p->syms, o->syms.v, (size_t)o->syms.n * sizeof *o->syms.v);
 }
 
 /* ---- mapping files --------------------------------------------------- */
@@ -261,95 +109,61 @@ static json_t *record(const char *bench, const char *file, const cg_dfg *g,
     return rec;
 }
 
-/* "not verified: <why>" into buf: the first error from index `from` of
- * d, without its file and line. */
-static const char *not_verified(const cg_diags *d, int from, char *buf,
-                                size_t n)
+/* The record's "verified": "-", "no", "yes", "n/a" or "not verified:
+ * <why>" (in buf). */
+static const char *verified_text(const cg_flow_verification *v, char *buf,
+                                 size_t n)
 {
-    const char *why = "the native run of the C code failed";
-    for (int i = from; i < cg_diags_size(d); i++)
-        if (cg_diags_get(d, i)->sev == CG_SEV_ERROR) {
-            why = cg_diags_get(d, i)->msg ? cg_diags_get(d, i)->msg
-                                          : "out of memory";
-            break;
-        }
-    snprintf(buf, n, "not verified: %s", why);
+    if (v->verdict != CG_FLOW_NOT_VERIFIED)
+        return cg_flow_verdict_name(v->verdict);
+    snprintf(buf, n, "not verified: %s", v->why);
     return buf;
 }
 
-/* Verify a checked mapping of `mapped`: a tiled loop by its tiled run,
- * else by replaying the loop's executions (or the interpreter's run).
- * When the reference run fails nothing was compared: "not verified:
- * <why>" (in buf), never "no". */
-typedef struct verify_job {
-    verify v;
-    const cg_cli_tiling *t;
-    const cg_dfg *g;
-    cg_extract_prog *x;
-    const cg_cli_syms *syms;
-} verify_job;
-
-/* The reference run and the comparison (cg_cli_verify_fn). */
-static const char *verify_any(void *arg, json_t *cols, cg_diags *d)
+/* The columns of the tiled run and of the tiling's plan and schedule. */
+static json_t *tiling_cols(const cg_flow_result *fr)
 {
-    verify_job *j = arg;
-    j->v.d = d;
-    return j->t->td ? cg_cli_verify_tiled(j->t, j->g, j->x, j->v.nl, j->v.r,
-                                          cols, d)
-         : j->x     ? verify_c(&j->v, j->x)
-                    : verify_dot(&j->v, j->syms);
-}
-
-static const char *verify_loop(const cg_dfg *g, const cg_dfg *mapped,
-                               const cg_cli_tiling *t, cg_extract_prog *x,
-                               const cg_netlist *nl, const cg_map_result *r,
-                               const cg_cli_opts *o, json_t *cols,
-                               cg_diags *d, char *buf, size_t n)
-{
-    int from = cg_diags_size(d);
-    verify_job j = {{nl, r, mapped, d, 0, false}, t, g, x, &o->syms};
-    const char *res = cg_cli_verify_limited(o->run_limit_s, cg_dfg_file(g),
-                                            cg_dfg_name(g), verify_any, &j,
-                                            cols, d);
-    return res ? res : not_verified(d, from, buf, n);
+    json_t *cols = json_object();
+    if (fr->verification.tile_runs >= 0)
+        json_object_set_new(cols, "tile_runs",
+                            json_integer(fr->verification.tile_runs));
+    if (!fr->scheduled)
+        return cols;
+    const cg_tile_summary *u = cg_tile_plan_summary(fr->tiling.plan);
+    json_object_set_new(cols, "tiles", json_integer(u->ntiles));
+    json_object_set_new(cols, "dma_bytes", json_integer(u->traffic));
+    json_object_set_new(cols, "dma_bound", json_real(u->bound));
+    json_object_set_new(cols, "dma_ratio", json_real(u->ratio));
+    json_object_set_new(cols, "bound_kind",
+                        json_string(cg_tile_bound_name(u->bound_kind)));
+    json_object_set_new(cols, "mem_use", json_real(u->mem_use));
+    json_object_set_new(cols, "cycles",
+                        json_integer(fr->sched.total_cycles));
+    json_object_set_new(cols, "stalls",
+                        json_integer(fr->sched.stall_cycles));
+    return cols;
 }
 
 json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
                         cg_extract_prog *x, const cg_netlist *nl,
                         const cg_cli_opts *o, cg_diags *d)
 {
-    cg_cli_tiling t;
-    if (x)
-        cg_cli_tiling_plan(&t, g, nl);
-    else
-        memset(&t, 0, sizeof t);
-    const cg_dfg *mapped = t.td ? cg_tile_dfg_graph(t.td) : g;
-    cg_map_result r;
-    memset(&r, 0, sizeof r);
-    r.status = CG_MAP_ERROR;
-    bool ok = cg_map(nl, mapped, &o->map, &r, d) == 0 &&
-              r.status == CG_MAP_MAPPED;
-    bool checked = ok && cg_map_check(nl, r.mrrg, mapped, r.mapping, d) == 0;
-    json_t *cols = json_object();
-    char why[1024];
-    const char *verified = !ok ? "-" : !checked ? "no"
-                         : verify_loop(g, mapped, &t, x, nl, &r, o, cols, d,
-                                       why, sizeof why);
-    map_files mf = {&r, nl, mapped, cg_dfg_name(g)};
-    if (checked && o->mapping_dir && !write_mapping(o->mapping_dir, bench, &mf))
+    cg_flow_params fp;
+    cg_cli_flow_params(o, &fp);
+    cg_flow_result fr;
+    cg_flow_loop(nl, g, x, &fp, &fr, d);
+    map_files mf = {&fr.map, nl, fr.mapped, cg_dfg_name(g)};
+    if (fr.checked && o->mapping_dir &&
+        !write_mapping(o->mapping_dir, bench, &mf))
         cg_diags_add(d, CG_SEV_ERROR, o->mapping_dir, 0, "the mapping files "
                      "of loop '%s' are not all written there (the error "
                      "above says why)", cg_dfg_name(g));
-    if (checked && t.msgs) /* why it is not tiled: once it mapped */
-        cg_diags_append(d, t.msgs);
-    if (checked)
-        cg_cli_tiling_cols(cols, &t, mapped, &r, d);
-    json_t *rec = record(bench, file, g, mapped, &r, nl, o, checked,
-                         verified, d);
-    json_object_update_new(rec, cols);
-    cg_map_result_free(&r);
-    if (x)
-        cg_cli_tiling_free(&t);
+    char why[1100];
+    json_t *rec = record(bench, file, g, fr.mapped, &fr.map, nl, o,
+                         fr.checked, verified_text(&fr.verification, why,
+                                                   sizeof why), d);
+    json_object_update_new(rec, tiling_cols(&fr));
+    cg_flow_result_free(&fr);
     return rec;
 }
 

@@ -165,17 +165,24 @@ static void csv_field(FILE *f, const json_t *v, bool last)
     csv_text(f, json_is_string(v) ? json_string_value(v) : buf, last);
 }
 
-/* RFC 4180: a header line, then one line per record. */
+/* RFC 4180: a header line, then one line per record.  Records of a
+ * comparison (cli/compare.c) name their array: "arch" comes first. */
 static void csv_writer(void *arg, FILE *f)
 {
     const json_t *recs = arg;
+    bool arch = json_object_get(json_array_get(recs, 0), "arch") != NULL;
+    if (arch)
+        csv_text(f, "arch", false);
     for (int c = 0; csv_cols[c]; c++)
         csv_text(f, csv_cols[c], !csv_cols[c + 1]);
     size_t i;
     json_t *rec;
-    json_array_foreach(recs, i, rec)
+    json_array_foreach(recs, i, rec) {
+        if (arch)
+            csv_field(f, json_object_get(rec, "arch"), false);
         for (int c = 0; csv_cols[c]; c++)
             csv_field(f, json_object_get(rec, csv_cols[c]), !csv_cols[c + 1]);
+    }
 }
 
 int cg_cli_write_csv(const char *path, const json_t *recs)

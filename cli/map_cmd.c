@@ -30,7 +30,8 @@ static void map_help(void)
            "                  [--solver glpk|cbc] [--dump-lp PREFIX]"
            " [--mapping OUT.txt]\n"
            "                  [--seed N] [--steps N] [--ilp-nodes N]"
-           " [--time-limit S] LOOP.dot\n"
+           " [--time-limit S]\n"
+           "                  [--ii N] [--mapper auto|heuristic|ilp] LOOP.dot\n"
            "Map one DFG (heuristic, then the ILP at the IIs below), check"
            " the mapping, print a row.\n"
            "LOOP may also be another mapper's DFG: .xml (NUS mappers) or"
@@ -86,6 +87,8 @@ static int map_parse(int argc, char **argv, map_opts *o)
         case CG_CLI_OPT_STEPS:
         case CG_CLI_OPT_NODES:
         case CG_CLI_OPT_TIME_LIMIT:
+        case CG_CLI_OPT_II:
+        case CG_CLI_OPT_MAPPER:
             if (cg_cli_effort_opt("cgramap map", c, optarg, &o->p))
                 return 2;
             break;
@@ -157,6 +160,8 @@ int cg_cli_map(int argc, char **argv)
                         : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
     cg_dfg *g = nl ? cg_dfg_read_file(o.dot, d) : NULL;
+    if (g && !cg_dfg_file(g)) /* no source named: errors name the file */
+        cg_dfg_set_file(g, o.dot);
     int rc = g ? map_one(&o, nl, g, d) : 1;
     cg_diags_print(d, stderr);
     cg_dfg_destroy(g);

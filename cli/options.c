@@ -28,7 +28,11 @@ void cg_cli_help(void)
 "  tile           print the tiling plan of a tagged loop's nest\n"
 "\n"
 "Options of the main job:\n"
-"      --arch FILE.xml     architecture (default: the embedded 4x4)\n"
+"      --arch FILE.xml     architecture (default: the embedded 4x4); give it\n"
+"                          again to compare arrays (a table at the end)\n"
+"      --param NAME=V,...  sweep one --arch over values of an attribute of\n"
+"                          its <architecture> (e.g. cgra-rows=4,6) and compare\n"
+"      --report DIR        the comparison as DIR/index.html with SVG charts\n"
 "      --templates T.xml   module templates for a two-file architecture\n"
 "      --timeout S         seconds per II tried (default 60)\n"
 "      --max-ii N          highest II tried, up to 64 (default 16)\n"
@@ -129,6 +133,17 @@ int cg_cli_effort_opt(const char *prog, int code, const char *v,
             return -1;
         p->ilp_nodes = (int)x;
         return 0;
+    case CG_CLI_OPT_II:
+        if (cg_cli_whole(prog, "--ii", v, 1, 64, &x))
+            return -1;
+        p->min_ii = p->max_ii = (int)x;
+        return 0;
+    case CG_CLI_OPT_MAPPER:
+        if (cg_map_search_parse(v, &p->search) == 0)
+            return 0;
+        fprintf(stderr, "%s: Invalid value for --mapper: %s (auto, "
+                "heuristic or ilp)\n", prog, v);
+        return -1;
     default: /* CG_CLI_OPT_TIME_LIMIT */
         if (cg_cli_seconds(prog, "--time-limit", v, &x))
             return -1;

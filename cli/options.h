@@ -16,22 +16,28 @@ cg_cli_action cg_cli_parse(int argc, char **argv);
 void cg_cli_help(void);
 
 /* The mapper's effort options, shared by the main job and `map`:
- * --seed N, --steps N, --ilp-nodes N, --time-limit S.  Their getopt codes
- * (above any character) and long-option entries: */
+ * --seed N, --steps N, --ilp-nodes N, --time-limit S, --ii N, --mapper M.
+ * Their getopt codes (above any character) and long-option entries: */
 enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
-       CG_CLI_OPT_TIME_LIMIT };
+       CG_CLI_OPT_TIME_LIMIT, CG_CLI_OPT_II, CG_CLI_OPT_MAPPER };
 #define CG_CLI_EFFORT_OPTIONS                                                \
     {"seed", required_argument, NULL, CG_CLI_OPT_SEED},                      \
     {"steps", required_argument, NULL, CG_CLI_OPT_STEPS},                    \
     {"ilp-nodes", required_argument, NULL, CG_CLI_OPT_NODES},                \
-    {"time-limit", required_argument, NULL, CG_CLI_OPT_TIME_LIMIT}
+    {"time-limit", required_argument, NULL, CG_CLI_OPT_TIME_LIMIT},          \
+    {"ii", required_argument, NULL, CG_CLI_OPT_II},                          \
+    {"mapper", required_argument, NULL, CG_CLI_OPT_MAPPER}
 #define CG_CLI_EFFORT_HELP                                                   \
     "      --seed N            seed of the heuristic (default 1)\n"           \
     "      --steps N           work limit per II: ops the heuristic places\n" \
     "                          over its restarts (default 40000)\n"           \
     "      --ilp-nodes N       work limit per ILP model: branch-and-bound\n"  \
     "                          nodes (default 5000)\n"                        \
-    "      --time-limit S      wall-clock cap for a whole loop (default none)\n"
+    "      --time-limit S      wall-clock cap for a whole loop (default none)\n" \
+    "      --ii N              try II N only (sets --max-ii N; lower IIs\n"   \
+    "                          are reported open, not tried)\n"               \
+    "      --mapper M          auto (heuristic, then the ILP below its II;\n" \
+    "                          default), heuristic or ilp (alone)\n"
 
 /* A whole number in lo..hi for option opt; 0, or -1 after "PROG: Invalid
  * value for OPT: V (a whole number from LO to HI)" on stderr. */

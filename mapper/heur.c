@@ -809,22 +809,44 @@ static int attempt(heur *H)
     return -1;
 }
 
+/* One attempt that skips the ops it cannot place and goes on; the number
+ * skipped, -2 when the wall-clock cap ran out. */
+static int attempt_skipping(heur *H)
+{
+    reset(H);
+    int skipped = 0;
+    for (int i = 0; i < H->n; i++) {
+        if (cg_clock_now() > H->deadline)
+            return -2;
+        H->steps++;
+        if (!place_op(H, H->order[i])) {
+            skipped++;
+            H->bump[H->order[i]]++;
+        }
+    }
+    return skipped;
+}
+
 /* The routes, read back from the trees, and starts shifted by whole
- * stages so that the earliest op starts in [0, II). */
+ * stages so that the earliest op starts in [0, II).  An op not placed
+ * keeps place -1, an edge not routed route NULL (a partial mapping). */
 static cg_mapping *result(heur *H)
 {
     cg_mapping *map = cg_mapping_create(H->ii, H->n, H->ne);
     if (!map)
         return NULL;
-    int64_t lo = H->n ? H->start[0] : 0;
+    int64_t lo = INT64_MAX;
     for (int v = 0; v < H->n; v++)
-        if (H->start[v] < lo)
+        if (H->place[v] >= 0 && H->start[v] < lo)
             lo = H->start[v];
     for (int v = 0; v < H->n; v++) {
         map->place[v] = H->place[v];
-        map->start[v] = H->start[v] - floor_ii(H, lo);
+        map->start[v] = H->place[v] >= 0 ? H->start[v] - floor_ii(H, lo)
+                                         : 0;
     }
     for (int e = 0; e < H->ne; e++) {
+        if (H->esink[e] < 0)
+            continue;
         int len = 0;
         for (int x = H->esink[e];
              x >= 0 && cg_mrrg_get_node(H->m, x)->kind == CG_MRRG_ROUTE;
@@ -840,6 +862,31 @@ static cg_mapping *result(heur *H)
         map->route_len[e] = len;
     }
     return map;
+}
+
+/* After a failed search: o->partial_tries attempts that skip what they
+ * cannot place, with the priorities learnt; the best (fewest skipped, the
+ * first of equals) goes to o->partial.  0, or -1 on no memory. */
+static int find_partial(heur *H, cg__heur_opts *o)
+{
+    for (int t = 0; t < o->partial_tries; t++) {
+        if (make_order(H) < 0)
+            return -1;
+        int skipped = attempt_skipping(H);
+        if (skipped == -2) {
+            o->timed_out = true;
+            break;
+        }
+        if (o->partial && skipped >= o->skipped)
+            continue;
+        cg_mapping *p = result(H);
+        if (!p)
+            return -1;
+        cg_mapping_destroy(o->partial);
+        o->partial = p;
+        o->skipped = skipped;
+    }
+    return 0;
 }
 
 int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
@@ -885,9 +932,15 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
             break;
         H.bump[failed]++;
     }
+    o->partial = NULL;
+    o->skipped = 0;
+    if (rc == 0 && found == 0 && !o->timed_out && find_partial(&H, o) < 0)
+        rc = -1;
     o->steps = H.steps;
     teardown(&H);
     if (rc < 0 || found < 0) {
+        cg_mapping_destroy(o->partial);
+        o->partial = NULL;
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
                      "out of memory in the heuristic mapper ('%s', II=%d)",
                      cg_dfg_name(g), cg_mrrg_ii(m));

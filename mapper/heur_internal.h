@@ -63,11 +63,22 @@ typedef struct cg__heur_opts {
     const struct cg__prim_sets *allowed; /* per DFG node, the primitives
                                       it may use (cluster_internal.h);
                                       NULL = every one that fits */
+    int partial_tries;             /* when no complete mapping is found:
+                                      this many more attempts that skip
+                                      the ops they cannot place instead
+                                      of stopping (0 = none) */
+    cg_mapping *partial;           /* out: the best of those (fewest ops
+                                      skipped), owned by the caller: place
+                                      -1 for a skipped op, route NULL for
+                                      an edge not routed; NULL when none */
+    int skipped;                   /* out: the ops it skipped */
 } cg__heur_opts;
 
 /* Map g on the MRRG m (at its II) by modulo scheduling with placement and
  * exact-delay routing, restarting with new priorities until it succeeds or
- * the time is up.  Returns 1 with *out set (a complete mapping, not yet
+ * the time is up; when it does not, o->partial_tries attempts more with
+ * the priorities learnt may leave a partial mapping in o->partial (the
+ * ILP's repair starts from it, map.c).  Returns 1 with *out set (a complete mapping, not yet
  * checked), 0 when none was found, -1 on no memory (error in d). */
 int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
                  cg__heur_opts *o, cg_mapping **out, cg_diags *d);

@@ -78,10 +78,19 @@ static bool fits(const model *M, int v, int p)
     const cg_dfg_node *op = cg_dfg_get_node(M->g, v);
     if (!cg__map_node_fits(cg_netlist_prim(M->nl, nd->prim), op))
         return false;
-    if (M->o->center && grid_dist(M, p, M->o->center[v]) > M->o->radius)
+    const cg_mapping *fix = M->o->fix;
+    if (fix && fix->place[v] >= 0) {
+        if (!M->o->freed[v] && p != fix->place[v])
+            return false; /* kept */
+        int prim = cg_mrrg_get_node(M->k->m, fix->place[v])->prim;
+        if (M->o->freed[v] && grid_dist(M, p, prim) > M->o->radius)
+            return false;
+    }
+    if (!fix && M->o->center &&
+        grid_dist(M, p, M->o->center[v]) > M->o->radius)
         return false;
-    if (v == 0 && nd->context != 0)
-        return false; /* time-shift symmetry */
+    if (!fix && v == 0 && nd->context != 0)
+        return false; /* time-shift symmetry (kept ops fix the time) */
     if (M->nuses[v] > 0 && M->k->func_out[p] < 0)
         return false;
     for (int e = 0; e < M->m; e++) {
@@ -99,7 +108,7 @@ static bool fits(const model *M, int v, int p)
  * only: a second would need the first's stabiliser. */
 static void break_symmetry(model *M)
 {
-    if (M->o->center || !M->k->sym)
+    if (M->o->center || M->o->fix || !M->k->sym)
         return;
     int best = 0;
     for (int v = 1; v < M->n; v++)
@@ -176,7 +185,7 @@ static int heap_pop(heap *h, long *key)
  * the bounding box of the candidates, one block wider)? */
 static bool inside(const model *M, const int *box, int i)
 {
-    if (!M->o->center || M->k->row[i] < 0)
+    if ((!M->o->center && !M->o->fix) || M->k->row[i] < 0)
         return true;
     return M->k->row[i] >= box[0] - 1 && M->k->row[i] <= box[1] + 1 &&
            M->k->col[i] >= box[2] - 1 && M->k->col[i] <= box[3] + 1;
@@ -245,11 +254,44 @@ static void box_of(const model *M, int v, int *box)
     }
 }
 
+static bool kept(const model *M, int v)
+{
+    return M->o->fix && M->o->fix->place[v] >= 0 && !M->o->freed[v];
+}
+
+/* The columns of an edge between two kept ops: the kedges of its route in
+ * the partial mapping (so x is forced to that route); M->df marks its
+ * nodes. */
+static int fixed_region(model *M, int e)
+{
+    const cg_mapping *fix = M->o->fix;
+    const cg__kgraph *k = M->k;
+    M->xcol[e] = calloc((size_t)k->nedges + 1, sizeof(int));
+    if (!M->xcol[e])
+        return -1;
+    for (int i = 0; i < M->nn; i++)
+        M->df[i] = 0;
+    for (int i = 0; i < fix->route_len[e]; i++)
+        M->df[fix->route[e][i]] = 1;
+    int src = fix->place[cg_dfg_get_edge(M->g, e)->src];
+    for (int a = 0; a < k->nedges; a++) {
+        const cg__kedge *ke = &k->edges[a];
+        bool on = (ke->from == src || M->df[ke->from]) && M->df[ke->to];
+        for (int j = 0; on && j < ke->nvia; j++)
+            on = M->df[k->via[ke->via0 + j]];
+        if (on)
+            M->xcol[e][a] = cg__lp_col(&M->lp, GLP_IV, 0, 1, 1);
+    }
+    return 0;
+}
+
 /* Columns x[a,e] for every kedge a on some source-to-sink path of e. */
 static int make_region(model *M, int e)
 {
     const cg_dfg_edge *ed = cg_dfg_get_edge(M->g, e);
     const cg__kgraph *k = M->k;
+    if (kept(M, ed->src) && kept(M, ed->dst) && M->o->fix->route[e])
+        return fixed_region(M, e);
     int box[4] = {1 << 30, -(1 << 30), 1 << 30, -(1 << 30)};
     box_of(M, ed->src, box);
     box_of(M, ed->dst, box);
@@ -552,10 +594,18 @@ static int model_build(model *M)
     if (model_init(M) < 0 || make_cands(M) < 0)
         return -1;
     long kmax = (long)M->n * (M->k->max_delay / M->ii + 2) + 2;
-    for (int v = 0; v < M->n; v++)
-        M->kcol[v] = v == 0 ? cg__lp_col(&M->lp, GLP_IV, 0, 0, 0)
-                            : cg__lp_col(&M->lp, GLP_IV, -(double)kmax,
-                                         (double)kmax, 0);
+    for (int v = 0; v < M->n; v++) {
+        double lo = -(double)kmax, hi = (double)kmax;
+        if (kept(M, v)) { /* start = context + II * k, as in fix */
+            const cg_mapping *fix = M->o->fix;
+            lo = hi = (double)((fix->start[v] -
+                                cg_mrrg_get_node(M->k->m, fix->place[v])
+                                    ->context) / M->ii);
+        } else if (v == 0 && !M->o->fix) {
+            lo = hi = 0;
+        }
+        M->kcol[v] = cg__lp_col(&M->lp, GLP_IV, lo, hi, 0);
+    }
     for (int e = 0; e < M->m; e++)
         if (make_region(M, e) < 0)
             return -1;

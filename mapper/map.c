@@ -54,6 +54,24 @@ const char *cg_map_solver_name(cg_map_solver s)
     return s == CG_SOLVER_CBC ? "cbc" : "glpk";
 }
 
+int cg_map_search_parse(const char *name, cg_map_search *out)
+{
+    static const char *names[] = {"auto", "heuristic", "ilp"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (cg_map_search)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *cg_map_search_name(cg_map_search s)
+{
+    return s == CG_SEARCH_HEURISTIC ? "heuristic"
+           : s == CG_SEARCH_ILP     ? "ilp"
+                                    : "auto";
+}
+
 void cg_map_params_init(cg_map_params *p)
 {
     memset(p, 0, sizeof *p);
@@ -94,7 +112,7 @@ static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
         if (left <= 0)
             break;
         cg__ilp_opts o = {center,    r,     left,  NULL, false,
-                          p->solver, nodes, p->lp_iters};
+                          p->solver, nodes, p->lp_iters, NULL, NULL};
         if (cg__ilp_solve(k, nl, g, &o, out, d) < 0)
             return -1;
         if (out->outcome == CG_II_MAPPED)
@@ -103,10 +121,23 @@ static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
     return 0;
 }
 
+/* The repair of the heuristic's partial mapping (repair.c), with a
+ * quarter of the nodes per round. */
+static int try_repair(const cg_netlist *nl, const cg_dfg *g,
+                      const cg__kgraph *k, const cg_mapping *partial,
+                      const cg_map_params *p, double deadline,
+                      cg__ilp_out *out, cg_diags *d)
+{
+    cg__repair_opts ro = {deadline, p->solver,
+                          p->ilp_nodes > 0 ? (p->ilp_nodes + 3) / 4 : 0,
+                          p->lp_iters};
+    return cg__repair(k, nl, g, partial, &ro, out, d);
+}
+
 /* One II: the attempts above.  0 with *out filled, -1 on error. */
 static int try_ii(const cg_netlist *nl, const cg_dfg *g,
                   const cg_map_params *p, const cg__kgraph *k, int ii,
-                  cg__ilp_out *out, cg_diags *d)
+                  const cg_mapping *partial, cg__ilp_out *out, cg_diags *d)
 {
     int n = cg_dfg_nnodes(g);
     double deadline = cg_clock_now() + p->timeout_s;
@@ -122,11 +153,14 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     /* The full model's LP relaxation first: when it is infeasible the II
      * is proven impossible at once (measured under 0.5 s on the 4x4). */
     cg__ilp_opts lo = {NULL, 0, p->timeout_s, NULL, true, CG_SOLVER_GLPK,
-                       0, p->lp_iters};
+                       0, p->lp_iters, NULL, NULL};
     rc = cg__ilp_solve(k, nl, g, &lo, out, d);
     bool proven = rc == 0 && out->outcome == CG_II_INFEASIBLE;
+    if (rc == 0 && !proven && partial)
+        rc = try_repair(nl, g, k, partial, p, deadline, out, d);
     /* Small DFGs go straight to the full model. */
-    if (rc == 0 && !proven && have && n > 6)
+    if (rc == 0 && !proven && have && n > 6 &&
+        out->outcome != CG_II_MAPPED)
         rc = try_restricted(nl, g, k, center, p, deadline, out, d);
     if (proven && !lp) {
         /* decided; the full model is solved only to write it */
@@ -134,12 +168,12 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
         double left = deadline - cg_clock_now();
         cg__ilp_opts o = {NULL,      0,           left > 0 ? left : 0,
                           lp,        false,       p->solver,
-                          p->ilp_nodes, p->lp_iters};
+                          p->ilp_nodes, p->lp_iters, NULL, NULL};
         rc = cg__ilp_solve(k, nl, g, &o, out, d);
     } else if (rc == 0 && lp) {
         /* Mapped by a restricted model: still write the full one. */
         cg__ilp_out tmp;
-        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK, 0, 0};
+        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK, 0, 0, NULL, NULL};
         rc = cg__ilp_solve(k, nl, g, &o, &tmp, d);
         cg_mapping_destroy(tmp.mapping);
     }
@@ -206,8 +240,8 @@ static void record(cg_map_result *res, int ii, cg_ii_outcome o, double s,
 /* Map at one II; 1 when mapped (res owns the MRRG), 0 otherwise, -1 on an
  * error. */
 static int map_at(const cg_netlist *nl, const cg_dfg *g,
-                  const cg_map_params *p, int ii, cg_map_result *res,
-                  cg_diags *d)
+                  const cg_map_params *p, int ii, const cg_mapping *partial,
+                  cg_map_result *res, cg_diags *d)
 {
     double t0 = cg_clock_now();
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
@@ -220,7 +254,7 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
         return -1;
     }
     cg__ilp_out out;
-    int rc = try_ii(nl, g, p, k, ii, &out, d);
+    int rc = try_ii(nl, g, p, k, ii, partial, &out, d);
     cg__kgraph_destroy(k);
     if (rc == 0)
         record(res, ii, out.outcome, cg_clock_now() - t0, &out,
@@ -246,7 +280,7 @@ static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
     int rc = -1;
     if (k && lp) {
         cg__ilp_out tmp;
-        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK, 0, 0};
+        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK, 0, 0, NULL, NULL};
         rc = cg__ilp_solve(k, nl, g, &o, &tmp, d);
         if (rc == 0)
             cg_mapping_destroy(tmp.mapping);
@@ -311,6 +345,8 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
         o->allowed = &sets;
         o->max_steps = all > 0 ? (all + 1) / 2 : 0;
         rc = cg__heur_map(nl, m, g, o, map, d);
+        cg_mapping_destroy(o->partial); /* the whole array's is wanted */
+        o->partial = NULL;
         o->allowed = NULL;
         used = o->steps;
         capped = o->timed_out;
@@ -327,14 +363,21 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     return rc;
 }
 
+/* Attempts that skip what they cannot place, after a failed search, for
+ * the repair's partial mapping: a fixed number, so a row does not depend
+ * on the machine. */
+#define PARTIAL_TRIES 8
+
 /* The heuristic at one II; 1 when mapped and checked (res owns the MRRG
  * and mapping), 2 when the register bound (bound.c) proves the II
- * impossible, 0 when it found nothing, -1 on an error.  *capped when the
- * wall clock, not the steps, ended its search. */
+ * impossible, 0 when it found nothing (*partial then its best partial
+ * mapping, or NULL), -1 on an error.  *capped when the wall clock, not the
+ * steps, ended its search. */
 static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                    const cg_map_params *p, int ii, cg_map_result *res,
-                   bool *capped, cg_diags *d)
+                   bool *capped, cg_mapping **partial, cg_diags *d)
 {
+    *partial = NULL;
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
     if (!m)
         return -1;
@@ -352,10 +395,15 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     cg__heur_opts o = {p->timeout_s, p->seed + (unsigned)ii, orders,
                        norders > 0 ? norders : 0,       0,
                        0,           p->heur_steps,      0,
-                       false,       NULL};
+                       false,       NULL,               PARTIAL_TRIES,
+                       NULL,        0};
     cg_mapping *map = NULL;
     rc = norders < 0 ? -1 : heur_run(nl, m, g, &o, &map, d);
     *capped = o.timed_out;
+    if (rc == 0)
+        *partial = o.partial;
+    else
+        cg_mapping_destroy(o.partial);
     free(orders);
     if (norders < 0)
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
@@ -377,11 +425,13 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
 
 /* What the heuristic pass learnt per II (index ii - MII). */
 typedef struct sweep {
+    int lo;          /* the first II tried: the MII, or min_ii above it */
     int mapped_ii;   /* first II it mapped, 0 when none */
     double secs;     /* time spent at that II */
     bool *proven;    /* per II: impossible by the register bound */
-    double *psecs;   /* ... seconds that took */
+    double *psecs;   /* per II: the heuristic's (or bound's) seconds */
     bool *capped;    /* per II: the wall clock ended the heuristic there */
+    cg_mapping **partial; /* per II: its best partial mapping, or NULL */
     double loop_end; /* the loop's wall-clock cap (time_limit_s), 0 = none */
 } sweep;
 
@@ -402,21 +452,23 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
                        const cg_map_params *p, cg_map_result *res,
                        sweep *sw, cg_diags *d)
 {
-    for (int ii = res->mii.mii; ii <= p->max_ii; ii++) {
+    for (int ii = sw->lo; ii <= p->max_ii; ii++) {
         double t0 = cg_clock_now();
         cg_map_params q;
-        if (!per_ii(p, sw, &q)) {
+        if (!per_ii(p, sw, &q)) { /* the loop's time is up */
             res->capped = true;
+            for (int i = ii; i <= p->max_ii; i++)
+                sw->capped[i - res->mii.mii] = true;
             return 0;
         }
         int rc = heur_at(nl, g, &q, ii, res, &sw->capped[ii - res->mii.mii],
-                         d);
+                         &sw->partial[ii - res->mii.mii], d);
         double secs = cg_clock_now() - t0;
         if (rc < 0)
             return -1;
+        sw->psecs[ii - res->mii.mii] = secs;
         if (rc == 2) {
             sw->proven[ii - res->mii.mii] = true;
-            sw->psecs[ii - res->mii.mii] = secs;
         } else if (rc == 1) {
             sw->mapped_ii = ii;
             sw->secs = secs;
@@ -440,7 +492,7 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
     res->mapping = NULL;
     res->mrrg = NULL;
     int rc = 0;
-    for (int ii = res->mii.mii; ii <= last && rc == 0; ii++) {
+    for (int ii = sw->lo; ii <= last && rc == 0; ii++) {
         res->ii = ii;
         if (sw->proven[ii - res->mii.mii]) {
             record(res, ii, CG_II_INFEASIBLE, sw->psecs[ii - res->mii.mii],
@@ -459,7 +511,7 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
             continue;
         }
         int ntried = res->ntried;
-        rc = map_at(nl, g, &q, ii, res, d);
+        rc = map_at(nl, g, &q, ii, sw->partial[ii - res->mii.mii], res, d);
         if (rc >= 0 && res->ntried > ntried) {
             /* a heuristic the wall clock stopped leaves the II open to a
                faster machine, whatever the ILP said after it */
@@ -480,6 +532,49 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
     return rc;
 }
 
+/* The heuristic alone (CG_SEARCH_HEURISTIC): each II below the one it
+ * mapped (or up to max_ii) is recorded as the bound proved it, else as
+ * ended by a limit.  *timed_out when one was. */
+static void heur_only(const cg_map_params *p, const sweep *sw,
+                      cg_map_result *res, bool *timed_out)
+{
+    int last = sw->mapped_ii > 0 ? sw->mapped_ii - 1 : p->max_ii;
+    for (int ii = sw->lo; ii <= last; ii++) {
+        int i = ii - res->mii.mii;
+        if (!sw->proven[i])
+            *timed_out = true;
+        record(res, ii, sw->proven[i] ? CG_II_INFEASIBLE : CG_II_TIMEOUT,
+               sw->psecs[i], NULL, !sw->proven[i] && sw->capped[i]);
+    }
+}
+
+/* min_ii against the MII and max_ii: 0, or -1 with an error. */
+static int check_range(const cg_dfg *g, const cg_map_params *p,
+                       const cg_mii *mii, cg_diags *d)
+{
+    if (p->min_ii > p->max_ii)
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                     "the lowest II allowed (%d) is above the highest (%d): "
+                     "give --ii alone, or a --max-ii of at least %d",
+                     p->min_ii, p->max_ii, p->min_ii);
+    else if (p->min_ii > 0 && p->min_ii < mii->mii)
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                     "'%s' cannot map at II %d: it needs II >= %d (ResMII "
+                     "%d, bottleneck op '%s'; RecMII %d)",
+                     cg_dfg_name(g), p->min_ii, mii->mii, mii->res_mii,
+                     cg_op_name(mii->bottleneck), mii->rec_mii);
+    else if (mii->mii > p->max_ii)
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                     "'%s' needs II >= %d (ResMII %d, bottleneck op '%s'; "
+                     "RecMII %d) but the highest II allowed is %d: raise "
+                     "the II limit",
+                     cg_dfg_name(g), mii->mii, mii->res_mii,
+                     cg_op_name(mii->bottleneck), mii->rec_mii, p->max_ii);
+    else
+        return 0;
+    return -1;
+}
+
 /* The II search on g (cg_map's, before the immediates). */
 static int map_search(const cg_netlist *nl, const cg_dfg *g,
                       const cg_map_params *p, cg_map_result *res, cg_diags *d)
@@ -489,26 +584,22 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     res->status = CG_MAP_ERROR;
     if (cg_mii_compute(nl, g, &res->mii, d) < 0)
         return -1;
-    if (res->mii.mii > p->max_ii) {
-        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
-                     "'%s' needs II >= %d (ResMII %d, bottleneck op '%s'; "
-                     "RecMII %d) but the highest II allowed is %d: raise "
-                     "the II limit",
-                     cg_dfg_name(g), res->mii.mii, res->mii.res_mii,
-                     cg_op_name(res->mii.bottleneck), res->mii.rec_mii,
-                     p->max_ii);
+    if (check_range(g, p, &res->mii, d) < 0)
         return -1;
-    }
     int span = p->max_ii - res->mii.mii + 1;
-    sweep sw = {0, 0, calloc((size_t)span + 1, sizeof(bool)),
+    sweep sw = {p->min_ii > res->mii.mii ? p->min_ii : res->mii.mii,
+                0, 0, calloc((size_t)span + 1, sizeof(bool)),
                 calloc((size_t)span + 1, sizeof(double)),
                 calloc((size_t)span + 1, sizeof(bool)),
+                calloc((size_t)span + 1, sizeof(cg_mapping *)),
                 p->time_limit_s > 0 ? t0 + p->time_limit_s : 0};
     bool timed_out = false;
-    int rc = !sw.proven || !sw.psecs || !sw.capped
-                 ? -1
-                 : heur_search(nl, g, p, res, &sw, d);
-    if (rc == 0 && sw.mapped_ii != res->mii.mii)
+    int rc = !sw.proven || !sw.psecs || !sw.capped || !sw.partial ? -1 : 0;
+    if (rc == 0 && p->search != CG_SEARCH_ILP)
+        rc = heur_search(nl, g, p, res, &sw, d);
+    if (rc == 0 && p->search == CG_SEARCH_HEURISTIC)
+        heur_only(p, &sw, res, &timed_out);
+    else if (rc == 0 && sw.mapped_ii != sw.lo)
         rc = ilp_search(nl, g, p, &sw, res, &timed_out, d);
     if (rc == 0 && sw.mapped_ii > 0) {
         res->ii = sw.mapped_ii;
@@ -518,6 +609,9 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     free(sw.proven);
     free(sw.psecs);
     free(sw.capped);
+    for (int i = 0; sw.partial && i < span; i++)
+        cg_mapping_destroy(sw.partial[i]);
+    free(sw.partial);
     res->seconds = cg_clock_now() - t0;
     if (rc < 0)
         return -1;

@@ -156,6 +156,15 @@ typedef enum cg_map_status {
  * the same model and proves impossible IIs GLPK times out on
  * (docs/mapper.md, "Solvers"). */
 typedef enum cg_map_solver { CG_SOLVER_GLPK, CG_SOLVER_CBC } cg_map_solver;
+/* Which searches run (docs/mapper.md): the heuristic then the ILP at the
+ * IIs below its (the default), the heuristic alone (fast; lower IIs stay
+ * open), or the ILP alone (every II from the lowest, no heuristic and so
+ * no repair of its partial mappings). */
+typedef enum cg_map_search { CG_SEARCH_AUTO, CG_SEARCH_HEURISTIC,
+                             CG_SEARCH_ILP } cg_map_search;
+/* "auto", "heuristic", "ilp": 0, or -1 when name is none of them. */
+int cg_map_search_parse(const char *name, cg_map_search *out);
+const char *cg_map_search_name(cg_map_search s);
 
 /* "glpk" or "cbc"; 0, or -1 for any other name. */
 int cg_map_solver_parse(const char *name, cg_map_solver *out);
@@ -170,7 +179,11 @@ typedef struct cg_map_params {
     double timeout_s;     /* wall-clock cap per II */
     double time_limit_s;  /* wall-clock cap for the whole loop, 0 = none:
                              IIs it leaves untried are open */
+    int min_ii;           /* lowest II tried, 0 = the MII; IIs between
+                             the MII and it are left open (untried).
+                             Below the MII it is an error */
     int max_ii;           /* highest II tried */
+    cg_map_search search; /* CG_SEARCH_AUTO by default */
     const char *dump_lp;  /* write the model of each II tried here (CPLEX
                              LP form, "-<ii>" appended), NULL = none */
     unsigned seed;        /* for the heuristic's restarts and the
@@ -183,8 +196,8 @@ typedef struct cg_map_params {
     int lp_iters;         /* work limit: simplex iterations of the LP
                              relaxation that may prove an II impossible */
 } cg_map_params;
-/* 60 s per II, no loop limit, max_ii 16, seed 1, GLPK, 40000 steps,
- * 5000 nodes, 100000 iterations. */
+/* 60 s per II, no loop limit, IIs from the MII to 16, both searches,
+ * seed 1, GLPK, 40000 steps, 5000 nodes, 100000 iterations. */
 void cg_map_params_init(cg_map_params *p);
 
 typedef enum cg_ii_outcome { CG_II_MAPPED, CG_II_INFEASIBLE,

@@ -84,6 +84,14 @@ typedef struct cg__ilp_opts {
                             0 = none */
     int lp_iters;        /* work limit: simplex iterations of the LP
                             relaxation, 0 = none */
+    /* The repair model (map.c's large-neighbourhood search): a partial
+     * mapping (the heuristic's, cg__heur_opts.partial) whose ops keep
+     * their FUNC node and start, and whose routes between two kept ops
+     * stay, except for the ops `freed` marks: those placed in `fix` may
+     * move within `radius` of their unit, the others go anywhere.  NULL =
+     * no repair (then center applies). */
+    const cg_mapping *fix;
+    const bool *freed;   /* per DFG node */
 } cg__ilp_opts;
 
 typedef struct cg__ilp_out {
@@ -99,5 +107,22 @@ typedef struct cg__ilp_out {
 int cg__ilp_solve(const cg__kgraph *k, const cg_netlist *nl,
                   const cg_dfg *g, const cg__ilp_opts *o, cg__ilp_out *out,
                   cg_diags *d);
+
+/* ---- repair.c: the ILP as the heuristic's finisher ---------------------- */
+
+typedef struct cg__repair_opts {
+    double deadline;      /* wall-clock cap (cg_clock_now() time) */
+    cg_map_solver solver;
+    int nodes;            /* branch-and-bound nodes per round */
+    int lp_iters;         /* simplex iterations per round */
+} cg__repair_opts;
+
+/* Complete the partial mapping fix (every op placed in it kept, except a
+ * widening neighbourhood of the ops it lacks) with the ILP, round after
+ * round until one maps.  0 with out set (MAPPED with its mapping, else
+ * TIMEOUT: a repair proves nothing), -1 on an error in d. */
+int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
+               const cg_mapping *fix, const cg__repair_opts *ro,
+               cg__ilp_out *out, cg_diags *d);
 
 #endif

@@ -519,6 +519,8 @@ static void test_number_options(void **state)
         {"--timeout", "inf", "seconds, more than 0 and at most 1e9"},
         {"--timeout", "2e9", "seconds, more than 0 and at most 1e9"},
         {"--time-limit", "1e400", "seconds, more than 0 and at most 1e9"},
+        {"--ii", "0", "a whole number from 1 to 64"},
+        {"--mapper", "annealing", "auto, heuristic or ilp"},
         {"--run-timeout", "0", "seconds, more than 0 and at most 1e9"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

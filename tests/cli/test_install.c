@@ -61,11 +61,12 @@ static void test_files(void **state)
     const char *want[] = {
         "bin/cgramap", "lib/libcg_common.a", "lib/libcg_arch.a",
         "lib/libcg_xml.a", "lib/libcg_dfg.a", "lib/libcg_extract.a",
-        "lib/libcg_mapper.a", "lib/libcg_tiling.a",
+        "lib/libcg_mapper.a", "lib/libcg_tiling.a", "lib/libcg_flow.a",
         "lib/pkgconfig/cgramap.pc", "include/cgramap/arch/arch.h",
         "include/cgramap/xml/xml.h", "include/cgramap/dfg/dfg.h",
         "include/cgramap/dfg/extract.h", "include/cgramap/mapper/map.h",
-        "include/cgramap/tiling/tile.h", "include/cgramap/common/diag.h",
+        "include/cgramap/tiling/tile.h", "include/cgramap/flow/flow.h",
+        "include/cgramap/common/diag.h",
         "include/cgramap/common/limits.h", "include/cgramap/common/util.h",
         "include/cgramap/common/strmap.h",
         "share/cgramap/module_templates.xml"};
@@ -74,6 +75,7 @@ static void test_files(void **state)
             fail_msg("%s not installed", want[i]);
     }
     assert_false(present("include/cgramap/dfg/dfg_internal.h"));
+    assert_false(present("include/cgramap/flow/flow_internal.h"));
     char out[64];
     snprintf(out, sizeof out, "%s/v", prefix);
     assert_int_equal(sh("%s/bin/cgramap --version > %s", prefix, out), 0);
@@ -129,17 +131,18 @@ static void test_cplusplus(void **state)
           "#include \"common/util.h\"\n#include \"arch/arch.h\"\n"
           "#include \"xml/xml.h\"\n#include \"dfg/dfg.h\"\n"
           "#include \"dfg/extract.h\"\n#include \"mapper/map.h\"\n"
-          "#include \"tiling/tile.h\"\n#include <cstdio>\n"
+          "#include \"tiling/tile.h\"\n#include \"flow/flow.h\"\n"
+          "#include <cstdio>\n"
           "int main() {\n"
           "    cg_diags *d = cg_diags_create();\n"
           "    cg_arch *a = cg_arch_default(d);\n"
           "    cg_netlist *nl = cg_arch_flatten(a, d);\n"
-          "    cg_map_params p;\n    cg_map_params_init(&p);\n"
-          "    std::printf(\"%s %d\\n\", nl ? \"flattened\" : \"failed\","
-          " p.max_ii);\n"
+          "    cg_flow_params p;\n    cg_flow_params_init(&p);\n"
+          "    std::printf(\"%s %d %d\\n\", nl ? \"flattened\" : \"failed\","
+          " p.map.max_ii, (int)p.executions);\n"
           "    cg_netlist_destroy(nl);\n    cg_arch_destroy(a);\n"
           "    cg_diags_destroy(d);\n    return 0;\n}\n", text, sizeof text);
-    assert_string_equal(text, "flattened 16\n");
+    assert_string_equal(text, "flattened 16 16\n");
 }
 
 int main(void)

@@ -447,6 +447,24 @@ static void test_map_usage(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap map: Invalid value for --solver: "
                                "CBC (glpk or cbc)\n");
+    /* --ii above a later --max-ii: the loop's error, exit 1 */
+    run_cgramap(&r, (const char *const[]){"map", "--ii", "3", "--max-ii",
+                                          "2",
+                                          "tests/cli/data/bench/loose/acc.dot",
+                                          NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "tests/cli/data/bench/loose/acc.dot: error: "
+                               "the lowest II allowed (3) is above the "
+                               "highest (2): give --ii alone, or a --max-ii "
+                               "of at least 3\n");
+    /* --ii 2 on a loop of MII 1: II 1 not tried, II 2 mapped */
+    run_cgramap(&r, (const char *const[]){"map", "--ii", "2",
+                                          "tests/cli/data/bench/loose/acc.dot",
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " 2 mapped "));
+    assert_non_null(strstr(r.out, "open: II 1 "));
+    assert_non_null(strstr(r.err, "II 1 was not tried"));
     run_cgramap(&r, (const char *const[]){"map", NULL});
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap map: give exactly one LOOP.dot"

@@ -1,7 +1,8 @@
 /* test_tutorial.c: every command of docs/tutorial.md (its lines "    $ ...")
  * runs, in that order, in a copy of docs/tutorial/ with the built cgramap
  * on the PATH, and exits 0; the files the tutorial says it writes are
- * there, and the mapped row verifies.  The comparison with the default
+ * there (the comparison's report too), the mapped row verifies and the
+ * sweep names its instances.  The comparison with the default
  * array maps within a wall-clock limit, so the test is not run under the
  * sanitizers (tests/cli/CMakeLists.txt), whose slower build may not map
  * it within that limit. */
@@ -74,14 +75,18 @@ static void test_tutorial(void **state)
         assert_int_equal(rc, 0);
         if (strstr(line, "--mapping-dir maps"))
             assert_non_null(strstr(out, " optimal "));
+        if (strstr(line, "--param"))
+            assert_non_null(strstr(out, "\nmy3x3.xml[cgra-rows=4]   "));
         n++;
     }
     fclose(f);
-    assert_int_equal(n, 6);
+    assert_int_equal(n, 7);
     assert_true(exists(dir, "my3x3.svg"));
     assert_true(exists(dir, "madd.dot"));
     assert_true(exists(dir, "maps/madd.madd.svg"));
     assert_true(exists(dir, "madd.json"));
+    assert_true(exists(dir, "compare/index.html"));
+    assert_true(exists(dir, "compare/ii.svg"));
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
     assert_int_equal(system(cmd), 0);
 }

@@ -3,10 +3,12 @@
  * natively (LLVM MCJIT, cg_extract_run) and at each execution of the tagged
  * loop the DFG interpreter, started from the same memory and live-ins for
  * the trip count the extractor recorded, must leave byte-identical memory
- * and the same live-outs.  Each loop is proven three ways: by default,
- * without phi/leaf removal, and in CGRA-ME's shape (the loop control left
- * to the array's controller: no exit compare; the count is the native
- * run's, as the main job's verification takes it).
+ * and the same live-outs (the flow stage's replay, cg_flow_replay, without
+ * a mapping).  The loop nest the extractor recorded is checked against the
+ * same executions.  Each loop is proven three ways: by default, without
+ * phi/leaf removal, and in CGRA-ME's shape (the loop control left to the
+ * array's controller: no exit compare; the count is the native run's, as
+ * the main job's verification takes it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include <dirent.h>
 
 #include "dfg/extract.h"
+#include "flow/flow.h"
 
 /* One tagged loop of one benchmark, with or without phi/leaf removal. */
 typedef struct variant {
@@ -32,26 +35,6 @@ typedef struct variant {
     int addr_width;     /* 0: the default */
     char name[128];
 } variant;
-
-/* xorshift64*: the same bytes on every machine. */
-static uint64_t next_rand(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ULL;
-}
-
-static void fill_random(const cg_extract_prog *x, cg_mem *m, uint64_t seed)
-{
-    for (int g = 0; g < cg_extract_nglobals(x); g++) {
-        const cg_extract_global *gl = cg_extract_global_get(x, g);
-        if (gl->is_const)
-            continue;
-        for (uint64_t b = 0; b < gl->bytes; b++)
-            m->data[gl->base - m->base + b] = (uint8_t)next_rand(&seed);
-    }
-}
 
 typedef struct check {
     const cg_dfg *g;
@@ -192,41 +175,15 @@ static void on_instance(void *arg, const cg_extract_instance *in)
         fail_once(c, "instance %lld ran %lld iterations, nest says %lld",
                   (long long)in->index, (long long)in->iters,
                   (long long)c->trip);
-    int n = cg_dfg_nnodes(c->g);
-    cg_mem m = *in->before;
-    m.data = malloc((size_t)m.size);
-    uint64_t *outs = calloc((size_t)n + 1, sizeof *outs);
-    memcpy(m.data, in->before->data, (size_t)m.size);
     cg_diags *d = cg_diags_create();
-    if (cg_dfg_run(c->g, in->iters, &m, in->inputs, outs, d)) {
-        char *msg = cg_diags_size(d) ? cg_diag_format(cg_diags_get(d, 0)) : NULL;
-        fail_once(c, "instance %lld: interpreter failed: %s",
-                  (long long)in->index, msg ? msg : "?");
+    if (cg_flow_replay(NULL, NULL, NULL, c->g, in, "the C code", d) != 0) {
+        char *msg = cg_diags_size(d) ? cg_diag_format(cg_diags_get(d, 0))
+                                     : NULL;
+        fail_once(c, "instance %lld: %s", (long long)in->index,
+                  msg ? msg : "?");
         free(msg);
-    } else if (memcmp(m.data, in->after->data, (size_t)m.size)) {
-        uint64_t k = 0;
-        while (m.data[k] == in->after->data[k])
-            k++;
-        fail_once(c, "instance %lld: memory differs at 0x%llx (dfg %u, "
-                  "native %u)", (long long)in->index,
-                  (unsigned long long)(m.base + k), m.data[k],
-                  in->after->data[k]);
-    } else {
-        for (int id = 0; id < n; id++) {
-            const cg_dfg_node *nd = cg_dfg_get_node(c->g, id);
-            if (nd->op != CG_OP_OUTPUT)
-                continue;
-            uint64_t a = cg_trunc(outs[id], nd->width);
-            uint64_t b = cg_trunc(in->outputs[id], nd->width);
-            if (a != b)
-                fail_once(c, "instance %lld: output %s = %llu, native %llu",
-                          (long long)in->index, nd->name,
-                          (unsigned long long)a, (unsigned long long)b);
-        }
     }
     cg_diags_destroy(d);
-    free(outs);
-    free(m.data);
 }
 
 static void print_diags(const cg_diags *d)
@@ -265,7 +222,7 @@ static void test_proof(void **state)
     uint64_t seed = 0x9E3779B97F4A7C15ULL;
     for (const char *s = v->file; *s; s++)
         seed = seed * 31 + (uint8_t)*s;
-    fill_random(x, &mem, seed);
+    cg_extract_fill_random(x, &mem, seed);
     check c = {.g = g, .trip = cg_extract_trip(g)};
     assert_true(c.trip > 0);
     int64_t n = 0;
@@ -345,7 +302,8 @@ static void collect_widths(variant *out, int *n, int cap)
 
 /* Every folder of benchmarks/microbench and benchmarks/large with a
  * Makefile, every tag of its LOOP_TAGS, with the default options, with
- * phi/leaf removal off and with the array's loop control; then the loops of tests/dfg/data/widths.c. */
+ * phi/leaf removal off and with the array's loop control; then the loops
+ * of tests/dfg/data/widths.c. */
 static int collect(variant **out)
 {
     static const char *const roots[] = {"benchmarks/microbench",

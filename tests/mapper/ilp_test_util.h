@@ -96,6 +96,24 @@ static inline cg_dfg *axpy_dfg(void)
     return g;
 }
 
+/* x -> b1 -> ... -> b<len> -> e and x -> e directly, output e. */
+static inline cg_dfg *long_and_short(int len)
+{
+    cg_dfg *g = cg_dfg_create("ls");
+    int x = dfg_node(g, CG_OP_INPUT, "x"), prev = x;
+    for (int i = 0; i < len; i++) {
+        int b = dfg_node(g, CG_OP_ADD, NULL);
+        cg_dfg_add_edge(g, prev, b, 0, 0, -1);
+        cg_dfg_add_edge(g, prev, b, 1, 0, -1);
+        prev = b;
+    }
+    int e = dfg_node(g, CG_OP_SUB, "e");
+    cg_dfg_add_edge(g, prev, e, 0, 0, -1);
+    cg_dfg_add_edge(g, x, e, 1, 0, -1);
+    cg_dfg_add_edge(g, e, dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
+    return g;
+}
+
 /* The accumulator s = s + x (s carried one iteration), with an output of
  * s when with_output. */
 static inline cg_dfg *accumulator(bool with_output)

@@ -21,7 +21,7 @@ static bool maps(const cg_netlist *nl, const cg_dfg *g, int ii)
 {
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
-    cg__heur_opts o = {5, 1, NULL, 0, 2000, 0, 0, 0, false, NULL};
+    cg__heur_opts o = {5, 1, NULL, 0, 2000, 0, 0, 0, false, NULL, 0, NULL, 0};
     cg_mapping *map = NULL;
     assert_true(cg__heur_map(nl, m, g, &o, &map, d) >= 0);
     bool ok = map && cg_map_check(nl, m, g, map, d) == 0;
@@ -29,24 +29,6 @@ static bool maps(const cg_netlist *nl, const cg_dfg *g, int ii)
     cg_mrrg_destroy(m);
     cg_diags_destroy(d);
     return ok;
-}
-
-/* x -> b1 -> ... -> b<len> -> e and x -> e directly, output e. */
-static cg_dfg *long_and_short(int len)
-{
-    cg_dfg *g = cg_dfg_create("ls");
-    int x = dfg_node(g, CG_OP_INPUT, "x"), prev = x;
-    for (int i = 0; i < len; i++) {
-        int b = dfg_node(g, CG_OP_ADD, NULL);
-        cg_dfg_add_edge(g, prev, b, 0, 0, -1);
-        cg_dfg_add_edge(g, prev, b, 1, 0, -1);
-        prev = b;
-    }
-    int e = dfg_node(g, CG_OP_SUB, "e");
-    cg_dfg_add_edge(g, prev, e, 0, 0, -1);
-    cg_dfg_add_edge(g, x, e, 1, 0, -1);
-    cg_dfg_add_edge(g, e, dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
-    return g;
 }
 
 /* On the 2x2 (4 registers per context): 4 adds, the sub and the wait of

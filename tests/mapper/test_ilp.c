@@ -30,7 +30,7 @@ static solved solve_at(const cg_netlist *nl, const cg_dfg *g, int ii,
     assert_non_null(s.m);
     cg__kgraph *k = cg__kgraph_build(s.m, nl);
     assert_non_null(k);
-    cg__ilp_opts o = {center, radius, 30, dump, false, solver, 0, 0};
+    cg__ilp_opts o = {center, radius, 30, dump, false, solver, 0, 0, NULL, NULL};
     int rc = cg__ilp_solve(k, nl, g, &o, &s.out, d);
     if (rc != 0)
         cg_diags_print(d, stderr);
@@ -191,7 +191,7 @@ static cg__ilp_out solve_plain(const cg_netlist *nl, int k, bool relax_only,
     cg__sym_destroy(kg->sym);
     kg->sym = NULL;
     cg_dfg *g = fanout(k);
-    cg__ilp_opts o = {NULL, 0, 30, NULL, relax_only, solver, 0, 0};
+    cg__ilp_opts o = {NULL, 0, 30, NULL, relax_only, solver, 0, 0, NULL, NULL};
     cg__ilp_out out;
     assert_int_equal(cg__ilp_solve(kg, nl, g, &o, &out, d), 0);
     if (out.mapping)
@@ -282,7 +282,7 @@ static void test_dump_lp(void **state)
     cg_mrrg *m = cg_mrrg_build(nl, 1, d);
     cg__kgraph *k = cg__kgraph_build(m, nl);
     cg__ilp_opts o = {NULL, 0, 5, "/nonexistent-dir/model.lp", false,
-                      CG_SOLVER_GLPK, 0, 0};
+                      CG_SOLVER_GLPK, 0, 0, NULL, NULL};
     cg__ilp_out out;
     assert_int_equal(cg__ilp_solve(k, nl, g, &o, &out, d), -1);
     assert_null(out.mapping);

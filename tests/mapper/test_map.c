@@ -2,7 +2,8 @@
  * that passes the checker, per-II outcomes (proven infeasible up to
  * max_ii), a mapping above the MII proven optimal by the register bound,
  * the LP dump per II tried, and the errors: an op no unit supports, an MII
- * above the II limit. */
+ * above the II limit; the lowest II (min_ii, --ii) and the choice of
+ * searches (heuristic alone, ILP alone). */
 #include "ilp_test_util.h"
 
 #include <unistd.h>
@@ -97,18 +98,7 @@ static void test_optimal_above_mii(void **state)
 {
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
-    cg_dfg *g = cg_dfg_create("ls");
-    int x = dfg_node(g, CG_OP_INPUT, "x"), prev = x;
-    for (int i = 0; i < 4; i++) {
-        int b = dfg_node(g, CG_OP_ADD, NULL);
-        cg_dfg_add_edge(g, prev, b, 0, 0, -1);
-        cg_dfg_add_edge(g, prev, b, 1, 0, -1);
-        prev = b;
-    }
-    int e = dfg_node(g, CG_OP_SUB, "e");
-    cg_dfg_add_edge(g, prev, e, 0, 0, -1);
-    cg_dfg_add_edge(g, x, e, 1, 0, -1);
-    cg_dfg_add_edge(g, e, dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
+    cg_dfg *g = long_and_short(4);
     cg_map_params p = params(20, 4);
     cg_map_result r;
     cg_diags *d = cg_diags_create();
@@ -184,6 +174,91 @@ static void test_mii_above_limit(void **state)
     cg_diags_destroy(d);
 }
 
+/* min_ii: IIs below it are not tried (no entry in tried[]); a fixed II
+ * below the MII, or a range upside down, is an error naming both. */
+static void test_min_ii(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = long_and_short(4);
+    cg_dfg_set_file(g, "ls.c");
+    cg_map_params p = params(20, 4);
+    p.min_ii = 4;
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.ii, 4);
+    assert_int_equal(r.ntried, 1);
+    assert_int_equal(r.tried[0].ii, 4);
+    assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+    cg_map_result_free(&r);
+    p.min_ii = p.max_ii = 1;
+    assert_int_equal(cg_map(nl, g, &p, &r, d), -1);
+    assert_string_equal(cg_diags_get(d, 0)->file, "ls.c");
+    assert_string_equal(cg_diags_get(d, 0)->msg,
+                        "'ls' cannot map at II 1: it needs II >= 2 (ResMII "
+                        "2, bottleneck op 'add'; RecMII 0)");
+    p.min_ii = 4;
+    p.max_ii = 3;
+    assert_int_equal(cg_map(nl, g, &p, &r, d), -1);
+    assert_string_equal(cg_diags_get(d, 1)->msg,
+                        "the lowest II allowed (4) is above the highest (3): "
+                        "give --ii alone, or a --max-ii of at least 4");
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
+/* The searches: the heuristic alone records the II the bound proved and
+ * maps II 3 (no ILP: no rows); the ILP alone maps II 3 with a model. */
+static void test_search_choice(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = long_and_short(4);
+    cg_map_params p = params(20, 4);
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    cg_map_search s;
+    assert_int_equal(cg_map_search_parse("heuristic", &s), 0);
+    assert_int_equal(s, CG_SEARCH_HEURISTIC);
+    assert_int_equal(cg_map_search_parse("annealing", &s), -1);
+    assert_string_equal(cg_map_search_name(CG_SEARCH_ILP), "ilp");
+    p.search = CG_SEARCH_HEURISTIC;
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.ii, 3);
+    assert_int_equal(r.ntried, 2);
+    assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
+    assert_int_equal(r.tried[1].outcome, CG_II_MAPPED);
+    assert_int_equal(r.tried[1].rows, 0);
+    cg_map_result_free(&r);
+    p.search = CG_SEARCH_ILP;
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.ii, 3);
+    assert_int_equal(r.ntried, 2);
+    assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
+    assert_true(r.tried[1].rows > 0);
+    assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+    cg_map_result_free(&r);
+    /* a heuristic that gives up leaves its IIs open, not infeasible */
+    p.search = CG_SEARCH_HEURISTIC;
+    p.heur_steps = 1;
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_TIMEOUT);
+    assert_int_equal(r.ntried, 3);
+    assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
+    assert_int_equal(r.tried[1].outcome, CG_II_TIMEOUT);
+    assert_false(r.tried[1].capped); /* the steps, not the clock */
+    assert_null(r.mapping);
+    cg_map_result_free(&r);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +267,8 @@ int main(void)
         cmocka_unit_test(test_optimal_above_mii),
         cmocka_unit_test(test_unsupported_op),
         cmocka_unit_test(test_mii_above_limit),
+        cmocka_unit_test(test_min_ii),
+        cmocka_unit_test(test_search_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

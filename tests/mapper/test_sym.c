@@ -301,7 +301,7 @@ static cg_ii_outcome solve_full(const cg_netlist *nl, const cg_dfg *g, int ii,
         cg__sym_destroy(k->sym);
         k->sym = NULL;
     }
-    cg__ilp_opts o = {NULL, 0, 60, lp, false, CG_SOLVER_GLPK, 0, 0};
+    cg__ilp_opts o = {NULL, 0, 60, lp, false, CG_SOLVER_GLPK, 0, 0, NULL, NULL};
     cg__ilp_out out;
     assert_int_equal(cg__ilp_solve(k, nl, g, &o, &out, d), 0);
     if (out.outcome == CG_II_MAPPED) {

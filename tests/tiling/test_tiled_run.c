@@ -1,10 +1,10 @@
 /* test_tiled_run.c: the proof of the tiler.  For every benchmark of
- * benchmarks/tiled/ the globals get seeded random bytes, the kernel runs
- * natively (LLVM MCJIT, cg_extract_run), and the tiled program runs on
- * copies of the same image: each tile's compute by the DFG interpreter
- * (cg_dfg_run) and by the simulator of the tile DFG's mapping (cg_sim_run)
- * on the default architecture.  The final external memory must be
- * byte-identical to the native run's.
+ * benchmarks/tiled/ the flow stage's verification (cg_flow_verify) seeds
+ * the globals, runs the kernel natively (LLVM MCJIT) and the tiled program
+ * on the same image: each tile's compute by the DFG interpreter (no
+ * mapping) and by the simulator of the tile DFG's mapping on the default
+ * architecture.  The final external memory must be byte-identical to the
+ * native run's.
  *
  * Both proofs run twice: on the shipped 16 KiB and on a reduced tile memory
  * (CG_TILED_MEM bytes, 4096 unless set: many tiles, boundary tiles
@@ -30,13 +30,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 #include <dirent.h>
 
 #include "arch/arch.h"
 #include "dfg/extract.h"
+#include "flow/flow.h"
 #include "mapper/map.h"
 #include "tiling/tile.h"
 #include "xml/xml.h"
@@ -56,13 +56,6 @@ typedef struct bench {
 /* Benchmarks proven again on it. */
 static const char *const bank_tags[] = {"gemm", "gemv", "saxpy", "inplace"};
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int64_t env_int(const char *name, int64_t def)
 {
     const char *s = getenv(name);
@@ -78,78 +71,22 @@ static void print_diags(const cg_diags *d)
     }
 }
 
-/* The live-ins of the first execution of the loop: the values of kernel
- * parameters (invariant over the run). */
-typedef struct probe {
-    int n;
-    uint64_t *inputs;
-    bool *varies;       /* by node id: not the same in every execution */
-    int64_t count;
-} probe;
-
-static void on_instance(void *arg, const cg_extract_instance *in)
-{
-    probe *p = arg;
-    if (p->count++ == 0)
-        memcpy(p->inputs, in->inputs, (size_t)p->n * sizeof *p->inputs);
-    for (int i = 0; i < p->n; i++)
-        p->varies[i] |= in->inputs[i] != p->inputs[i];
-}
-
-/* Every live-in of the tile DFG that the nest does not give as an affine
- * value is the same in every execution of the loop: then the values of the
- * first execution (cg_tile_run_params.invariant) are right for all. */
-static void assert_invariant(const cg_dfg *g, const cg_dfg *tg,
-                             const probe *p)
-{
-    const cg_nest *n = cg_dfg_nest(g);
-    for (int id = 0; id < cg_dfg_nnodes(tg); id++) {
-        const cg_dfg_node *x = cg_dfg_get_node(tg, id);
-        int v = x->op == CG_OP_INPUT ? cg_dfg_find(g, x->name) : -1;
-        bool affine = false;
-        for (int i = 0; v >= 0 && i < n->nliveins; i++)
-            affine |= n->liveins[i].node == v && n->liveins[i].value.is_affine;
-        if (v >= 0 && !affine && p->varies[v]) {
-            fprintf(stderr, "live-in '%s' changes between executions\n",
-                    x->name);
-            fail();
-        }
-    }
-}
-
-/* Compare two images; on a difference say where. */
-static void assert_same(const cg_mem *a, const cg_mem *b, const char *what,
-                        const char *name)
-{
-    assert_int_equal(a->size, b->size);
-    if (memcmp(a->data, b->data, (size_t)a->size) == 0)
-        return;
-    uint64_t k = 0;
-    while (a->data[k] == b->data[k])
-        k++;
-    fprintf(stderr, "%s: %s memory differs at 0x%llx (tiled %u, native %u)\n",
-            name, what, (unsigned long long)(a->base + k), a->data[k],
-            b->data[k]);
-    fail();
-}
-
 typedef struct setup {
     cg_extract_prog *x;
     cg_dfg *g;
     cg_arch *arch;
     cg_netlist *nl;
-    cg_mem native, start;
-    probe pr;
+    cg_flow_params fp;   /* the proof's seed and limit */
+    char flags[256];     /* DFG_FLAGS: the native runs' symbol names */
 } setup;
 
-/* Extract, seed, run natively. */
+/* Extract, flatten the architecture, choose the seed. */
 static void prepare(const bench *b, setup *s, cg_diags *d)
 {
-    char flags[256];
-    snprintf(flags, sizeof flags, "%s", b->flags);
+    snprintf(s->flags, sizeof s->flags, "%s", b->flags);
     cg_extract_params p;
     cg_extract_params_init(&p);
-    assert_int_equal(cg_extract_params_parse(&p, flags, b->dir, d), 0);
+    assert_int_equal(cg_extract_params_parse(&p, s->flags, b->dir, d), 0);
     p.cflags = b->cflags;
     s->x = cg_extract_open(b->file, &p, d);
     print_diags(d);
@@ -162,61 +99,37 @@ static void prepare(const bench *b, setup *s, cg_diags *d)
     assert_non_null(s->arch);
     s->nl = cg_arch_flatten(s->arch, d);
     assert_non_null(s->nl);
-    assert_int_equal(cg_extract_image(s->x, &s->native), 0);
-    uint64_t seed = 0x243F6A8885A308D3ULL;
+    cg_flow_params_init(&s->fp);
+    s->fp.seed = 0x243F6A8885A308D3ULL;
     for (const char *c = b->tag; *c; c++)
-        seed = seed * 31 + (uint8_t)*c;
-    cg_extract_fill_random(s->x, &s->native, seed);
-    s->start = s->native;
-    s->start.data = malloc((size_t)s->native.size);
-    memcpy(s->start.data, s->native.data, (size_t)s->native.size);
-    s->pr.n = cg_dfg_nnodes(s->g);
-    s->pr.inputs = calloc((size_t)s->pr.n + 1, sizeof *s->pr.inputs);
-    s->pr.varies = calloc((size_t)s->pr.n + 1, sizeof *s->pr.varies);
-    double t0 = now();
-    int rc = cg_extract_run(s->x, b->tag, &s->native, on_instance, &s->pr,
-                            NULL, d);
-    print_diags(d);
-    assert_int_equal(rc, 0);
-    fprintf(stderr, "%s: native run %.3f s, the loop ran %lld times\n",
-            b->tag, now() - t0, (long long)s->pr.count);
-    assert_true(s->pr.count >= 1);
-    /* the tiled run has something to prove */
-    assert_true(memcmp(s->start.data, s->native.data, (size_t)s->native.size));
+        s->fp.seed = s->fp.seed * 31 + (uint8_t)*c;
+    s->fp.run_limit_s = 3600; /* the time is ctest's to limit */
 }
 
 static void release(setup *s)
 {
-    free(s->native.data);
-    free(s->start.data);
-    free(s->pr.inputs);
-    free(s->pr.varies);
     cg_netlist_destroy(s->nl);
     cg_arch_destroy(s->arch);
     cg_dfg_destroy(s->g);
     cg_extract_close(s->x);
 }
 
-/* The tiled run from the seeded image; compared with the native one. */
-static void tiled(const setup *s, const cg_tile_program *prog,
-                  const cg_tile_dfg *td, const cg_tile_run_params *rp,
-                  const char *what, const char *name)
+/* The tiled run of t (simulating res's mapping, or interpreted when res
+ * is NULL) from the seeded image, compared with the native run. */
+static void tiled(const setup *s, const cg_flow_tiling *t,
+                  const cg_map_result *res, const char *what,
+                  const char *name)
 {
     cg_diags *d = cg_diags_create();
-    cg_mem ext = s->start;
-    ext.data = malloc((size_t)ext.size);
-    memcpy(ext.data, s->start.data, (size_t)ext.size);
-    cg_tile_run_stats st;
-    double t0 = now();
-    int rc = cg_tile_run(prog, td, rp, &ext, &st, d);
+    cg_flow_verification v;
+    int rc = cg_flow_verify(&s->fp, s->nl, s->g, s->x, t, res, &v, d);
     print_diags(d);
     assert_int_equal(rc, 0);
-    fprintf(stderr, "%s: %s: %lld tiles, %lld runs, %lld iterations, "
-            "%lld DMA steps (%lld descriptors), %.3f s\n", name, what,
-            (long long)st.tiles, (long long)st.runs, (long long)st.iters,
-            (long long)st.dma_steps, (long long)st.descs, now() - t0);
-    assert_same(&ext, &s->native, what, name);
-    free(ext.data);
+    fprintf(stderr, "%s: %s: the loop ran %lld times, %lld inner-loop runs "
+            "tiled: %s\n", name, what, (long long)v.compared,
+            (long long)v.tile_runs, cg_flow_verdict_name(v.verdict));
+    assert_int_equal(v.verdict, CG_FLOW_VERIFIED);
+    assert_true(v.tile_runs >= 1);
     cg_diags_destroy(d);
 }
 
@@ -253,18 +166,9 @@ static void assert_rebased(const cg_dfg *tg, const cg_dfg *loop)
 
 /* A plan, its program and tile DFG. */
 typedef struct tiling {
-    cg_tile_plan *plan;
-    cg_tile_program *prog;
-    cg_tile_dfg *td;
+    cg_flow_tiling ft;
     char name[128];
 } tiling;
-
-static void tiling_free(tiling *t)
-{
-    cg_tile_dfg_destroy(t->td);
-    cg_tile_program_destroy(t->prog);
-    cg_tile_plan_destroy(t->plan);
-}
 
 /* Same nodes (ops, widths) and edges: a mapping of one is a mapping of
  * the other (only constant values differ between plans). */
@@ -291,7 +195,7 @@ static bool same_shape(const cg_dfg *a, const cg_dfg *b)
 static bool map_once(const setup *s, const tiling *t, const cg_dfg *mapped,
                      cg_map_result *res)
 {
-    const cg_dfg *tg = cg_tile_dfg_graph(t->td);
+    const cg_dfg *tg = cg_tile_dfg_graph(t->ft.td);
     if (res->status == CG_MAP_MAPPED && same_shape(mapped, tg)) {
         fprintf(stderr, "%s: same tile DFG shape as the mapped one: its "
                 "mapping reused\n", t->name);
@@ -314,14 +218,13 @@ static bool map_once(const setup *s, const tiling *t, const cg_dfg *mapped,
     cg_map_params_init(&mp);
     mp.timeout_s = (double)env_int("CG_TILED_TIMEOUT", 6);
     mp.max_ii = (int)env_int("CG_TILED_MAX_II", 4);
-    double t0 = now();
     int rc = cg_map(s->nl, tg, &mp, res, d);
     print_diags(d);
     assert_int_equal(rc, 0);
     fprintf(stderr, "%s: tile DFG (%d nodes, %d edges) %s at II=%d (MII %d) "
             "in %.2f s\n", t->name, cg_dfg_nnodes(tg), cg_dfg_nedges(tg),
             res->status == CG_MAP_MAPPED ? "mapped" : "NOT mapped", res->ii,
-            res->mii.mii, now() - t0);
+            res->mii.mii, res->seconds);
     cg_diags_destroy(d);
     if (res->status != CG_MAP_MAPPED && !required) {
         assert_int_equal(res->status, CG_MAP_TIMEOUT);
@@ -338,46 +241,34 @@ static bool map_once(const setup *s, const tiling *t, const cg_dfg *mapped,
  * tile DFG). */
 static void simulate(const setup *s, const tiling *t, const cg_map_result *res)
 {
-    const cg_dfg *tg = cg_tile_dfg_graph(t->td);
     cg_diags *d = cg_diags_create();
-    int rc = cg_map_check(s->nl, res->mrrg, tg, res->mapping, d);
+    int rc = cg_map_check(s->nl, res->mrrg, cg_tile_dfg_graph(t->ft.td),
+                          res->mapping, d);
     print_diags(d);
     assert_int_equal(rc, 0);
-    cg_tile_run_params rp;
-    cg_tile_run_params_init(&rp);
-    rp.invariant = s->pr.inputs;
-    rp.nl = s->nl;
-    rp.mrrg = res->mrrg;
-    rp.mapping = res->mapping;
-    tiled(s, t->prog, t->td, &rp, "simulated", t->name);
+    tiled(s, &t->ft, res, "simulated", t->name);
     cg_diags_destroy(d);
 }
 
 /* The plan for a tile memory of mem bytes (0: the shipped one), its
- * program and tile DFG, and the interpreted proof. */
+ * program and tile DFG as the flow makes them, and the interpreted
+ * proof. */
 static void prove(const bench *b, const setup *s, int64_t mem, tiling *t)
 {
     cg_diags *d = cg_diags_create();
     cg_tile_params tp;
     cg_tile_params_init(&tp);
     tp.mem_bytes = mem;
-    t->plan = cg_tile_plan_dfg(s->g, s->nl, &tp, d);
-    print_diags(d);
-    assert_non_null(t->plan);
-    const cg_tile_summary *sum = cg_tile_plan_summary(t->plan);
+    cg_flow_tiling_plan(&t->ft, s->g, s->nl, &tp);
+    print_diags(t->ft.msgs);
+    assert_non_null(t->ft.td);
+    const cg_tile_summary *sum = cg_tile_plan_summary(t->ft.plan);
     assert_true(sum->ntiles > 1);
-    t->prog = cg_tile_program_build(t->plan, d);
-    print_diags(d);
-    assert_non_null(t->prog);
-    t->td = cg_tile_dfg_build(t->plan, s->g, d);
-    print_diags(d);
-    assert_non_null(t->td);
-    const cg_dfg *tg = cg_tile_dfg_graph(t->td);
+    const cg_dfg *tg = cg_tile_dfg_graph(t->ft.td);
     assert_int_equal(cg_dfg_check(tg, d), 0);
-    assert_invariant(s->g, tg, &s->pr);
     assert_rebased(tg, s->g);
     if (getenv("CG_TILED_DUMP")) { /* debugging: the plan and tile DFG */
-        cg_tile_plan_write(t->plan, stderr);
+        cg_tile_plan_write(t->ft.plan, stderr);
         cg_dfg_write_dot(tg, stderr);
     }
     snprintf(t->name, sizeof t->name, "%s (%lld-byte tile memory)", b->name,
@@ -388,10 +279,7 @@ static void prove(const bench *b, const setup *s, int64_t mem, tiling *t)
             banked += cg_dfg_get_node(tg, id)->bank >= 0;
         assert_true(banked > 0);
     }
-    cg_tile_run_params rp;
-    cg_tile_run_params_init(&rp);
-    rp.invariant = s->pr.inputs;
-    tiled(s, t->prog, t->td, &rp, "interpreted", t->name);
+    tiled(s, &t->ft, NULL, "interpreted", t->name);
     cg_diags_destroy(d);
 }
 
@@ -413,12 +301,12 @@ static void test_tiled(void **state)
        (mem_bytes / banks) away from the hardware's: not on a bank split. */
     if (!b->arch) {
         prove(b, &s, env_int("CG_TILED_MEM", 4096), &small);
-        if (map_once(&s, &small, cg_tile_dfg_graph(big.td), &res))
+        if (map_once(&s, &small, cg_tile_dfg_graph(big.ft.td), &res))
             simulate(&s, &small, &res);
     }
     cg_map_result_free(&res);
-    tiling_free(&small);
-    tiling_free(&big);
+    cg_flow_tiling_free(&small.ft);
+    cg_flow_tiling_free(&big.ft);
     release(&s);
     cg_diags_destroy(d);
 }

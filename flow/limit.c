@@ -1,13 +1,15 @@
-/* bench_limit.c: a loop's reference run under a time limit.
+/* limit.c: a loop's reference run under a time limit.
  *
  * Verifying runs the user's C code natively (and the simulator inside its
  * probes) in this process, where a kernel that loops for hours cannot be
- * interrupted.  So the run happens in a child process: the parent waits up
- * to the limit, then kills it and reports "reference run exceeded N s".
- * The child hands back its verdict, its messages and the columns it added,
- * as JSON in an anonymous temporary file (like the workers of
- * bench_jobs.c). */
-#include "cli/bench.h"
+ * interrupted and one that crashes would take the caller with it.  So the
+ * run happens in a child process: the parent waits up to the limit, then
+ * kills it and reports "reference run exceeded N s".  The child hands back
+ * its verification and its messages as JSON in an anonymous temporary
+ * file. */
+#include "flow/flow_internal.h"
+
+#include <jansson.h>
 
 #include <signal.h>
 #include <stdlib.h>
@@ -17,19 +19,23 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The child: run fn, write {"verdict", "cols", "diags"} to out, exit. */
-static void child(cg_cli_verify_fn fn, void *arg, json_t *cols, FILE *out)
+/* The child: run fn, write {"verdict", "compared", "tile_runs", "diags"}
+ * to out, exit. */
+static void child(cg__flow_verify_fn fn, void *arg, FILE *out)
 {
     cg_diags *d = cg_diags_create();
-    const char *v = fn(arg, cols, d);
+    cg_flow_verification v = {CG_FLOW_NOT_VERIFIED, "", 0, -1};
+    fn(arg, &v, d);
     json_t *diags = json_array();
     for (int i = 0; i < cg_diags_size(d); i++) {
         const cg_diag *e = cg_diags_get(d, i);
         json_array_append_new(diags, json_pack("[i, s?, i, s?]", (int)e->sev,
                                                e->file, e->line, e->msg));
     }
-    json_t *res = json_pack("{s:s?, s:O, s:o}", "verdict", v, "cols", cols,
-                            "diags", diags);
+    json_t *res = json_pack("{s:i, s:I, s:I, s:o}", "verdict",
+                            (int)v.verdict, "compared", (json_int_t)v.compared,
+                            "tile_runs", (json_int_t)v.tile_runs, "diags",
+                            diags);
     int rc = !res || json_dumpf(res, out, JSON_COMPACT) || fflush(out);
     _exit(rc ? 3 : 0); /* no atexit handlers: the parent owns stdio */
 }
@@ -56,19 +62,17 @@ static bool wait_limited(pid_t pid, double limit_s, int *status)
     }
 }
 
-/* The verdict string as one of fn's literals (a JSON string dies with its
- * document). */
-static const char *verdict(const char *v)
+/* The child's verdict, if it is one. */
+static cg_flow_verdict verdict(const json_t *v)
 {
-    static const char *const known[] = {"yes", "no", "n/a"};
-    for (int i = 0; v && i < 3; i++)
-        if (!strcmp(v, known[i]))
-            return known[i];
-    return NULL;
+    json_int_t k = json_integer_value(v);
+    return json_is_integer(v) && k >= CG_FLOW_UNVERIFIED &&
+           k <= CG_FLOW_NOT_VERIFIED ? (cg_flow_verdict)k
+                                     : CG_FLOW_NOT_VERIFIED;
 }
 
-/* Take the child's result: messages into d, columns into cols. */
-static const char *take(FILE *in, json_t *cols, cg_diags *d)
+/* Take the child's result: messages into d, the verification into v. */
+static void take(FILE *in, cg_flow_verification *v, cg_diags *d)
 {
     rewind(in);
     json_t *res = json_loadf(in, 0, NULL);
@@ -81,17 +85,18 @@ static const char *take(FILE *in, json_t *cols, cg_diags *d)
                      (int)json_integer_value(json_array_get(e, 2)), "%s",
                      json_string_value(json_array_get(e, 3)) ?
                      json_string_value(json_array_get(e, 3)) : "");
-    json_object_update(cols, json_object_get(res, "cols"));
-    const char *v = verdict(json_string_value(json_object_get(res,
-                                                              "verdict")));
+    v->verdict = verdict(json_object_get(res, "verdict"));
+    v->compared = json_integer_value(json_object_get(res, "compared"));
+    v->tile_runs = res ? json_integer_value(json_object_get(res, "tile_runs"))
+                       : -1;
     json_decref(res);
-    return v;
 }
 
-const char *cg_cli_verify_limited(double limit_s, const char *file,
-                                  const char *loop, cg_cli_verify_fn fn,
-                                  void *arg, json_t *cols, cg_diags *d)
+void cg__flow_limited(double limit_s, const char *file, const char *loop,
+                      cg__flow_verify_fn fn, void *arg,
+                      cg_flow_verification *v, cg_diags *d)
 {
+    *v = (cg_flow_verification){CG_FLOW_NOT_VERIFIED, "", 0, -1};
     FILE *tmp = tmpfile();
     fflush(stdout);
     fflush(stderr);
@@ -99,11 +104,11 @@ const char *cg_cli_verify_limited(double limit_s, const char *file,
     pid_t pid = tmp ? fork() : -1;
     if (pid == 0) {
         /* Die with this process: a worker that SIGINT or SIGTERM ends
-         * (bench_jobs.c) cannot stop its reference run itself. */
+         * (cli/bench_jobs.c) cannot stop its reference run itself. */
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != self)
             _exit(3);
-        child(fn, arg, cols, tmp);
+        child(fn, arg, tmp);
     }
     if (pid < 0) {
         cg_diags_add(d, CG_SEV_WARNING, file, 0, "no process to spare for "
@@ -111,10 +116,10 @@ const char *cg_cli_verify_limited(double limit_s, const char *file,
                      "--run-timeout", loop);
         if (tmp)
             fclose(tmp);
-        return fn(arg, cols, d);
+        fn(arg, v, d);
+        return;
     }
     int status = 0;
-    const char *v = NULL;
     if (!wait_limited(pid, limit_s, &status))
         cg_diags_add(d, CG_SEV_ERROR, file, 0, "reference run exceeded %g s "
                      "and was stopped (loop '%s'); raise --run-timeout to "
@@ -129,7 +134,6 @@ const char *cg_cli_verify_limited(double limit_s, const char *file,
                      "a result (exit status %d) in loop '%s'",
                      WEXITSTATUS(status), loop);
     else
-        v = take(tmp, cols, d);
+        take(tmp, v, d);
     fclose(tmp);
-    return v;
 }

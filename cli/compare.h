@@ -1,0 +1,137 @@
+/* compare.h: the main job on several arrays, `cgramap --arch a.xml --arch
+ * b.xml PATH...` or one array swept over its <architecture> attributes
+ * (`--param NAME=V1,V2`): every loop is mapped on every array with the
+ * same seed and limits, each record names its array ("arch"), and a
+ * comparison table (and with --report DIR an HTML page with SVG charts)
+ * sets the arrays side by side with a cost proxy counted from each.
+ *
+ * A single --arch without --param or --report never comes here: the main
+ * job's output stays as it was.
+ */
+#ifndef CG_CLI_COMPARE_H
+#define CG_CLI_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "arch/arch.h"
+#include "cli/bench.h"
+
+#define CG_CLI_MAX_ARCHS 32   /* --arch options */
+#define CG_CLI_MAX_PARAMS 4   /* --param options */
+#define CG_CLI_MAX_VALUES 16  /* values of one --param */
+#define CG_CLI_MAX_ARRAYS 64  /* arrays compared, a sweep's product too */
+
+/* One --param NAME=V1,V2,...: the strings point into argv. */
+typedef struct cg_cli_param {
+    char name[64];
+    const char *value[CG_CLI_MAX_VALUES];
+    int len[CG_CLI_MAX_VALUES];
+    int nvalue;
+} cg_cli_param;
+
+/* The options only the comparison has. */
+typedef struct cg_cli_cmp_opts {
+    const char *arch[CG_CLI_MAX_ARCHS];
+    int narch;
+    cg_cli_param param[CG_CLI_MAX_PARAMS];
+    int nparam;
+    const char *report_dir;   /* --report, NULL = none */
+} cg_cli_cmp_opts;
+
+/* Record --arch / --param; 0, or -1 after "cgramap: ..." on stderr. */
+int cg_cli_cmp_add_arch(cg_cli_cmp_opts *c, const char *path);
+int cg_cli_cmp_add_param(cg_cli_cmp_opts *c, const char *spec);
+/* Options that only make sense together checked after parsing (--param
+ * with exactly one --arch); 0, or -1 after the message. */
+int cg_cli_cmp_check(const cg_cli_cmp_opts *c);
+/* More than one array, a sweep or a report: the comparison runs. */
+bool cg_cli_cmp_wanted(const cg_cli_cmp_opts *c);
+
+/* ---- the cost proxy (compare_cost.c) ------------------------------------ */
+
+/* What an array is made of, and its cost in units of a 32-bit adder
+ * (docs/cli.md, "Comparing arrays", has the weights). */
+typedef struct cg_cli_cost {
+    int funcunits;
+    double fu_weight;     /* the FuncUnits' op sets, weighted, by width */
+    int muxes;
+    int mux_inputs;
+    int registers;        /* Registers and RegisterFile entries */
+    int memunits, consts, ios;
+    int64_t mem_bytes;    /* tile memories */
+    double total;
+} cg_cli_cost;
+void cg_cli_cost_of(const cg_netlist *nl, cg_cli_cost *out);
+
+/* ---- an array to compare (compare_sweep.c) ------------------------------ */
+
+typedef struct cg_cli_array {
+    char *label;          /* "mesh.xml", "mesh.xml[rows=6]" */
+    const char *path;     /* the --arch file; NULL: the embedded 4x4 */
+    char *params;         /* "rows=6" for a sweep's instance, else NULL */
+    bool ok;              /* read and flattened */
+    cg_cli_cost cost;
+} cg_cli_array;
+
+/* The arrays c describes, in order (each --arch; or the product of the
+ * --param values on the one --arch, the first --param varying slowest).
+ * Labels are file names, the path given when two names are equal.
+ * 0, or -1 after a message (too many arrays). */
+int cg_cli_arrays(const cg_cli_cmp_opts *c, cg_cli_array *out, int *n);
+void cg_cli_arrays_free(cg_cli_array *v, int n);
+/* Read and flatten array x (its parameters set on its <architecture>
+ * element); NULL with the messages in d. */
+cg_netlist *cg_cli_array_load(const cg_cli_array *x, const char *templates,
+                              cg_arch **arch, cg_diags *d);
+/* The <architecture> element of the XML text with attribute name set to
+ * value (replaced, or added at the end of the start tag); malloc'd, NULL
+ * when the text has no <architecture> start tag.  Line numbers are kept. */
+char *cg_cli_set_arch_attr(const char *text, const char *name,
+                           const char *value, int vlen);
+
+/* ---- running and the table (compare.c) ---------------------------------- */
+
+/* Run every loop under paths on every array; print each array's rows, then
+ * the comparison; write --json, --csv (each record with "arch") and the
+ * report.  The exit status (0, 1, 128 + signal). */
+int cg_cli_compare(const cg_cli_cmp_opts *c, const cg_cli_opts *o,
+                   char *const *paths, int npaths);
+
+/* The (benchmark, loop) pairs of recs in their first order: an array of
+ * records (the first of each pair), borrowed. */
+json_t *cg_cli_cmp_kernels(const json_t *recs);
+/* The record of kernel k (a record of that benchmark and loop) on array
+ * label, NULL when none. */
+const json_t *cg_cli_cmp_find(const json_t *recs, const json_t *k,
+                              const char *label);
+/* A record's string field, "-" when absent. */
+const char *cg_cli_cmp_str(const json_t *rec, const char *key);
+/* A record's mapped II, 0 when it did not map. */
+int cg_cli_cmp_ii(const json_t *rec);
+/* Mean over the kernels of 1/II (0 for a kernel not mapped there). */
+double cg_cli_cmp_throughput(const json_t *recs, const json_t *kernels,
+                             const char *label);
+void cg_cli_cmp_table(const cg_cli_array *arr, int narr, const json_t *recs,
+                      FILE *out);
+
+/* ---- the HTML report (compare_report.c) --------------------------------- */
+
+/* DIR/index.html (tables and the three charts inline) and the charts as
+ * DIR/ii.svg, DIR/cycles.svg, DIR/cost.svg; the folder is made when
+ * missing.  0, or -1 with "DIR: error: ..." on stderr. */
+int cg_cli_report(const char *dir, const cg_cli_array *arr, int narr,
+                  const json_t *recs, const cg_cli_opts *o);
+/* The charts alone, for the report and its tests; the arrays not read
+ * are left out of them. */
+void cg_cli_chart_ii(const cg_cli_array *arr, int narr, const json_t *recs,
+                     FILE *out);
+void cg_cli_chart_cycles(const cg_cli_array *arr, int narr,
+                         const json_t *recs, FILE *out);
+void cg_cli_chart_cost(const cg_cli_array *arr, int narr, const json_t *recs,
+                       FILE *out);
+
+#endif

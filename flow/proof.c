@@ -1,0 +1,182 @@
+/* proof.c: what a mapping proved and used, derived from cg_map_result
+ * alone: what the II is proven to be (optimal, or which lower IIs are
+ * still open, and what may settle them) and how the mapping uses the
+ * array (FuncUnits and their utilisation, the other slots apart).  The
+ * flow's result, the main job's rows and `cgramap map`'s row all come
+ * from here, so they never disagree. */
+#include "flow/flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the proof ------------------------------------------------------------ */
+
+/* What is known of one II: never tried, only hit a limit, proven
+ * infeasible or mapped.  An II tried twice counts by its strongest
+ * outcome. */
+enum ii_state { II_UNTRIED, II_CAPPED, II_LIMIT, II_INFEASIBLE,
+                II_MAPPED };
+#define OPEN_STATES                                                          \
+    ((1u << II_UNTRIED) | (1u << II_CAPPED) | (1u << II_LIMIT))
+
+static enum ii_state ii_state(const cg_map_result *r, int ii)
+{
+    enum ii_state s = II_UNTRIED;
+    for (int i = 0; i < r->ntried; i++) {
+        if (r->tried[i].ii != ii)
+            continue;
+        enum ii_state t = r->tried[i].outcome == CG_II_MAPPED ? II_MAPPED
+                        : r->tried[i].outcome == CG_II_INFEASIBLE
+                        ? II_INFEASIBLE
+                        : r->tried[i].capped ? II_CAPPED : II_LIMIT;
+        if (t > s)
+            s = t;
+    }
+    return s;
+}
+
+/* The IIs of lo..hi whose state is in the mask, as "3..4, 6" into buf;
+ * how many they are. */
+static int ii_ranges(const cg_map_result *r, int lo, int hi, unsigned mask,
+                     char *buf, size_t n)
+{
+    int count = 0;
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int a = lo; a <= hi; a++) {
+        if (!(mask >> ii_state(r, a) & 1))
+            continue;
+        int b = a;
+        while (b + 1 <= hi && (mask >> ii_state(r, b + 1) & 1))
+            b++;
+        count += b - a + 1;
+        if (len < n)
+            len += (size_t)snprintf(buf + len, n - len, b > a ? "%s%d..%d"
+                                    : "%s%d", len ? ", " : "", a, b);
+        a = b;
+    }
+    return count;
+}
+
+/* The IIs from the MII to top that are not settled: the text "open: II
+ * ..." and the first part of the hint (which hit the limit, which were not
+ * tried).  0 when every one is settled. */
+static int open_iis(const cg_map_result *r, int top, double timeout_s,
+                    cg_flow_proof *out)
+{
+    char all[256], limit[256], capped[256], untried[256];
+    int n = ii_ranges(r, r->mii.mii, top, OPEN_STATES, all, sizeof all);
+    if (n == 0)
+        return 0;
+    int nl = ii_ranges(r, r->mii.mii, top, 1u << II_LIMIT, limit,
+                       sizeof limit);
+    int nc = ii_ranges(r, r->mii.mii, top, 1u << II_CAPPED, capped,
+                       sizeof capped);
+    int nu = ii_ranges(r, r->mii.mii, top, 1u << II_UNTRIED, untried,
+                       sizeof untried);
+    snprintf(out->text, sizeof out->text, "open: II %s", all);
+    size_t len = 0;
+    if (nl)
+        len = (size_t)snprintf(out->hint, sizeof out->hint, "II %s hit the "
+                               "work limit (--steps, --ilp-nodes) without a "
+                               "mapping or a proof", limit);
+    if (nc && len < sizeof out->hint)
+        len += (size_t)snprintf(out->hint + len, sizeof out->hint - len,
+                                "%sII %s hit a wall-clock cap (--timeout "
+                                "%g s, or --time-limit): a faster or idle "
+                                "machine may settle %s",
+                                nl ? "; " : "", capped, timeout_s,
+                                nc > 1 ? "them" : "it");
+    if (nu && len < sizeof out->hint)
+        snprintf(out->hint + len, sizeof out->hint - len, "%sII %s %s not "
+                 "tried", nl || nc ? "; " : "", untried,
+                 nu > 1 ? "were" : "was");
+    return n;
+}
+
+/* Append to the hint. */
+static void hint_add(cg_flow_proof *out, const char *s)
+{
+    size_t len = strlen(out->hint);
+    snprintf(out->hint + len, sizeof out->hint - len, "%s", s);
+}
+
+static void proof_mapped(const cg_map_result *r, double timeout_s,
+                         cg_flow_proof *out)
+{
+    char buf[256];
+    if (open_iis(r, r->ii - 1, timeout_s, out)) {
+        snprintf(buf, sizeof buf, "; II %d may not be the least: larger "
+                 "work limits or --solver cbc may map a lower II or prove it "
+                 "infeasible", r->ii);
+        hint_add(out, buf);
+        return;
+    }
+    snprintf(out->text, sizeof out->text, "optimal");
+    if (r->ii == r->mii.mii) {
+        snprintf(out->hint, sizeof out->hint, "II %d is the MII (ResMII %d, "
+                 "RecMII %d), a lower bound", r->ii, r->mii.res_mii,
+                 r->mii.rec_mii);
+        return;
+    }
+    ii_ranges(r, r->mii.mii, r->ii - 1, 1u << II_INFEASIBLE, buf,
+              sizeof buf);
+    snprintf(out->hint, sizeof out->hint, "II %s proven infeasible, so II %d "
+             "is the least", buf, r->ii);
+}
+
+void cg_flow_proof_of(const cg_map_result *r, double timeout_s,
+                     cg_flow_proof *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->text, sizeof out->text, "-");
+    if (r->status == CG_MAP_MAPPED)
+        proof_mapped(r, timeout_s, out);
+    else if (r->status == CG_MAP_TIMEOUT && open_iis(r, r->ii, timeout_s,
+                                                     out))
+        hint_add(out, "; no II mapped: larger work limits, --solver cbc or "
+                 "a larger --max-ii may map it");
+    else if (r->status == CG_MAP_INFEASIBLE)
+        snprintf(out->hint, sizeof out->hint, "every II from %d to %d is "
+                 "proven infeasible: a larger --max-ii or an array with "
+                 "more units may map it", r->mii.mii, r->ii);
+}
+
+/* ---- how the mapping uses the array ------------------------------------- */
+
+/* FuncUnits that run an op, ops per kind of unit, FuncUnits of the
+ * array. */
+int cg_flow_usage_of(const cg_map_result *r, const cg_netlist *nl,
+                     cg_flow_usage *out)
+{
+    memset(out, 0, sizeof *out);
+    if (r->status != CG_MAP_MAPPED || !r->mapping || !r->mrrg)
+        return -1;
+    int np = cg_netlist_nprims(nl);
+    int ops[CG_PRIM_COUNT] = {0};
+    bool *busy = calloc((size_t)np + 1, sizeof *busy);
+    if (!busy)
+        return -1;
+    for (int v = 0; v < r->mapping->nnodes; v++) {
+        int f = r->mapping->place[v];
+        int pr = f >= 0 ? cg_mrrg_get_node(r->mrrg, f)->prim : -1;
+        if (pr < 0)
+            continue;
+        ops[cg_netlist_prim(nl, pr)->p.kind]++;
+        busy[pr] = true;
+    }
+    for (int p = 0; p < np; p++)
+        if (cg_netlist_prim(nl, p)->p.kind == CG_PRIM_FUNC) {
+            out->funcunits_total++;
+            out->funcunits += busy[p];
+        }
+    free(busy);
+    out->fu_ops = ops[CG_PRIM_FUNC];
+    out->const_ops = ops[CG_PRIM_CONST];
+    out->io_ops = ops[CG_PRIM_IO];
+    out->mem_ops = ops[CG_PRIM_MEM];
+    double slots = (double)out->funcunits_total * r->ii;
+    out->fu_util = slots > 0 ? (double)out->fu_ops / slots : 0.0;
+    out->routes = r->routes_used;
+    return 0;
+}

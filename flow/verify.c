@@ -1,0 +1,296 @@
+/* verify.c: the proof of a mapping.  For a loop extracted from C the
+ * reference is the C code itself: the kernel runs natively on seeded data
+ * and each of its first executions of the loop is replayed by the
+ * simulator from the same memory and live-ins, which must leave
+ * byte-identical memory and the same live-outs.  A loop that runs tiled is
+ * proven by the whole tiled run (DMA descriptors on the external image,
+ * the simulated tile DFG for every inner-loop run) against the whole
+ * native run.  A DFG without C code is compared with the DFG interpreter.
+ * Without a mapping the interpreter runs where the simulator would: the
+ * same comparison then proves the extraction or the tiling alone.
+ */
+#include "flow/flow_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/op.h"
+
+/* One verification: its inputs, then what the replays found. */
+typedef struct verify {
+    const cg_flow_params *p;
+    const cg_netlist *nl;
+    const cg_map_result *r;   /* NULL: the interpreter */
+    const cg_dfg *g;          /* the loop */
+    cg_extract_prog *x;       /* NULL: a DFG without C code */
+    const cg_flow_tiling *t;
+    cg_diags *d;
+    int64_t done;             /* executions replayed */
+    bool bad;
+} verify;
+
+void cg__flow_never_ran(const cg_dfg *g, cg_diags *d)
+{
+    cg_diags_add(d, CG_SEV_WARNING, cg_dfg_file(g), 0,
+                 "loop '%s': the kernel never ran the loop on its data, "
+                 "so nothing was simulated", cg_dfg_name(g));
+}
+
+int64_t cg__flow_first_difference(const cg_mem *got, const cg_mem *want)
+{
+    for (uint64_t b = 0; b < want->size; b++)
+        if (got->data[b] != want->data[b])
+            return (int64_t)b;
+    return -1;
+}
+
+/* ---- one execution replayed -------------------------------------------------- */
+
+/* The first difference of a replay from the reference, so the user can
+ * find it. */
+static bool same_run(const cg_dfg *g, bool simulated, const cg_mem *got,
+                     const cg_mem *want, const uint64_t *gout,
+                     const uint64_t *wout, const char *what, cg_diags *d)
+{
+    const char *who = simulated ? "the simulated mapping"
+                                : "the DFG interpreter";
+    int64_t b = cg__flow_first_difference(got, want);
+    if (b >= 0) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                     "loop '%s': %s writes 0x%02x at address 0x%llx where "
+                     "%s leaves 0x%02x (this is a cgramap bug; please "
+                     "report it)", cg_dfg_name(g), who, got->data[b],
+                     (unsigned long long)(want->base + b), what,
+                     want->data[b]);
+        return false;
+    }
+    for (int i = 0; i < cg_dfg_nnodes(g); i++) {
+        const cg_dfg_node *n = cg_dfg_get_node(g, i);
+        uint64_t a = cg_trunc(gout[i], n->width);
+        uint64_t b = cg_trunc(wout[i], n->width);
+        if (n->op == CG_OP_OUTPUT && a != b) {
+            cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), n->line,
+                         "loop '%s': live-out '%s' is %llu in %s but %llu "
+                         "in %s (a cgramap bug; please report it)",
+                         cg_dfg_name(g), n->name, (unsigned long long)a, who,
+                         (unsigned long long)b, what);
+            return false;
+        }
+    }
+    return true;
+}
+
+int cg_flow_replay(const cg_netlist *nl, const cg_mrrg *mrrg,
+                   const cg_mapping *m, const cg_dfg *g,
+                   const cg_extract_instance *in, const char *what,
+                   cg_diags *d)
+{
+    const cg_mem *before = in->before;
+    size_t nn = (size_t)cg_dfg_nnodes(g) + 1;
+    cg_mem mem = {malloc(before->size ? before->size : 1), before->base,
+                  before->size};
+    uint64_t *out = calloc(nn, sizeof *out);
+    bool ok = mem.data && out;
+    if (!ok)
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "loop '%s': out of "
+                     "memory for a replay", cg_dfg_name(g));
+    if (ok) {
+        memcpy(mem.data, before->data, before->size);
+        ok = (m ? cg_sim_run(nl, mrrg, g, m, in->iters, &mem, in->inputs,
+                             out, d)
+                : cg_dfg_run(g, in->iters, &mem, in->inputs, out, d)) == 0 &&
+             same_run(g, m != NULL, &mem, in->after, out, in->outputs, what,
+                      d);
+    }
+    free(mem.data);
+    free(out);
+    return ok ? 0 : -1;
+}
+
+/* ---- a C loop run whole ---------------------------------------------------- */
+
+static void probe(void *arg, const cg_extract_instance *in)
+{
+    verify *v = arg;
+    if (v->bad || v->done >= v->p->executions)
+        return;
+    const cg_mapping *m = v->r ? v->r->mapping : NULL;
+    if (cg_flow_replay(v->nl, v->r ? v->r->mrrg : NULL, m, v->g, in,
+                       "the C code", v->d) != 0)
+        v->bad = true;
+    v->done++;
+}
+
+static void verify_c(verify *v, cg_flow_verification *out)
+{
+    cg_mem mem;
+    if (cg_extract_image(v->x, &mem) != 0)
+        return; /* not verified */
+    cg_extract_fill_random(v->x, &mem, v->p->seed);
+    int rc = cg_extract_run(v->x, cg_dfg_name(v->g), &mem, probe, v, NULL,
+                            v->d);
+    free(mem.data);
+    out->compared = v->done;
+    if (v->bad)
+        out->verdict = CG_FLOW_WRONG;
+    else if (rc != 0)
+        out->verdict = CG_FLOW_NOT_VERIFIED;
+    else if (v->done == 0) {
+        cg__flow_never_ran(v->g, v->d);
+        out->verdict = CG_FLOW_NOTHING_RUN;
+    } else
+        out->verdict = CG_FLOW_VERIFIED;
+}
+
+/* ---- a DFG without C code ---------------------------------------------------- */
+
+/* xorshift64*: the same values on every machine. */
+static uint64_t next_rand(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ULL;
+}
+
+/* The value p gives the live-in (input node) n, if any. */
+static bool sym_value(const cg_flow_params *p, const cg_dfg_node *n,
+                      uint64_t *v)
+{
+    for (int k = 0; n->op == CG_OP_INPUT && n->sym && k < p->nsyms; k++)
+        if (!strcmp(p->syms[k].name, n->sym)) {
+            *v = (uint64_t)p->syms[k].value;
+            return true;
+        }
+    return false;
+}
+
+/* Seeded memory and small seeded live-ins (or the values p->syms gives
+ * them) into *before and in. */
+static void seed_dot(const verify *v, cg_mem *before, uint64_t *in)
+{
+    uint64_t s = v->p->seed ? v->p->seed : 1; /* xorshift never leaves 0 */
+    for (uint64_t i = 0; i < before->size; i++)
+        before->data[i] = (uint8_t)next_rand(&s);
+    for (int i = 0; i < cg_dfg_nnodes(v->g); i++) {
+        in[i] = next_rand(&s) % v->p->dot_input_range;
+        sym_value(v->p, cg_dfg_get_node(v->g, i), &in[i]);
+    }
+}
+
+/* The interpreter's run from before into *after is the reference; one
+ * that cannot run on seeded data says why, and nothing is compared. */
+static cg_flow_verdict verify_dot_run(verify *v, const cg_mem *before,
+                                      cg_mem *after, const uint64_t *in,
+                                      uint64_t *outs)
+{
+    memcpy(after->data, before->data, before->size);
+    cg_diags *id = cg_diags_create();
+    int rc = cg_dfg_run(v->g, v->p->dot_iters, after, in, outs, id);
+    if (rc != 0)
+        cg_diags_add(v->d, CG_SEV_WARNING, cg_dfg_file(v->g), 0,
+                     "loop '%s': not simulated: the DFG interpreter "
+                     "cannot run it on seeded data (%s); map the C file "
+                     "instead for a full proof", cg_dfg_name(v->g),
+                     cg_diags_size(id) ? cg_diags_get(id, 0)->msg : "");
+    cg_diags_destroy(id);
+    if (rc != 0)
+        return CG_FLOW_NOTHING_RUN;
+    cg_extract_instance ins = {0, v->p->dot_iters, before, after, in, outs};
+    return cg_flow_replay(v->nl, v->r->mrrg, v->r->mapping, v->g, &ins,
+                          "the DFG interpreter", v->d) == 0
+           ? CG_FLOW_VERIFIED : CG_FLOW_WRONG;
+}
+
+static void verify_dot(verify *v, cg_flow_verification *out)
+{
+    size_t nn = (size_t)cg_dfg_nnodes(v->g) + 1;
+    uint64_t *in = calloc(nn, 8), *outs = calloc(nn, 8);
+    cg_mem before = {malloc(v->p->dot_mem), 0, v->p->dot_mem};
+    cg_mem after = {malloc(v->p->dot_mem), 0, v->p->dot_mem};
+    out->verdict = CG_FLOW_WRONG;
+    if (in && outs && before.data && after.data) {
+        seed_dot(v, &before, in);
+        out->verdict = verify_dot_run(v, &before, &after, in, outs);
+        out->compared = out->verdict != CG_FLOW_NOTHING_RUN;
+    }
+    free(in);
+    free(outs);
+    free(before.data);
+    free(after.data);
+}
+
+/* ---- any loop ------------------------------------------------------------ */
+
+/* The reference run and the comparison (cg__flow_verify_fn). */
+static void verify_any(void *arg, cg_flow_verification *out, cg_diags *d)
+{
+    verify *v = arg;
+    v->d = d;
+    if (v->t && v->t->td)
+        cg__flow_verify_tiled(v->p, v->nl, v->g, v->x, v->t, v->r, out, d);
+    else if (v->x)
+        verify_c(v, out);
+    else
+        verify_dot(v, out);
+}
+
+/* Why the reference run failed, into v->why: the first error from index
+ * `from` of d, without its file and line. */
+static void why_not(cg_flow_verification *v, const cg_diags *d, int from)
+{
+    const char *why = "the native run of the C code failed";
+    for (int i = from; i < cg_diags_size(d); i++)
+        if (cg_diags_get(d, i)->sev == CG_SEV_ERROR) {
+            why = cg_diags_get(d, i)->msg ? cg_diags_get(d, i)->msg
+                                          : "out of memory";
+            break;
+        }
+    snprintf(v->why, sizeof v->why, "%s", why);
+}
+
+static bool bad_input(const cg_dfg *g, cg_extract_prog *x,
+                      const cg_map_result *r, cg_diags *d)
+{
+    if (r && (r->status != CG_MAP_MAPPED || !r->mapping || !r->mrrg))
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "loop '%s': the "
+                     "map result to verify holds no mapping (status is not "
+                     "mapped)", cg_dfg_name(g));
+    else if (!r && !x)
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "loop '%s': "
+                     "without a mapping only the C code can be the "
+                     "reference (give the compiled program)",
+                     cg_dfg_name(g));
+    else
+        return false;
+    return true;
+}
+
+int cg_flow_verify(const cg_flow_params *p, const cg_netlist *nl,
+                   const cg_dfg *g, cg_extract_prog *x,
+                   const cg_flow_tiling *t, const cg_map_result *r,
+                   cg_flow_verification *v, cg_diags *d)
+{
+    if (!p || !g || !v) {
+        cg_diags_add(d, CG_SEV_ERROR, g ? cg_dfg_file(g) : NULL, 0,
+                     "cg_flow_verify needs parameters, a loop and a place "
+                     "for the verdict (one of them is NULL)");
+        return -1;
+    }
+    *v = (cg_flow_verification){CG_FLOW_UNVERIFIED, "", 0, -1};
+    if (cg__flow_params_check(p, g, d) != 0 || bad_input(g, x, r, d))
+        return -1;
+    if (t && t->td && !x) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "loop '%s': a "
+                     "tiled run needs the compiled program as its reference",
+                     cg_dfg_name(g));
+        return -1;
+    }
+    int from = cg_diags_size(d);
+    verify job = {p, nl, r, g, x, t, d, 0, false};
+    cg__flow_limited(p->run_limit_s, cg_dfg_file(g), cg_dfg_name(g),
+                     verify_any, &job, v, d);
+    if (v->verdict == CG_FLOW_NOT_VERIFIED)
+        why_not(v, d, from);
+    return 0;
+}

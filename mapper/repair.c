@@ -1,0 +1,92 @@
+/* repair.c: the ILP as a finisher of the heuristic (large-neighbourhood
+ * search).
+ *
+ * When the heuristic finds no mapping at an II, its best partial mapping
+ * (heur.c: the attempt that skipped the fewest ops) usually has most ops
+ * placed and routed.  The repair keeps those and solves the exact ILP only
+ * for a neighbourhood of the ops it skipped: the skipped ops anywhere, the
+ * ops within `hops` DFG edges of them within `radius` cells of where the
+ * heuristic put them, and the routes that touch a freed op.  The model
+ * then grows with the neighbourhood, not with the array times the II.
+ * Rounds widen the neighbourhood until one maps; an infeasible or
+ * undecided round proves nothing about the II (the kept ops may be the
+ * obstacle), so the full model still decides what is impossible.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "map_internal.h"
+
+/* The rounds: DFG hops around the skipped ops, and the cells a freed op
+ * may move. */
+static const struct {
+    int hops, radius;
+} rounds[] = {{1, 1}, {2, 1}, {2, 2}, {3, 2}};
+
+/* freed[v]: v not placed in fix or within hops edges of such an op, and
+ * the operand-less producers (consts, inputs) of a freed op: a const kept
+ * on its ConstUnit, which feeds only its own PE, would pin its consumer. */
+static void neighbourhood(const cg_dfg *g, const cg_mapping *fix, int hops,
+                          bool *freed, bool *next)
+{
+    int n = cg_dfg_nnodes(g), m = cg_dfg_nedges(g);
+    for (int v = 0; v < n; v++)
+        freed[v] = fix->place[v] < 0;
+    for (int h = 0; h < hops; h++) {
+        memcpy(next, freed, sizeof *freed * (size_t)n);
+        for (int e = 0; e < m; e++) {
+            const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+            if (freed[ed->src] || freed[ed->dst])
+                next[ed->src] = next[ed->dst] = true;
+        }
+        memcpy(freed, next, sizeof *freed * (size_t)n);
+    }
+    memset(next, 0, sizeof *next * (size_t)n); /* next: has an operand */
+    for (int e = 0; e < m; e++)
+        next[cg_dfg_get_edge(g, e)->dst] = true;
+    for (int e = 0; e < m; e++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        if (freed[ed->dst] && !next[ed->src])
+            freed[ed->src] = true;
+    }
+}
+
+int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
+               const cg_mapping *fix, const cg__repair_opts *ro,
+               cg__ilp_out *out, cg_diags *d)
+{
+    int n = cg_dfg_nnodes(g);
+    bool *freed = malloc(sizeof(bool) * ((size_t)n + 1));
+    bool *next = malloc(sizeof(bool) * ((size_t)n + 1));
+    memset(out, 0, sizeof *out);
+    out->outcome = CG_II_TIMEOUT;
+    if (!freed || !next) {
+        free(freed);
+        free(next);
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory repairing "
+                     "the mapping of '%s'", cg_dfg_name(g));
+        return -1;
+    }
+    int rc = 0;
+    for (size_t r = 0; r < sizeof rounds / sizeof rounds[0]; r++) {
+        double left = ro->deadline - cg_clock_now();
+        if (left <= 0) {
+            out->capped = true;
+            break;
+        }
+        neighbourhood(g, fix, rounds[r].hops, freed, next);
+        cg__ilp_opts o = {NULL,       rounds[r].radius, left,
+                          NULL,       false,            ro->solver,
+                          ro->nodes,  ro->lp_iters,     fix,
+                          freed};
+        rc = cg__ilp_solve(k, nl, g, &o, out, d);
+        if (rc < 0 || out->outcome == CG_II_MAPPED)
+            break;
+    }
+    if (rc == 0 && out->outcome != CG_II_MAPPED)
+        out->outcome = CG_II_TIMEOUT;
+    free(freed);
+    free(next);
+    return rc;
+}

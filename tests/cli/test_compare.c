@@ -1,0 +1,564 @@
+/* test_compare.c: the main job on several arrays (`--arch a --arch b`), a
+ * sweep of one array's <architecture> attributes (--param) and the HTML
+ * report (--report): the table's shape and what must hold in it (the same
+ * kernels on every array, II >= MII, each array's cost as counted by
+ * hand), the JSON and CSV rows naming their array, the charts' geometry
+ * read back from the SVG (one bar per kernel per array, inside the
+ * viewBox, heights on the scale the chart says), an array that cannot be
+ * read, bad --param values, each array's --mapping-dir folder, and with
+ * Chromium found at configure time a
+ * screenshot of the page.  sum and dot map at their MII (II 1) within a
+ * few hundred steps, so every figure asserted is the same on any
+ * machine. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <sys/stat.h>
+
+#include "run_cgramap.h"
+
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+
+#define A4 "benchmarks/archs/default_4x4.xml"
+#define A6 "benchmarks/archs/default_6x6.xml"
+#define SUM "benchmarks/microbench/sum"
+#define DOT "benchmarks/microbench/dot"
+
+static char tmp[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    strcpy(tmp, "/tmp/cg_compareXXXXXX");
+    return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    return system(cmd);
+}
+
+static const char *in_tmp(const char *name)
+{
+    static char p[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", tmp, name);
+    return p[k];
+}
+
+/* The lines of the comparison table (after its title, up to the blank
+ * line) into rows; their number. */
+static int table_rows(const char *out, char rows[][256], int max)
+{
+    const char *s = strstr(out, "\ncomparison of ");
+    assert_non_null(s);
+    s = strchr(s + 1, '\n') + 1; /* the title */
+    s = strchr(s, '\n') + 1;     /* the header */
+    int n = 0;
+    while (*s && *s != '\n' && n < max) {
+        size_t len = strcspn(s, "\n");
+        snprintf(rows[n++], 256, "%.*s", (int)len, s);
+        s += len + 1;
+    }
+    return n;
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+static long long num(const json_t *o, const char *key)
+{
+    return json_integer_value(json_object_get(o, key));
+}
+
+/* ---- the SVG charts ----------------------------------------------------- */
+
+typedef struct shape {
+    char kernel[64], array[64];
+    double value, x, y, w, h;
+} shape;
+
+static double attr_d(xmlNode *n, const char *a)
+{
+    xmlChar *v = xmlGetProp(n, BAD_CAST a);
+    assert_non_null(v);
+    double x = strtod((const char *)v, NULL);
+    xmlFree(v);
+    return x;
+}
+
+static void attr_s(xmlNode *n, const char *a, char *buf, size_t cap)
+{
+    xmlChar *v = xmlGetProp(n, BAD_CAST a);
+    snprintf(buf, cap, "%s", v ? (const char *)v : "");
+    xmlFree(v);
+}
+
+/* The elements matching xpath in the SVG at path (bars, or points with
+ * cx, cy as x, y) and its viewBox width and height. */
+static int svg_shapes(const char *path, const char *xpath, shape *out,
+                      int max, double *vw, double *vh)
+{
+    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    xmlNode *root = xmlDocGetRootElement(doc);
+    char vb[64];
+    attr_s(root, "viewBox", vb, sizeof vb);
+    double x0, y0;
+    assert_int_equal(sscanf(vb, "%lf %lf %lf %lf", &x0, &y0, vw, vh), 4);
+    assert_true(x0 == 0 && y0 == 0);
+    xmlXPathContext *x = xmlXPathNewContext(doc);
+    xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+    xmlXPathObject *o = xmlXPathEvalExpression(BAD_CAST xpath, x);
+    assert_non_null(o);
+    int n = o->nodesetval ? o->nodesetval->nodeNr : 0;
+    assert_true(n <= max);
+    for (int i = 0; i < n; i++) {
+        xmlNode *e = o->nodesetval->nodeTab[i];
+        shape *s = &out[i];
+        attr_s(e, "data-kernel", s->kernel, sizeof s->kernel);
+        attr_s(e, "data-array", s->array, sizeof s->array);
+        s->value = attr_d(e, "data-value");
+        bool circle = strcmp((const char *)e->name, "circle") == 0;
+        s->x = attr_d(e, circle ? "cx" : "x");
+        s->y = attr_d(e, circle ? "cy" : "y");
+        s->w = circle ? 0 : attr_d(e, "width");
+        s->h = circle ? 0 : attr_d(e, "height");
+    }
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(x);
+    xmlFreeDoc(doc);
+    return n;
+}
+
+static void inside(const shape *s, double vw, double vh)
+{
+    assert_true(s->x >= 0 && s->x + s->w <= vw);
+    assert_true(s->y >= 0 && s->y + s->h <= vh);
+}
+
+/* The record of kernel/array in recs. */
+static const json_t *rec_of(const json_t *recs, const char *kernel,
+                            const char *array)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(recs, i, r) {
+        char k[128];
+        snprintf(k, sizeof k, "%s/%s", str(r, "benchmark"), str(r, "loop"));
+        if (!strcmp(k, kernel) && !strcmp(str(r, "arch"), array))
+            return r;
+    }
+    fail_msg("no record of %s on %s", kernel, array);
+    return NULL;
+}
+
+/* ii.svg: one bar per kernel per array, inside the viewBox, its value the
+ * record's II, all on one scale (height / II the same). */
+static void check_ii_chart(const char *dir, const json_t *recs)
+{
+    shape b[16];
+    double vw, vh;
+    char path[256];
+    snprintf(path, sizeof path, "%s/ii.svg", dir);
+    int n = svg_shapes(path, "//s:rect[@class='bar']", b, 16, &vw, &vh);
+    assert_int_equal(n, 4);
+    double top = 0; /* the axis ends at the highest II */
+    for (int i = 0; i < n; i++)
+        top = fmax(top, b[i].value);
+    for (int i = 0; i < n; i++) {
+        inside(&b[i], vw, vh);
+        assert_true(fabs(b[i].h - 200 * b[i].value / top) < 0.01);
+        assert_true(b[i].value == num(rec_of(recs, b[i].kernel, b[i].array),
+                                      "ii"));
+        assert_true(fabs(b[i].h / b[i].value - b[0].h / b[0].value) < 0.01);
+        for (int j = 0; j < i; j++) /* each pair once */
+            assert_false(!strcmp(b[i].kernel, b[j].kernel) &&
+                         !strcmp(b[i].array, b[j].array));
+    }
+    /* grouped by kernel: the two bars of a kernel side by side */
+    assert_string_equal(b[0].kernel, b[1].kernel);
+    assert_true(fabs(b[1].x - (b[0].x + b[0].w)) < 0.01);
+    assert_string_not_equal(b[1].kernel, b[2].kernel);
+}
+
+/* cycles.svg: each kernel on its own scale, its slowest array full
+ * height (200). */
+static void check_cycles_chart(const char *dir, const json_t *recs)
+{
+    shape b[16];
+    double vw, vh;
+    char path[256];
+    snprintf(path, sizeof path, "%s/cycles.svg", dir);
+    int n = svg_shapes(path, "//s:rect[@class='bar']", b, 16, &vw, &vh);
+    assert_int_equal(n, 4);
+    for (int i = 0; i < n; i += 2) {
+        inside(&b[i], vw, vh);
+        inside(&b[i + 1], vw, vh);
+        assert_string_equal(b[i].kernel, b[i + 1].kernel);
+        int hi = b[i].value >= b[i + 1].value ? i : i + 1;
+        assert_true(fabs(b[hi].h - 200) < 0.01);
+        assert_true(fabs(b[2 * i + 1 - hi].h -
+                         200 * b[2 * i + 1 - hi].value / b[hi].value) < 0.1);
+        assert_true(b[i].value == num(rec_of(recs, b[i].kernel, b[i].array),
+                                      "cycles"));
+    }
+}
+
+/* cost.svg: a point per array, its cost as counted, the cheaper left. */
+static void check_cost_chart(const char *dir)
+{
+    shape p[4];
+    double vw, vh;
+    char path[256];
+    snprintf(path, sizeof path, "%s/cost.svg", dir);
+    int n = svg_shapes(path, "//s:circle[@class='point']", p, 4, &vw, &vh);
+    assert_int_equal(n, 2);
+    assert_string_equal(p[0].array, "default_4x4.xml");
+    assert_string_equal(p[1].array, "default_6x6.xml");
+    inside(&p[0], vw, vh);
+    inside(&p[1], vw, vh);
+    assert_true(p[0].x < p[1].x);
+    assert_true(p[0].value == 1.0 && p[1].value == 1.0); /* both at II 1 */
+    assert_true(fabs(p[0].y - p[1].y) < 0.01);
+}
+
+/* Chromium renders the page: its screenshot is no blank page's. */
+static void check_screenshot(const char *dir)
+{
+#ifdef CG_CHROMIUM
+    char abs[PATH_MAX], cmd[3 * PATH_MAX];
+    assert_non_null(realpath(dir, abs));
+    const char *pages[2][2] = {{"index.html", "page.png"},
+                               {"blank.html", "blank.png"}};
+    FILE *f = fopen(in_tmp("report/blank.html"), "w");
+    assert_non_null(f);
+    fputs("<!DOCTYPE html><html><body></body></html>\n", f);
+    fclose(f);
+    long size[2];
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "'%s' --headless --no-sandbox "
+                 "--disable-gpu --hide-scrollbars --window-size=1100,1900 "
+                 "--screenshot='%s/%s' 'file://%s/%s' >/dev/null 2>&1",
+                 CG_CHROMIUM, abs, pages[i][1], abs, pages[i][0]);
+        assert_int_equal(system(cmd), 0);
+        char png[PATH_MAX + 16];
+        snprintf(png, sizeof png, "%s/%s", abs, pages[i][1]);
+        struct stat st;
+        assert_int_equal(stat(png, &st), 0);
+        size[i] = (long)st.st_size;
+    }
+    /* tables, charts and text compress far worse than white */
+    if (size[0] <= 5 * size[1])
+        fail_msg("screenshot of the report: %ld bytes, of a blank page: %ld",
+                 size[0], size[1]);
+#else
+    (void)dir;
+    fprintf(stderr, "test_compare: no chromium at configure time; the "
+            "screenshot is not taken\n");
+#endif
+}
+
+static void test_two_arrays(void **state)
+{
+    (void)state;
+    const char *json = in_tmp("c.json"), *csv = in_tmp("c.csv");
+    const char *dir = in_tmp("report");
+    const char *args[] = {"--arch", A4, "--arch", A6, "--steps", "300",
+                          "--max-ii", "2", "--json", json, "--csv", csv,
+                          "--report", dir, SUM, DOT, NULL};
+    run r;
+    run_cgramap(&r, args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\narray default_4x4.xml: cost 414.0\n"));
+    assert_non_null(strstr(r.out, "\narray default_6x6.xml: cost 874.0\n"));
+    assert_non_null(strstr(r.out, "\ncomparison of 2 arrays on 2 loops "
+                                  "(same seed and limits on each)\n"));
+    char rows[8][256];
+    assert_int_equal(table_rows(r.out, rows, 8), 4);
+    for (int i = 0; i < 4; i++) {
+        char k[64], a[64];
+        int ii, mii;
+        assert_int_equal(sscanf(rows[i], "%63s %63s %d %d", k, a, &ii, &mii),
+                         4);
+        assert_string_equal(k, i < 2 ? "sum/sum" : "dot/dot");
+        assert_string_equal(a, i % 2 ? "default_6x6.xml" : "default_4x4.xml");
+        assert_true(ii >= mii);
+    }
+    assert_non_null(strstr(r.out, "\ndefault_4x4.xml             414.0   16 "
+                                  "   240.0    80    472    16     16384   "
+                                  "2/2 "));
+    assert_non_null(strstr(r.out, "\ndefault_6x6.xml             874.0   36 "
+                                  "   540.0   168    984    36     16384   "
+                                  "2/2 "));
+    json_error_t e;
+    json_t *recs = json_load_file(json, 0, &e);
+    assert_non_null(recs);
+    assert_int_equal(json_array_size(recs), 4);
+    size_t i;
+    json_t *x;
+    json_array_foreach(recs, i, x) {
+        assert_string_equal(str(x, "arch"), i < 2 ? "default_4x4.xml"
+                                                  : "default_6x6.xml");
+        assert_string_equal(str(x, "loop"), i % 2 ? "dot" : "sum");
+        assert_true(num(x, "ii") >= num(x, "mii"));
+    }
+    char text[4096];
+    slurp(csv, text, sizeof text);
+    assert_int_equal(strncmp(text, "\"arch\",\"benchmark\",\"file\",", 26), 0);
+    assert_non_null(strstr(text, "\r\n\"default_6x6.xml\",\"dot\","));
+    static char page[1 << 16];
+    char index[256];
+    snprintf(index, sizeof index, "%s/index.html", dir);
+    slurp(index, page, sizeof page);
+    int svgs = 0;
+    for (const char *s = page; (s = strstr(s, "<svg ")); s++)
+        svgs++;
+    assert_int_equal(svgs, 3);
+    check_ii_chart(dir, recs);
+    check_cycles_chart(dir, recs);
+    check_cost_chart(dir);
+    check_screenshot(dir);
+    json_decref(recs);
+}
+
+/* Two --param: their product, the first varying slowest, each named by
+ * its values; the instances whose stamp does not tile are not read, the
+ * others run, the exit status is 1. */
+static void test_sweep(void **state)
+{
+    (void)state;
+    const char *json = in_tmp("s.json");
+    const char *args[] = {"--arch", A4, "--param", "cgra-rows=2,3",
+                          "--param", "cgra-cols=4,3", "--steps", "300",
+                          "--max-ii", "2", "--json", json, "--mapping-dir",
+                          in_tmp("maps"), SUM, NULL};
+    run r;
+    run_cgramap(&r, args);
+    assert_int_equal(r.status, 1);
+    struct stat st; /* each array's mappings in a folder of its own */
+    assert_int_equal(stat(in_tmp("maps/default_4x4.xml[cgra-rows=3,"
+                                 "cgra-cols=4]/sum.sum.txt"), &st), 0);
+    const char *want[] = {
+        "\narray default_4x4.xml[cgra-rows=2,cgra-cols=4]: cost 217.0\n",
+        "\narray default_4x4.xml[cgra-rows=2,cgra-cols=3]: not read (the "
+        "messages below say why); its loops are not run\n",
+        "\narray default_4x4.xml[cgra-rows=3,cgra-cols=4]: cost 315.5\n",
+        "\narray default_4x4.xml[cgra-rows=3,cgra-cols=3]: not read",
+    };
+    const char *at = r.out;
+    for (int i = 0; i < 4; i++) {
+        const char *s = strstr(at, want[i]);
+        if (!s)
+            fail_msg("missing, or out of order: %s", want[i]);
+        at = s + 1;
+    }
+    assert_string_equal(r.err,
+        A4 ":41: error: the 1x4 <interior> stamp does not tile the 2x3 "
+        "interior; pick a size that divides it\n"
+        A4 ":41: error: the 1x4 <interior> stamp does not tile the 3x3 "
+        "interior; pick a size that divides it\n");
+    char rows[8][256];
+    assert_int_equal(table_rows(r.out, rows, 8), 2);
+    assert_non_null(strstr(rows[0], " default_4x4.xml[cgra-rows=2,cgra-cols"
+                                    "=4]    1    1 optimal "));
+    json_error_t e;
+    json_t *recs = json_load_file(json, 0, &e);
+    assert_non_null(recs);
+    assert_int_equal(json_array_size(recs), 2);
+    assert_string_equal(str(json_array_get(recs, 1), "arch"),
+                        "default_4x4.xml[cgra-rows=3,cgra-cols=4]");
+    json_decref(recs);
+}
+
+/* An array that cannot be read is reported; the others still run. */
+static void test_unreadable_array(void **state)
+{
+    (void)state;
+    const char *json = in_tmp("u.json");
+    const char *args[] = {"--arch", "tests/cli/data/bad.xml", "--arch", A4,
+                          "--steps", "300", "--max-ii", "2", "--json", json,
+                          "--report", in_tmp("ureport"), SUM, NULL};
+    run r;
+    run_cgramap(&r, args);
+    assert_int_equal(r.status, 1);
+    const char *head = "\narray bad.xml: not read (the messages below say "
+                       "why); its loops are not run\n\narray default_4x4."
+                       "xml: cost 414.0\n";
+    assert_int_equal(strncmp(r.out, head, strlen(head)), 0);
+    assert_int_equal(strncmp(r.err, "tests/cli/data/bad.xml:", 23), 0);
+    char rows[8][256];
+    assert_int_equal(table_rows(r.out, rows, 8), 1);
+    assert_non_null(strstr(r.out, "\nbad.xml                  not read\n"));
+    json_error_t e;
+    json_t *recs = json_load_file(json, 0, &e);
+    assert_non_null(recs);
+    assert_int_equal(json_array_size(recs), 1);
+    assert_string_equal(str(json_array_get(recs, 0), "arch"),
+                        "default_4x4.xml");
+    json_decref(recs);
+    /* the charts leave it out: no crosses for its kernels, no point */
+    shape b[4];
+    double vw, vh;
+    assert_int_equal(svg_shapes(in_tmp("ureport/ii.svg"),
+                                "//s:rect[@class='bar']", b, 4, &vw, &vh), 1);
+    assert_int_equal(svg_shapes(in_tmp("ureport/ii.svg"),
+                                "//s:text[@class='none']", b, 4, &vw, &vh), 0);
+    assert_int_equal(svg_shapes(in_tmp("ureport/cost.svg"),
+                                "//s:circle[@class='point']", b, 4, &vw, &vh),
+                     1);
+    assert_string_equal(b[0].array, "default_4x4.xml");
+}
+
+/* An array on which no kernel maps (hetero_4x4 has no memory): its rows
+ * say so, its bars are crosses, its point is at 0 iterations per cycle. */
+static void test_array_mapping_nothing(void **state)
+{
+    (void)state;
+    const char *dir = in_tmp("hreport");
+    const char *args[] = {"--arch", A4, "--arch",
+                          "benchmarks/archs/hetero_4x4.xml", "--steps", "300",
+                          "--max-ii", "2", "--report", dir, SUM, NULL};
+    run r;
+    run_cgramap(&r, args);
+    assert_int_equal(r.status, 1);
+    char rows[8][256];
+    assert_int_equal(table_rows(r.out, rows, 8), 2);
+    assert_non_null(strstr(rows[1], "hetero_4x4.xml              -    - "
+                                    "error "));
+    shape b[4];
+    double vw, vh;
+    char path[256];
+    snprintf(path, sizeof path, "%s/ii.svg", dir);
+    assert_int_equal(svg_shapes(path, "//s:rect[@class='bar']", b, 4, &vw,
+                                &vh), 1);
+    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    xmlXPathContext *x = xmlXPathNewContext(doc);
+    xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+    xmlXPathObject *o = xmlXPathEvalExpression(
+        BAD_CAST "count(//s:text[@class='none'])", x);
+    assert_true(o->floatval == 1);
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(x);
+    xmlFreeDoc(doc);
+    snprintf(path, sizeof path, "%s/cost.svg", dir);
+    assert_int_equal(svg_shapes(path, "//s:circle[@class='point']", b, 4,
+                                &vw, &vh), 2);
+    assert_true(b[1].value == 0 && b[0].value == 1);
+    assert_true(b[1].y > b[0].y); /* lower on the chart */
+}
+
+static void test_param_errors(void **state)
+{
+    (void)state;
+    static const char syntax[] =
+        "cgramap: Invalid value for --param: %s (NAME=V1,V2,... with NAME "
+        "an attribute of <architecture>, e.g. cgra-rows=4,6,8; no empty "
+        "value, no quote, '<' or '&')\n";
+    const char *bad[] = {"rows", "rows=", "rows=4,,6", "=4", "rows=4,",
+                         "rows=\"4\"", "4rows=1", "ro ws=1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *args[] = {"--arch", A4, "--param", bad[i], SUM, NULL};
+        run r;
+        run_cgramap(&r, args);
+        char want[512];
+        snprintf(want, sizeof want, syntax, bad[i]);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.err, want);
+        assert_string_equal(r.out, "");
+    }
+    const char *two[] = {"--arch", A4, "--arch", A6, "--param",
+                         "cgra-rows=2", SUM, NULL};
+    const char *none[] = {"--param", "cgra-rows=2", SUM, NULL};
+    const char *twice[] = {"--arch", A4, "--param", "cgra-rows=2", "--param",
+                           "cgra-rows=3", SUM, NULL};
+    run r;
+    run_cgramap(&r, two);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --param sweeps one architecture "
+                        "file: give exactly one --arch FILE.xml with it "
+                        "(got 2)\n");
+    run_cgramap(&r, none);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --param sweeps one architecture "
+                        "file: give exactly one --arch FILE.xml with it "
+                        "(got 0)\n");
+    const char *many[] = {"--arch", A4, "--param",
+                          "cgra-rows=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+                          SUM, NULL};
+    run_cgramap(&r, many);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --param cgra-rows has more than 16 "
+                        "values; sweep fewer at once\n");
+    const char *product[] = {"--arch", A4, "--param", "rows=1,2,3,4,5",
+                             "--param", "cols=1,2,3,4,5,6,7,8,9,10,11,12,13",
+                             SUM, NULL};
+    run_cgramap(&r, product);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: the --param values make 65 arrays, "
+                        "more than 64; sweep fewer values at once\n");
+    const char *same[] = {"--arch", A4, "--arch", A4, SUM, NULL};
+    run_cgramap(&r, same);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --arch " A4 " is given twice; "
+                        "compare each array once\n");
+    run_cgramap(&r, twice);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --param cgra-rows is given twice; "
+                        "list all its values in one (--param "
+                        "cgra-rows=V1,V2,...)\n");
+}
+
+/* One --arch: no comparison, no "arch" in the reports (as before). */
+static void test_one_array_unchanged(void **state)
+{
+    (void)state;
+    const char *json = in_tmp("o.json"), *csv = in_tmp("o.csv");
+    const char *args[] = {"--arch", A4, "--steps", "300", "--max-ii", "2",
+                          "--json", json, "--csv", csv, SUM, NULL};
+    run r;
+    run_cgramap(&r, args);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(strncmp(r.out, "benchmark ", 10), 0);
+    assert_null(strstr(r.out, "comparison"));
+    assert_null(strstr(r.out, "\narray "));
+    json_error_t e;
+    json_t *recs = json_load_file(json, 0, &e);
+    assert_non_null(recs);
+    assert_null(json_object_get(json_array_get(recs, 0), "arch"));
+    json_decref(recs);
+    char text[4096];
+    slurp(csv, text, sizeof text);
+    assert_int_equal(strncmp(text, "\"benchmark\",\"file\",", 19), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_arrays),
+        cmocka_unit_test(test_sweep),
+        cmocka_unit_test(test_unreadable_array),
+        cmocka_unit_test(test_array_mapping_nothing),
+        cmocka_unit_test(test_param_errors),
+        cmocka_unit_test(test_one_array_unchanged),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,86 @@
+/* test_proof.c: what a mapping proved (flow/proof.c), from mapper
+ * results made up II by II: optimal at the MII, optimal by proofs, open
+ * IIs that hit the limit or were never tried, a loop that did not map.
+ * The texts are exact: they are the rows' proof column and the note under
+ * an open row. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "flow/flow.h"
+#include "tests/flow/proof_fixture.h"
+
+static void expect(const cg_map_result *r, const char *text,
+                   const char *hint)
+{
+    cg_flow_proof p;
+    cg_flow_proof_of(r, 60, &p);
+    assert_string_equal(p.text, text);
+    assert_string_equal(p.hint, hint);
+}
+
+static void test_optimal(void **state)
+{
+    (void)state;
+    cg_map_result r = result(CG_MAP_MAPPED, 2, 1, 2, "m");
+    expect(&r, "optimal", "II 2 is the MII (ResMII 2, RecMII 1), a lower "
+           "bound");
+    r = result(CG_MAP_MAPPED, 1, 2, 2, "iim");
+    expect(&r, "optimal", "II 2..3 proven infeasible, so II 4 is the least");
+}
+
+static void test_open(void **state)
+{
+    (void)state;
+    cg_map_result r = result(CG_MAP_MAPPED, 2, 1, 2, "ittm");
+    expect(&r, "open: II 3..4", "II 3..4 hit the work limit (--steps, "
+           "--ilp-nodes) without a mapping or a proof; II 5 may not be the "
+           "least: larger work limits or --solver cbc may map a lower II or "
+           "prove it infeasible");
+    /* the wall clock, not a work limit, ended II 4 */
+    r.tried[2].capped = true;
+    expect(&r, "open: II 3..4", "II 3 hit the work limit (--steps, "
+           "--ilp-nodes) without a mapping or a proof; II 4 hit a "
+           "wall-clock cap (--timeout 60 s, or --time-limit): a faster or "
+           "idle machine may settle it; II 5 may not be the least: larger work "
+           "limits or --solver cbc may map a lower II or prove it "
+           "infeasible");
+    /* a search that skips IIs: those are open too, and a timeout between
+     * proofs is its own range */
+    r = result(CG_MAP_MAPPED, 2, 2, 2, ".it.im");
+    expect(&r, "open: II 2, 4..5", "II 4 hit the work limit (--steps, "
+           "--ilp-nodes) without a mapping or a proof; II 2, 5 were not "
+           "tried; II 7 may not be the least: larger work limits or "
+           "--solver cbc may map a lower II or prove it infeasible");
+    /* an II timed out once, then proven: settled */
+    r = result(CG_MAP_MAPPED, 1, 1, 1, "tm");
+    r.tried[r.ntried].ii = 1;
+    r.tried[r.ntried++].outcome = CG_II_INFEASIBLE;
+    expect(&r, "optimal", "II 1 proven infeasible, so II 2 is the least");
+}
+
+static void test_not_mapped(void **state)
+{
+    (void)state;
+    cg_map_result r = result(CG_MAP_TIMEOUT, 1, 1, 1, "itt");
+    expect(&r, "open: II 2..3", "II 2..3 hit the work limit (--steps, "
+           "--ilp-nodes) without a mapping or a proof; no II mapped: larger "
+           "work limits, --solver cbc or a larger --max-ii may map it");
+    r = result(CG_MAP_INFEASIBLE, 1, 1, 1, "iiii");
+    expect(&r, "-", "every II from 1 to 4 is proven infeasible: a larger "
+           "--max-ii or an array with more units may map it");
+    r = result(CG_MAP_ERROR, 0, 0, 0, "");
+    expect(&r, "-", "");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_optimal),
+        cmocka_unit_test(test_open),
+        cmocka_unit_test(test_not_mapped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
