@@ -127,6 +127,11 @@ typedef struct cg_extract_global {
     bool is_ptr;        /* a pointer or an array of pointers: each 8-byte
                            slot holds an address of the layout (translated
                            to and from the host's in native runs) */
+    bool is_stack;      /* not a global: an array on a function's stack
+                           (name "function.array"), placed after the
+                           globals so that a loop reading it can be
+                           verified; the native run copies the frame's
+                           bytes in at each entry of the loop */
 } cg_extract_global;
 
 int cg_extract_nglobals(const cg_extract_prog *x);

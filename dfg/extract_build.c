@@ -167,7 +167,8 @@ static int const_node(bx *b, int64_t value, int width, const char *sym,
 /* Where the native run finds v (an argument or an instruction). */
 static cg__ex_probe probe_of(bx *b, LLVMValueRef v, int node)
 {
-    cg__ex_probe p = {node, CG__EX_INST, 0, 0, is_ptr(v), width_of(b, v), 0};
+    cg__ex_probe p = {node, CG__EX_INST, 0, 0, is_ptr(v), width_of(b, v), 0,
+                      0};
     if (LLVMIsAArgument(v)) {
         p.where = CG__EX_ARG;
         for (LLVMValueRef a = LLVMGetFirstParam(b->l->fn); a && a != v;
@@ -176,6 +177,8 @@ static cg__ex_probe probe_of(bx *b, LLVMValueRef v, int node)
     } else {
         p.bb = cg__ex_block_index(b->l->fn, LLVMGetInstructionParent(v));
         p.idx = cg__ex_inst_index(v);
+        if (LLVMIsAAllocaInst(v)) /* a stack array in the layout */
+            p.stack1 = cg__ex_global_index(b->x, v) + 1;
     }
     return p;
 }
@@ -694,7 +697,7 @@ static void outputs(bx *b, LLVMValueRef br)
         int n = add_node(b, CG_OP_OUTPUT, width_of(b, i), line_of(i));
         operand(b, i, n, 0);
         cg__ex_probe p = {n, CG__EX_INST, body, cg__ex_inst_index(i),
-                          is_ptr(i), width_of(b, i), 0};
+                          is_ptr(i), width_of(b, i), 0, 0};
         add_probe(b, &b->out, &b->nout, p);
     }
     int n = add_node(b, CG_OP_OUTPUT, 1, line_of(br));
@@ -704,7 +707,7 @@ static void outputs(bx *b, LLVMValueRef br)
     if (b->x->params.array_control)
         return; /* emit() drops it and what only it needs */
     cg__ex_probe p = {n, CG__EX_CONST, 0, 0, false, 1,
-                      LLVMGetSuccessor(br, 0) == b->exit};
+                      LLVMGetSuccessor(br, 0) == b->exit, 0};
     add_probe(b, &b->out, &b->nout, p);
 }
 

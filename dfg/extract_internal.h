@@ -43,6 +43,8 @@ typedef struct cg__ex_probe {
     bool is_ptr;        /* pointer: translated to the layout's addresses */
     int width;
     uint64_t value;     /* CG__EX_CONST */
+    int stack1;         /* 1 + the layout entry of the stack array whose
+                           alloca this live-in is, 0 when none */
 } cg__ex_probe;
 
 /* An extracted loop as the native run needs it. */

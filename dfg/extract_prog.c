@@ -330,10 +330,72 @@ int cg__ex_type_bits(const cg_extract_prog *x, LLVMTypeRef t)
     return (int)LLVMSizeOfTypeInBits(x->td, t);
 }
 
-/* Every defined global, in module order, aligned to at least 16 bytes. */
-static int layout(cg_extract_prog *x)
+/* A fixed-size array on the stack: an alloca of an array type in the
+ * entry block (scalars are promoted to registers by -O2). */
+static bool stack_array(LLVMValueRef i)
+{
+    return LLVMIsAAllocaInst(i) &&
+           LLVMGetTypeKind(LLVMGetAllocatedType(i)) == LLVMArrayTypeKind &&
+           LLVMIsAConstantInt(LLVMGetOperand(i, 0)) &&
+           LLVMConstIntGetZExtValue(LLVMGetOperand(i, 0)) == 1;
+}
+
+static int count_stack_arrays(LLVMModuleRef m)
 {
     int n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+         f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMIsDeclaration(f) ? NULL
+                                    : LLVMGetEntryBasicBlock(f);
+             bb; bb = NULL)
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+                 i = LLVMGetNextInstruction(i))
+                n += stack_array(i);
+    return n;
+}
+
+/* The stack arrays of every function, after the globals (from at): a
+ * loop that reads one can then be verified (extract_run.c copies the
+ * frame's bytes in).  Returns the end. */
+static uint64_t stack_arrays(cg_extract_prog *x, uint64_t at)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(x->mod); f;
+         f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        int k = 0;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(
+                 LLVMGetEntryBasicBlock(f));
+             i; i = LLVMGetNextInstruction(i)) {
+            if (!stack_array(i))
+                continue;
+            size_t fl, il;
+            const char *fn = LLVMGetValueName2(f, &fl);
+            const char *in = LLVMGetValueName2(i, &il);
+            char name[256];
+            if (il)
+                snprintf(name, sizeof name, "%s.%s", fn, in);
+            else
+                snprintf(name, sizeof name, "%s.stack%d", fn, k);
+            k++;
+            at = (at + 15) / 16 * 16;
+            cg_extract_global *e = &x->globals[x->nglobals];
+            e->name = cg__ex_strdup(name);
+            e->base = at;
+            e->bytes = LLVMABISizeOfType(x->td, LLVMGetAllocatedType(i));
+            e->is_stack = true;
+            x->gvs[x->nglobals++] = i;
+            at += e->bytes ? e->bytes : 1;
+        }
+    }
+    return at;
+}
+
+/* Every defined global, in module order, aligned to at least 16 bytes,
+ * then the stack arrays. */
+static int layout(cg_extract_prog *x)
+{
+    int n = count_stack_arrays(x->mod);
     for (LLVMValueRef g = LLVMGetFirstGlobal(x->mod); g;
          g = LLVMGetNextGlobal(g))
         n++;
@@ -365,6 +427,7 @@ static int layout(cg_extract_prog *x)
         x->gvs[x->nglobals++] = g;
         at += e->bytes ? e->bytes : 1;
     }
+    at = stack_arrays(x, at);
     x->mem_base = LAYOUT_BASE;
     x->mem_size = (at + 15) / 16 * 16 - LAYOUT_BASE;
     return 0;
@@ -492,7 +555,7 @@ void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
     uint64_t target = 0, most = 0;
     for (int g = 0; g < x->nglobals; g++)
         if (!x->globals[g].is_const && !x->globals[g].is_ptr &&
-            x->globals[g].bytes > most)
+            !x->globals[g].is_stack && x->globals[g].bytes > most)
             most = x->globals[g].bytes, target = x->globals[g].base;
     for (int g = 0; g < x->nglobals; g++) {
         const cg_extract_global *gl = &x->globals[g];

@@ -86,6 +86,10 @@ static void hook(uint64_t ctx, int32_t event, const uint64_t *vals)
     rctx *r = (rctx *)(uintptr_t)ctx;
     const cg__ex_done *e = r->e;
     if (event == 0) {
+        /* the frame's stack arrays first: snapshots and addresses use them */
+        for (int k = 0; k < e->nin; k++)
+            if (e->in[k].stack1)
+                r->host[e->in[k].stack1 - 1] = vals[k];
         snapshot(r, &r->before);
         for (int k = 0; k < e->nin; k++)
             r->inputs[e->in[k].node] = to_layout(r, &e->in[k], vals[k]);
@@ -98,6 +102,9 @@ static void hook(uint64_t ctx, int32_t event, const uint64_t *vals)
                 ? e->out[k].value : to_layout(r, &e->out[k], vals[1 + k]);
     cg_extract_instance in = {r->count++, (int64_t)vals[e->nout + 1],
                               &r->before, &r->after, r->inputs, r->outputs};
+    for (int k = 0; k < e->nin; k++) /* the frame ends with the call */
+        if (e->in[k].stack1)
+            r->host[e->in[k].stack1 - 1] = 0;
     if (r->probe && r->bad_node < 0) /* else nothing to compare: the
                                          run fails, saying why */
         r->probe(r->arg, &in);
@@ -420,7 +427,8 @@ static void load_globals(rctx *r, LLVMExecutionEngineRef ee, cg_mem *mem)
     const cg_extract_prog *x = r->x;
     for (int g = 0; g < x->nglobals; g++) {
         const cg_extract_global *gl = &x->globals[g];
-        r->host[g] = LLVMGetGlobalValueAddress(ee, gl->name);
+        r->host[g] = gl->is_stack ? 0 /* known at each loop entry */
+                                  : LLVMGetGlobalValueAddress(ee, gl->name);
     }
     /* after every host address is known: pointers may point forward;
      * read-only globals keep their initializers, the image gets them */
@@ -508,10 +516,11 @@ int cg_extract_run(cg_extract_prog *x, const char *tag, cg_mem *mem,
         LLVMDisposeModule(s.m);
     if (rc == 0 && r.bad_node >= 0) {
         cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "loop '%s': a pointer it "
-                     "reads (DFG node %d) points outside every global (an "
-                     "array on the stack, or memory not from a global); the "
-                     "array's memory holds the globals only, so its run "
-                     "cannot be compared", tag, r.bad_node);
+                     "reads (DFG node %d) points outside the layout's globals "
+                     "and fixed-size stack arrays (a stack array of variable "
+                     "size, or memory not from a global); the array's memory "
+                     "holds only those, so its run cannot be compared", tag,
+                     r.bad_node);
         rc = -1;
     }
     if (ninstances)

@@ -422,20 +422,30 @@ static void keep_first(void *arg, const cg_extract_instance *in)
 /* tests/dfg/data/native.c: a global pointer gets the largest writable
  * global as target (buf), so reading through it runs and its live-in is
  * buf's layout address, narrowed to 32 bits (a pointer live-in lies in
- * the layout); a stack array has no place in the layout: the run says so
- * and no execution is compared; a loop clang folds is gone, and back
- * with keep_exit_values. */
+ * the layout); a fixed-size stack array has its place in the layout
+ * ("stacked.t", after the globals), its bytes copied in at the loop's
+ * entry; one of variable size has none: the run says so and no execution
+ * is compared; a loop clang folds is gone, and back with
+ * keep_exit_values. */
 static void test_native_corners(void **state)
 {
     (void)state;
     const char *path = "tests/dfg/data/native.c";
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    p.nsyms = 1;
+    p.syms[0] = (cg_extract_sym){"n", 8};
     cg_diags *d = cg_diags_create();
-    cg_extract_prog *x = cg_extract_open(path, NULL, d);
+    cg_extract_prog *x = cg_extract_open(path, &p, d);
     assert_non_null(x);
     int gp = cg_extract_global_find(x, "p"), gb = cg_extract_global_find(x,
                                                                         "buf");
+    int gt = cg_extract_global_find(x, "stacked.t");
     assert_true(cg_extract_global_get(x, gp)->is_ptr);
     assert_false(cg_extract_global_get(x, gb)->is_ptr);
+    assert_true(gt >= 0);
+    assert_true(cg_extract_global_get(x, gt)->is_stack);
+    assert_int_equal(cg_extract_global_get(x, gt)->bytes, 4 * 32);
     cg_dfg *g = cg_extract_loop(x, "through", d);
     assert_non_null(g);
     assert_int_equal(cg_dfg_get_node(g, 0)->op, CG_OP_INPUT);
@@ -452,18 +462,26 @@ static void test_native_corners(void **state)
     assert_int_equal(f.probes, 1);
     assert_int_equal(f.in0, cg_extract_global_get(x, gb)->base);
     cg_dfg_destroy(g);
-    assert_int_equal(cg_diags_size(d), 0);
     g = cg_extract_loop(x, "stacked", d);
     assert_non_null(g);
     f.probes = 0;
     assert_int_equal(cg_extract_run(x, "stacked", &m, keep_first, &f, NULL,
+                                    d), 0);
+    assert_int_equal(f.probes, 1);
+    assert_int_equal(f.in0, cg_extract_global_get(x, gt)->base);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    g = cg_extract_loop(x, "sized", d);
+    assert_non_null(g);
+    f.probes = 0;
+    assert_int_equal(cg_extract_run(x, "sized", &m, keep_first, &f, NULL,
                                     d), -1);
     assert_int_equal(f.probes, 0);
-    assert_diag(d, 0, "tests/dfg/data/native.c: error: loop 'stacked': a "
-                "pointer it reads (DFG node 0) points outside every global "
-                "(an array on the stack, or memory not from a global); the "
-                "array's memory holds the globals only, so its run cannot be "
-                "compared");
+    assert_diag(d, 0, "tests/dfg/data/native.c: error: loop 'sized': a "
+                "pointer it reads (DFG node 0) points outside the layout's "
+                "globals and fixed-size stack arrays (a stack array of "
+                "variable size, or memory not from a global); the array's "
+                "memory holds only those, so its run cannot be compared");
     cg_diags_clear(d);
     cg_dfg_destroy(g);
     free(m.data);
@@ -471,8 +489,6 @@ static void test_native_corners(void **state)
     assert_false(cg_extract_loop_gone(x, "through"));
     assert_null(cg_extract_loop(x, "folded", d));
     cg_extract_close(x);
-    cg_extract_params p;
-    cg_extract_params_init(&p);
     p.keep_exit_values = true;
     x = cg_extract_open(path, &p, d);
     assert_false(cg_extract_loop_gone(x, "folded"));

@@ -1,5 +1,6 @@
-/* stackarr: the loop reads an array on the kernel's stack, which the
- * array's memory (the globals) does not hold: mapped, not verified. */
+/* stackarr: the loop reads an array on the kernel's stack: cgramap places
+ * it in the layout after the globals and copies the frame's bytes in at
+ * the loop's entry, so the loop verifies. */
 #define N 32
 int out[N];
 
