@@ -55,24 +55,6 @@ void cg_dma_params_init(cg_dma_params *p)
     p->max_dims = 4;
 }
 
-int cg__arch_grow(void **v, int *cap, int n, size_t sz)
-{
-    if (n <= *cap)
-        return 0;
-    int c = *cap ? *cap : 4;
-    while (c < n)
-        c *= 2;
-    void *w = realloc(*v, (size_t)c * sz);
-    if (!w)
-        return -1;
-    *v = w;
-    *cap = c;
-    return 0;
-}
-
-#define GROW(arr, n, cap)                                                      \
-    cg__arch_grow((void **)&(arr), &(cap), (n), sizeof *(arr))
-
 cg_arch *cg_arch_create(void)
 {
     cg_arch *a = calloc(1, sizeof *a);
@@ -133,7 +115,7 @@ void cg_arch_set_loc(cg_arch *a, const char *file, int line)
             return;
         }
     char *f = strdup(file);
-    if (!f || GROW(a->files, a->nfiles + 1, a->cfiles) < 0) {
+    if (!f || CG_GROW(a->files, a->cfiles, a->nfiles + 1) < 0) {
         free(f);
         return; /* the location is lost, nothing else */
     }
@@ -178,7 +160,7 @@ int cg_arch_module_define(cg_arch *a, const char *name, cg_diags *d)
                     "%s:%d); rename one", name, l.file ? l.file : "?", l.line);
         return -1;
     }
-    if (GROW(a->mods, a->nmods + 1, a->cmods) < 0)
+    if (CG_GROW(a->mods, a->cmods, a->nmods + 1) < 0)
         return oom(a, d);
     cg__module *m = &a->mods[a->nmods];
     memset(m, 0, sizeof *m);
@@ -242,7 +224,7 @@ static int add_sig(cg_arch *a, int mod, const char *name, cg_dir dir,
                     CG_MAX_WIDTH, width);
         return -1;
     }
-    if (GROW(m->sigs, m->nsigs + 1, m->csigs) < 0)
+    if (CG_GROW(m->sigs, m->csigs, m->nsigs + 1) < 0)
         return oom(a, d);
     cg__sig *s = &m->sigs[m->nsigs];
     s->name = strdup(name);
@@ -282,7 +264,7 @@ static int new_inst(cg_arch *a, int mod, const char *name, cg_diags *d)
                     old->loc.file ? old->loc.file : "?", old->loc.line);
         return -1;
     }
-    if (GROW(m->insts, m->ninsts + 1, m->cinsts) < 0)
+    if (CG_GROW(m->insts, m->cinsts, m->ninsts + 1) < 0)
         return oom(a, d);
     cg__inst *in = &m->insts[m->ninsts];
     memset(in, 0, sizeof *in);
@@ -437,7 +419,7 @@ static int connect_one(cg_arch *a, int mod, const char *from, size_t flen,
                        const char *to, size_t tlen, cg_diags *d)
 {
     cg__module *m = &a->mods[mod];
-    if (GROW(m->conns, m->nconns + 1, m->cconns) < 0)
+    if (CG_GROW(m->conns, m->cconns, m->nconns + 1) < 0)
         return oom(a, d);
     cg__conn *c = &m->conns[m->nconns];
     c->from = strndup(from, flen);
@@ -555,7 +537,7 @@ int cg_arch_add_memory(cg_arch *a, const char *name, int64_t bytes,
                     CG_MAX_PORTS, (long long)bytes, banks, ports);
         return -1;
     }
-    if (GROW(a->mems, a->nmems + 1, a->cmems) < 0)
+    if (CG_GROW(a->mems, a->cmems, a->nmems + 1) < 0)
         return oom(a, d);
     cg__memory *m = &a->mems[a->nmems];
     m->name = strdup(name);

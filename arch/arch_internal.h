@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "../common/strmap.h"
+#include "../common/util.h"
 #include "arch.h"
 
 /* A port or wire of a module (both are "signals" named "port"/"this.port"). */
@@ -74,9 +75,6 @@ struct cg_arch {
     int addr_width;     /* bits of a memory address, default 32 */
 };
 
-/* Grow *v (of elements of size sz, capacity *cap) to hold n; -1 on no
- * memory. */
-int cg__arch_grow(void **v, int *cap, int n, size_t sz);
 
 /* ---- string arena (the netlist's names) -------------------------------- */
 typedef struct cg__arena cg__arena;

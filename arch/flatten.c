@@ -58,8 +58,7 @@ static int expand(expand_ctx *x, int mi, const char *path, int row, int col)
 {
     const cg__module *m = &x->f->a->mods[mi];
     const cg__mcheck *mc = &x->f->mc[mi];
-    if (cg__arch_grow((void **)&x->fi, &x->cfi, x->nfi + 1, sizeof *x->fi) <
-        0)
+    if (CG_GROW(x->fi, x->cfi, x->nfi + 1) < 0)
         return -1;
     int me = x->nfi++;
     finst *fi = &x->fi[me];
@@ -87,8 +86,7 @@ static int expand(expand_ctx *x, int mi, const char *path, int row, int col)
                 return -1;
             continue;
         }
-        if (cg__arch_grow((void **)&x->fp, &x->cfp, x->nfp + 1,
-                          sizeof *x->fp) < 0)
+        if (CG_GROW(x->fp, x->cfp, x->nfp + 1) < 0)
             return -1;
         fprim *p = &x->fp[x->nfp++];
         p->name = name;
@@ -373,8 +371,7 @@ static int trace(const graph *g, const int *node_port, cg_netlist *nl,
                 b->stack[sp++] = w;
                 continue;
             }
-            if (cg__arch_grow((void **)&b->sinks, &b->csinks, b->nsinks + 1,
-                              sizeof *b->sinks) < 0)
+            if (CG_GROW(b->sinks, b->csinks, b->nsinks + 1) < 0)
                 return -1;
             b->sinks[b->nsinks++] = node_port[w];
         }

@@ -5,6 +5,7 @@
  * file is a DFG.  Folders are walked recursively in name order so rows come out in
  * the same order on every machine. */
 #include "cli/bench.h"
+#include "common/util.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -60,15 +61,9 @@ static bool has_tag(const char *path)
 static int push(cg_cli_jobs *js, cg_cli_job_kind kind, const char *path,
                 char *bench, const char *makefile)
 {
-    if (js->n == js->cap) {
-        int cap = js->cap ? 2 * js->cap : 16;
-        cg_cli_job *v = realloc(js->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            free(bench);
-            return -1;
-        }
-        js->v = v;
-        js->cap = cap;
+    if (CG_GROW(js->v, js->cap, js->n + 1)) {
+        free(bench);
+        return -1;
     }
     cg_cli_job *j = &js->v[js->n++];
     j->kind = kind;

@@ -7,6 +7,7 @@
 #include "cli/compare.h"
 
 #include "common/diag.h"
+#include "common/util.h"
 #include "xml/xml.h"
 
 #include <ctype.h>
@@ -297,30 +298,10 @@ char *cg_cli_set_arch_attr(const char *text, const char *name,
 
 /* ---- reading an array --------------------------------------------------- */
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0, k;
-    char *buf = malloc(cap);
-    while (buf && (k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        char *b = n + 1 == cap ? realloc(buf, cap *= 2) : buf;
-        if (!b)
-            free(buf);
-        buf = b;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    return buf;
-}
-
 /* The instance's text: every --param of its label set in turn. */
 static char *instance_text(const cg_cli_array *x, cg_diags *d)
 {
-    char *text = slurp(x->path);
+    char *text = cg_slurp(x->path, NULL);
     if (!text) {
         cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot open the file: %s; "
                      "check the path", strerror(errno));
@@ -352,7 +333,7 @@ cg_netlist *cg_cli_array_load(const cg_cli_array *x, const char *templates,
         *arch = cg_xml_read(x->path, templates, d);
     else {
         char *text = instance_text(x, d);
-        char *tmpl = templates ? slurp(templates) : NULL;
+        char *tmpl = templates ? cg_slurp(templates, NULL) : NULL;
         if (templates && !tmpl)
             cg_diags_add(d, CG_SEV_ERROR, templates, 0, "cannot open the "
                          "file: %s; check the path", strerror(errno));

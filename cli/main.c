@@ -35,9 +35,13 @@ int main(int argc, char **argv)
         return cg_cli_map(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tile") == 0)
         return cg_cli_tile(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "check") == 0)
+        return cg_cli_check(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "sim") == 0)
+        return cg_cli_sim(argc - 1, argv + 1);
     if (argc > 1 && !wants_info(argc, argv) && unknown_command(argv[1])) {
         fprintf(stderr, "cgramap: '%s' is neither a command (arch, dfg, "
-                "map, tile) nor a file or folder (see cgramap --help)\n",
+                "map, tile, check, sim) nor a file or folder (see cgramap --help)\n",
                 argv[1]);
         return 2;
     }

@@ -26,6 +26,8 @@ void cg_cli_help(void)
 "  dfg            extract the DFGs of a C file's tagged loops as dot\n"
 "  map            map one DFG (.dot), check it, print its row\n"
 "  tile           print the tiling plan of a tagged loop's nest\n"
+"  check          check a saved mapping of a DFG again\n"
+"  sim            simulate a saved mapping of a DFG\n"
 "\n"
 "Options of the main job:\n"
 "      --arch FILE.xml     architecture (default: the embedded 4x4); give it\n"

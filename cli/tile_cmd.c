@@ -182,13 +182,7 @@ static void tile_text(const cg_tile_plan *plan, const cg_tile_program *g,
 static int tile_json(const cg_tile_plan *plan, const cg_tile_program *g,
                      const cg_tile_sched *s)
 {
-    json_t *j = json_pack("{s:o, s:o, s:o}", "plan", cg_tile_plan_json(plan),
-                          "descriptors", cg_tile_program_json(g, plan),
-                          "schedule", cg_tile_sched_json(s));
-    int ok = j && json_dumpf(j, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
-    printf("\n");
-    json_decref(j);
-    return ok ? 0 : 1;
+    return cg_tile_write_json(plan, g, s, stdout) == 0 ? 0 : 1;
 }
 
 /* One side's 4D buffer, one word per line. */

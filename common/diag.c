@@ -1,5 +1,6 @@
 /* diag.c: the diagnostic list every stage reports into. */
 #include "diag.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,14 +36,8 @@ static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 void cg_diags_vadd(cg_diags *d, cg_severity sev, const char *file, int line,
                    const char *fmt, va_list ap)
 {
-    if (d->n == d->cap) {
-        int cap = d->cap ? 2 * d->cap : 8;
-        cg_diag *v = realloc(d->v, (size_t)cap * sizeof(*v));
-        if (!v)
-            return; /* out of memory: the entry is lost, the count is not */
-        d->v = v;
-        d->cap = cap;
-    }
+    if (CG_GROW(d->v, d->cap, d->n + 1))
+        return; /* out of memory: the entry is lost, the count is not */
     va_list ap2;
     va_copy(ap2, ap);
     int len = vsnprintf(NULL, 0, fmt, ap2);

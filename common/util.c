@@ -1,6 +1,10 @@
-/* util.c: the clock and the random generator of util.h. */
+/* util.c: the clock, the random generator, the growable array and the
+ * file reader of util.h. */
 #include "util.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 double cg_clock_now(void)
@@ -26,4 +30,64 @@ uint64_t cg_rng_next(cg_rng *r)
 double cg_rng_unit(cg_rng *r)
 {
     return (double)(cg_rng_next(r) >> 11) / 9007199254740992.0;
+}
+
+uint64_t cg_rng_data_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ULL;
+}
+
+int cg_grow(void **v, int *cap, int n, size_t sz)
+{
+    if (n <= *cap)
+        return 0;
+    int c = *cap > 0 ? *cap : 8;
+    while (c < n)
+        c *= 2;
+    void *p = realloc(*v, (size_t)c * sz);
+    if (!p)
+        return -1;
+    *v = p;
+    *cap = c;
+    return 0;
+}
+
+char *cg_slurp_stream(FILE *f, size_t *len)
+{
+    size_t n = 0, cap = 4096;
+    char *buf = malloc(cap + 1);
+    for (size_t k; buf && (k = fread(buf + n, 1, cap - n, f)) > 0;) {
+        n += k;
+        char *b = n == cap ? realloc(buf, (cap *= 2) + 1) : buf;
+        if (!b)
+            free(buf);
+        buf = b;
+    }
+    if (buf && ferror(f)) {
+        free(buf);
+        return NULL;
+    }
+    if (buf) {
+        buf[n] = 0;
+        if (len)
+            *len = n;
+    } else {
+        errno = ENOMEM;
+    }
+    return buf;
+}
+
+char *cg_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = cg_slurp_stream(f, len);
+    int e = errno;
+    fclose(f);
+    errno = e;
+    return buf;
 }

@@ -1,11 +1,14 @@
 /* util.h: small helpers every stage uses, written once: a monotonic clock
- * (for wall-clock caps and reported seconds, never for results) and a
+ * (for wall-clock caps and reported seconds, never for results), a
  * seeded random generator (xorshift64: the same sequence on every
- * machine, so a seed decides a result). */
+ * machine, so a seed decides a result), a growable array and a whole file
+ * read into memory. */
 #ifndef CG_UTIL_H
 #define CG_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,6 +27,22 @@ void cg_rng_init(cg_rng *r, uint64_t s);
 uint64_t cg_rng_next(cg_rng *r);
 /* Uniform in [0, 1), from the top 53 bits. */
 double cg_rng_unit(cg_rng *r);
+/* The generator of the reference runs' data (seeded memory images and
+ * live-ins): xorshift64*, a sequence of its own, on state *s (not 0). */
+uint64_t cg_rng_data_next(uint64_t *s);
+
+/* Make room for n elements of sz bytes in the array *v of capacity *cap
+ * (elements), doubling the capacity (from 8) until it holds n.  0, or -1
+ * on no memory with *v and *cap unchanged.  Use CG_GROW on a typed array. */
+int cg_grow(void **v, int *cap, int n, size_t sz);
+#define CG_GROW(arr, cap, n) cg_grow((void **)&(arr), &(cap), (n), sizeof *(arr))
+
+/* The whole file at path, NUL-terminated (malloc'd, the caller frees it),
+ * its size in *len when len is not NULL.  NULL with errno set when it
+ * cannot be read. */
+char *cg_slurp(const char *path, size_t *len);
+/* The same for what f holds from its position to its end (f stays open). */
+char *cg_slurp_stream(FILE *f, size_t *len);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/strmap.h"
+#include "../common/util.h"
 #include "dfg_internal.h"
 
 struct cg_dfg {
@@ -26,28 +27,11 @@ struct cg_dfg {
     int norder;          /* its pairs, -1 when none is stated */
 };
 
-/* Grow *v (elements of size sz) so that index n fits; false on no memory. */
-static bool grow(void *vp, int *cap, int n, size_t sz)
-{
-    void **v = vp;
-    if (n < *cap)
-        return true;
-    int c = *cap ? 2 * *cap : 16;
-    while (c <= n)
-        c *= 2;
-    void *p = realloc(*v, (size_t)c * sz);
-    if (!p)
-        return false;
-    *v = p;
-    *cap = c;
-    return true;
-}
-
 const char *cg__dfg_intern(cg_dfg *g, const char *s)
 {
     if (!s)
         return NULL;
-    if (!grow(&g->strs, &g->cap_strs, g->nstrs, sizeof(char *)))
+    if (CG_GROW(g->strs, g->cap_strs, g->nstrs + 1))
         return NULL;
     char *c = strdup(s);
     if (c)
@@ -83,7 +67,7 @@ void cg_dfg_destroy(cg_dfg *g)
     free(g->edges);
     free(g->name);
     cg_strmap_destroy(g->index);
-    cg_nest_free(g->nest);
+    cg_nest_destroy(g->nest);
     free(g->order);
     free(g);
 }
@@ -117,7 +101,7 @@ static const char *unique_name(cg_dfg *g, const char *want)
 
 int cg_dfg_add_node(cg_dfg *g, cg_op op, int width, const char *name)
 {
-    if (!grow(&g->nodes, &g->cap_nodes, g->nnodes, sizeof(cg_dfg_node)))
+    if (CG_GROW(g->nodes, g->cap_nodes, g->nnodes + 1))
         return -1;
     int id = g->nnodes;
     char gen[48];
@@ -156,7 +140,7 @@ void cg_dfg_set_value(cg_dfg *g, int id, int64_t value)
 int cg_dfg_add_edge(cg_dfg *g, int src, int dst, int operand, int distance,
                     int init)
 {
-    if (!grow(&g->edges, &g->cap_edges, g->nedges, sizeof(cg_dfg_edge)))
+    if (CG_GROW(g->edges, g->cap_edges, g->nedges + 1))
         return -1;
     g->edges[g->nedges] = (cg_dfg_edge){src, dst, operand, distance, init};
     return g->nedges++;
@@ -240,11 +224,11 @@ const cg_nest *cg_dfg_nest(const cg_dfg *g) { return g->nest; }
 void cg_dfg_set_nest(cg_dfg *g, cg_nest *nest)
 {
     if (g->nest != nest)
-        cg_nest_free(g->nest);
+        cg_nest_destroy(g->nest);
     g->nest = nest;
 }
 
-void cg_nest_free(cg_nest *n)
+void cg_nest_destroy(cg_nest *n)
 {
     if (!n)
         return;

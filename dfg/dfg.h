@@ -232,7 +232,7 @@ const cg_nest *cg_dfg_nest(const cg_dfg *g);
 /* Give g a nest; g takes ownership of nest and everything it points to
  * (allocated with malloc; strings too). */
 void cg_dfg_set_nest(cg_dfg *g, cg_nest *nest);
-void cg_nest_free(cg_nest *n); /* accepts NULL */
+void cg_nest_destroy(cg_nest *n); /* accepts NULL */
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/util.h"
 #include "dot_internal.h"
 
 typedef enum tkind {
@@ -41,25 +42,11 @@ typedef struct parser {
 
 /* ---- storage ----------------------------------------------------------- */
 
-static bool grow(void *vp, int *cap, int n, size_t sz)
-{
-    void **v = vp;
-    if (n < *cap)
-        return true;
-    int c = *cap ? 2 * *cap : 8;
-    void *p = realloc(*v, (size_t)c * sz);
-    if (!p)
-        return false;
-    *v = p;
-    *cap = c;
-    return true;
-}
-
 /* Take ownership of s (malloc'ed) into the graph's pool; NULL on no
  * memory (s is freed then). */
 static const char *pool(cg__dot_graph *g, char *s)
 {
-    if (!s || !grow(&g->strs, &g->cap_strs, g->nstrs, sizeof(char *))) {
+    if (!s || CG_GROW(g->strs, g->cap_strs, g->nstrs + 1)) {
         free(s);
         return NULL;
     }
@@ -70,7 +57,7 @@ static const char *pool(cg__dot_graph *g, char *s)
 static bool attrs_add(cg__dot_attrs *a, const char *key, const char *val,
                       int line)
 {
-    if (!grow(&a->v, &a->cap, a->n, sizeof(cg__dot_attr)))
+    if (CG_GROW(a->v, a->cap, a->n + 1))
         return false;
     a->v[a->n++] = (cg__dot_attr){key, val, line};
     return true;
@@ -433,7 +420,7 @@ static int node_stmt(parser *ps, const token *id)
     if (i < 0) {
         if (!g->index && !(g->index = cg_strmap_create()))
             return no_memory(ps);
-        if (!grow(&g->nodes, &g->cap_nodes, g->nnodes, sizeof *g->nodes) ||
+        if (CG_GROW(g->nodes, g->cap_nodes, g->nnodes + 1) ||
             cg_strmap_put(g->index, id->s, g->nnodes))
             return no_memory(ps);
         i = g->nnodes++;
@@ -454,7 +441,7 @@ static int edge_stmt(parser *ps, const token *first)
         int line = ps->t.line;
         if (next(ps) || node_id(ps, "a node name after '->'"))
             return -1;
-        if (!grow(&g->edges, &g->cap_edges, g->nedges, sizeof *g->edges))
+        if (CG_GROW(g->edges, g->cap_edges, g->nedges + 1))
             return no_memory(ps);
         g->edges[g->nedges] = (cg__dot_edge){src, ps->t.s, line, {0}};
         src = g->edges[g->nedges++].dst;

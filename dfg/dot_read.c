@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/util.h"
 #include "dfg_internal.h"
 #include "dot_internal.h"
 
@@ -586,39 +587,13 @@ cg_dfg *cg_dfg_read_dot_string(const char *text, const char *filename,
     return g;
 }
 
-/* The whole file as a string (*len bytes, NUL-terminated); NULL with
- * *err = errno when it cannot be read. */
-static char *slurp(const char *path, size_t *len, int *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *err = errno;
-        return NULL;
-    }
-    char *text = NULL, buf[8192];
-    FILE *m = open_memstream(&text, len);
-    size_t k;
-    while (m && (k = fread(buf, 1, sizeof buf, f)) > 0)
-        fwrite(buf, 1, k, m);
-    *err = ferror(f) ? errno : m ? 0 : ENOMEM;
-    if (m)
-        fclose(m);
-    fclose(f);
-    if (*err) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
 cg_dfg *cg_dfg_read_dot(const char *path, cg_diags *d)
 {
     size_t len = 0;
-    int err = 0;
-    char *text = slurp(path, &len, &err);
+    char *text = cg_slurp(path, &len);
     if (!text) {
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
-                     strerror(err ? err : ENOMEM));
+                     strerror(errno));
         return NULL;
     }
     cg_dfg *g = NULL;

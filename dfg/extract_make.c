@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/util.h"
 #include "extract_internal.h"
 
 enum { MK_MAX_INCLUDE = 16, MK_MAX_DEPTH = 32 };
@@ -200,14 +201,8 @@ static int expand(mk_ctx *c, const char *s, const char *file, int line,
 
 static mk_var *new_var(mk_ctx *c, const char *name)
 {
-    if (c->n == c->cap) {
-        int cap = c->cap ? 2 * c->cap : 16;
-        mk_var *v = realloc(c->vars, (size_t)cap * sizeof *v);
-        if (!v)
-            return NULL;
-        c->vars = v;
-        c->cap = cap;
-    }
+    if (CG_GROW(c->vars, c->cap, c->n + 1))
+        return NULL;
     mk_var *v = &c->vars[c->n];
     memset(v, 0, sizeof *v);
     if (!(v->name = strdup(name)))

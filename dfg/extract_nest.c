@@ -496,7 +496,7 @@ cg_nest *cg__ex_nest(const cg_extract_prog *x, int loop, const cg_dfg *g,
     n->accesses = calloc((size_t)nn + 1, sizeof *n->accesses);
     n->liveins = calloc((size_t)nn + 1, sizeof *n->liveins);
     if (!n->arrays || !n->accesses || !n->liveins) {
-        cg_nest_free(n);
+        cg_nest_destroy(n);
         return NULL;
     }
     nest_loops(x, loop, n, &a);

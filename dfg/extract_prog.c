@@ -15,6 +15,7 @@
 
 #include <llvm-c/BitReader.h>
 
+#include "../common/util.h"
 #include "extract_internal.h"
 
 /* The flags of issue 3: -O2 without the passes that would vectorise,
@@ -48,35 +49,6 @@ void cg_extract_params_init(cg_extract_params *p)
     p->phi_removal = true;
     p->leaf_removal = true;
     p->addr_width = 32;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap + 1);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(buf, 2 * cap + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        if (len)
-            *len = n;
-    }
-    return buf;
 }
 
 /* argv of the clang run: -O2, the user's cflags split on blanks (words is
@@ -188,7 +160,7 @@ static int run_clang(const char *path, const char *cflags, const char *dir,
         goto out;
     }
     if (code != 0) {
-        char *msg = read_file(errf, NULL);
+        char *msg = cg_slurp(errf, NULL);
         clang_failed(path, code, msg ? msg : "", d);
         free(msg);
         goto out;
@@ -257,7 +229,7 @@ static int compile(cg_extract_prog *x, cg_diags *d)
  * DFGLOOP in any case). */
 static int read_tags(cg_extract_prog *x, cg_diags *d)
 {
-    char *src = read_file(x->path, NULL);
+    char *src = cg_slurp(x->path, NULL);
     if (!src) {
         cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot read the file: %s",
                      strerror(errno));
@@ -538,16 +510,6 @@ int cg_extract_image(const cg_extract_prog *x, cg_mem *mem)
     return mem->data ? 0 : -1;
 }
 
-/* xorshift64*: a fixed generator so that every machine sees the same
- * bytes (rand() differs between C libraries). */
-static uint64_t next_rand(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ULL;
-}
-
 void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
                             uint64_t seed)
 {
@@ -565,7 +527,7 @@ void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
         uint8_t *at = mem->data + (gl->base - mem->base);
         for (uint64_t b = 0; b < gl->bytes; b++)
             at[b] = gl->is_ptr ? (uint8_t)(target >> (8 * (b % 8)))
-                               : (uint8_t)next_rand(&s);
+                               : (uint8_t)cg_rng_data_next(&s);
     }
 }
 

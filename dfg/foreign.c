@@ -9,20 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/util.h"
 #include "dfg_internal.h"
-
-static int grow(int **v, int *cap, int n)
-{
-    if (n < *cap)
-        return 0;
-    int c = 2 * *cap + 16;
-    int *p = realloc(*v, sizeof *p * (size_t)c);
-    if (!p)
-        return -1;
-    *v = p;
-    *cap = c;
-    return 0;
-}
 
 void cg__fdfg_error(cg__fdfg *f, int line, const char *fmt, ...)
 {
@@ -37,7 +25,7 @@ int cg__fdfg_node(cg__fdfg *f, cg_op op, int width, const char *name,
                   int line)
 {
     int id = cg_dfg_add_node(f->g, op, width, name);
-    if (id < 0 || grow(&f->nline, &f->ncap, id + 1) < 0) {
+    if (id < 0 || CG_GROW(f->nline, f->ncap, id + 1) < 0) {
         cg__fdfg_error(f, line, "out of memory");
         return -1;
     }
@@ -49,7 +37,7 @@ int cg__fdfg_edge(cg__fdfg *f, int src, int dst, int operand, int distance,
                   int line)
 {
     int id = cg_dfg_add_edge(f->g, src, dst, operand, distance, -1);
-    if (id < 0 || grow(&f->eline, &f->ecap, id + 1) < 0) {
+    if (id < 0 || CG_GROW(f->eline, f->ecap, id + 1) < 0) {
         cg__fdfg_error(f, line, "out of memory");
         return -1;
     }
@@ -106,24 +94,16 @@ int cg__fdfg_init(cg__fdfg *f, const char *file, cg_diags *d)
 
 char *cg__fdfg_slurp(const char *path, cg_diags *d)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
+    size_t len = 0;
+    char *text = cg_slurp(path, &len);
+    if (!text) {
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
                      strerror(errno));
         return NULL;
     }
-    char *text = NULL, buf[8192];
-    size_t len = 0, k;
-    FILE *m = open_memstream(&text, &len);
-    while (m && (k = fread(buf, 1, sizeof buf, fp)) > 0)
-        fwrite(buf, 1, k, m);
-    bool bad = ferror(fp) || !m;
-    if (m)
-        fclose(m);
-    fclose(fp);
-    if (bad || strlen(text) != len) {
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, bad ? "cannot read the file"
-                     : "a NUL byte; a DFG file is text");
+    if (strlen(text) != len) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "a NUL byte; a DFG file is "
+                     "text");
         free(text);
         return NULL;
     }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/util.h"
 #include "dfg_internal.h"
 
 /* Compares by their predicate; other opcodes are cgramap's names. */
@@ -42,12 +43,13 @@ static bool whole(const char *s, long long lo, long long hi, long long *v)
     return true;
 }
 
-/* The words of each non-blank line (comments cut), in place. */
+/* The words of each non-blank line (comments cut), in place; NULL on no
+ * memory. */
 static tline *split(char *text, int *n)
 {
-    int cap = 64, k = 0, line = 0;
-    tline *v = malloc(sizeof *v * (size_t)cap);
-    for (char *save = NULL, *l = text; v && l; l = save) {
+    int cap = 0, k = 0, line = 0;
+    tline *v = NULL;
+    for (char *save = NULL, *l = text; l; l = save) {
         save = strchr(l, '\n');
         if (save)
             *save++ = 0;
@@ -64,18 +66,14 @@ static tline *split(char *text, int *n)
                 t.n = 7; /* too many: reported */
         if (!t.n)
             continue;
-        if (k == cap) {
-            tline *p = realloc(v, sizeof *v * (size_t)(cap *= 2));
-            if (!p) {
-                free(v);
-                return NULL;
-            }
-            v = p;
+        if (CG_GROW(v, cap, k + 1) < 0) {
+            free(v);
+            return NULL;
         }
         v[k++] = t;
     }
     *n = k;
-    return v;
+    return v ? v : calloc(1, sizeof *v);
 }
 
 /* The op of a node line's OPCODE: a compare's predicate, or a name of

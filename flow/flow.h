@@ -145,6 +145,13 @@ int cg_flow_verify(const cg_flow_params *p, const cg_netlist *nl,
                    const cg_flow_tiling *t, const cg_map_result *r,
                    cg_flow_verification *v, cg_diags *d);
 
+/* The data a DFG without C code is verified on: mem->size bytes from
+ * p->seed (cg_rng_data_next) into mem->data, then a live-in per node id
+ * into in (only input nodes' are read) below p->dot_input_range, or the
+ * value p->syms gives its sym.  cgramap sim draws the same. */
+void cg_flow_dot_data(const cg_flow_params *p, const cg_dfg *g,
+                      cg_mem *mem, uint64_t *in);
+
 /* One execution of a loop replayed and compared: g runs from in's memory
  * and live-ins for in's iterations, simulated on mapping m (of mrrg on
  * nl), or by the DFG interpreter when m is NULL, and must leave in's memory

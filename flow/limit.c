@@ -7,6 +7,7 @@
  * kills it and reports "reference run exceeded N s".  The child hands back
  * its verification and its messages as JSON in an anonymous temporary
  * file. */
+#include "common/util.h"
 #include "flow/flow_internal.h"
 
 #include <jansson.h>
@@ -43,15 +44,13 @@ static void child(cg__flow_verify_fn fn, void *arg, FILE *out)
 /* Wait for pid up to limit_s seconds; false (and pid killed) past it. */
 static bool wait_limited(pid_t pid, double limit_s, int *status)
 {
-    struct timespec t0, now, nap = {0, 1000000};
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct timespec nap = {0, 1000000};
+    double t0 = cg_clock_now();
     for (;;) {
         pid_t got = waitpid(pid, status, WNOHANG);
         if (got == pid || got < 0)
             return got == pid;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((double)(now.tv_sec - t0.tv_sec) +
-                (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >= limit_s) {
+        if (cg_clock_now() - t0 >= limit_s) {
             kill(pid, SIGKILL);
             waitpid(pid, status, 0);
             return false;

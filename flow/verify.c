@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/op.h"
+#include "common/util.h"
 
 /* One verification: its inputs, then what the replays found. */
 typedef struct verify {
@@ -144,15 +145,6 @@ static void verify_c(verify *v, cg_flow_verification *out)
 
 /* ---- a DFG without C code ---------------------------------------------------- */
 
-/* xorshift64*: the same values on every machine. */
-static uint64_t next_rand(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ULL;
-}
-
 /* The value p gives the live-in (input node) n, if any. */
 static bool sym_value(const cg_flow_params *p, const cg_dfg_node *n,
                       uint64_t *v)
@@ -165,16 +157,15 @@ static bool sym_value(const cg_flow_params *p, const cg_dfg_node *n,
     return false;
 }
 
-/* Seeded memory and small seeded live-ins (or the values p->syms gives
- * them) into *before and in. */
-static void seed_dot(const verify *v, cg_mem *before, uint64_t *in)
+void cg_flow_dot_data(const cg_flow_params *p, const cg_dfg *g,
+                      cg_mem *mem, uint64_t *in)
 {
-    uint64_t s = v->p->seed ? v->p->seed : 1; /* xorshift never leaves 0 */
-    for (uint64_t i = 0; i < before->size; i++)
-        before->data[i] = (uint8_t)next_rand(&s);
-    for (int i = 0; i < cg_dfg_nnodes(v->g); i++) {
-        in[i] = next_rand(&s) % v->p->dot_input_range;
-        sym_value(v->p, cg_dfg_get_node(v->g, i), &in[i]);
+    uint64_t s = p->seed ? p->seed : 1; /* xorshift never leaves 0 */
+    for (uint64_t i = 0; i < mem->size; i++)
+        mem->data[i] = (uint8_t)cg_rng_data_next(&s);
+    for (int i = 0; i < cg_dfg_nnodes(g); i++) {
+        in[i] = cg_rng_data_next(&s) % p->dot_input_range;
+        sym_value(p, cg_dfg_get_node(g, i), &in[i]);
     }
 }
 
@@ -210,7 +201,7 @@ static void verify_dot(verify *v, cg_flow_verification *out)
     cg_mem after = {malloc(v->p->dot_mem), 0, v->p->dot_mem};
     out->verdict = CG_FLOW_WRONG;
     if (in && outs && before.data && after.data) {
-        seed_dot(v, &before, in);
+        cg_flow_dot_data(v->p, v->g, &before, in);
         out->verdict = verify_dot_run(v, &before, &after, in, outs);
         out->compared = out->verdict != CG_FLOW_NOTHING_RUN;
     }

@@ -127,7 +127,7 @@ static cg_nest *renumbered_nest(const cg_nest *s, const int *node)
     n->accesses = calloc((size_t)s->naccesses + 1, sizeof *n->accesses);
     n->liveins = calloc((size_t)s->nliveins + 1, sizeof *n->liveins);
     if (!n->arrays || !n->accesses || !n->liveins) {
-        cg_nest_free(n);
+        cg_nest_destroy(n);
         return NULL;
     }
     for (; n->narrays < s->narrays; n->narrays++) {

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/util.h"
 #include "map_internal.h"
 
 /* Offsets beyond this are treated as unknown (no overflow below). */
@@ -108,14 +109,8 @@ static int alias_distance(const cg_dfg *g, int x, int y, int dmin)
 /* Append an edge; false on no memory. */
 static bool push(cg_mem_order **v, int *n, int *cap, cg_mem_order e)
 {
-    if (*n == *cap) {
-        int c = *cap ? 2 * *cap : 16;
-        cg_mem_order *p = realloc(*v, sizeof *p * (size_t)c);
-        if (!p)
-            return false;
-        *v = p;
-        *cap = c;
-    }
+    if (CG_GROW(*v, *cap, *n + 1))
+        return false;
     (*v)[(*n)++] = e;
     return true;
 }

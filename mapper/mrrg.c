@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/util.h"
 #include "map_internal.h"
 
 struct cg_mrrg {
@@ -31,14 +32,8 @@ struct cg_mrrg {
 
 static int add_node(cg_mrrg *m, cg_mrrg_kind kind, int c, int prim, int port)
 {
-    if (m->nnodes == m->cap_nodes) {
-        int cap = m->cap_nodes ? 2 * m->cap_nodes : 64;
-        cg_mrrg_node *n = realloc(m->nodes, sizeof *n * (size_t)cap);
-        if (!n)
-            return -1;
-        m->nodes = n;
-        m->cap_nodes = cap;
-    }
+    if (CG_GROW(m->nodes, m->cap_nodes, m->nnodes + 1))
+        return -1;
     cg_mrrg_node *n = &m->nodes[m->nnodes];
     n->kind = kind;
     n->context = c;
@@ -53,14 +48,8 @@ static int add_edge(cg_mrrg *m, int from, int to, int delay, int mux_input)
 {
     if (from < 0 || to < 0)
         return 0; /* an endpoint the graph leaves out: nothing to connect */
-    if (m->nedges == m->cap_edges) {
-        int cap = m->cap_edges ? 2 * m->cap_edges : 128;
-        cg_mrrg_edge *e = realloc(m->edges, sizeof *e * (size_t)cap);
-        if (!e)
-            return -1;
-        m->edges = e;
-        m->cap_edges = cap;
-    }
+    if (CG_GROW(m->edges, m->cap_edges, m->nedges + 1))
+        return -1;
     m->edges[m->nedges++] = (cg_mrrg_edge){from, to, delay, mux_input};
     return 0;
 }

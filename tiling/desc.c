@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../dfg/dfg.h"
+#include "../common/util.h"
 #include "desc_internal.h"
 
 void cg_tile_descs_free(cg_tile_descs *l)
@@ -21,14 +22,8 @@ void cg_tile_descs_free(cg_tile_descs *l)
 
 int cg_tile_descs_push(cg_tile_descs *l, const cg_tile_desc *d)
 {
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 16;
-        cg_tile_desc *v = realloc(l->v, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        l->v = v;
-        l->cap = cap;
-    }
+    if (CG_GROW(l->v, l->cap, l->n + 1))
+        return -1;
     l->v[l->n++] = *d;
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "desc_internal.h"
+#include "tile_internal.h"
 
 #define WORDS_PER_ENTRY 9
 #define MOVER_DIMS 4
@@ -240,7 +241,7 @@ static json_t *side_json(int64_t base, int64_t off, const int64_t *stride,
                      (json_int_t)rstride);
 }
 
-json_t *cg_tile_desc_json(const cg_tile_desc *d, const cg_tile_model *m)
+json_t *cg__tile_desc_json(const cg_tile_desc *d, const cg_tile_model *m)
 {
     char buf[32];
     json_t *o = json_object();

@@ -87,7 +87,19 @@ static json_t *ints(const int64_t *v, int n)
     return a;
 }
 
-json_t *cg_tile_plan_json(const cg_tile_plan *p)
+int cg_tile_write_json(const cg_tile_plan *p, const cg_tile_program *g,
+                       const cg_tile_sched *s, FILE *out)
+{
+    json_t *j = json_pack("{s:o, s:o, s:o}", "plan", cg__tile_plan_json(p),
+                          "descriptors", cg__tile_program_json(g, p),
+                          "schedule", cg__tile_sched_json(s));
+    int rc = j && json_dumpf(j, out, JSON_INDENT(2) | JSON_SORT_KEYS) == 0
+             && fputc('\n', out) != EOF ? 0 : -1;
+    json_decref(j);
+    return rc;
+}
+
+json_t *cg__tile_plan_json(const cg_tile_plan *p)
 {
     const cg_tile_model *m = p->m;
     const cg_tile_summary *s = &p->s;

@@ -169,7 +169,7 @@ void cg_tile_sched_write(const cg_tile_sched *s, const cg_tile_plan *p,
             (long long)s->out_bytes);
 }
 
-json_t *cg_tile_sched_json(const cg_tile_sched *s)
+json_t *cg__tile_sched_json(const cg_tile_sched *s)
 {
     return json_pack("{s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "ii",
                      s->ii, "depth", s->depth, "total_cycles",

@@ -269,14 +269,10 @@ static int balanced(int64_t trip, int64_t **out)
     int64_t c = 1;
     while (v && c <= trip) {
         int64_t T = cg__ceil_div(trip, c);
-        if (n == cap) {
-            int64_t *nv = realloc(v, (size_t)(cap *= 2) * sizeof *v);
-            if (!nv) {
-                free(v);
-                v = NULL;
-                break;
-            }
-            v = nv;
+        if (CG_GROW(v, cap, n + 1)) {
+            free(v);
+            v = NULL;
+            break;
         }
         v[n++] = T;
         if (T == 1)

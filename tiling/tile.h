@@ -29,8 +29,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "../arch/arch.h"
 #include "../common/diag.h"
 
@@ -303,7 +301,6 @@ int cg_tile_desc_export_4d(const cg_tile_desc *v, int n, bool tile_side,
  * NULL). */
 void cg_tile_desc_write_table(const cg_tile_desc *v, int n,
                               const cg_tile_model *m, FILE *out);
-json_t *cg_tile_desc_json(const cg_tile_desc *d, const cg_tile_model *m);
 
 /* ---- the program: transfers and compute steps in order ------------------ */
 
@@ -399,10 +396,12 @@ int cg_tile_schedule_plan(const cg_tile_plan *p, int ii, int depth,
 void cg_tile_plan_write(const cg_tile_plan *p, FILE *out);
 void cg_tile_sched_write(const cg_tile_sched *s, const cg_tile_plan *p,
                          FILE *out);
-json_t *cg_tile_plan_json(const cg_tile_plan *p);
-json_t *cg_tile_sched_json(const cg_tile_sched *s);
-/* The program's descriptors as a JSON array. */
-json_t *cg_tile_program_json(const cg_tile_program *g, const cg_tile_plan *p);
+/* The plan, the program's descriptors and the schedule as one JSON
+ * object {"descriptors", "plan", "schedule"}, keys sorted, indented by 2,
+ * and a newline (what `cgramap tile --json` prints).  0, or -1 on no
+ * memory or a write error. */
+int cg_tile_write_json(const cg_tile_plan *p, const cg_tile_program *g,
+                       const cg_tile_sched *s, FILE *out);
 
 /* ---- tile DFGs and the tiled run ------------------------------------------ */
 

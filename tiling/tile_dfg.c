@@ -15,6 +15,7 @@
  * starts and the trip count are run parameters.  So one DFG, mapped once,
  * serves every tile of the plan, boundary tiles included.
  */
+#include "../common/util.h"
 #include "tile_internal.h"
 
 #include <stdlib.h>
@@ -112,15 +113,10 @@ static int add_node(builder *b, cg_op op, int width, const char *name)
     int id = cg_dfg_add_node(b->g, op, width, name);
     if (id < 0)
         return -1;
-    if (id >= b->cap) {
-        int cap = 2 * id + 16;
-        tile_in *v = realloc(b->in, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        memset(v + b->cap, 0, (size_t)(cap - b->cap) * sizeof *v);
-        b->in = v;
-        b->cap = cap;
-    }
+    int old = b->cap;
+    if (CG_GROW(b->in, b->cap, id + 1))
+        return -1;
+    memset(b->in + old, 0, (size_t)(b->cap - old) * sizeof *b->in);
     return id;
 }
 
@@ -405,7 +401,7 @@ static int attach_nest(builder *b)
     n->arrays = calloc((size_t)m->narrays + 1, sizeof *n->arrays);
     n->accesses = calloc((size_t)m->naccesses + 1, sizeof *n->accesses);
     if (!n->arrays || !n->accesses) {
-        cg_nest_free(n);
+        cg_nest_destroy(n);
         return -1;
     }
     n->narrays = m->narrays;

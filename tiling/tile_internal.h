@@ -3,6 +3,8 @@
 #ifndef CG_TILE_INTERNAL_H
 #define CG_TILE_INTERNAL_H
 
+#include <jansson.h>
+
 #include "../dfg/dfg.h"
 #include "tile.h"
 
@@ -101,5 +103,15 @@ typedef int (*cg__tile_chunk_fn)(void *ctx, const cg_tile_program *part,
                                  cg_diags *d);
 int cg__tile_program_stream(const cg_tile_plan *p, cg__tile_chunk_fn flush,
                             void *ctx, cg_diags *d);
+
+/* ---- JSON (cg_tile_write_json; the tests compare each part) ----------- */
+
+json_t *cg__tile_plan_json(const cg_tile_plan *p);
+json_t *cg__tile_sched_json(const cg_tile_sched *s);
+/* The program's descriptors as a JSON array. */
+json_t *cg__tile_program_json(const cg_tile_program *g,
+                              const cg_tile_plan *p);
+/* One descriptor; array names from m (may be NULL). */
+json_t *cg__tile_desc_json(const cg_tile_desc *d, const cg_tile_model *m);
 
 #endif

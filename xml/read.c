@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/util.h"
 #include "xml.h"
 #include "xml_internal.h"
 
@@ -41,35 +42,14 @@ static void on_error(void *ctx, error_ptr e)
 /* The whole file, or NULL after reporting why it cannot be read. */
 static char *read_file(const char *path, cg_diags *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    char *buf = cg_slurp(path, NULL);
+    bool opened = errno != ENOENT && errno != EACCES && errno != ENOTDIR;
+    if (!buf && !opened)
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot open the file: %s; "
                      "check the path", strerror(errno));
-        return NULL;
-    }
-    char *buf = NULL;
-    size_t len = 0, cap = 0, n;
-    char tmp[8192];
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
-        if (len + n + 1 > cap) {
-            cap = 2 * (len + n + 1);
-            char *b = realloc(buf, cap);
-            if (!b)
-                break;
-            buf = b;
-        }
-        memcpy(buf + len, tmp, n);
-        len += n;
-    }
-    bool bad = ferror(f) || n > 0;
-    fclose(f);
-    if (bad || !buf) {
-        if (bad)
-            cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file");
-        free(buf);
-        return bad ? NULL : strdup("");
-    }
-    buf[len] = 0;
+    else if (!buf)
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
+                     strerror(errno));
     return buf;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "xml_internal.h"
+#include "../common/util.h"
 
 const char *cg__xml_file(const xmlNode *n)
 {
@@ -151,13 +152,8 @@ char **cg__xml_split(const char *s, int *n)
             depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
             s++;
         }
-        if (*n == cap) {
-            cap *= 2;
-            char **w = realloc(v, (size_t)cap * sizeof *v);
-            if (!w)
-                break;
-            v = w;
-        }
+        if (CG_GROW(v, cap, *n + 1))
+            break;
         v[(*n)++] = strndup(b, (size_t)(s - b));
     }
     return v;
@@ -183,15 +179,7 @@ xmlNode *cg__xml_find_tmpl(const cg__xctx *c, const char *name)
 
 static int grow_tmpls(cg__xctx *c)
 {
-    if (c->ntmpls < c->tcap)
-        return 0;
-    int cap = 2 * c->tcap + 8;
-    xmlNode **v = realloc(c->tmpls, (size_t)cap * sizeof *v);
-    if (!v)
-        return -1;
-    c->tmpls = v;
-    c->tcap = cap;
-    return 0;
+    return CG_GROW(c->tmpls, c->tcap, c->ntmpls + 1);
 }
 
 static int add_tmpl(cg__xctx *c, xmlNode *n)

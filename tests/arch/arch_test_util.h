@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "arch/arch.h"
+#include "common/util.h"
 
 enum { AS_WRITE, AS_SUMMARY, AS_DOT };
 
@@ -49,23 +50,6 @@ static inline char *arch_text(const cg_arch *a, int form)
     return t;
 }
 
-static inline char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    char tmp[4096];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-        fwrite(tmp, 1, n, m);
-    fclose(m);
-    fclose(f);
-    return buf;
-}
-
 static inline const char *src_dir(void)
 {
     const char *s = getenv("CG_SOURCE_DIR");
@@ -84,7 +68,7 @@ static inline void check_golden(const char *name, const char *text)
         fclose(f);
         return;
     }
-    char *want = slurp(path);
+    char *want = cg_slurp(path, NULL);
     if (!want)
         fail_msg("golden file %s is missing (CG_UPDATE_GOLDEN=1 writes it)",
                  path);

@@ -12,22 +12,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/util.h"
+
 extern char **environ;
 
 typedef struct run { int status; char out[65536]; char err[16384]; } run;
 
-static void slurp(const char *path, char *buf, size_t cap)
+/* The first cap-1 bytes of the file at path into buf. */
+static inline void slurp(const char *path, char *buf, size_t cap)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) fprintf(stderr, "cannot open %s\n", path);
-    assert_non_null(f);
-    size_t n = fread(buf, 1, cap - 1, f);
+    size_t n;
+    char *s = cg_slurp(path, &n);
+    if (!s) fprintf(stderr, "cannot open %s\n", path);
+    assert_non_null(s);
+    n = n < cap - 1 ? n : cap - 1;
+    memcpy(buf, s, n);
     buf[n] = '\0';
-    fclose(f);
+    free(s);
 }
 
 /* Run cgramap with args (NULL-terminated), capturing both streams. */
-static void run_cgramap(run *r, const char *const *args)
+static inline void run_cgramap(run *r, const char *const *args)
 {
     char out[] = "/tmp/cg_cli_outXXXXXX", err[] = "/tmp/cg_cli_errXXXXXX";
     int fo = mkstemp(out), fe = mkstemp(err);

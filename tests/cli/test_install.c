@@ -13,15 +13,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-/* The text of a file (at most cap-1 bytes). */
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    size_t n = fread(buf, 1, cap - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-}
+#include "run_cgramap.h" /* slurp */
+
 
 static char prefix[] = "/tmp/cg_install_XXXXXX";
 
@@ -69,6 +62,7 @@ static void test_files(void **state)
         "include/cgramap/common/diag.h",
         "include/cgramap/common/limits.h", "include/cgramap/common/util.h",
         "include/cgramap/common/strmap.h",
+        "include/cgramap/mapper/mapping_io.h",
         "share/cgramap/module_templates.xml"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         if (!present(want[i]))
@@ -131,6 +125,7 @@ static void test_cplusplus(void **state)
           "#include \"common/util.h\"\n#include \"arch/arch.h\"\n"
           "#include \"xml/xml.h\"\n#include \"dfg/dfg.h\"\n"
           "#include \"dfg/extract.h\"\n#include \"mapper/map.h\"\n"
+          "#include \"mapper/mapping_io.h\"\n"
           "#include \"tiling/tile.h\"\n#include \"flow/flow.h\"\n"
           "#include <cstdio>\n"
           "int main() {\n"
@@ -138,11 +133,15 @@ static void test_cplusplus(void **state)
           "    cg_arch *a = cg_arch_default(d);\n"
           "    cg_netlist *nl = cg_arch_flatten(a, d);\n"
           "    cg_flow_params p;\n    cg_flow_params_init(&p);\n"
-          "    std::printf(\"%s %d %d\\n\", nl ? \"flattened\" : \"failed\","
-          " p.map.max_ii, (int)p.executions);\n"
+          "    cg_dfg *g = cg_dfg_create(\"x\");\n"
+          "    cg_mrrg *m;\n"
+          "    cg_mapping *x = cg_mapping_read(\"/none\", nl, g, &m, d);\n"
+          "    std::printf(\"%s %d %d %d\\n\", nl ? \"flattened\" : \"failed\","
+          " p.map.max_ii, (int)p.executions, x == NULL && m == NULL);\n"
+          "    cg_dfg_destroy(g);\n"
           "    cg_netlist_destroy(nl);\n    cg_arch_destroy(a);\n"
           "    cg_diags_destroy(d);\n    return 0;\n}\n", text, sizeof text);
-    assert_string_equal(text, "flattened 16 16\n");
+    assert_string_equal(text, "flattened 16 16 1\n");
 }
 
 int main(void)

@@ -322,7 +322,7 @@ static void nest_owned(void **state)
     cg_nest *m = calloc(1, sizeof *m);
     cg_dfg_set_nest(g, m); /* replaces and frees n */
     cg_dfg_destroy(g);     /* frees m; ASan checks both */
-    cg_nest_free(NULL);
+    cg_nest_destroy(NULL);
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 
 #include "diag_list.h"
 
+#include "common/util.h"
 #include "dfg/dfg.h"
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -25,22 +26,6 @@ static char *dot_text(const cg_dfg *g)
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
     cg_dfg_write_dot(g, f);
-    fclose(f);
-    return buf;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    char chunk[4096];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-        fwrite(chunk, 1, k, m);
-    fclose(m);
     fclose(f);
     return buf;
 }
@@ -207,7 +192,8 @@ static void golden(cg_dfg *g, const char *name)
         fputs(have, f);
         fclose(f);
     }
-    char *want = slurp(path);
+    char *want = cg_slurp(path, NULL);
+    assert_non_null(want);
     assert_string_equal(have, want);
     cg_dfg *h = cg_dfg_read_dot(path, d);
     assert_non_null(h);
@@ -773,7 +759,8 @@ static void test_mutations(void **state)
 {
     (void)state;
     static const char alphabet[] = "{}[];,=:->\"</*#\\\n ax01_+";
-    char *good = slurp("tests/dfg/golden/dot/acc.dot");
+    char *good = cg_slurp("tests/dfg/golden/dot/acc.dot", NULL);
+    assert_non_null(good);
     size_t len = strlen(good);
     unsigned seed = 12345;
     int failed = 0;

@@ -7,7 +7,7 @@
  * mapping is re-checked by verify_mapping (ilp_test_util.h). */
 #include "ilp_test_util.h"
 
-#include "../arch/arch_test_util.h" /* slurp */
+#include "../arch/arch_test_util.h"
 
 #include <unistd.h>
 
@@ -267,7 +267,7 @@ static void test_dump_lp(void **state)
     close(fd);
     solved s = solve_at(nl, g, 1, NULL, 0, path, CG_SOLVER_GLPK);
     assert_int_equal(s.out.outcome, CG_II_MAPPED);
-    char *text = slurp(path);
+    char *text = cg_slurp(path, NULL);
     assert_non_null(strstr(text, "Minimize"));
     assert_non_null(strstr(text, "Subject To"));
     assert_non_null(strstr(text, "F_2_")); /* the add's placement */

@@ -9,7 +9,7 @@
  * and an infeasible II stays infeasible. */
 #include "ilp_test_util.h"
 
-#include "../arch/arch_test_util.h" /* slurp */
+#include "../arch/arch_test_util.h"
 
 #include <unistd.h>
 
@@ -272,7 +272,7 @@ static cg_dfg *mac(void)
 /* Number of distinct columns F_<v>_* in an LP file's Generals section. */
 static int count_f(const char *path, int v)
 {
-    char *text = slurp(path);
+    char *text = cg_slurp(path, NULL);
     assert_non_null(text);
     char pre[16];
     snprintf(pre, sizeof pre, " F_%d_", v);

@@ -6,20 +6,12 @@
  * II=2 read back with jansson. */
 #include "map_fixture.h"
 
+#include "common/util.h"
+
 #include <jansson.h>
 
 typedef void (*writer)(const cg_mapping *, const cg_mrrg *,
                        const cg_netlist *, const cg_dfg *, FILE *);
-
-static char *slurp(FILE *f)
-{
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = calloc(1, (size_t)n + 1);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    return s;
-}
 
 /* Write with w and compare with golden/<name> (or replace it). */
 static void golden(sq_fx *f, writer w, const char *name)
@@ -27,7 +19,8 @@ static void golden(sq_fx *f, writer w, const char *name)
     FILE *t = tmpfile();
     assert_non_null(t);
     w(f->map, f->m, f->nl, f->g, t);
-    char *got = slurp(t);
+    rewind(t);
+    char *got = cg_slurp_stream(t, NULL);
     fclose(t);
     char path[512];
     const char *src = getenv("CG_SOURCE_DIR");
@@ -41,7 +34,8 @@ static void golden(sq_fx *f, writer w, const char *name)
     }
     FILE *g = fopen(path, "r");
     assert_non_null(g);
-    char *want = slurp(g);
+    rewind(g);
+    char *want = cg_slurp_stream(g, NULL);
     fclose(g);
     assert_string_equal(got, want);
     free(got);
@@ -150,7 +144,8 @@ static void test_dot_panels(void **state)
         map->place[v] = -1;
     FILE *t = tmpfile();
     cg_mapping_write_dot(map, m, f->nl, f->g, t);
-    char *got = slurp(t);
+    rewind(t);
+    char *got = cg_slurp_stream(t, NULL);
     fclose(t);
     assert_non_null(strstr(got, "title4 [shape=plaintext, style=\"\", "
                            "fixedsize=false, fontsize=16, fontcolor=black, "
@@ -180,7 +175,8 @@ static void test_json_of_ilp_mapping(void **state)
     map_checked(nl, g, &r, d);
     FILE *t = tmpfile();
     cg_mapping_write_json(r.mapping, r.mrrg, nl, g, t);
-    char *text = slurp(t);
+    rewind(t);
+    char *text = cg_slurp_stream(t, NULL);
     fclose(t);
     json_error_t err;
     json_t *root = json_loads(text, 0, &err);

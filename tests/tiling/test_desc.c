@@ -14,20 +14,13 @@
 #include "dfg/dfg.h"
 #include "tests/tiling/tile_test_util.h"
 #include "tiling/tile.h"
+#include "tiling/tile_internal.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-static uint64_t rng_next(uint64_t *s)
+static int64_t rnd(cg_rng *s, int64_t lo, int64_t hi) /* lo..hi */
 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-static int64_t rnd(uint64_t *s, int64_t lo, int64_t hi) /* lo..hi */
-{
-    return lo + (int64_t)(rng_next(s) % (uint64_t)(hi - lo + 1));
+    return lo + (int64_t)(cg_rng_next(s) % (uint64_t)(hi - lo + 1));
 }
 
 /* A descriptor of `n` dimensions: sizes, external and tile strides given
@@ -95,6 +88,8 @@ static images images_for(const cg_tile_desc *d, uint64_t seed)
 {
     images im;
     int64_t lo, hi;
+    cg_rng r;
+    cg_rng_init(&r, seed);
     cg_mem *m[2] = {&im.ext, &im.tile};
     for (int s = 0; s < 2; s++) {
         side_range(d, s == 0, &lo, &hi);
@@ -105,7 +100,7 @@ static images images_for(const cg_tile_desc *d, uint64_t seed)
         m[s]->data = malloc(m[s]->size);
         assert_non_null(m[s]->data);
         for (uint64_t i = 0; i < m[s]->size; i++)
-            m[s]->data[i] = (uint8_t)(rng_next(&seed) >> 24);
+            m[s]->data[i] = (uint8_t)(cg_rng_next(&r) >> 24);
     }
     return im;
 }
@@ -542,7 +537,7 @@ static void lower_keeps_padding(void **state)
 /* A random descriptor whose destinations are distinct: each side laid out
  * densely (with gaps, in a random dimension order and random directions);
  * a source may repeat elements (stride 0) on an IN. */
-static void random_side(uint64_t *s, cg_tile_desc *d, bool ext,
+static void random_side(cg_rng *s, cg_tile_desc *d, bool ext,
                         bool may_alias)
 {
     int order[CG_TILE_DESC_DIMS];
@@ -580,7 +575,7 @@ static void random_side(uint64_t *s, cg_tile_desc *d, bool ext,
         d->tile_offset = 32 - lo;
 }
 
-static cg_tile_desc random_desc(uint64_t *s)
+static cg_tile_desc random_desc(cg_rng *s)
 {
     static const int elems[] = {1, 2, 4, 8};
     cg_tile_desc d;
@@ -605,7 +600,7 @@ static cg_tile_desc random_desc(uint64_t *s)
     return d;
 }
 
-static cg_dma_params random_dma(uint64_t *s, int elem)
+static cg_dma_params random_dma(cg_rng *s, int elem)
 {
     cg_dma_params p = dma_free();
     p.max_dims = (int)rnd(s, 1, 4);
@@ -620,7 +615,8 @@ static cg_dma_params random_dma(uint64_t *s, int elem)
 static void lower_random_proven(void **state)
 {
     (void)state;
-    uint64_t s = 0x9e3779b97f4a7c15u;
+    cg_rng s;
+    cg_rng_init(&s, 0x9e3779b97f4a7c15u);
     cg_tile_descs out = {0};
     for (int i = 0; i < 600; i++) {
         cg_tile_desc d = random_desc(&s);
@@ -991,7 +987,7 @@ static void table_and_json_golden(void **state)
     free(text);
     json_t *a = json_array();
     for (int i = 0; i < l.n; i++)
-        json_array_append_new(a, cg_tile_desc_json(&l.v[i], NULL));
+        json_array_append_new(a, cg__tile_desc_json(&l.v[i], NULL));
     char *js = json_dumps(a, JSON_SORT_KEYS | JSON_INDENT(1));
     size_t n = strlen(js);
     js = realloc(js, n + 2);

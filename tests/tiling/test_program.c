@@ -14,6 +14,7 @@
 #include "tests/tiling/nests.h"
 #include "tests/tiling/tile_test_util.h"
 #include "tiling/tile.h"
+#include "tiling/tile_internal.h"
 
 static cg_tile_program *build(const planned *p)
 {
@@ -633,7 +634,7 @@ static void golden_program(void **state)
     char *txt = capture(write_table, &c);
     golden("jacobi10.program.txt", txt);
     free(txt);
-    json_t *j = cg_tile_program_json(g, p.plan);
+    json_t *j = cg__tile_program_json(g, p.plan);
     char *js = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     size_t n = strlen(js);
     js = realloc(js, n + 2);

@@ -11,6 +11,7 @@
 #include "tests/tiling/nests.h"
 #include "tests/tiling/tile_test_util.h"
 #include "tiling/tile.h"
+#include "tiling/tile_internal.h"
 
 typedef struct fixture {
     nestb b;
@@ -227,7 +228,7 @@ static void golden_text_and_json(void **state)
     char *txt = capture(write_sched, &c);
     golden("vadd200.sched.txt", txt);
     free(txt);
-    json_t *j = cg_tile_sched_json(&s);
+    json_t *j = cg__tile_sched_json(&s);
     char *js = json_dumps(j, JSON_PRESERVE_ORDER);
     assert_string_equal(js, "{\"ii\": 1, \"depth\": 0, \"total_cycles\": 720, "
                         "\"compute_cycles\": 200, \"stall_cycles\": 520, "

@@ -11,6 +11,7 @@
 #include "tests/tiling/nests.h"
 #include "tests/tiling/tile_test_util.h"
 #include "tiling/tile.h"
+#include "tiling/tile_internal.h"
 
 static void whole_when_it_fits(void **state)
 {
@@ -341,7 +342,7 @@ static void plan_printers_golden(void **state)
     char *text = capture(write_plan, p.plan);
     golden("jacobi100.plan.txt", text);
     free(text);
-    json_t *j = cg_tile_plan_json(p.plan);
+    json_t *j = cg__tile_plan_json(p.plan);
     assert_non_null(j);
     assert_true(json_real_value(json_object_get(j, "seconds")) >= 0);
     json_object_del(j, "seconds");

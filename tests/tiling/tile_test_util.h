@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "tests/tiling/nests.h"
 #include "tiling/tile.h"
 
@@ -52,26 +53,6 @@ static inline void planned_free(planned *p)
     cg_tile_model_destroy(p->model);
 }
 
-/* Read a whole file (NULL when missing); caller frees. */
-static inline char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 /* Compare text with a golden file under tests/tiling/golden/; with
  * CG_UPDATE_GOLDEN set, write it instead. */
 static inline void golden(const char *name, const char *text)
@@ -86,7 +67,7 @@ static inline void golden(const char *name, const char *text)
         fputs(text, f);
         fclose(f);
     }
-    char *want = slurp(path);
+    char *want = cg_slurp(path, NULL);
     assert_non_null(want);
     assert_string_equal(text, want);
     free(want);

@@ -119,7 +119,7 @@ static void test_default_templates_text(void **state)
     (void)state;
     char path[1024];
     snprintf(path, sizeof path, "%s/xml/module_templates.xml", src_dir());
-    char *want = slurp(path);
+    char *want = cg_slurp(path, NULL);
     assert_non_null(want);
     assert_string_equal(cg_xml_default_templates(), want);
     free(want);

@@ -1,0 +1,103 @@
+/* check_cmd.c: `cgramap check`: read a saved mapping back and run the
+ * independent checker (cg_map_check) on it, without mapping again: "ok",
+ * or the checker's errors and exit status 1. */
+#include "cli/commands.h"
+#include "cli/saved.h"
+
+#include "mapper/mapping_io.h"
+#include "xml/xml.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+int cg_cli_saved_init(cg_cli_saved *s, const char *arch,
+                      const char *templates, const char *dot,
+                      const char *mapping)
+{
+    memset(s, 0, sizeof *s);
+    s->d = cg_diags_create();
+    if (!s->d)
+        return -1;
+    s->arch = arch ? cg_xml_read(arch, templates, s->d)
+                   : cg_arch_default(s->d);
+    s->nl = s->arch ? cg_arch_flatten(s->arch, s->d) : NULL;
+    s->g = s->nl ? cg_dfg_read_dot(dot, s->d) : NULL;
+    s->m = s->g ? cg_mapping_read(mapping, s->nl, s->g, &s->mrrg, s->d)
+                : NULL;
+    return s->m ? 0 : -1;
+}
+
+void cg_cli_saved_free(cg_cli_saved *s)
+{
+    cg_diags_print(s->d, stderr);
+    cg_mapping_destroy(s->m);
+    cg_mrrg_destroy(s->mrrg);
+    cg_dfg_destroy(s->g);
+    cg_netlist_destroy(s->nl);
+    cg_arch_destroy(s->arch);
+    cg_diags_destroy(s->d);
+}
+
+static void check_help(void)
+{
+    printf("Usage: cgramap check [--arch FILE.xml [--templates T.xml]]"
+           "\n                     LOOP.dot MAPPING.txt\n"
+           "Check a saved mapping (cgramap map --mapping, --mapping-dir)"
+           " of LOOP.dot\nagain:"
+           " print ok (exit 0), or the checker's errors (exit 1).\n");
+}
+
+/* Options into arch/templates, the two files into files; 0, 1 after
+ * --help, 2 on bad usage. */
+static int check_parse(int argc, char **argv, const char **arch,
+                       const char **templates, const char **files)
+{
+    static const struct option opts[] = {
+        {"arch", required_argument, NULL, 'a'},
+        {"templates", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c == 'a' || c == 't') {
+            *(c == 'a' ? arch : templates) = optarg;
+            continue;
+        }
+        if (c == 'h') {
+            check_help();
+            return 1;
+        }
+        fprintf(stderr, c == ':' ? "cgramap check: option '%s' needs a "
+                "value\n" : "cgramap check: unknown option '%s' (see "
+                "cgramap check --help)\n", argv[optind - 1]);
+        return 2;
+    }
+    if (optind != argc - 2) {
+        fprintf(stderr, "cgramap check: give LOOP.dot and MAPPING.txt"
+                " (see cgramap check --help)\n");
+        return 2;
+    }
+    files[0] = argv[optind];
+    files[1] = argv[optind + 1];
+    return 0;
+}
+
+int cg_cli_check(int argc, char **argv)
+{
+    const char *arch = NULL, *templates = NULL, *files[2];
+    int p = check_parse(argc, argv, &arch, &templates, files);
+    if (p)
+        return p == 1 ? 0 : 2;
+    cg_cli_saved s;
+    bool ok = cg_cli_saved_init(&s, arch, templates, files[0],
+                                files[1]) == 0 &&
+              cg_map_check(s.nl, s.mrrg, s.g, s.m, s.d) == 0;
+    if (ok)
+        printf("ok\n");
+    cg_cli_saved_free(&s);
+    return ok ? 0 : 1;
+}

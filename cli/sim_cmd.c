@@ -1,0 +1,294 @@
+/* sim_cmd.c: `cgramap sim`: run a saved mapping on the cycle-accurate
+ * simulator (cg_sim_run) without mapping again, and print its live-ins,
+ * live-outs and the memory it changed; with --compare, run the DFG
+ * interpreter on the same data and require the same memory and live-outs.
+ *
+ * The data are the ones the flow stage verifies a DFG without C code on
+ * (cg_flow_dot_data with cg_flow_params_init's seed, image size and
+ * iterations, which the options change), so `cgramap sim --compare` on a
+ * mapping that --mapping-dir saved repeats the main job's comparison. */
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/saved.h"
+#include "cli/syms.h"
+
+#include "common/util.h"
+#include "flow/flow.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sim_opts {
+    const char *arch, *templates, *dot, *mapping;
+    const char *mem_in, *mem_out;
+    bool mem_size;        /* --mem-size given */
+    bool compare;
+    cg_cli_syms syms;
+    cg_flow_params data;  /* seed, dot_iters, dot_mem, syms */
+} sim_opts;
+
+static void sim_help(void)
+{
+    printf("Usage: cgramap sim [--arch FILE.xml [--templates T.xml]]"
+           " [--iters N] [--seed N]\n"
+           "                  [--mem-size BYTES | --mem-in FILE]"
+           " [--mem-out FILE]\n"
+           "                  [--sym NAME=VALUE]... [--compare]"
+           " LOOP.dot MAPPING.txt\n"
+           "Simulate a saved mapping (cgramap map --mapping, --mapping-dir)"
+           " of LOOP.dot and\n"
+           "print its live-ins, live-outs and the memory it changed.\n"
+           "      --iters N         iterations (default %d)\n"
+           "      --seed N          seed of the memory and the live-ins"
+           " (default the main\n"
+           "                        job's, %llu)\n"
+           "      --mem-size BYTES  memory at address 0, seeded"
+           " (default %d)\n"
+           "      --mem-in FILE     memory at address 0: FILE's bytes\n"
+           "      --mem-out FILE    write the memory after the run, raw\n"
+           "      --sym NAME=VALUE  the live-in of symbol NAME\n"
+           "      --compare         run the DFG interpreter on the same"
+           " data too: exit 1\n"
+           "                        unless memory and live-outs are the"
+           " same\n", CG_FLOW_DOT_ITERS, (unsigned long long)CG_FLOW_SEED,
+           CG_FLOW_DOT_MEM);
+}
+
+enum { OPT_ITERS = 400, OPT_SEED, OPT_MEM_SIZE, OPT_MEM_IN, OPT_MEM_OUT,
+       OPT_SYM, OPT_COMPARE };
+
+/* A numeric option into its field; 0 or 2. */
+static int sim_number(sim_opts *o, int c, const char *v)
+{
+    double x;
+    static const char *const name[] = {"--iters", "--seed", "--mem-size"};
+    static const double hi[] = {1e7, 9007199254740991.0, 1 << 30};
+    if (cg_cli_whole("cgramap sim", name[c - OPT_ITERS], v, 1,
+                     hi[c - OPT_ITERS], &x))
+        return 2;
+    if (c == OPT_ITERS)
+        o->data.dot_iters = (int64_t)x;
+    else if (c == OPT_SEED)
+        o->data.seed = (uint64_t)x;
+    else
+        o->data.dot_mem = (uint64_t)x;
+    o->mem_size |= c == OPT_MEM_SIZE;
+    return 0;
+}
+
+/* One option; 0, 1 after --help, 2 on bad usage. */
+static int sim_opt(sim_opts *o, int c, char **argv)
+{
+    switch (c) {
+    case 'a': o->arch = optarg; return 0;
+    case 't': o->templates = optarg; return 0;
+    case OPT_ITERS: case OPT_SEED: case OPT_MEM_SIZE:
+        return sim_number(o, c, optarg);
+    case OPT_MEM_IN: o->mem_in = optarg; return 0;
+    case OPT_MEM_OUT: o->mem_out = optarg; return 0;
+    case OPT_SYM: return cg_cli_sym_add(&o->syms, optarg, "cgramap sim") ?
+                         2 : 0;
+    case OPT_COMPARE: o->compare = true; return 0;
+    case 'h': sim_help(); return 1;
+    case ':':
+        fprintf(stderr, "cgramap sim: option '%s' needs a value\n",
+                argv[optind - 1]);
+        return 2;
+    default:
+        fprintf(stderr, "cgramap sim: unknown option '%s' (see cgramap sim"
+                " --help)\n", argv[optind - 1]);
+        return 2;
+    }
+}
+
+static int sim_parse(int argc, char **argv, sim_opts *o)
+{
+    static const struct option opts[] = {
+        {"arch", required_argument, NULL, 'a'},
+        {"templates", required_argument, NULL, 't'},
+        {"iters", required_argument, NULL, OPT_ITERS},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"mem-size", required_argument, NULL, OPT_MEM_SIZE},
+        {"mem-in", required_argument, NULL, OPT_MEM_IN},
+        {"mem-out", required_argument, NULL, OPT_MEM_OUT},
+        {"sym", required_argument, NULL, OPT_SYM},
+        {"compare", no_argument, NULL, OPT_COMPARE},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    cg_flow_params_init(&o->data);
+    optind = 1;
+    opterr = 0;
+    int c, rc;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1)
+        if ((rc = sim_opt(o, c, argv)) != 0)
+            return rc;
+    if (o->mem_in && o->mem_size) {
+        fprintf(stderr, "cgramap sim: --mem-in sets the memory's size: "
+                "give it or --mem-size, not both\n");
+        return 2;
+    }
+    if (optind != argc - 2) {
+        fprintf(stderr, "cgramap sim: give LOOP.dot and MAPPING.txt"
+                " (see cgramap sim --help)\n");
+        return 2;
+    }
+    o->dot = argv[optind];
+    o->mapping = argv[optind + 1];
+    o->data.nsyms = o->syms.n;
+    memcpy(o->data.syms, o->syms.v, (size_t)o->syms.n * sizeof *o->syms.v);
+    return 0;
+}
+
+/* ---- the data ------------------------------------------------------------ */
+
+/* The memory before the run and the live-ins: the flow stage's data for
+ * an image of --mem-in's size (or --mem-size), then --mem-in's bytes over
+ * the image.  0, or -1 with an error in d. */
+static int data_of(const sim_opts *o, const cg_dfg *g, cg_mem *mem,
+                   uint64_t *in, cg_diags *d)
+{
+    size_t n = 0;
+    char *file = o->mem_in ? cg_slurp(o->mem_in, &n) : NULL;
+    if (o->mem_in && (!file || n == 0)) {
+        cg_diags_add(d, CG_SEV_ERROR, o->mem_in, 0, "cannot read the "
+                     "memory image (%s): give a file of at least one byte",
+                     file ? "empty" : strerror(errno));
+        free(file);
+        return -1;
+    }
+    *mem = (cg_mem){malloc(file ? n : o->data.dot_mem), 0,
+                    file ? n : o->data.dot_mem};
+    if (mem->data) {
+        cg_flow_dot_data(&o->data, g, mem, in);
+        if (file)
+            memcpy(mem->data, file, n);
+    }
+    free(file);
+    return mem->data ? 0 : -1;
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+/* The values of the nodes of op `op` in v, one line each. */
+static void print_values(const cg_dfg *g, cg_op op, const char *what,
+                         const uint64_t *v)
+{
+    for (int i = 0; i < cg_dfg_nnodes(g); i++)
+        if (cg_dfg_get_node(g, i)->op == op)
+            printf("%s '%s' = %llu\n", what, cg_dfg_get_node(g, i)->name,
+                   (unsigned long long)v[i]);
+}
+
+/* How many bytes the run changed, and where the first and last are. */
+static void print_changes(const cg_mem *before, const cg_mem *after)
+{
+    uint64_t n = 0, first = 0, last = 0;
+    for (uint64_t b = 0; b < after->size; b++)
+        if (after->data[b] != before->data[b]) {
+            first = n++ ? first : b;
+            last = b;
+        }
+    if (n)
+        printf("memory: %llu bytes changed, from 0x%llx to 0x%llx\n",
+               (unsigned long long)n,
+               (unsigned long long)(after->base + first),
+               (unsigned long long)(after->base + last));
+    else
+        printf("memory: no byte changed\n");
+}
+
+/* The interpreter's run from before/in against the simulated one; 0 when
+ * memory and live-outs agree, else -1 with the first difference in d. */
+static int compare(const cg_cli_saved *s, const sim_opts *o,
+                   const cg_mem *before, const cg_mem *got,
+                   const uint64_t *in, const uint64_t *gout)
+{
+    size_t nn = (size_t)cg_dfg_nnodes(s->g) + 1;
+    cg_mem want = {malloc(before->size), before->base, before->size};
+    uint64_t *wout = calloc(nn, sizeof *wout);
+    int rc = want.data && wout ? 0 : -1;
+    if (rc == 0) {
+        memcpy(want.data, before->data, before->size);
+        rc = cg_dfg_run(s->g, o->data.dot_iters, &want, in, wout, s->d);
+    }
+    for (uint64_t b = 0; rc == 0 && b < got->size; b++)
+        if (got->data[b] != want.data[b]) {
+            cg_diags_add(s->d, CG_SEV_ERROR, o->mapping, 0, "the simulated "
+                         "mapping leaves 0x%02x at address 0x%llx where the "
+                         "DFG interpreter leaves 0x%02x", got->data[b],
+                         (unsigned long long)(got->base + b), want.data[b]);
+            rc = -1;
+        }
+    for (int i = 0; rc == 0 && i < cg_dfg_nnodes(s->g); i++)
+        if (cg_dfg_get_node(s->g, i)->op == CG_OP_OUTPUT &&
+            gout[i] != wout[i]) {
+            cg_diags_add(s->d, CG_SEV_ERROR, o->mapping, 0, "live-out '%s' "
+                         "is %llu in the simulated mapping but %llu in the "
+                         "DFG interpreter", cg_dfg_get_node(s->g, i)->name,
+                         (unsigned long long)gout[i],
+                         (unsigned long long)wout[i]);
+            rc = -1;
+        }
+    free(want.data);
+    free(wout);
+    return rc;
+}
+
+static void write_mem(void *arg, FILE *f)
+{
+    const cg_mem *m = arg;
+    fwrite(m->data, 1, m->size, f);
+}
+
+/* Simulate, print, compare, write; the exit status. */
+static int sim_one(const sim_opts *o, const cg_cli_saved *s)
+{
+    size_t nn = (size_t)cg_dfg_nnodes(s->g) + 1;
+    uint64_t *in = calloc(nn, 8), *out = calloc(nn, 8);
+    cg_mem before = {0}, after = {0};
+    int rc = in && out && data_of(o, s->g, &before, in, s->d) == 0 ? 0 : 1;
+    after = (cg_mem){malloc(before.size + 1), before.base, before.size};
+    if (rc == 0 && after.data) {
+        memcpy(after.data, before.data, before.size);
+        rc = cg_sim_run(s->nl, s->mrrg, s->g, s->m, o->data.dot_iters,
+                        &after, in, out, s->d) == 0 ? 0 : 1;
+    }
+    if (rc == 0) {
+        printf("loop '%s': %lld iterations at II=%d on %llu bytes of "
+               "memory\n", cg_dfg_name(s->g), (long long)o->data.dot_iters, s->m->ii,
+               (unsigned long long)after.size);
+        print_values(s->g, CG_OP_INPUT, "live-in", in);
+        print_values(s->g, CG_OP_OUTPUT, "live-out", out);
+        print_changes(&before, &after);
+        if (o->compare)
+            rc = compare(s, o, &before, &after, in, out) == 0 ? 0 : 1;
+        if (o->compare && rc == 0)
+            printf("the DFG interpreter: the same memory and live-outs\n");
+    }
+    if (rc == 0 && o->mem_out &&
+        cg_cli_write_file(o->mem_out, write_mem, &after) != 0)
+        rc = 1;
+    free(in);
+    free(out);
+    free(before.data);
+    free(after.data);
+    return rc;
+}
+
+int cg_cli_sim(int argc, char **argv)
+{
+    sim_opts o;
+    int p = sim_parse(argc, argv, &o);
+    if (p)
+        return p == 1 ? 0 : 2;
+    cg_cli_saved s;
+    int rc = cg_cli_saved_init(&s, o.arch, o.templates, o.dot, o.mapping) ==
+             0 ? sim_one(&o, &s) : 1;
+    cg_cli_saved_free(&s);
+    return rc;
+}
