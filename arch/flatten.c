@@ -159,17 +159,95 @@ static int count_edges(const expand_ctx *x)
     return n;
 }
 
+/* Whether reference r of finst fidx is an inout port (of its module, of a
+ * primitive or of a sub-module); wires are not. */
+static bool ref_inout(const expand_ctx *x, int fidx, cg__ref r)
+{
+    const finst *fi = &x->fi[fidx];
+    const cg__module *m = &x->f->a->mods[fi->mod];
+    if (r.kind == CG__REF_PRIM) {
+        cg__pport pp;
+        cg__prim_port(&m->insts[r.inst].p, r.idx, &pp);
+        return pp.dir == CG_DIR_INOUT;
+    }
+    if (r.kind == CG__REF_SUB)
+        m = &x->f->a->mods[x->fi[fi->child[r.inst]].mod];
+    return !m->sigs[r.idx].wire && m->sigs[r.idx].dir == CG_DIR_INOUT;
+}
+
+/* A connection between two inout ports: a join of two pins, which CGRA-ME
+ * (like Verilog) writes in either direction across module boundaries. */
+typedef struct ujoin {
+    int s, t, fi, conn;
+} ujoin;
+
+static void add_edge(graph *g, int s, int t)
+{
+    g->drv[t] = g->nedges;
+    g->src[g->nedges] = s;
+    g->dst[g->nedges++] = t;
+    g->off[s + 1]++;
+}
+
+static void two_drivers(expand_ctx *x, const graph *g, const ujoin *j)
+{
+    const cg__module *m = &x->f->a->mods[x->fi[j->fi].mod];
+    const cg__conn *cn = &m->conns[j->conn];
+    char a[512], b[512];
+    node_name(x, j->t, a, sizeof a);
+    node_name(x, g->src[g->drv[j->t]], b, sizeof b);
+    cg_error_at(x->f->d, cn->loc, "inout port '%s' is driven both inside "
+                "and outside its module (by '%s' and by '%s'); drive it "
+                "from one side", a, b, cg__flat_shown(cn->from));
+}
+
+/* Orient the joins of inout ports so that each port has one driver: away
+ * from a side already driven, else as written.  Passes repeat while one
+ * orients a join, since that drives another port. */
+static void orient_joins(expand_ctx *x, graph *g, ujoin *j, int n)
+{
+    bool *done = calloc((size_t)n + 1, sizeof *done);
+    if (!done)
+        return;
+    for (bool written = false, more = true; more;) {
+        more = false;
+        for (int i = 0; i < n; i++) {
+            if (done[i])
+                continue;
+            bool ds = g->drv[j[i].s] >= 0, dt = g->drv[j[i].t] >= 0;
+            if (ds && dt) {
+                two_drivers(x, g, &j[i]);
+                done[i] = more = true;
+            } else if (dt || ds || written) {
+                if (dt)
+                    add_edge(g, j[i].t, j[i].s);
+                else
+                    add_edge(g, j[i].s, j[i].t);
+                done[i] = more = true;
+                written = false;
+            }
+        }
+        if (!more)
+            for (int i = 0; i < n && !more; i++)
+                more = written = !done[i];
+    }
+    free(done);
+}
+
 static int build_graph(expand_ctx *x, graph *g)
 {
-    int ne = count_edges(x), nn = x->nnodes;
+    int ne = count_edges(x), nn = x->nnodes, nj = 0;
     memset(g, 0, sizeof *g);
     g->src = malloc(sizeof(int) * (size_t)(ne + 1));
     g->dst = malloc(sizeof(int) * (size_t)(ne + 1));
     g->drv = malloc(sizeof(int) * (size_t)(nn + 1));
     g->off = calloc((size_t)nn + 2, sizeof(int));
     g->adj = malloc(sizeof(int) * (size_t)(ne + 1));
-    if (!g->src || !g->dst || !g->drv || !g->off || !g->adj)
+    ujoin *j = malloc(sizeof *j * (size_t)(ne + 1));
+    if (!g->src || !g->dst || !g->drv || !g->off || !g->adj || !j) {
+        free(j);
         return -1;
+    }
     for (int i = 0; i < nn; i++)
         g->drv[i] = -1;
     for (int fi = 0; fi < x->nfi; fi++) {
@@ -177,22 +255,16 @@ static int build_graph(expand_ctx *x, graph *g)
         const cg__mcheck *mc = &x->f->mc[x->fi[fi].mod];
         for (int i = 0; i < m->nconns; i++) {
             int s = gnode(x, fi, mc->from[i]), t = gnode(x, fi, mc->to[i]);
-            if (g->drv[t] >= 0) { /* only inout ports, driven from both sides */
-                char a[512], b[512];
-                node_name(x, t, a, sizeof a);
-                node_name(x, g->src[g->drv[t]], b, sizeof b);
-                cg_error_at(x->f->d, m->conns[i].loc, "inout port '%s' is "
-                            "driven both inside and outside its module (by "
-                            "'%s' and by '%s'); drive it from one side",
-                            a, b, cg__flat_shown(m->conns[i].from));
-                continue;
-            }
-            g->drv[t] = g->nedges;
-            g->src[g->nedges] = s;
-            g->dst[g->nedges++] = t;
-            g->off[s + 1]++;
+            if (ref_inout(x, fi, mc->from[i]) && ref_inout(x, fi, mc->to[i]))
+                j[nj++] = (ujoin){s, t, fi, i};
+            else if (g->drv[t] >= 0) /* an inout port driven from both sides */
+                two_drivers(x, g, &(ujoin){s, t, fi, i});
+            else
+                add_edge(g, s, t);
         }
     }
+    orient_joins(x, g, j, nj);
+    free(j);
     for (int i = 0; i < nn; i++)
         g->off[i + 1] += g->off[i];
     int *fill = calloc((size_t)nn + 1, sizeof(int));

@@ -34,11 +34,18 @@ typedef struct cg_cli_opts {
                                  for a .dot, the live-ins of that sym */
     double run_limit_s;       /* --run-timeout: a loop's reference run
                                  (default CG_FLOW_RUN_LIMIT_S) */
+    int loop_control;         /* --loop-control: CG_CLI_LOOP_* */
 } cg_cli_opts;
 
 /* The flow parameters of o: cg_flow_params_init's with o's mapper
  * parameters, reference-run limit and --sym values. */
 void cg_cli_flow_params(const cg_cli_opts *o, cg_flow_params *p);
+/* --loop-control: auto (the default) is array when no unit of the
+ * architecture computes icmp, else dfg (docs/cli.md). */
+enum { CG_CLI_LOOP_AUTO, CG_CLI_LOOP_DFG, CG_CLI_LOOP_ARRAY };
+struct cg_netlist;
+/* Whether loops get CGRA-ME's shape (extraction's array_control) on nl. */
+bool cg_cli_array_control(const cg_cli_opts *o, const struct cg_netlist *nl);
 
 /* ---- scan ---------------------------------------------------------------- */
 

@@ -137,6 +137,17 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
         return cg_cli_seconds("cgramap", "--run-timeout", optarg,
                               &o->run_limit_s) ? 2 : 0;
     case 's': return cg_cli_sym_add(&o->syms, optarg, "cgramap") ? 2 : 0;
+    case 'L':
+        if (!strcmp(optarg, "auto") || !strcmp(optarg, "dfg") ||
+            !strcmp(optarg, "array")) {
+            o->loop_control = !strcmp(optarg, "auto") ? CG_CLI_LOOP_AUTO
+                              : !strcmp(optarg, "dfg") ? CG_CLI_LOOP_DFG
+                                                       : CG_CLI_LOOP_ARRAY;
+            return 0;
+        }
+        fprintf(stderr, "cgramap: Invalid value for --loop-control: %s "
+                "(auto, dfg or array)\n", optarg);
+        return 2;
     case CG_CLI_OPT_SEED:
     case CG_CLI_OPT_STEPS:
     case CG_CLI_OPT_NODES:
@@ -180,6 +191,7 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o,
         {"mapping-dir", required_argument, NULL, 'M'},
         {"run-timeout", required_argument, NULL, 'R'},
         {"sym", required_argument, NULL, 's'},
+        {"loop-control", required_argument, NULL, 'L'},
         {"param", required_argument, NULL, 'P'},
         {"report", required_argument, NULL, 'O'},
         CG_CLI_EFFORT_OPTIONS,
@@ -229,6 +241,12 @@ int cg_cli_main_job(int argc, char **argv)
     cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
                         : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
+    if (nl && o.loop_control == CG_CLI_LOOP_AUTO &&
+        cg_cli_array_control(&o, nl))
+        cg_diags_add(d, CG_SEV_NOTE, o.arch, 0, "no unit of the architecture "
+                     "computes icmp: loops extracted from C leave their loop "
+                     "control to the array's controller, as CGRA-ME's do (no "
+                     "exit compare); --loop-control dfg keeps it");
     cg_diags_print(d, stderr);
     rc = nl ? bench_run(nl, &o, argv + optind, argc - optind) : 1;
     cg_netlist_destroy(nl);

@@ -193,25 +193,74 @@ static void push_rec(json_t *recs, json_t *rec)
         json_array_append_new(recs, rec);
 }
 
+/* A loop clang removed (typically folded to a formula, s += i): the file
+ * compiled again (once, into *kept) keeping exit values computed in the
+ * loop.  The DFG (from *from), or NULL with the first error kept in d. */
+static cg_dfg *refold(const cg_cli_job *j, const cg_extract_prog *x,
+                      const char *tag, cg_extract_prog **kept,
+                      cg_extract_prog **from, cg_diags *d)
+{
+    cg_diags *d2 = cg_diags_create();
+    if (!*kept) {
+        cg_extract_params p = *cg_extract_prog_params(x);
+        p.keep_exit_values = true;
+        *kept = cg_extract_open(j->path, &p, d2);
+    }
+    cg_dfg *g = *kept ? cg_extract_loop(*kept, tag, d2) : NULL;
+    if (g) {
+        cg_diags_clear(d);
+        cg_diags_add(d, CG_SEV_NOTE, j->path, 0, "loop '%s': clang folded "
+                     "it away (a formula or nothing left); extracted from "
+                     "the file compiled again keeping the loop's exit values "
+                     "in it (-mllvm -replexitval=never)", tag);
+        cg_diags_append(d, d2);
+        *from = *kept;
+    }
+    cg_diags_destroy(d2);
+    return g;
+}
+
 /* The loops of a compiled C file: the Makefile's LOOP_TAGS, else all. */
 static void run_tags(const cg_cli_job *j, cg_extract_prog *x, char *tags,
                      const cg_netlist *nl, const cg_cli_opts *o,
                      cg_diags *fd, json_t *recs)
 {
+    cg_extract_prog *kept = NULL;
     char *save = NULL, *t = tags ? strtok_r(tags, " \t", &save) : NULL;
     for (int i = 0; tags ? t != NULL : i < cg_extract_ntags(x); i++) {
         const char *tag = tags ? t : cg_extract_tag(x, i);
         cg_diags *d = cg_diags_create();
         if (i == 0)
             cg_diags_append(d, fd); /* the file's warnings, once */
-        cg_dfg *g = cg_extract_loop(x, tag, d);
-        push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, x, nl, o, d)
+        cg_extract_prog *from = x;
+        cg_diags *dt = cg_diags_create(); /* its "not found" may go */
+        cg_dfg *g = cg_extract_loop(x, tag, dt);
+        if (!g && cg_extract_loop_gone(x, tag))
+            g = refold(j, x, tag, &kept, &from, dt);
+        cg_diags_append(d, dt);
+        cg_diags_destroy(dt);
+        push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, from, nl, o,
+                                           d)
                          : cg_cli_error_record(j->bench, j->path, tag, d));
         cg_dfg_destroy(g);
         cg_diags_destroy(d);
         if (tags)
             t = strtok_r(NULL, " \t", &save);
     }
+    cg_extract_close(kept);
+}
+
+bool cg_cli_array_control(const cg_cli_opts *o, const cg_netlist *nl)
+{
+    if (o->loop_control != CG_CLI_LOOP_AUTO)
+        return o->loop_control == CG_CLI_LOOP_ARRAY;
+    for (int i = 0; i < cg_netlist_nprims(nl); i++) {
+        const cg_nl_prim *p = cg_netlist_prim(nl, i);
+        if (p->p.kind == CG_PRIM_FUNC &&
+            (p->p.ops & CG_OPSET(CG_OP_ICMP)))
+            return false;
+    }
+    return true;
 }
 
 static void run_c(const cg_cli_job *j, const cg_netlist *nl,
@@ -222,6 +271,7 @@ static void run_c(const cg_cli_job *j, const cg_netlist *nl,
     cg_extract_params p;
     cg_extract_params_init(&p);
     p.addr_width = cg_netlist_addr_width(nl); /* the arch's address width */
+    p.array_control = cg_cli_array_control(o, nl);
     bool ok = (!j->makefile ||
                (cg_extract_makefile_read(j->makefile, &mk, d) == 0 &&
                 (!mk.dfg_flags ||
@@ -251,7 +301,7 @@ static void run_dot(const cg_cli_job *j, const cg_netlist *nl,
                     const cg_cli_opts *o, json_t *recs)
 {
     cg_diags *d = cg_diags_create();
-    cg_dfg *g = cg_dfg_read_dot(j->path, d);
+    cg_dfg *g = cg_dfg_read_file(j->path, d); /* .dot, or another mapper's */
     push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, NULL, nl, o, d)
                      : cg_cli_error_record(j->bench, j->path, NULL, d));
     cg_dfg_destroy(g);

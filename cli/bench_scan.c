@@ -129,10 +129,15 @@ int cg_cli_scan(const char *path, cg_cli_jobs *out)
         return scan_dir(path, out);
     if (ends_with(path, ".c"))
         return push(out, CG_CLI_JOB_C, path, base_name(path, ".c"), NULL);
-    if (ends_with(path, ".dot"))
-        return push(out, CG_CLI_JOB_DOT, path, base_name(path, ".dot"), NULL);
-    fprintf(stderr, "%s: error: not a folder, a .c file or a .dot file\n",
-            path);
+    /* other mappers' DFGs only when named: a folder's .xml may be an
+     * architecture */
+    static const char *const dfgs[] = {".dot", ".xml", ".txt"};
+    for (int i = 0; i < 3; i++)
+        if (ends_with(path, dfgs[i]))
+            return push(out, CG_CLI_JOB_DOT, path, base_name(path, dfgs[i]),
+                        NULL);
+    fprintf(stderr, "%s: error: not a folder, a .c file or a DFG file "
+            "(.dot; .xml, .txt: other mappers' DFGs)\n", path);
     return -1;
 }
 

@@ -28,7 +28,7 @@ static void dfg_help(void)
            " [--cflags FLAGS]\n"
            "                  [--no-phi-removal] [--no-leaf-removal]"
            " [--sym NAME=VALUE]...\n"
-           "                  [--addr-width BITS]\n"
+           "                  [--addr-width BITS] [--loop-control dfg|array]\n"
            "Extract the DFG of every //DFGLOOP-tagged loop of FILE.c"
            " (or of TAG only) as dot.\n"
            "--sym gives a kernel parameter or a symbolic trip count a value,"
@@ -36,7 +36,10 @@ static void dfg_help(void)
            "benchmark Makefile's DFG_FLAGS.\n"
            "Index arithmetic is narrowed to BITS (default 32, the address"
            " width of the\narchitecture: address-width= in its XML) where"
-           " exact; 64 keeps LLVM's widths.\n");
+           " exact; 64 keeps LLVM's widths.\n"
+           "--loop-control array leaves the loop control to the array's"
+           " controller, as\nCGRA-ME's DFGs do: no exit compare (loop_exit)"
+           " nor what only it needs.\n");
 }
 
 /* 0 = run, 1 = help printed, 2 = usage error printed.  getopt_long_only
@@ -50,6 +53,7 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         {"no-leaf-removal", no_argument, NULL, 'L'},
         {"sym", required_argument, NULL, 's'},
         {"addr-width", required_argument, NULL, 'A'},
+        {"loop-control", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -79,6 +83,14 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
             o->p.addr_width = (int)w;
             break;
         }
+        case 'C':
+            if (!strcmp(optarg, "dfg") || !strcmp(optarg, "array")) {
+                o->p.array_control = !strcmp(optarg, "array");
+                break;
+            }
+            fprintf(stderr, "cgramap dfg: --loop-control takes dfg or array,"
+                    " not '%s'\n", optarg);
+            return 2;
         case 'h': dfg_help(); return 1;
         case ':':
             fprintf(stderr, "cgramap dfg: option '%s' needs a value\n",

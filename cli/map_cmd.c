@@ -34,6 +34,8 @@ static void map_help(void)
            "                  [--ii N] [--mapper auto|heuristic|ilp] LOOP.dot\n"
            "Map one DFG (heuristic, then the ILP at the IIs below), check"
            " the mapping, print a row.\n"
+           "LOOP may also be another mapper's DFG: .xml (NUS mappers) or"
+           " .txt (SAT-based mappers).\n"
            CG_CLI_EFFORT_HELP);
 }
 
@@ -157,8 +159,8 @@ int cg_cli_map(int argc, char **argv)
     cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
                         : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
-    cg_dfg *g = nl ? cg_dfg_read_dot(o.dot, d) : NULL;
-    if (g && !cg_dfg_file(g)) /* no source named: errors name the .dot */
+    cg_dfg *g = nl ? cg_dfg_read_file(o.dot, d) : NULL;
+    if (g && !cg_dfg_file(g)) /* no source named: errors name the file */
         cg_dfg_set_file(g, o.dot);
     int rc = g ? map_one(&o, nl, g, d) : 1;
     cg_diags_print(d, stderr);

@@ -39,6 +39,9 @@ void cg_cli_help(void)
 "      --timeout S         seconds per II tried (default 60)\n"
 "      --max-ii N          highest II tried, up to 64 (default 16)\n"
 "      --solver NAME       the ILP's MIP solver: glpk (default) or cbc\n"
+"      --loop-control M    dfg: the DFG keeps the exit compare; array: the\n"
+"                          array's controller runs the loop (CGRA-ME);\n"
+"                          auto (default): array when no unit has icmp\n"
 CG_CLI_EFFORT_HELP
 "  -j, --jobs N            files mapped at once (default 1)\n"
 "      --json FILE         every row, with each II tried, as JSON\n"

@@ -116,6 +116,17 @@ int cg_dfg_check(const cg_dfg *g, cg_diags *d);
 cg_dfg *cg_dfg_read_dot(const char *path, cg_diags *d);
 cg_dfg *cg_dfg_read_dot_string(const char *text, const char *filename,
                                cg_diags *d);
+/* ---- other mappers' DFGs (docs/dfg.md, "Other mappers' DFGs") --------- */
+
+/* The DFG XML of the NUS mapper family (<DFG>, <Node idx>, <OP>,
+ * <Outputs>...), and the text form of the SAT-based mapper family (node
+ * and edge lines).  Errors name file:line; NULL on error. */
+cg_dfg *cg_dfg_read_nus_xml(const char *path, cg_diags *d);
+cg_dfg *cg_dfg_read_text(const char *path, cg_diags *d);
+/* By path's extension: .dot, .xml (NUS), .txt (text); another is an
+ * error naming them. */
+cg_dfg *cg_dfg_read_file(const char *path, cg_diags *d);
+
 /* Write cgramap's .dot form: CGRA-ME readable, and lossless. */
 void cg_dfg_write_dot(const cg_dfg *g, FILE *out);
 

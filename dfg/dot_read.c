@@ -7,6 +7,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -255,6 +257,90 @@ static void add_edge(builder *b, int e)
         report(b, x->line, "out of memory");
 }
 
+/* ---- CGRA-ME's opcode spellings ----------------------------------------- */
+
+/* Spellings CGRA-ME gives several LLVM ops: read as the first, warned. */
+static const struct {
+    const char *spelling, *ops, *others;
+} ambiguous[] = {
+    {"div", "sdiv, udiv, srem and urem", "udiv, srem, urem"},
+    {"rem", "srem and urem", "urem"},
+    {"shr", "ashr and lshr", "ashr"},
+};
+
+/* The nodes spelled `spelling` (and, when three is given, taking operand
+ * 2: three[i]; those become selects): their count, the first one's index
+ * and the line of its opcode=. */
+static int spelled(builder *b, const char *spelling, const bool *three,
+                   int *first, int *line)
+{
+    int n = 0;
+    for (int i = 0; i < b->pg->nnodes; i++) {
+        int at = b->pg->nodes[i].line;
+        const char *s = cg__dot_get(&b->pg->nodes[i].a, "opcode", &at);
+        if (!s || strcmp(s, spelling))
+            continue;
+        if (three && !three[i])
+            continue;
+        if (three)
+            cg_dfg_node_mut(b->g, i)->op = CG_OP_SELECT;
+        if (n++ == 0)
+            *first = i, *line = at;
+    }
+    return n;
+}
+
+static void spelling_warning(builder *b, const char *spelling, int n,
+                             int first, int line, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void spelling_warning(builder *b, const char *spelling, int n,
+                             int first, int line, const char *fmt, ...)
+{
+    char more[48] = "", msg[512];
+    if (n > 1)
+        snprintf(more, sizeof more, " and %d more", n - 1);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cg_diags_add(b->d, CG_SEV_WARNING, b->pg->file, line, "opcode '%s' "
+                 "(node '%.120s'%s) %s", spelling, b->pg->nodes[first].name,
+                 more, msg);
+}
+
+/* CGRA-ME writes LLVM's select as phi (three operands, where a loop phi
+ * has two) and gives one name to ops cgramap tells apart; say what each
+ * is read as, once per spelling and file. */
+static void cgrame_spellings(builder *b)
+{
+    bool *three = calloc((size_t)b->pg->nnodes + 1, sizeof *three);
+    if (!three) {
+        report(b, 0, "out of memory");
+        return;
+    }
+    for (int e = 0; e < cg_dfg_nedges(b->g); e++) {
+        const cg_dfg_edge *x = cg_dfg_get_edge(b->g, e);
+        three[x->dst] |= x->operand == 2;
+    }
+    int first = 0, line = 0, n = spelled(b, "phi", three, &first, &line);
+    free(three);
+    if (n)
+        spelling_warning(b, "phi", n, first, line, "with three operands is "
+                         "read as select, as CGRA-ME writes LLVM's select: "
+                         "operand 0 the condition, 1 the value if true, 2 "
+                         "the value if false");
+    for (size_t k = 0; k < sizeof ambiguous / sizeof *ambiguous; k++) {
+        cg_op op;
+        cg_op_parse(ambiguous[k].spelling, &op);
+        if ((n = spelled(b, ambiguous[k].spelling, NULL, &first, &line)))
+            spelling_warning(b, ambiguous[k].spelling, n, first, line,
+                             "is read as %s, but CGRA-ME writes %s all as "
+                             "'%s'; where another was meant, write its name "
+                             "(%s)", cg_op_name(op), ambiguous[k].ops,
+                             ambiguous[k].spelling, ambiguous[k].others);
+    }
+}
+
 /* ---- defaults for what CGRA-ME files leave out ------------------------- */
 
 /* The operand whose width a node without width= takes, -1 for a fixed
@@ -476,6 +562,7 @@ static cg_dfg *build(const cg__dot_graph *pg, cg_diags *d)
             add_edge(&b, e);
     }
     if (!b.errors) {
+        cgrame_spellings(&b);
         default_widths(&b);
         default_distances(&b);
         cg__dfg_locator loc = {loc_node, loc_edge, pg};

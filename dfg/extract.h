@@ -41,6 +41,14 @@ typedef struct cg_extract_params {
     const char *cflags;      /* extra clang flags, space separated, or NULL */
     bool phi_removal;        /* recurrences become back edges (default) */
     bool leaf_removal;       /* drop dead leaves (default) */
+    bool keep_exit_values;   /* clang keeps values used after the loop
+                                computed in it (-mllvm -replexitval=never),
+                                so a loop like s += i is not folded to a
+                                formula and removed; default off */
+    bool array_control;      /* CGRA-ME's shape: loop control is left to
+                                the array's controller, so the DFG has no
+                                exit compare (no loop_exit output, nor what
+                                only it needs); default off */
     int addr_width;          /* bits of the array's addresses (default 32):
                                 index arithmetic, loop counters and address
                                 constants are narrowed to it where exact,
@@ -50,8 +58,8 @@ typedef struct cg_extract_params {
     cg_extract_sym syms[CG_EXTRACT_MAX_SYMS];
 } cg_extract_params;
 
-/* Defaults: no cflags, phi_removal and leaf_removal on, address width 32,
- * no symbols. */
+/* Defaults: no cflags, phi_removal and leaf_removal on, array_control
+ * off, address width 32, no symbols. */
 void cg_extract_params_init(cg_extract_params *p);
 
 /* Extract every //DFGLOOP-tagged loop of c_path (loop_tag NULL) or only the
@@ -98,12 +106,17 @@ typedef struct cg_extract_prog cg_extract_prog;
 cg_extract_prog *cg_extract_open(const char *c_path,
                                  const cg_extract_params *p, cg_diags *d);
 void cg_extract_close(cg_extract_prog *x);          /* accepts NULL */
+/* The parameters x was opened with (its copy). */
+const cg_extract_params *cg_extract_prog_params(const cg_extract_prog *x);
 int cg_extract_ntags(const cg_extract_prog *x);
 const char *cg_extract_tag(const cg_extract_prog *x, int i);
 int cg_extract_tag_line(const cg_extract_prog *x, int i);
 /* The DFG of the loop tagged tag (its nest attached), NULL with an error
  * naming file:line and the reason. */
 cg_dfg *cg_extract_loop(cg_extract_prog *x, const char *tag, cg_diags *d);
+/* Whether tag names a loop the optimized code no longer has (removed,
+ * fully unrolled or folded to a formula): cg_extract_loop's "not found". */
+bool cg_extract_loop_gone(const cg_extract_prog *x, const char *tag);
 
 /* One global of the memory layout. */
 typedef struct cg_extract_global {
@@ -111,6 +124,14 @@ typedef struct cg_extract_global {
     uint64_t base;      /* byte address */
     uint64_t bytes;
     bool is_const;      /* read-only: keeps its initializer in native runs */
+    bool is_ptr;        /* a pointer or an array of pointers: each 8-byte
+                           slot holds an address of the layout (translated
+                           to and from the host's in native runs) */
+    bool is_stack;      /* not a global: an array on a function's stack
+                           (name "function.array"), placed after the
+                           globals so that a loop reading it can be
+                           verified; the native run copies the frame's
+                           bytes in at each entry of the loop */
 } cg_extract_global;
 
 int cg_extract_nglobals(const cg_extract_prog *x);
@@ -124,7 +145,11 @@ int cg_extract_image(const cg_extract_prog *x, cg_mem *mem);
 
 /* Fill every writable global of mem (an image from cg_extract_image) with
  * pseudo-random bytes from seed, the same on every machine; read-only
- * globals are left alone (the native run gives them their initializers). */
+ * globals are left alone (the native run gives them their initializers).
+ * A pointer global (is_ptr) gets a valid target instead of random bytes:
+ * each slot the address of the largest writable global that is not a
+ * pointer (0 when there is none), so that a kernel reading through it
+ * runs. */
 void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
                             uint64_t seed);
 

@@ -63,6 +63,7 @@ typedef struct bx {
     int nm;
     cg__ex_probe *in, *out;
     int nin, nout;
+    int exit_node;         /* loop_exit, -1 when not made */
 } bx;
 
 static void fail(bx *b, int line, const char *fmt, ...)
@@ -166,7 +167,8 @@ static int const_node(bx *b, int64_t value, int width, const char *sym,
 /* Where the native run finds v (an argument or an instruction). */
 static cg__ex_probe probe_of(bx *b, LLVMValueRef v, int node)
 {
-    cg__ex_probe p = {node, CG__EX_INST, 0, 0, is_ptr(v), width_of(b, v), 0};
+    cg__ex_probe p = {node, CG__EX_INST, 0, 0, is_ptr(v), width_of(b, v), 0,
+                      0};
     if (LLVMIsAArgument(v)) {
         p.where = CG__EX_ARG;
         for (LLVMValueRef a = LLVMGetFirstParam(b->l->fn); a && a != v;
@@ -175,6 +177,8 @@ static cg__ex_probe probe_of(bx *b, LLVMValueRef v, int node)
     } else {
         p.bb = cg__ex_block_index(b->l->fn, LLVMGetInstructionParent(v));
         p.idx = cg__ex_inst_index(v);
+        if (LLVMIsAAllocaInst(v)) /* a stack array in the layout */
+            p.stack1 = cg__ex_global_index(b->x, v) + 1;
     }
     return p;
 }
@@ -693,14 +697,17 @@ static void outputs(bx *b, LLVMValueRef br)
         int n = add_node(b, CG_OP_OUTPUT, width_of(b, i), line_of(i));
         operand(b, i, n, 0);
         cg__ex_probe p = {n, CG__EX_INST, body, cg__ex_inst_index(i),
-                          is_ptr(i), width_of(b, i), 0};
+                          is_ptr(i), width_of(b, i), 0, 0};
         add_probe(b, &b->out, &b->nout, p);
     }
     int n = add_node(b, CG_OP_OUTPUT, 1, line_of(br));
     b->nodes[n].name = "loop_exit";
     operand(b, LLVMGetCondition(br), n, 0);
+    b->exit_node = n;
+    if (b->x->params.array_control)
+        return; /* emit() drops it and what only it needs */
     cg__ex_probe p = {n, CG__EX_CONST, 0, 0, false, 1,
-                      LLVMGetSuccessor(br, 0) == b->exit};
+                      LLVMGetSuccessor(br, 0) == b->exit, 0};
     add_probe(b, &b->out, &b->nout, p);
 }
 
@@ -786,35 +793,82 @@ static void translate(bx *b)
     resolve_phis(b);
 }
 
-/* Nodes a store or an output needs (all of them without leaf removal). */
-static bool *live_nodes(bx *b)
+/* Add to v what its nodes need: operands and initial values, on. */
+static void needs(const bx *b, bool *v)
 {
-    bool *live = calloc((size_t)b->nn + 1, sizeof *live);
-    if (!live)
-        return NULL;
-    for (int i = 0; i < b->nn; i++)
-        live[i] = !b->x->params.leaf_removal ||
-                  b->nodes[i].op == CG_OP_STORE ||
-                  b->nodes[i].op == CG_OP_OUTPUT;
     for (bool changed = true; changed;) {
         changed = false;
         for (int e = 0; e < b->ne; e++) {
             const xedge *x = &b->edges[e];
-            if (!live[x->dst])
+            if (!v[x->dst])
                 continue;
-            if (!live[x->src])
-                changed = live[x->src] = true;
-            if (x->init >= 0 && !live[x->init])
-                changed = live[x->init] = true;
+            if (!v[x->src])
+                changed = v[x->src] = true;
+            if (x->init >= 0 && !v[x->init])
+                changed = v[x->init] = true;
         }
     }
+}
+
+/* With the loop control left to the array's controller, the exit compare
+ * goes: loop_exit and what only it needs (its cone, returned).  The
+ * controller must know the trip count before the loop starts, which an
+ * exit computed from memory does not allow: warned (verification still
+ * uses the native run's count). */
+static bool *exit_cone(bx *b)
+{
+    bool *cone = calloc((size_t)b->nn + 1, sizeof *cone);
+    if (!cone)
+        return NULL;
+    cone[b->exit_node] = true;
+    needs(b, cone);
+    for (int i = 0; i < b->nn; i++)
+        if (b->nodes[i].op == CG_OP_LOAD && cone[i]) {
+            cg_diags_add(b->d, CG_SEV_WARNING, b->x->path, b->l->line,
+                         "loop '%s': its exit depends on memory (the load "
+                         "at line %d); with the loop control left to the "
+                         "array's controller, the controller must know the "
+                         "trip count before the loop starts (cgramap "
+                         "verifies with the count of the native run)",
+                         b->t->name, b->nodes[i].line);
+            break;
+        }
+    return cone;
+}
+
+/* Nodes a store or an output needs; without leaf removal every node, but
+ * the exit compare's cone when the array's controller runs the loop. */
+static bool *live_nodes(bx *b)
+{
+    bool ctl = b->x->params.array_control && b->exit_node >= 0;
+    bool *live = calloc((size_t)b->nn + 1, sizeof *live);
+    bool *cone = ctl ? exit_cone(b) : NULL;
+    if (!live || (ctl && !cone)) {
+        free(live);
+        free(cone);
+        return NULL;
+    }
+    for (int i = 0; i < b->nn; i++)
+        live[i] = (b->nodes[i].op == CG_OP_STORE ||
+                   b->nodes[i].op == CG_OP_OUTPUT) &&
+                  !(ctl && i == b->exit_node);
+    needs(b, live);
+    for (int i = 0; i < b->nn && !b->x->params.leaf_removal; i++)
+        live[i] = live[i] || !(cone && cone[i]);
+    free(cone);
     return live;
 }
 
-static void remap_probes(cg__ex_probe *p, int n, const int *newid)
+/* Probes of dropped nodes go (live-ins only the exit compare read). */
+static void remap_probes(cg__ex_probe *p, int *n, const int *newid)
 {
-    for (int i = 0; i < n; i++)
-        p[i].node = newid[p[i].node];
+    int k = 0;
+    for (int i = 0; i < *n; i++)
+        if (newid[p[i].node] >= 0) {
+            p[k] = p[i];
+            p[k++].node = newid[p[i].node];
+        }
+    *n = k;
 }
 
 static bool is_mem(cg_op op) { return op == CG_OP_LOAD || op == CG_OP_STORE; }
@@ -901,8 +955,8 @@ static cg_dfg *emit(bx *b, LLVMValueRef **values)
             cg_dfg_add_edge(g, newid[x->src], newid[x->dst], x->operand,
                             x->distance, x->init >= 0 ? newid[x->init] : -1);
     }
-    remap_probes(b->in, b->nin, newid);
-    remap_probes(b->out, b->nout, newid);
+    remap_probes(b->in, &b->nin, newid);
+    remap_probes(b->out, &b->nout, newid);
     free(live);
     free(newid);
     free(ord);
@@ -945,7 +999,7 @@ static int record(bx *b, const cg_dfg *g)
 cg_dfg *cg__ex_build(cg_extract_prog *x, const cg__ex_tag *t, int loop,
                      cg_diags *d)
 {
-    bx b = {.x = x, .t = t, .l = &x->loops[loop], .d = d};
+    bx b = {.x = x, .t = t, .l = &x->loops[loop], .d = d, .exit_node = -1};
     cg_dfg *g = NULL;
     LLVMValueRef *values = NULL;
     if (shape(&b))

@@ -43,6 +43,8 @@ typedef struct cg__ex_probe {
     bool is_ptr;        /* pointer: translated to the layout's addresses */
     int width;
     uint64_t value;     /* CG__EX_CONST */
+    int stack1;         /* 1 + the layout entry of the stack array whose
+                           alloca this live-in is, 0 when none */
 } cg__ex_probe;
 
 /* An extracted loop as the native run needs it. */
@@ -85,7 +87,8 @@ int cg__ex_type_bits(const cg_extract_prog *x, LLVMTypeRef t);
 /* extract_loops.c: natural loops of every function, with their tags' lines */
 int cg__ex_find_loops(cg_extract_prog *x, cg_diags *d);
 bool cg__ex_in_loop(const cg__ex_loop *l, LLVMBasicBlockRef b);
-/* The loop a tag names, -1 with an error when there is none. */
+/* The loop a tag names; with an error, -2 when the optimized code has no
+ * loop there (removed, unrolled, folded) and -1 otherwise. */
 int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
                      cg_diags *d);
 int cg__ex_block_index(LLVMValueRef fn, LLVMBasicBlockRef b);

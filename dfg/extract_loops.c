@@ -386,7 +386,7 @@ int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
                      "found: no loop of the optimized code spans this line "
                      "(the optimizer removed or fully unrolled it, or the "
                      "tag is not inside a loop)", t->name);
-        return -1;
+        return -2;
     }
     for (int ln = x->loops[best].line + 1; x->src && ln <= t->line; ln++)
         if (loop_keyword(x->src, ln)) {
@@ -396,7 +396,7 @@ int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
                          "formula or removed); the nearest remaining loop "
                          "starts at line %d", t->name, ln,
                          x->loops[best].line);
-            return -1;
+            return -2;
         }
     if (ties) {
         cg_diags_add(d, CG_SEV_ERROR, x->path, t->line, "loop '%s' exists %d "

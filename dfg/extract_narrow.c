@@ -14,7 +14,9 @@
  *   - the address of a load or store, when the address provably lies in
  *     [0, 2^A): by the range of its value (below), or because it is an
  *     inbounds GEP of a global that ends below 2^A (an access outside the
- *     object it points into is undefined behaviour in C);
+ *     object it points into is undefined behaviour in C), or of a pointer
+ *     live-in when the layout ends below 2^A (the native run translates it
+ *     into the layout, or fails saying it points elsewhere);
  *   - an icmp, when both operands' ranges fit in A bits the way the
  *     predicate reads them (signed, unsigned, either for eq/ne);
  *   - a trunc to at most A bits.
@@ -467,8 +469,19 @@ static void check_member(nctx *c, int v)
     }
 }
 
+/* Whether LLVM value a is the live-in of an input node of the graph. */
+static bool is_livein(const nctx *c, LLVMValueRef a)
+{
+    for (int i = 0; i < cg_dfg_nnodes(c->g); i++)
+        if (node(c, i)->op == CG_OP_INPUT && c->values[i] == a)
+            return true;
+    return false;
+}
+
 /* The address of access v lies in an object that ends below 2^A: an
- * inbounds GEP (through casts) of a global. */
+ * inbounds GEP (through casts) of a global, or of a pointer live-in (a
+ * global pointer's value: the native run puts it in the layout, and says
+ * so when it points elsewhere, so it lies below the layout's end). */
 static bool inbounds_global(const nctx *c, int v)
 {
     LLVMValueRef in = c->values ? c->values[v] : NULL;
@@ -482,6 +495,9 @@ static bool inbounds_global(const nctx *c, int v)
                    c->x->globals[g].base + c->x->globals[g].bytes <=
                        (uint64_t)1 << c->A;
         }
+        if (is_livein(c, a))
+            return c->A < 64 && c->x->mem_base + c->x->mem_size <=
+                                    (uint64_t)1 << c->A;
         if (LLVMIsAGetElementPtrInst(a) || (LLVMIsAConstantExpr(a) &&
             LLVMGetConstOpcode(a) == LLVMGetElementPtr)) {
             if (!LLVMIsInBounds(a))

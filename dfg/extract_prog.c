@@ -302,10 +302,72 @@ int cg__ex_type_bits(const cg_extract_prog *x, LLVMTypeRef t)
     return (int)LLVMSizeOfTypeInBits(x->td, t);
 }
 
-/* Every defined global, in module order, aligned to at least 16 bytes. */
-static int layout(cg_extract_prog *x)
+/* A fixed-size array on the stack: an alloca of an array type in the
+ * entry block (scalars are promoted to registers by -O2). */
+static bool stack_array(LLVMValueRef i)
+{
+    return LLVMIsAAllocaInst(i) &&
+           LLVMGetTypeKind(LLVMGetAllocatedType(i)) == LLVMArrayTypeKind &&
+           LLVMIsAConstantInt(LLVMGetOperand(i, 0)) &&
+           LLVMConstIntGetZExtValue(LLVMGetOperand(i, 0)) == 1;
+}
+
+static int count_stack_arrays(LLVMModuleRef m)
 {
     int n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+         f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMIsDeclaration(f) ? NULL
+                                    : LLVMGetEntryBasicBlock(f);
+             bb; bb = NULL)
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+                 i = LLVMGetNextInstruction(i))
+                n += stack_array(i);
+    return n;
+}
+
+/* The stack arrays of every function, after the globals (from at): a
+ * loop that reads one can then be verified (extract_run.c copies the
+ * frame's bytes in).  Returns the end. */
+static uint64_t stack_arrays(cg_extract_prog *x, uint64_t at)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(x->mod); f;
+         f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        int k = 0;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(
+                 LLVMGetEntryBasicBlock(f));
+             i; i = LLVMGetNextInstruction(i)) {
+            if (!stack_array(i))
+                continue;
+            size_t fl, il;
+            const char *fn = LLVMGetValueName2(f, &fl);
+            const char *in = LLVMGetValueName2(i, &il);
+            char name[256];
+            if (il)
+                snprintf(name, sizeof name, "%s.%s", fn, in);
+            else
+                snprintf(name, sizeof name, "%s.stack%d", fn, k);
+            k++;
+            at = (at + 15) / 16 * 16;
+            cg_extract_global *e = &x->globals[x->nglobals];
+            e->name = cg__ex_strdup(name);
+            e->base = at;
+            e->bytes = LLVMABISizeOfType(x->td, LLVMGetAllocatedType(i));
+            e->is_stack = true;
+            x->gvs[x->nglobals++] = i;
+            at += e->bytes ? e->bytes : 1;
+        }
+    }
+    return at;
+}
+
+/* Every defined global, in module order, aligned to at least 16 bytes,
+ * then the stack arrays. */
+static int layout(cg_extract_prog *x)
+{
+    int n = count_stack_arrays(x->mod);
     for (LLVMValueRef g = LLVMGetFirstGlobal(x->mod); g;
          g = LLVMGetNextGlobal(g))
         n++;
@@ -329,9 +391,15 @@ static int layout(cg_extract_prog *x)
         e->base = at;
         e->bytes = LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(g));
         e->is_const = LLVMIsGlobalConstant(g);
+        LLVMTypeRef t = LLVMGlobalGetValueType(g);
+        while (LLVMGetTypeKind(t) == LLVMArrayTypeKind)
+            t = LLVMGetElementType(t);
+        e->is_ptr = LLVMGetTypeKind(t) == LLVMPointerTypeKind &&
+                    LLVMABISizeOfType(x->td, t) == 8;
         x->gvs[x->nglobals++] = g;
         at += e->bytes ? e->bytes : 1;
     }
+    at = stack_arrays(x, at);
     x->mem_base = LAYOUT_BASE;
     x->mem_size = (at + 15) / 16 * 16 - LAYOUT_BASE;
     return 0;
@@ -356,7 +424,15 @@ cg_extract_prog *cg_extract_open(const char *c_path,
     else
         cg_extract_params_init(&x->params);
     x->path = cg__ex_strdup(c_path);
-    x->cflags = cg__ex_strdup(x->params.cflags);
+    /* the exit values stay computed in the loop: clang's IndVarSimplify
+     * otherwise replaces a sum like s += i by its formula and deletes the
+     * loop */
+    const char *keep = x->params.keep_exit_values ? " -mllvm "
+                       "-replexitval=never" : "";
+    const char *cf = x->params.cflags ? x->params.cflags : "";
+    x->cflags = malloc(strlen(cf) + strlen(keep) + 1);
+    if (x->cflags)
+        strcat(strcpy(x->cflags, cf), keep);
     x->params.cflags = x->cflags;
     x->ctx = LLVMContextCreate();
     if (read_tags(x, d) || compile(x, d) || layout(x) ||
@@ -438,6 +514,11 @@ void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
                             uint64_t seed)
 {
     uint64_t s = seed ? seed : 1; /* xorshift never leaves 0 */
+    uint64_t target = 0, most = 0;
+    for (int g = 0; g < x->nglobals; g++)
+        if (!x->globals[g].is_const && !x->globals[g].is_ptr &&
+            !x->globals[g].is_stack && x->globals[g].bytes > most)
+            most = x->globals[g].bytes, target = x->globals[g].base;
     for (int g = 0; g < x->nglobals; g++) {
         const cg_extract_global *gl = &x->globals[g];
         if (gl->is_const || gl->base < mem->base ||
@@ -445,7 +526,8 @@ void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
             continue;
         uint8_t *at = mem->data + (gl->base - mem->base);
         for (uint64_t b = 0; b < gl->bytes; b++)
-            at[b] = (uint8_t)cg_rng_data_next(&s);
+            at[b] = gl->is_ptr ? (uint8_t)(target >> (8 * (b % 8)))
+                               : (uint8_t)cg_rng_data_next(&s);
     }
 }
 
@@ -476,6 +558,22 @@ cg_dfg *cg_extract_loop(cg_extract_prog *x, const char *tag, cg_diags *d)
     }
     no_such_tag(x, tag, d);
     return NULL;
+}
+
+const cg_extract_params *cg_extract_prog_params(const cg_extract_prog *x)
+{
+    return &x->params;
+}
+
+bool cg_extract_loop_gone(const cg_extract_prog *x, const char *tag)
+{
+    cg_diags *d = cg_diags_create();
+    bool gone = false;
+    for (int i = 0; d && i < x->ntags; i++)
+        if (!strcmp(x->tags[i].name, tag))
+            gone = cg__ex_match_tag(x, &x->tags[i], d) == -2;
+    cg_diags_destroy(d);
+    return gone;
 }
 
 int64_t cg_extract_trip(const cg_dfg *g)

@@ -29,14 +29,45 @@ typedef struct rctx {
     int bad_node;           /* a pointer live value outside every global */
 } rctx;
 
+/* Move address *v from the host's to the layout (to_host: the other way);
+ * false, *v kept, when it lies in no global. */
+static bool move_addr(const rctx *r, uint64_t *v, bool to_host)
+{
+    const cg_extract_prog *x = r->x;
+    for (int g = 0; g < x->nglobals; g++) {
+        uint64_t from = to_host ? x->globals[g].base : r->host[g];
+        uint64_t to = to_host ? r->host[g] : x->globals[g].base;
+        if (r->host[g] && *v >= from && *v <= from + x->globals[g].bytes) {
+            *v = to + (*v - from);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Copy global g between the image and the host, its pointer slots
+ * translated. */
+static void copy_global(const rctx *r, int g, uint8_t *img, bool to_host)
+{
+    const cg_extract_global *gl = &r->x->globals[g];
+    uint8_t *h = (uint8_t *)(uintptr_t)r->host[g];
+    memcpy(to_host ? h : img, to_host ? img : h, (size_t)gl->bytes);
+    for (uint64_t k = 0; gl->is_ptr && k + 8 <= gl->bytes; k += 8) {
+        uint8_t *slot = (to_host ? h : img) + k;
+        uint64_t v;
+        memcpy(&v, slot, 8);
+        move_addr(r, &v, to_host);
+        memcpy(slot, &v, 8);
+    }
+}
+
 static void snapshot(const rctx *r, cg_mem *m)
 {
     const cg_extract_prog *x = r->x;
     for (int g = 0; g < x->nglobals; g++)
         if (r->host[g])
-            memcpy(m->data + (x->globals[g].base - x->mem_base),
-                   (const void *)(uintptr_t)r->host[g],
-                   (size_t)x->globals[g].bytes);
+            copy_global(r, g, m->data + (x->globals[g].base - x->mem_base),
+                        false);
 }
 
 /* A live value as the DFG sees it: narrowed, pointers in the layout. */
@@ -44,12 +75,7 @@ static uint64_t to_layout(rctx *r, const cg__ex_probe *p, uint64_t v)
 {
     if (!p->is_ptr)
         return cg_trunc(v, p->width);
-    const cg_extract_prog *x = r->x;
-    for (int g = 0; g < x->nglobals; g++)
-        if (r->host[g] && v >= r->host[g] &&
-            v <= r->host[g] + x->globals[g].bytes)
-            return x->globals[g].base + (v - r->host[g]);
-    if (r->bad_node < 0)
+    if (!move_addr(r, &v, false) && r->bad_node < 0)
         r->bad_node = p->node;
     return v;
 }
@@ -60,6 +86,10 @@ static void hook(uint64_t ctx, int32_t event, const uint64_t *vals)
     rctx *r = (rctx *)(uintptr_t)ctx;
     const cg__ex_done *e = r->e;
     if (event == 0) {
+        /* the frame's stack arrays first: snapshots and addresses use them */
+        for (int k = 0; k < e->nin; k++)
+            if (e->in[k].stack1)
+                r->host[e->in[k].stack1 - 1] = vals[k];
         snapshot(r, &r->before);
         for (int k = 0; k < e->nin; k++)
             r->inputs[e->in[k].node] = to_layout(r, &e->in[k], vals[k]);
@@ -72,7 +102,11 @@ static void hook(uint64_t ctx, int32_t event, const uint64_t *vals)
                 ? e->out[k].value : to_layout(r, &e->out[k], vals[1 + k]);
     cg_extract_instance in = {r->count++, (int64_t)vals[e->nout + 1],
                               &r->before, &r->after, r->inputs, r->outputs};
-    if (r->probe)
+    for (int k = 0; k < e->nin; k++) /* the frame ends with the call */
+        if (e->in[k].stack1)
+            r->host[e->in[k].stack1 - 1] = 0;
+    if (r->probe && r->bad_node < 0) /* else nothing to compare: the
+                                         run fails, saying why */
         r->probe(r->arg, &in);
 }
 
@@ -393,16 +427,15 @@ static void load_globals(rctx *r, LLVMExecutionEngineRef ee, cg_mem *mem)
     const cg_extract_prog *x = r->x;
     for (int g = 0; g < x->nglobals; g++) {
         const cg_extract_global *gl = &x->globals[g];
-        r->host[g] = LLVMGetGlobalValueAddress(ee, gl->name);
-        if (!r->host[g])
-            continue;
-        uint8_t *img = mem->data + (gl->base - x->mem_base);
-        void *h = (void *)(uintptr_t)r->host[g];
-        if (gl->is_const)
-            memcpy(img, h, (size_t)gl->bytes);
-        else
-            memcpy(h, img, (size_t)gl->bytes);
+        r->host[g] = gl->is_stack ? 0 /* known at each loop entry */
+                                  : LLVMGetGlobalValueAddress(ee, gl->name);
     }
+    /* after every host address is known: pointers may point forward;
+     * read-only globals keep their initializers, the image gets them */
+    for (int g = 0; g < x->nglobals; g++)
+        if (r->host[g])
+            copy_global(r, g, mem->data + (x->globals[g].base - x->mem_base),
+                        !x->globals[g].is_const);
 }
 
 static int alloc_ctx(rctx *r, const cg_mem *mem)
@@ -482,8 +515,12 @@ int cg_extract_run(cg_extract_prog *x, const char *tag, cg_mem *mem,
     else
         LLVMDisposeModule(s.m);
     if (rc == 0 && r.bad_node >= 0) {
-        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "loop '%s': node %d holds a "
-                     "pointer outside every global", tag, r.bad_node);
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "loop '%s': a pointer it "
+                     "reads (DFG node %d) points outside the layout's globals "
+                     "and fixed-size stack arrays (a stack array of variable "
+                     "size, or memory not from a global); the array's memory "
+                     "holds only those, so its run cannot be compared", tag,
+                     r.bad_node);
         rc = -1;
     }
     if (ninstances)

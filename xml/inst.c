@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xml.h"
 #include "xml_internal.h"
 
 /* Attributes a primitive of kind k accepts besides the element's own. */
@@ -35,10 +36,10 @@ static bool is_base(const xmlNode *n, const char *a)
     return !strcmp(a, "name");
 }
 
-static int check_prim_attrs(cg__xctx *c, const xmlNode *n, cg_prim_kind k,
+static int check_prim_attrs(cg__xctx *c, const xmlNode *n,
+                            const char *const *ok, const char *kname,
                             const char *inst)
 {
-    const char *const *ok = prim_attrs(k);
     int rc = 0;
     for (xmlAttr *at = n->properties; at; at = at->next) {
         const char *a = (const char *)at->name;
@@ -53,7 +54,7 @@ static int check_prim_attrs(cg__xctx *c, const xmlNode *n, cg_prim_kind k,
             strcat(list, ok[i]);
         }
         cg__xml_error(c, n, "unknown attribute '%s' on %s '%s' (attributes: "
-                      "%s)", a, cg_prim_kind_name(k), inst, list);
+                      "%s)", a, kname, inst, list);
         rc = -1;
     }
     return rc;
@@ -160,7 +161,7 @@ static int prim_params(cg__xctx *c, const xmlNode *n, cg_prim_kind k,
 static int add_prim(cg__xctx *c, int mod, const xmlNode *n, cg_prim_kind k,
                     const char *inst, const cg__xvar *env)
 {
-    if (check_prim_attrs(c, n, k, inst) < 0)
+    if (check_prim_attrs(c, n, prim_attrs(k), cg_prim_kind_name(k), inst) < 0)
         return -1;
     cg_prim_params p;
     char *memory = NULL;
@@ -168,6 +169,107 @@ static int add_prim(cg__xctx *c, int mod, const xmlNode *n, cg_prim_kind k,
     if (prim_params(c, n, k, inst, env, &p, &memory) == 0) {
         cg__xml_loc(c, n);
         id = cg_arch_add_prim(c->a, mod, inst, &p, c->d);
+    }
+    free(memory);
+    return id;
+}
+
+/* ---- CGRA-ME's MemPort ---------------------------------------------------
+ * <inst module="MemPort" ninput="N"> is a memory port shared by N
+ * neighbours, built as CGRA-ME builds it from primitives cgramap has: two
+ * N-input multiplexers choose the address and the data among in0..in{N-1}
+ * (mux_addr, mux_data), a MEMUnit (mem_unit) does the access and a Register
+ * (reg) holds the loaded value on out.  So the MRRG, the checker and the
+ * simulator see nothing new.  One module per parameter set, named
+ * "MemPort(ninput=4,size=32)" (plus memory=, bank= when given). */
+
+bool cg__xml_prim_name(const char *name)
+{
+    cg_prim_kind k;
+    return cg_prim_kind_parse(name, &k) || !strcmp(name, CG__MEMPORT);
+}
+
+static char *memport_name(const cg_prim_params *p)
+{
+    char buf[256 + 64];
+    int k = snprintf(buf, sizeof buf, CG__MEMPORT "(ninput=%d,size=%d",
+                     p->ninput, p->width);
+    if (p->memory)
+        k += snprintf(buf + k, sizeof buf - (size_t)k, ",memory=%.200s",
+                      p->memory);
+    if (p->bank >= 0)
+        k += snprintf(buf + k, sizeof buf - (size_t)k, ",bank=%d", p->bank);
+    snprintf(buf + k, sizeof buf - (size_t)k, ")");
+    return strdup(buf);
+}
+
+/* Connect "from" to "to" in module mod, the names built like printf. */
+static int wire(cg__xctx *c, int mod, const char *from, const char *to)
+{
+    return cg_arch_connect(c->a, mod, from, to, c->d);
+}
+
+static int define_memport(cg__xctx *c, const char *name,
+                          const cg_prim_params *p)
+{
+    int mod = cg_arch_module_define(c->a, name, c->d);
+    if (mod < 0)
+        return -1;
+    cg_prim_params mux, reg;
+    cg_prim_params_init(&mux, CG_PRIM_MUX);
+    mux.ninput = p->ninput;
+    mux.width = p->width;
+    cg_prim_params_init(&reg, CG_PRIM_REG);
+    reg.width = p->width;
+    int rc = 0;
+    char port[32], in[48];
+    for (int i = 0; i < p->ninput && rc >= 0; i++) {
+        snprintf(port, sizeof port, "in%d", i);
+        rc = cg_arch_add_port(c->a, mod, port, CG_DIR_IN, p->width, c->d);
+    }
+    if (rc >= 0)
+        rc = cg_arch_add_port(c->a, mod, "out", CG_DIR_OUT, p->width, c->d);
+    if (rc >= 0 && (cg_arch_add_prim(c->a, mod, "mux_addr", &mux, c->d) < 0 ||
+                    cg_arch_add_prim(c->a, mod, "mux_data", &mux, c->d) < 0 ||
+                    cg_arch_add_prim(c->a, mod, "mem_unit", p, c->d) < 0 ||
+                    cg_arch_add_prim(c->a, mod, "reg", &reg, c->d) < 0))
+        rc = -1;
+    for (int i = 0; i < p->ninput && rc >= 0; i++) {
+        snprintf(port, sizeof port, "in%d", i);
+        snprintf(in, sizeof in, "mux_addr.in%d", i);
+        rc = wire(c, mod, port, in);
+        snprintf(in, sizeof in, "mux_data.in%d", i);
+        rc = rc < 0 ? rc : wire(c, mod, port, in);
+    }
+    if (rc >= 0 && (wire(c, mod, "mux_addr.out", "mem_unit.addr") < 0 ||
+                    wire(c, mod, "mux_data.out", "mem_unit.data_in") < 0 ||
+                    wire(c, mod, "mem_unit.data_out", "reg.in") < 0 ||
+                    wire(c, mod, "reg.out", "out") < 0))
+        rc = -1;
+    return rc < 0 ? -1 : 0;
+}
+
+static int add_memport(cg__xctx *c, int mod, const xmlNode *n,
+                       const char *inst, const cg__xvar *env)
+{
+    static const char *const ok[] = {"size", "ninput", "memory", "bank",
+                                     NULL};
+    if (check_prim_attrs(c, n, ok, CG__MEMPORT, inst) < 0)
+        return -1;
+    cg_prim_params p;
+    char *memory = NULL;
+    int id = -1;
+    if (prim_params(c, n, CG_PRIM_MEM, inst, env, &p, &memory) == 0) {
+        if (!xmlHasProp(n, (const xmlChar *)"ninput"))
+            p.ninput = 2; /* as a Multiplexer */
+        char *name = memport_name(&p);
+        cg__xml_loc(c, n);
+        if (name && (cg_arch_module_find(c->a, name) >= 0 ||
+                     define_memport(c, name, &p) == 0)) {
+            cg__xml_loc(c, n);
+            id = cg_arch_add_submodule(c->a, mod, inst, name, c->d);
+        }
+        free(name);
     }
     free(memory);
     return id;
@@ -256,11 +358,13 @@ static void unknown_module(cg__xctx *c, const xmlNode *n, const char *m)
         strcat(prims, k ? ", " : "");
         strcat(prims, cg_prim_kind_name((cg_prim_kind)k));
     }
+    strcat(prims, ", " CG__MEMPORT);
     cg__xml_error(c, n, "unknown module '%s' (modules: %s; primitives: %s)%s",
                   m, c->ntmpls ? list : "none", prims,
-                  c->no_templates ? "; a file whose root is <architecture> "
-                  "takes its modules from a templates file: give it "
-                  "(cgramap --templates FILE)" : "");
+                  c->default_templates ? "; a file whose root is "
+                  "<architecture> takes its modules from a templates file, "
+                  "here cgramap's default one (" CG_XML_DEFAULT_TEMPLATES_NAME
+                  "): give yours (cgramap --templates FILE)" : "");
 }
 
 /* Whether a template named like a primitive wins over the primitive: on a
@@ -284,13 +388,15 @@ int cg__xml_instance(cg__xctx *c, int mod, const xmlNode *n,
         if (!bad)
             cg__xml_error(c, n, "<%s> '%s' needs a module=\"...\"",
                           (const char *)n->name, inst);
-    } else if (cg_prim_kind_parse(m, &k) &&
+    } else if (cg__xml_prim_name(m) &&
                !(block_tmpl(n) && cg__xml_find_tmpl(c, m))) {
         if (!strcmp((const char *)n->name, "sub-module"))
             cg__xml_error(c, n, "<sub-module> '%s' names primitive '%s'; use "
                           "<inst> for primitives", inst, m);
-        else
+        else if (cg_prim_kind_parse(m, &k))
             id = add_prim(c, mod, n, k, inst, env);
+        else
+            id = add_memport(c, mod, n, inst, env);
     } else if (!(t = cg__xml_find_tmpl(c, m))) {
         unknown_module(c, n, m);
     } else {

@@ -167,46 +167,91 @@ static int place_io(cg__xctx *c, const xmlNode *n, const mesh *ms)
     return 0;
 }
 
+/* The <block>s of an <interior> into b[0..*nb) (at most h*w).  -1 after
+ * an error. */
+static int stamp_blocks(cg__xctx *c, const xmlNode *k, long h, long w,
+                        const xmlNode **b, long *nb)
+{
+    *nb = 0;
+    for (const xmlNode *x = k->children; x; x = x->next) {
+        if (cg__xml_is_text(c, x))
+            continue;
+        if (strcmp((const char *)x->name, "block")) {
+            cg__xml_error(c, x, "unknown tag <%s> inside <interior> "
+                          "(expected: block)", (const char *)x->name);
+            return -1;
+        }
+        if (*nb >= h * w) {
+            cg__xml_error(c, x, "more <block>s than the %ldx%ld stamp has "
+                          "cells", h, w);
+            return -1;
+        }
+        b[(*nb)++] = x;
+    }
+    return 0;
+}
+
+/* In a CGRA-ME file (size given as row=/col=), a stamp that does not tile
+ * the interior is placed as CGRA-ME places it:
+ * interior cell (r, c) takes the stamp's cell (r mod h, c mod w), so a
+ * stamp larger than the interior loses what lies beyond it (CGRA-ME's
+ * arch-hetero-orth.xml gives a 2x2 interior a 1x8 stamp) and a smaller
+ * one is cut at the edge.  Said once, as a warning. */
+static void warn_untiled(cg__xctx *c, const xmlNode *k, const mesh *m,
+                         long h, long w)
+{
+    long reach = (h < m->rows ? h : m->rows) * (w < m->cols ? w : m->cols);
+    char what[128];
+    if (reach < h * w)
+        snprintf(what, sizeof what, "%ld of its %ld cells lie beyond the "
+                 "interior and are not placed", h * w - reach, h * w);
+    else
+        snprintf(what, sizeof what, "its last repeats are cut at the "
+                 "interior's edge");
+    cg_diags_add(c->d, CG_SEV_WARNING, cg__xml_file(k), cg__xml_line(k),
+                 "the %ldx%ld <interior> stamp does not tile the %dx%d "
+                 "interior; as in CGRA-ME, interior cell (r, c) takes the "
+                 "stamp's cell (r mod %ld, c mod %ld): %s", h, w, m->rows,
+                 m->cols, h, w, what);
+}
+
 static int interior(cg__xctx *c, const mesh *m, const xmlNode *k)
 {
     static const char *const attrs[] = {"row", "col", "rows", "cols", NULL};
-    long h, w, x;
+    long h, w, nb;
     if (cg__xml_check_attrs(c, k, attrs, NULL) < 0 ||
         cg__xml_stamp(c, k, &h, &w) < 0)
         return -1;
-    int rc = 0;
-    if (m->rows % h || m->cols % w) {
-        cg__xml_error(c, k, "the %ldx%ld <interior> stamp does not tile the "
-                      "%dx%d interior; pick a size that divides it", h, w,
-                      m->rows, m->cols);
-        return -1;
-    }
-    /* stop at the first failing stamp: the others would repeat its error */
-    for (long r = 0; rc == 0 && r < m->rows; r += h)
-        for (long col = 0; rc == 0 && col < m->cols; col += w) {
-            long cell = 0;
-            for (xmlNode *b = k->children; b; b = b->next) {
-                if (cg__xml_is_text(c, b))
-                    continue;
-                if (strcmp((const char *)b->name, "block")) {
-                    cg__xml_error(c, b, "unknown tag <%s> inside <interior> "
-                                  "(expected: block)", (const char *)b->name);
-                    return -1;
-                }
-                if ((x = cell++) >= h * w) {
-                    cg__xml_error(c, b, "more <block>s than the %ldx%ld "
-                                  "stamp has cells", h, w);
-                    return -1;
-                }
-                bool on;
-                if (cg__xml_cond(c, b, NULL, &on) < 0)
-                    return -1;
-                if (on && xmlHasProp(b, (const xmlChar *)"module") &&
-                    cg__xml_place_block(c, b, m->r0 + r + x / w,
-                                        m->c0 + col + x % w, NULL) < 0)
-                    rc = -1;
-            }
+    size_t nkids = 1;
+    for (const xmlNode *x = k->children; x; x = x->next)
+        nkids++;
+    const xmlNode **b = malloc(sizeof *b * nkids);
+    int rc = b ? stamp_blocks(c, k, h, w, b, &nb) : -1;
+    if (rc == 0 && (m->rows % h || m->cols % w)) {
+        if (c->border) { /* a CGRA-ME file (row=/col=) */
+            warn_untiled(c, k, m, h, w);
+        } else {
+            cg__xml_error(c, k, "the %ldx%ld <interior> stamp does not tile "
+                          "the %dx%d interior; pick a size that divides it",
+                          h, w, m->rows, m->cols);
+            rc = -1;
         }
+    }
+    /* stop at the first failing block: the others would repeat its error */
+    for (long r = 0; rc == 0 && r < m->rows; r++)
+        for (long col = 0; rc == 0 && col < m->cols; col++) {
+            long x = (r % h) * w + col % w;
+            bool on;
+            if (x >= nb)
+                continue; /* a stamp given fewer blocks: empty cells */
+            if (cg__xml_cond(c, b[x], NULL, &on) < 0)
+                rc = -1;
+            else if (on && xmlHasProp(b[x], (const xmlChar *)"module") &&
+                     cg__xml_place_block(c, b[x], m->r0 + r, m->c0 + col,
+                                         NULL) < 0)
+                rc = -1;
+        }
+    free(b);
     return rc;
 }
 

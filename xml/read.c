@@ -150,6 +150,11 @@ static xmlNode *find_arch(cg__xctx *c, xmlNode *root)
 }
 
 
+const char *cg_xml_default_templates(void)
+{
+    return cg__xml_default_templates_text;
+}
+
 static int build(cg__xctx *c, xmlDoc *doc, xmlDoc *tdoc)
 {
     if (tdoc) {
@@ -172,17 +177,18 @@ static int build(cg__xctx *c, xmlDoc *doc, xmlDoc *tdoc)
     }
     if (!strcmp(rn, "cgra"))
         cg__xml_collect(c, root, true);
-    c->no_templates = !tdoc && !strcmp(rn, "architecture");
     xmlNode *arch = find_arch(c, root);
     if (!arch || cg__xml_failed(c))
         return -1;
     return cg__xml_architecture(c, arch);
 }
 
-static cg_arch *read_docs(xmlDoc *doc, xmlDoc *tdoc, cg_diags *d)
+static cg_arch *read_docs(xmlDoc *doc, xmlDoc *tdoc, bool dflt,
+                          cg_diags *d)
 {
     cg__xctx c = {0};
     c.d = d;
+    c.default_templates = dflt;
     c.errors0 = cg_diags_errors(d);
     c.a = cg_arch_create();
     int rc = c.a ? build(&c, doc, tdoc) : -1;
@@ -208,11 +214,19 @@ cg_arch *cg_xml_read_memory(const char *text, const char *name,
                             const char *templates_name, cg_diags *d)
 {
     xmlDoc *doc = parse(name, text, d);
+    xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    /* CGRA-ME's ADL1 falls back on its module_templates.xml likewise. */
+    bool dflt = !templates_text && root &&
+                !strcmp((const char *)root->name, "architecture");
+    if (dflt) {
+        templates_text = cg_xml_default_templates();
+        templates_name = CG_XML_DEFAULT_TEMPLATES_NAME;
+    }
     xmlDoc *tdoc = templates_text ? parse(templates_name, templates_text, d)
                                   : NULL;
     cg_arch *a = NULL;
     if (doc && (tdoc || !templates_text))
-        a = read_docs(doc, tdoc, d);
+        a = read_docs(doc, tdoc, dflt, d);
     xmlFreeDoc(doc);
     xmlFreeDoc(tdoc);
     return a;

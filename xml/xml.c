@@ -443,8 +443,7 @@ static char *concrete_base(const char *tname, const cg__xvar *env)
  * becomes "IO (template)": the model keeps primitive names for primitives. */
 static char *concrete_name(const char *tname, const cg__xvar *env)
 {
-    cg_prim_kind k;
-    if (cg_prim_kind_parse(tname, &k)) {
+    if (cg__xml_prim_name(tname)) {
         char full[128];
         snprintf(full, sizeof full, "%s (template)", tname);
         return concrete_base(full, env);

@@ -20,7 +20,9 @@ extern "C" {
 #endif
 
 /* Read the architecture file at path.  templates_path (may be NULL) names a
- * second file whose <templates> root holds module templates used by it. */
+ * second file whose <templates> root holds module templates used by it.
+ * A file whose root is <architecture> (CGRA-ME's ADL1) given no templates
+ * takes cgramap's default ones (cg_xml_default_templates). */
 cg_arch *cg_xml_read(const char *path, const char *templates_path,
                      cg_diags *d);
 
@@ -29,6 +31,13 @@ cg_arch *cg_xml_read(const char *path, const char *templates_path,
 cg_arch *cg_xml_read_memory(const char *text, const char *name,
                             const char *templates_text,
                             const char *templates_name, cg_diags *d);
+
+/* cgramap's default templates for ADL1 files (xml/module_templates.xml,
+ * built in; installed as share/cgramap/module_templates.xml): modules with
+ * the names and ports of CGRA-ME's templates.  Messages about them name
+ * CG_XML_DEFAULT_TEMPLATES_NAME. */
+#define CG_XML_DEFAULT_TEMPLATES_NAME "cgramap/module_templates.xml"
+const char *cg_xml_default_templates(void);
 
 #ifdef __cplusplus
 }

@@ -321,7 +321,13 @@ static void test_benchmark_folders(void **state)
 /* A folder as CGRA-ME ships them: //DFGLoop: tags in mixed case, a
  * Makefile that only includes ../../rules.mk (so LOOP_TAGS ?= loop, CFLAGS
  * ?= -O3 and DFG_FLAGS += -loop-tags '$(LOOP_TAGS)' come from there), and
- * a loose file with a //DfgLoop: tag: both loops get a row, exit 0. */
+ * a loose file with a //DfgLoop: tag.  Its kernels are those CGRA-ME's
+ * own benchmarks make hard to verify natively: gptr reads through a global
+ * pointer (pointed at the largest global: verified), fold is a sum clang
+ * -O3 replaces by its formula (compiled again keeping the loop, with a
+ * note: verified), stackarr reads an array on the kernel's stack (placed
+ * in the layout, its bytes copied in at the loop's entry: verified).
+ * Every loop gets a row, every row is verified, exit 0. */
 static void test_cgrame_folder(void **state)
 {
     (void)state;
@@ -335,9 +341,116 @@ static void test_cgrame_folder(void **state)
         "scale          scale             18      1      1 -             1 mapped "
         "                  optimal TIME    7/16   44%     8   1   2    107      "
         "1        256   1.00        121        84 yes\n"
+        "fold           loop               9      1      1 -             1 mapped "
+        "                  optimal TIME    3/16   19%     4   2   0     41      "
+        "1          0   1.00        103         0 yes\n"
+        "gptr           loop              14      1      1 -             1 mapped "
+        "                  optimal TIME    5/16   31%     5   3   1     69      "
+        "-          -      -          -         - yes\n"
+        "stackarr       loop              18      1      2 -             2 mapped "
+        "                  optimal TIME    5/16   22%     7   2   2    111      "
+        "-          -      -          -         - yes\n"
         "vsum           loop              14      1      1 -             1 mapped "
         "                  optimal TIME    5/16   31%     6   2   1     69      "
         "1        256   1.00        143        74 yes\n");
+#define MB "tests/cli/data/cgrame/microbench/"
+    assert_string_equal(r.err,
+        MB "fold/fold.c: note: loop 'loop': clang folded it away (a formula "
+        "or nothing left); extracted from the file compiled again keeping the "
+        "loop's exit values in it (-mllvm -replexitval=never)\n"
+        MB "gptr/gptr.c:13: warning: loop 'loop' is not tiled: access (node "
+        "'load7') is not to a known global array; tiling needs every load and "
+        "store to index a global array\n"
+        MB "stackarr/stackarr.c:13: warning: loop 'loop' is not tiled: access "
+        "(node 'load10') is not to a known global array; tiling needs every "
+        "load and store to index a global array\n");
+#undef MB
+}
+
+/* The same benchmark on an ADRES-like ADL1 array whose only memory
+ * access is a CGRA-ME MemPort (tests/xml/data/cgrame/adres_*.xml): the
+ * load goes through it, the checker and the simulator accept the mapping
+ * (verified yes); no tile memory, so no tiling, with the warning. */
+static void test_cgrame_memport_map(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "--timeout", "30", "--max-ii", "4", "--arch",
+        "tests/xml/data/cgrame/adres_arch.xml", "--templates",
+        "tests/xml/data/cgrame/adres_templates.xml",
+        "tests/cli/data/cgrame/microbench/vsum/vsum.c", NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_string_equal(r.out,
+        HEADER
+        "vsum           loop              14      1      1 -             1 mapped "
+        "                  optimal TIME     5/8   62%     6   2   1     67      "
+        "-          -      -          -         - yes\n");
+    assert_string_equal(r.err, "tests/cli/data/cgrame/microbench/vsum/vsum.c: "
+                        "warning: loop 'loop' is not tiled: the architecture "
+                        "declares no tile memory; tiling needs a <memory> "
+                        "(and a <dma>)\n");
+}
+
+/* CGRA-ME's ADRES layout on the default templates has no icmp: by default
+ * (--loop-control auto) the loop is extracted in CGRA-ME's shape, the
+ * loop control left to the array's controller (a note says so), and maps
+ * and verifies with the native run's count; --loop-control dfg keeps the
+ * exit compare, which no unit computes. */
+static void test_cgrame_loop_control(void **state)
+{
+    (void)state;
+    const char *arch = "tests/xml/data/cgrame/adres_default.xml";
+    const char *file = "tests/cli/data/cgrame/microbench/vsum/vsum.c";
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii",
+                                          "4", "--arch", arch, file, NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_string_equal(r.out,
+        HEADER
+        "vsum           loop              11      1      1 -             1 mapped "
+        "                  optimal TIME     4/8   50%     5   1   1     57      "
+        "-          -      -          -         - yes\n");
+    assert_string_equal(r.err,
+        "tests/xml/data/cgrame/adres_default.xml: note: no unit of the "
+        "architecture computes icmp: loops extracted from C leave their loop "
+        "control to the array's controller, as CGRA-ME's do (no exit "
+        "compare); --loop-control dfg keeps it\n"
+        "tests/cli/data/cgrame/microbench/vsum/vsum.c: warning: loop 'loop' "
+        "is not tiled: the architecture declares no tile memory; tiling "
+        "needs a <memory> (and a <dma>)\n");
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--loop-control", "dfg", "--arch",
+                                          arch, file, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "vsum.c:10: error: no unit of the "
+                           "architecture supports op 'icmp' (node 'icmp9')"));
+    run_cgramap(&r, (const char *const[]){"--loop-control", "x", file, NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: Invalid value for --loop-control: "
+                        "x (auto, dfg or array)\n");
+}
+
+/* Other mappers' DFGs named as PATHs: the same loop in the NUS mappers'
+ * XML and the SAT-based mappers' text form maps and verifies (the
+ * interpreter's reference run), one row each. */
+static void test_foreign_dfgs(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "--timeout", "30", "--max-ii", "4",
+        "tests/dfg/data/foreign/scale.xml",
+        "tests/dfg/data/foreign/scale.txt", NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+#define SCALE_ROW                                                             \
+    "scale          scale             12      1      2 -             2 mapped " \
+    "                  optimal TIME    4/16   16%     5   0   2     86      " \
+    "-          -      -          -         - yes\n"
+    assert_string_equal(r.out, HEADER SCALE_ROW SCALE_ROW);
     assert_string_equal(r.err, "");
 }
 
@@ -527,7 +640,8 @@ static void test_usage_and_nothing_found(void **state)
     run_cgramap(&r, (const char *const[]){"README.md", NULL});
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "README.md: error: not a folder, a .c file or "
-                        "a .dot file\n");
+                        "a DFG file (.dot; .xml, .txt: other mappers' "
+                        "DFGs)\n");
 }
 
 /* --solver: x fans out to three ops on a 2x2 mesh (tests/cli/data/solver).
@@ -724,6 +838,9 @@ int main(void)
         cmocka_unit_test(test_mapping_dir_no_neato),
         cmocka_unit_test(test_benchmark_folders),
         cmocka_unit_test(test_cgrame_folder),
+        cmocka_unit_test(test_cgrame_memport_map),
+        cmocka_unit_test(test_cgrame_loop_control),
+        cmocka_unit_test(test_foreign_dfgs),
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_number_options),

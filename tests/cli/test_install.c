@@ -1,6 +1,7 @@
 /* test_install.c: `cmake --install` into a fresh prefix gives a working
- * cgramap, the libraries, the public headers (never the internal ones) and
- * a pkg-config file that a user program compiles and links with. */
+ * cgramap, the libraries, the public headers (never the internal ones), the
+ * default ADL1 templates and a pkg-config file that a user program compiles
+ * and links with. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,7 +62,8 @@ static void test_files(void **state)
         "include/cgramap/common/diag.h",
         "include/cgramap/common/limits.h", "include/cgramap/common/util.h",
         "include/cgramap/common/strmap.h",
-        "include/cgramap/mapper/mapping_io.h"};
+        "include/cgramap/mapper/mapping_io.h",
+        "share/cgramap/module_templates.xml"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         if (!present(want[i]))
             fail_msg("%s not installed", want[i]);

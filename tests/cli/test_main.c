@@ -82,15 +82,30 @@ static void test_arch_default_summary(void **state)
     assert_string_equal(r.err, "");
 }
 
+/* `cgramap arch --arch FILE` prints the summary in golden, exit 0. */
+static void arch_summary(const char *file, const char *golden)
+{
+    run r;
+    run_cgramap(&r, (const char *const[]){"arch", "--arch", file, NULL});
+    assert_int_equal(r.status, 0);
+    assert_golden_out(&r, golden);
+    assert_string_equal(r.err, "");
+}
+
 static void test_arch_shipped_summary(void **state)
 {
     (void)state;
-    run r;
-    run_cgramap(&r, (const char *const[]){
-        "arch", "--arch", "benchmarks/archs/hetero_4x4.xml", NULL});
-    assert_int_equal(r.status, 0);
-    assert_golden_out(&r, "tests/cli/golden/arch_hetero_4x4.txt");
-    assert_string_equal(r.err, "");
+    arch_summary("benchmarks/archs/hetero_4x4.xml",
+                 "tests/cli/golden/arch_hetero_4x4.txt");
+}
+
+/* An ADL1 file (root <architecture>) without --templates takes cgramap's
+ * default templates: the summary the library test checks. */
+static void test_arch_default_templates(void **state)
+{
+    (void)state;
+    arch_summary("tests/xml/data/cgrame/adl1_arch.xml",
+                 "tests/xml/golden/cgrame_adl1_default_summary.txt");
 }
 
 /* The shipped larger arrays with the default PE (docs/xml.md) run a loop:
@@ -122,14 +137,17 @@ static void test_large_archs_map(void **state)
 }
 
 /* nswe_mesh_8x8.xml stays the guide's example (docs/xml.md): a loop
- * does not map on it, and the main job names every op it cannot place. */
+ * does not map on it, and the main job names every op it cannot place
+ * (the exit compare's icmp too: --loop-control dfg keeps it, where the
+ * default would leave the loop control to the array, no unit having
+ * icmp). */
 static void test_example_arch_unsupported(void **state)
 {
     (void)state;
     run r;
     run_cgramap(&r, (const char *const[]){
-        "--arch", "benchmarks/archs/nswe_mesh_8x8.xml",
-        "benchmarks/microbench/sum", NULL});
+        "--arch", "benchmarks/archs/nswe_mesh_8x8.xml", "--loop-control",
+        "dfg", "benchmarks/microbench/sum", NULL});
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "\nsum            sum               14 "
                                   "     -      - -             0 error "));
@@ -461,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_bad_usage),
         cmocka_unit_test(test_arch_default_summary),
         cmocka_unit_test(test_arch_shipped_summary),
+        cmocka_unit_test(test_arch_default_templates),
         cmocka_unit_test(test_example_arch_unsupported),
         cmocka_unit_test(test_large_archs_map),
         cmocka_unit_test(test_arch_dot),

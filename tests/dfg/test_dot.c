@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "diag_list.h"
+
 #include "common/util.h"
 #include "dfg/dfg.h"
 
@@ -97,18 +99,22 @@ static void expect_errors(const char *text, ...)
     assert_null(cg_dfg_read_dot_string(text, "t.dot", d));
     va_list ap;
     va_start(ap, text);
-    int i = 0;
-    for (const char *want; (want = va_arg(ap, const char *)); i++) {
-        if (i >= cg_diags_size(d))
-            fail_msg("missing error: %s", want);
+    expect_diag_list(d, ap);
+    va_end(ap);
+    cg_diags_destroy(d);
+}
+
+/* d holds exactly the n messages of want, in order; frees d. */
+static void expect_diags(cg_diags *d, const char *const *want, int n)
+{
+    if (cg_diags_size(d) != n)
+        cg_diags_print(d, stderr);
+    assert_int_equal(cg_diags_size(d), n);
+    for (int i = 0; i < n; i++) {
         char *have = cg_diag_format(cg_diags_get(d, i));
-        assert_string_equal(have, want);
+        assert_string_equal(have, want[i]);
         free(have);
     }
-    va_end(ap);
-    if (i != cg_diags_size(d))
-        cg_diags_print(d, stderr);
-    assert_int_equal(cg_diags_size(d), i);
     cg_diags_destroy(d);
 }
 
@@ -356,7 +362,14 @@ static int find_edge(const cg_dfg *g, const char *src, const char *dst)
 static void test_cgrame(void **state)
 {
     (void)state;
-    cg_dfg *g = read_ok("tests/dfg/data/dot/cgrame_mac.dot");
+    cg_diags *wd = cg_diags_create();
+    cg_dfg *g = cg_dfg_read_dot("tests/dfg/data/dot/cgrame_mac.dot", wd);
+    assert_non_null(g);
+    expect_diags(wd, (const char *const[]){
+        "tests/dfg/data/dot/cgrame_mac.dot:9: warning: opcode 'div' (node "
+        "'div7') is read as sdiv, but CGRA-ME writes sdiv, udiv, srem and "
+        "urem all as 'div'; where another was meant, write its name (udiv, "
+        "srem, urem)"}, 1);
     assert_string_equal(cg_dfg_name(g), "cgrame_mac");
     assert_null(cg_dfg_file(g));
     assert_int_equal(cg_dfg_nnodes(g), 11);
@@ -390,6 +403,65 @@ static void test_cgrame(void **state)
     cg_dfg_destroy(h);
     cg_diags_destroy(d);
     free(a);
+    cg_dfg_destroy(g);
+}
+
+/* CGRA-ME's spellings: a phi with three operands is a select (operand 0
+ * the condition), a phi with two stays a loop phi; div, rem and shr are
+ * read as sdiv, srem and lshr with one warning per spelling and file, at
+ * the first node's opcode=, counting the others.  cgramap's own names
+ * draw nothing. */
+static void test_cgrame_spellings(void **state)
+{
+    (void)state;
+    const char *text =
+        "digraph k {\n"                                   /* 1 */
+        "a[opcode=input]; b[opcode=input]; c[opcode=icmp, pred=slt];\n"
+        "sel[opcode=phi];\n"                              /* 3 */
+        "p[opcode=phi]; q[opcode=add];\n"
+        "d1[opcode=div]; d2[opcode=div];\n"               /* 5 */
+        "r[\n opcode=rem];\n"                             /* 6, 7 */
+        "s[opcode=shr]; o[opcode=output];\n"              /* 8 */
+        "a->c[operand=0]; b->c[operand=1];\n"
+        "c->sel[operand=0]; a->sel[operand=1]; b->sel[operand=2];\n"
+        "a->p[operand=0]; q->p[operand=1]; p->q[operand=0]; b->q[operand=1];\n"
+        "sel->d1[operand=0]; q->d1[operand=1]; d1->d2[operand=0];\n"
+        "b->d2[operand=1]; d2->r[operand=0]; a->r[operand=1];\n"
+        "r->s[operand=0]; b->s[operand=1]; s->o[operand=0];\n"
+        "}\n";
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = cg_dfg_read_dot_string(text, "t.dot", d);
+    if (!g)
+        cg_diags_print(d, stderr);
+    assert_non_null(g);
+    static const char *const want[] = {
+        "t.dot:3: warning: opcode 'phi' (node 'sel') with three operands is "
+        "read as select, as CGRA-ME writes LLVM's select: operand 0 the "
+        "condition, 1 the value if true, 2 the value if false",
+        "t.dot:5: warning: opcode 'div' (node 'd1' and 1 more) is read as "
+        "sdiv, but CGRA-ME writes sdiv, udiv, srem and urem all as 'div'; "
+        "where another was meant, write its name (udiv, srem, urem)",
+        "t.dot:7: warning: opcode 'rem' (node 'r') is read as srem, but "
+        "CGRA-ME writes srem and urem all as 'rem'; where another was "
+        "meant, write its name (urem)",
+        "t.dot:8: warning: opcode 'shr' (node 's') is read as lshr, but "
+        "CGRA-ME writes ashr and lshr all as 'shr'; where another was "
+        "meant, write its name (ashr)"};
+    expect_diags(d, want, 4);
+    assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "sel"))->op,
+                     CG_OP_SELECT);
+    assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "p"))->op, CG_OP_PHI);
+    assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "d2"))->op,
+                     CG_OP_SDIV);
+    assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "r"))->op,
+                     CG_OP_SREM);
+    assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "s"))->op,
+                     CG_OP_LSHR);
+    cg_dfg_destroy(g);
+    /* cgramap's own names: no warning */
+    g = read_ok_string("digraph k { a[opcode=input]; b[opcode=input];\n"
+                       "q[opcode=udiv]; o[opcode=output]; a->q[operand=0];\n"
+                       "b->q[operand=1]; q->o[operand=0]; }\n");
     cg_dfg_destroy(g);
 }
 
@@ -760,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_order_errors),
         cmocka_unit_test(test_odd_names),
         cmocka_unit_test(test_cgrame),
+        cmocka_unit_test(test_cgrame_spellings),
         cmocka_unit_test(test_default_widths),
         cmocka_unit_test(test_forms),
         cmocka_unit_test(test_names),

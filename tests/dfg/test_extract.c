@@ -344,6 +344,162 @@ static void test_phi_removal(void **state)
     cg_dfg_destroy(g);
 }
 
+/* Count the executions and iterations of a loop's native run. */
+static void count_iters(void *arg, const cg_extract_instance *in)
+{
+    *(int64_t *)arg += in->iters;
+}
+
+/* CGRA-ME's shape (array_control): the exit compare goes with what only
+ * it reads (loop_exit, the icmp, the input of the bound n), with and
+ * without leaf removal; the native run still counts the iterations (n=10)
+ * that verification takes.  An exit read from memory is warned about. */
+static void test_array_control(void **state)
+{
+    (void)state;
+    const char *path = "tests/dfg/data/control.c";
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    cg_dfg *g = extract(path, "bounded", &p);
+    assert_int_equal(count_op(g, CG_OP_ICMP), 1);
+    assert_int_equal(count_op(g, CG_OP_INPUT), 1);
+    assert_true(cg_dfg_find(g, "loop_exit") >= 0);
+    int full = cg_dfg_nnodes(g);
+    cg_dfg_destroy(g);
+    p.array_control = true;
+    for (int leaves = 0; leaves < 2; leaves++) {
+        p.leaf_removal = leaves == 0;
+        g = extract(path, "bounded", &p);
+        assert_int_equal(count_op(g, CG_OP_ICMP), 0);
+        assert_int_equal(count_op(g, CG_OP_INPUT), 0);
+        assert_int_equal(count_op(g, CG_OP_OUTPUT), 0);
+        assert_int_equal(cg_dfg_find(g, "loop_exit"), -1);
+        assert_int_equal(cg_dfg_nnodes(g), full - 3); /* exit, icmp, n */
+        cg_dfg_destroy(g);
+    }
+    p.leaf_removal = true;
+    p.nsyms = 1;
+    p.syms[0] = (cg_extract_sym){"n", 10};
+    cg_diags *d = cg_diags_create();
+    cg_extract_prog *x = cg_extract_open(path, &p, d);
+    assert_non_null(x);
+    g = cg_extract_loop(x, "bounded", d);
+    assert_non_null(g);
+    cg_mem m;
+    assert_int_equal(cg_extract_image(x, &m), 0);
+    int64_t iters = 0;
+    assert_int_equal(cg_extract_run(x, "bounded", &m, count_iters, &iters,
+                                    NULL, d), 0);
+    assert_int_equal(iters, 10);
+    assert_int_equal(cg_diags_size(d), 0);
+    free(m.data);
+    cg_dfg_destroy(g);
+    g = cg_extract_loop(x, "sentinel", d);
+    assert_non_null(g);
+    assert_diag(d, 0, "tests/dfg/data/control.c:19: warning: loop "
+                "'sentinel': its exit depends on memory (the load at line "
+                "19); with the loop control left to the array's controller, "
+                "the controller must know the trip count before the loop "
+                "starts (cgramap verifies with the count of the native run)");
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
+    cg_diags_destroy(d);
+}
+
+/* The first execution's live-ins (by node id) and the number of probes. */
+typedef struct first_in {
+    int probes;
+    uint64_t in0;
+} first_in;
+
+static void keep_first(void *arg, const cg_extract_instance *in)
+{
+    first_in *f = arg;
+    if (f->probes++ == 0)
+        f->in0 = in->inputs[0];
+}
+
+/* tests/dfg/data/native.c: a global pointer gets the largest writable
+ * global as target (buf), so reading through it runs and its live-in is
+ * buf's layout address, narrowed to 32 bits (a pointer live-in lies in
+ * the layout); a fixed-size stack array has its place in the layout
+ * ("stacked.t", after the globals), its bytes copied in at the loop's
+ * entry; one of variable size has none: the run says so and no execution
+ * is compared; a loop clang folds is gone, and back with
+ * keep_exit_values. */
+static void test_native_corners(void **state)
+{
+    (void)state;
+    const char *path = "tests/dfg/data/native.c";
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    p.nsyms = 1;
+    p.syms[0] = (cg_extract_sym){"n", 8};
+    cg_diags *d = cg_diags_create();
+    cg_extract_prog *x = cg_extract_open(path, &p, d);
+    assert_non_null(x);
+    int gp = cg_extract_global_find(x, "p"), gb = cg_extract_global_find(x,
+                                                                        "buf");
+    int gt = cg_extract_global_find(x, "stacked.t");
+    assert_true(cg_extract_global_get(x, gp)->is_ptr);
+    assert_false(cg_extract_global_get(x, gb)->is_ptr);
+    assert_true(gt >= 0);
+    assert_true(cg_extract_global_get(x, gt)->is_stack);
+    assert_int_equal(cg_extract_global_get(x, gt)->bytes, 4 * 32);
+    cg_dfg *g = cg_extract_loop(x, "through", d);
+    assert_non_null(g);
+    assert_int_equal(cg_dfg_get_node(g, 0)->op, CG_OP_INPUT);
+    assert_int_equal(cg_dfg_get_node(g, 0)->width, 32);
+    cg_mem m;
+    assert_int_equal(cg_extract_image(x, &m), 0);
+    cg_extract_fill_random(x, &m, 7);
+    uint64_t target;
+    memcpy(&target, m.data + (cg_extract_global_get(x, gp)->base - m.base), 8);
+    assert_int_equal(target, cg_extract_global_get(x, gb)->base);
+    first_in f = {0};
+    assert_int_equal(cg_extract_run(x, "through", &m, keep_first, &f, NULL,
+                                    d), 0);
+    assert_int_equal(f.probes, 1);
+    assert_int_equal(f.in0, cg_extract_global_get(x, gb)->base);
+    cg_dfg_destroy(g);
+    g = cg_extract_loop(x, "stacked", d);
+    assert_non_null(g);
+    f.probes = 0;
+    assert_int_equal(cg_extract_run(x, "stacked", &m, keep_first, &f, NULL,
+                                    d), 0);
+    assert_int_equal(f.probes, 1);
+    assert_int_equal(f.in0, cg_extract_global_get(x, gt)->base);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    g = cg_extract_loop(x, "sized", d);
+    assert_non_null(g);
+    f.probes = 0;
+    assert_int_equal(cg_extract_run(x, "sized", &m, keep_first, &f, NULL,
+                                    d), -1);
+    assert_int_equal(f.probes, 0);
+    assert_diag(d, 0, "tests/dfg/data/native.c: error: loop 'sized': a "
+                "pointer it reads (DFG node 0) points outside the layout's "
+                "globals and fixed-size stack arrays (a stack array of "
+                "variable size, or memory not from a global); the array's "
+                "memory holds only those, so its run cannot be compared");
+    cg_diags_clear(d);
+    cg_dfg_destroy(g);
+    free(m.data);
+    assert_true(cg_extract_loop_gone(x, "folded"));
+    assert_false(cg_extract_loop_gone(x, "through"));
+    assert_null(cg_extract_loop(x, "folded", d));
+    cg_extract_close(x);
+    p.keep_exit_values = true;
+    x = cg_extract_open(path, &p, d);
+    assert_false(cg_extract_loop_gone(x, "folded"));
+    g = cg_extract_loop(x, "folded", d);
+    assert_non_null(g);
+    assert_int_equal(count_op(g, CG_OP_OUTPUT), 2); /* s and the exit */
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
+    cg_diags_destroy(d);
+}
+
 /* gemm: three loops of 8, A[i][k] and B[k][j] as byte offsets. */
 static void test_nest_gemm(void **state)
 {
@@ -705,6 +861,8 @@ int main(void)
         cmocka_unit_test(test_makefile_include),
         cmocka_unit_test(test_makefile_errors),
         cmocka_unit_test(test_phi_removal),
+        cmocka_unit_test(test_array_control),
+        cmocka_unit_test(test_native_corners),
         cmocka_unit_test(test_nest_gemm),
         cmocka_unit_test(test_symbolic_trip),
         cmocka_unit_test(test_matching),

@@ -5,7 +5,10 @@
  * the trip count the extractor recorded, must leave byte-identical memory
  * and the same live-outs (the flow stage's replay, cg_flow_replay, without
  * a mapping).  The loop nest the extractor recorded is checked against the
- * same executions.
+ * same executions.  Each loop is proven three ways: by default, without
+ * phi/leaf removal, and in CGRA-ME's shape (the loop control left to the
+ * array's controller: no exit compare; the count is the native run's, as
+ * the main job's verification takes it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +31,7 @@ typedef struct variant {
     char flags[256];    /* DFG_FLAGS of the folder's Makefile */
     char cflags[256];   /* CFLAGS */
     bool raw;           /* -no-phi-removal -no-leaf-removal */
+    bool array;         /* array_control (--loop-control array) */
     int addr_width;     /* 0: the default */
     char name[128];
 } variant;
@@ -202,6 +206,7 @@ static void test_proof(void **state)
     assert_int_equal(cg_extract_params_parse(&p, flags, v->dir, d), 0);
     if (v->raw)
         p.phi_removal = p.leaf_removal = false;
+    p.array_control = v->array;
     if (v->addr_width)
         p.addr_width = v->addr_width;
     p.cflags = v->cflags;
@@ -237,7 +242,8 @@ static void test_proof(void **state)
 }
 
 /* Each tag of the folder dir/name's LOOP_TAGS (if it has a Makefile), with
- * the default options and with phi/leaf removal off, appended to out[*n]
+ * the default options, with phi/leaf removal off and with the array's loop
+ * control, appended to out[*n]
  * while *n < cap. */
 static void collect_folder(const char *root, const char *name, variant *out,
                            int *n, int cap)
@@ -255,11 +261,14 @@ static void collect_folder(const char *root, const char *name, variant *out,
         char *save = NULL;
         for (char *t = strtok_r(m.loop_tags, " ", &save); t && *n < cap - 1;
              t = strtok_r(NULL, " ", &save))
-            for (int raw = 0; raw < 2; raw++) {
+            for (int way = 0; way < 3; way++) {
                 snprintf(v.tag, sizeof v.tag, "%s", t);
-                v.raw = raw;
+                v.raw = way == 1;
+                v.array = way == 2;
                 snprintf(v.name, sizeof v.name, "%s%s", t,
-                         raw ? " (no phi/leaf removal)" : "");
+                         way == 1   ? " (no phi/leaf removal)"
+                         : way == 2 ? " (loop control by the array)"
+                                    : "");
                 out[(*n)++] = v;
             }
         cg_extract_makefile_free(&m);
@@ -292,8 +301,9 @@ static void collect_widths(variant *out, int *n, int cap)
 }
 
 /* Every folder of benchmarks/microbench and benchmarks/large with a
- * Makefile, every tag of its LOOP_TAGS, with the default options and with
- * phi/leaf removal off; then the loops of tests/dfg/data/widths.c. */
+ * Makefile, every tag of its LOOP_TAGS, with the default options, with
+ * phi/leaf removal off and with the array's loop control; then the loops
+ * of tests/dfg/data/widths.c. */
 static int collect(variant **out)
 {
     static const char *const roots[] = {"benchmarks/microbench",

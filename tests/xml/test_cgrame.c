@@ -3,7 +3,8 @@
  * <architecture row= col= cgra-rows= cgra-cols=> and its mesh meaning (the
  * PEs inside the grid's border, the IO ring on it), mesh ports written
  * ".out", ADL1's <mesh row-range= col-range=> and its templates with a
- * module named like the primitive it wraps. */
+ * module named like the primitive it wraps, ADRES-like files with the
+ * MemPort primitive and inout pins joined across module boundaries. */
 #include "xml_test_util.h"
 
 #define DATA "tests/xml/data/cgrame/"
@@ -20,8 +21,7 @@ static void expect_file(const char *file, const char *templates, int nwarn,
     cg_diags *d = cg_diags_create();
     cg_arch *a = cg_xml_read(path, templates ? tpath : NULL, d);
     if (!a || cg_diags_size(d) != nwarn)
-        cg_diags_print(d, stderr);
-    assert_non_null(a);
+        assert_non_null(a);
     assert_int_equal(cg_diags_size(d), nwarn);
     char *text = netlist_text(a, summary);
     check_golden(golden, text);
@@ -31,6 +31,25 @@ static void expect_file(const char *file, const char *templates, int nwarn,
         *dout = d;
     else
         cg_diags_destroy(d);
+}
+
+/* Read xml expecting success without a diagnostic; its summary holds
+ * each of the NULL-terminated want. */
+static void expect_summary(const char *xml, const char *const *want)
+{
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = read_mem(xml, d);
+    if (!a || cg_diags_size(d))
+        cg_diags_print(d, stderr);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), 0);
+    char *text = netlist_text(a, 1);
+    for (int i = 0; want[i]; i++)
+        if (!strstr(text, want[i]))
+            fail_msg("'%s' not in:\n%s", want[i], text);
+    free(text);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
 }
 
 /* arch-homo-orth.xml: row="4" col="4" is the whole grid, so 2x2 PEs at
@@ -64,21 +83,56 @@ static void test_adl1_mesh_templates(void **state)
                 "cgrame_adl1_summary.txt", 1, NULL);
 }
 
-/* Without the templates file, the unknown module says where modules of
- * an <architecture> root come from (once, not per mesh cell). */
-static void test_adl1_needs_templates(void **state)
+/* Without a templates file, an ADL1 file takes cgramap's default ones
+ * (xml/module_templates.xml, built in): the same file then gets the
+ * default meshblock1 (CGRA-ME's ops: add sub mul div and or xor shl shr)
+ * and IO; the file given above overrides it (only add sub there). */
+static void test_adl1_default_templates(void **state)
 {
     (void)state;
-    cg_diags *d = cg_diags_create();
-    assert_null(cg_xml_read(DATA "adl1_arch.xml", NULL, d));
-    assert_int_equal(cg_diags_size(d), 1);
-    expect_diag(d, 0, DATA "adl1_arch.xml:11: error: unknown module "
-                "'meshblock1' (modules: none; primitives: FuncUnit, MEMUnit, "
-                "Register, Multiplexer, TriState, IO, RegisterFile, "
-                "ConstUnit); a file whose root is <architecture> takes its "
-                "modules from a templates file: give it (cgramap --templates "
-                "FILE)");
-    cg_diags_destroy(d);
+    expect_file("adl1_arch.xml", NULL, 0, "cgrame_adl1_default_summary.txt",
+                1, NULL);
+}
+
+/* A module the default templates lack: the message lists theirs and says
+ * to give a templates file (once, not per mesh cell). */
+static void test_adl1_unknown_module(void **state)
+{
+    (void)state;
+    expect_error("<architecture rows=\"2\" cols=\"2\">\n<pattern><block "
+                 "module=\"pe\"/></pattern></architecture>\n",
+                 "t.xml:2: error: unknown module 'pe' (modules: meshblock1, "
+                 "diagblock1, IO, MemPort, VLIWAdresPE, VLIWAdresPETorroid, "
+                 "CGAAdresPE, globalRF, externRF1_1, externRF2_1; "
+                 "primitives: FuncUnit, MEMUnit, Register, Multiplexer, "
+                 "TriState, IO, RegisterFile, ConstUnit, MemPort); a file "
+                 "whose root is <architecture> takes its modules from a "
+                 "templates file, here cgramap's default one "
+                 "(cgramap/module_templates.xml): give yours (cgramap "
+                 "--templates FILE)");
+}
+
+/* The built-in text is xml/module_templates.xml byte for byte (the file
+ * installed as share/cgramap/module_templates.xml). */
+static void test_default_templates_text(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/xml/module_templates.xml", src_dir());
+    char *want = cg_slurp(path, NULL);
+    assert_non_null(want);
+    assert_string_equal(cg_xml_default_templates(), want);
+    free(want);
+}
+
+/* CGRA-ME's ADRES layout in an ADL1 file that names only default
+ * templates (globalRF, IO, MemPort, VLIWAdresPE, externRF1_1,
+ * CGAAdresPE): 19 blocks, 2 MemPorts, 5 register files. */
+static void test_adres_default_templates(void **state)
+{
+    (void)state;
+    expect_file("adres_default.xml", NULL, 0,
+                "cgrame_adres_default_summary.txt", 1, NULL);
 }
 
 /* rows="4" cols="4", which CGRA-ME never reads, and a mesh over rows and
@@ -141,23 +195,14 @@ static void test_settings_disagree(void **state)
 static void test_border_without_io(void **state)
 {
     (void)state;
-    cg_diags *d = cg_diags_create();
-    cg_arch *a = read_mem(MESH("row=\"4\" col=\"4\"", ""), d);
-    assert_non_null(a);
-    assert_int_equal(cg_diags_size(d), 0);
-    char *text = netlist_text(a, 1);
-    assert_non_null(strstr(text, "grid: 4x4\nblocks: 4\n"));
-    assert_non_null(strstr(text, "IOs: 0\n"));
-    free(text);
-    cg_arch_destroy(a);
-    cg_diags_destroy(d);
+    expect_summary(MESH("row=\"4\" col=\"4\"", ""),
+                   (const char *const[]){"grid: 4x4\nblocks: 4\n",
+                                         "IOs: 0\n", NULL});
 }
 
 /* A stamp with one side given and more blocks: row="1" with two blocks is
  * a 1x2 stamp (CGRA-ME's reading), here a PE and an empty cell, so the
- * 2x2 interior gets PEs in its first column only.  CGRA-ME's
- * arch-hetero-orth.xml gives 8 blocks to a 2x2 interior: the 1x8 stamp
- * does not fit, which is said as such. */
+ * 2x2 interior gets PEs in its first column only. */
 #define STAMP(interior, blocks)                                               \
     PE "<architecture row=\"4\" col=\"4\">\n<mesh " PORTS ">\n"              \
        "<interior " interior ">" blocks "</interior></mesh>"                 \
@@ -190,10 +235,155 @@ static void test_stamp_from_blocks(void **state)
     cg_arch_destroy(a);
     assert_int_equal(cg_diags_size(d), 0);
     cg_diags_destroy(d);
-    expect_error(STAMP("row=\"1\"", "<block module=\"pe\"/><block/><block/>"
-                       "<block/><block/><block/><block/><block/>"),
-                 "t.xml:4: error: the 1x8 <interior> stamp does not tile the "
-                 "2x2 interior; pick a size that divides it");
+}
+
+/* CGRA-ME's arch-hetero-orth.xml: a 1x8 stamp on the 2x2 interior is
+ * placed as CGRA-ME places it, cell (r, c) from stamp cell (r mod 1,
+ * c mod 8): the mul PE in column 1 (rows 1 and 2), the other in column 2,
+ * six blocks unplaced, with a warning.  A stamp smaller than the interior
+ * but not dividing it (1x2 on 2x3) is cut at the edge.  cgramap's own
+ * spelling (rows=/cols=) keeps it an error (tests/xml/test_mesh.c). */
+static void test_stamp_modulo(void **state)
+{
+    (void)state;
+    cg_diags *d;
+    expect_file("hetero_orth.xml", NULL, 1, "cgrame_hetero_orth_summary.txt",
+                1, &d);
+    expect_diag(d, 0, DATA "hetero_orth.xml:33: warning: the 1x8 <interior> "
+                "stamp does not tile the 2x2 interior; as in CGRA-ME, "
+                "interior cell (r, c) takes the stamp's cell (r mod 1, c mod "
+                "8): 6 of its 8 cells lie beyond the interior and are not "
+                "placed");
+    cg_diags_destroy(d);
+    d = cg_diags_create();
+    cg_arch *a = cg_xml_read(DATA "hetero_orth.xml", NULL, d);
+    char *text = netlist_text(a, 0);
+    assert_non_null(strstr(text, "prim block_1_1.func FuncUnit at=1,1 "
+                           "width=32 latency=0 ops=add,sub,mul,sdiv,"));
+    assert_non_null(strstr(text, "prim block_2_1.func FuncUnit at=2,1 "
+                           "width=32 latency=0 ops=add,sub,mul,sdiv,"));
+    assert_non_null(strstr(text, "prim block_1_2.func FuncUnit at=1,2 "
+                           "width=32 latency=0 ops=add,sub,and,"));
+    assert_non_null(strstr(text, "prim block_2_2.func FuncUnit at=2,2 "
+                           "width=32 latency=0 ops=add,sub,and,"));
+    free(text);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+    d = cg_diags_create();
+    a = read_mem(PE "<architecture row=\"4\" col=\"5\">\n<mesh " PORTS
+                 ">\n<interior col=\"2\"><block module=\"pe\"/><block/>"
+                 "</interior></mesh></architecture></cgra>\n", d);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), 1);
+    expect_diag(d, 0, "t.xml:4: warning: the 1x2 <interior> stamp does not "
+                "tile the 2x3 interior; as in CGRA-ME, interior cell (r, c) "
+                "takes the stamp's cell (r mod 1, c mod 2): its last repeats "
+                "are cut at the interior's edge");
+    text = netlist_text(a, 1);
+    assert_non_null(strstr(text, "registers: 4\n")); /* columns 1 and 3 */
+    free(text);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
+/* ADRES-like ADL1 files (adres_arch.xml, adres_templates.xml): MemPort
+ * blocks (a template wrapping the MemPort primitive, ninput="4") at rows 2
+ * and 5, and top-level inout pins joined to IOs' bidir in both written
+ * directions across the module boundary.  Each MemPort is built from two
+ * 4-input multiplexers, a MEMUnit and a register: 2 MEMUnits, 10
+ * registers (8 PEs + 2 MemPorts). */
+static void test_adres_memport(void **state)
+{
+    (void)state;
+    expect_file("adres_arch.xml", "adres_templates.xml", 0,
+                "cgrame_adres_summary.txt", 1, NULL);
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_xml_read(DATA "adres_arch.xml",
+                             DATA "adres_templates.xml", d);
+    assert_non_null(a);
+    char *text = netlist_text(a, 0);
+    /* the MemPort's parts, and its in0 reached from the PE below */
+    assert_non_null(strstr(text, "prim block_2_0.mem_port.mem_unit MEMUnit "
+                           "at=2,0"));
+    assert_non_null(strstr(text, "prim block_2_0.mem_port.mux_addr "
+                           "Multiplexer at=2,0"));
+    assert_non_null(strstr(text, "prim block_2_0.mem_port.reg Register "
+                           "at=2,0"));
+    free(text);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
+/* MemPort as an <inst> or a <block> of an ADL0 file (no template of that
+ * name): one module per parameter set; its attributes are a MEMUnit's
+ * plus ninput; a <sub-module> may not name it. */
+#define MP(inst)                                                              \
+    "<cgra><module name=\"m\"><input name=\"a\" size=\"16\"/><input "    \
+    "name=\"b\" size=\"16\"/><output name=\"o\" size=\"16\"/>" inst "</module>\n<architecture rows=\"1\" "      \
+    "cols=\"1\"><pattern><block module=\"m\"/></pattern></architecture>"    \
+    "</cgra>\n"
+static void test_memport_inst(void **state)
+{
+    (void)state;
+    expect_summary(MP("<inst name=\"p\" module=\"MemPort\" ninput=\"2\" "
+                      "size=\"16\"/><connection from=\"a\" to=\"p.in0\"/>"
+                      "<connection from=\"b\" to=\"p.in1\"/>"
+                      "<connection from=\"p.out\" to=\"o\"/>"),
+                   (const char *const[]){"MEMUnits: 1\n", "registers: 1\n",
+                                         "muxes: 2 (2..2 inputs)\n", NULL});
+    /* a block of an ADL0 file; ninput defaults to 2 */
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = read_mem("<cgra><architecture rows=\"1\" cols=\"1\"><pattern>"
+                 "<block module=\"MemPort\"/></pattern></architecture>"
+                 "</cgra>\n", d);
+    assert_non_null(a);
+    assert_true(cg_arch_module_find(a, "MemPort(ninput=2,size=32)") >= 0);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+    expect_error(MP("<inst name=\"p\" module=\"MemPort\" op=\"load\"/>"),
+                 "t.xml:1: error: unknown attribute 'op' on MemPort 'p' "
+                 "(attributes: size, ninput, memory, bank)");
+    expect_error(MP("<sub-module name=\"p\" module=\"MemPort\"/>"),
+                 "t.xml:1: error: <sub-module> 'p' names primitive "
+                 "'MemPort'; use <inst> for primitives");
+    expect_error(MP("<inst name=\"p\" module=\"MemPort\" size=\"16\"/>"
+                    "<connection from=\"p.in2\" to=\"o\"/>"),
+                 "t.xml:1: error: unknown port 'in2' on instance 'p' of "
+                 "module 'MemPort(ninput=2,size=16)' (ports: in0, in1, out)");
+}
+
+/* Inout ports joined across module boundaries are one pin, whichever
+ * way the connection is written (CGRA-ME's IO template joins io.bidir to
+ * this.bidir, the top joins that to its own inout).  A real output driving
+ * an inout that is also driven from the other side stays an error. */
+#define PIN(inner, outer)                                                     \
+    "<cgra><module name=\"w\"><inout name=\"bidir\"/><output name=\"o\"/>"  \
+    "<input name=\"i\"/><inst name=\"io\" module=\"IO\"/><connection "     \
+    "from=\"i\" to=\"io.in\"/><connection " inner "/>"                     \
+    "<connection from=\"io.out\" to=\"o\"/></module>\n<architecture "       \
+    "rows=\"1\" cols=\"1\"><inout name=\"pin\"/><pattern><block "          \
+    "module=\"w\"/></pattern><connection " outer "/></architecture>"        \
+    "</cgra>\n"
+static void test_inout_join(void **state)
+{
+    (void)state;
+    static const char *const inner[] = {
+        "from=\"io.bidir\" to=\"this.bidir\"",
+        "from=\"this.bidir\" to=\"io.bidir\""};
+    static const char *const outer[] = {
+        "from=\"this.pin\" to=\"block_0_0.bidir\"",
+        "from=\"block_0_0.bidir\" to=\"this.pin\""};
+    for (int i = 0; i < 2; i++)
+        for (int o = 0; o < 2; o++) {
+            char xml[2048];
+            snprintf(xml, sizeof xml, PIN("%s", "%s"), inner[i], outer[o]);
+            expect_summary(xml, (const char *const[]){"IOs: 1\n", NULL});
+        }
+    expect_error(PIN("from=\"io.out\" to=\"this.bidir\"",
+                     "from=\"block_0_0.o\" to=\"block_0_0.bidir\""),
+                 "t.xml:1: error: inout port 'block_0_0.bidir' is driven "
+                 "both inside and outside its module (by 'block_0_0.o' and "
+                 "by 'io.out'); drive it from one side");
 }
 
 static void test_errors(void **state)
@@ -218,11 +408,18 @@ int main(void)
         cmocka_unit_test(test_adl0_mesh),
         cmocka_unit_test(test_adl0_diagonal),
         cmocka_unit_test(test_adl1_mesh_templates),
-        cmocka_unit_test(test_adl1_needs_templates),
+        cmocka_unit_test(test_adl1_default_templates),
+        cmocka_unit_test(test_adl1_unknown_module),
+        cmocka_unit_test(test_default_templates_text),
+        cmocka_unit_test(test_adres_default_templates),
         cmocka_unit_test(test_ranges_past_size),
         cmocka_unit_test(test_settings_disagree),
         cmocka_unit_test(test_border_without_io),
         cmocka_unit_test(test_stamp_from_blocks),
+        cmocka_unit_test(test_stamp_modulo),
+        cmocka_unit_test(test_adres_memport),
+        cmocka_unit_test(test_memport_inst),
+        cmocka_unit_test(test_inout_join),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -158,7 +158,7 @@ static void test_errors(void **state)
     expect_error(ONE("<inst name=\"x\" module=\"Adder\"/>"),
                  "t.xml:1: error: unknown module 'Adder' (modules: m; "
                  "primitives: FuncUnit, MEMUnit, Register, Multiplexer, "
-                 "TriState, IO, RegisterFile, ConstUnit)");
+                 "TriState, IO, RegisterFile, ConstUnit, MemPort)");
     expect_error(ONE("<inst module=\"Register\"/>"),
                  "t.xml:1: error: <inst> needs a name=\"...\"");
     expect_error(ONE("<inst name=\"r\"/>"),

@@ -1,0 +1,45 @@
+/* native.c: kernels the native run must handle (tests/dfg/test_extract.c):
+ * a global pointer, an array on the stack, one of variable size (no place
+ * in the layout), a loop clang folds away. */
+#define N 32
+int buf[2 * N]; /* the largest global: p's target */
+int *p;
+int out[N];
+
+__attribute__((noinline)) int through(void)
+{
+    int s = 0;
+    for (int i = 0; i < N; i++) { //DFGLOOP: through
+        s += p[i];
+    }
+    return s;
+}
+
+__attribute__((noinline)) void stacked(void)
+{
+    int t[N];
+    for (int i = 0; i < N; i++)
+        t[i] = out[i] * 3;
+    for (int i = 0; i < N; i++) { //DFGLOOP: stacked
+        out[i] = t[i] + 1;
+    }
+}
+
+__attribute__((noinline)) void sized(int n)
+{
+    int t[n];
+    for (int i = 0; i < n; i++)
+        t[i] = out[i] * 3;
+    for (int i = 0; i < n; i++) { //DFGLOOP: sized
+        out[i] = t[i] + 1;
+    }
+}
+
+__attribute__((noinline)) int folded(void)
+{
+    int s = 0;
+    for (int i = 0; i < 100; i++) { //DFGLOOP: folded
+        s += i;
+    }
+    return s;
+}

@@ -1,0 +1,206 @@
+/* test_foreign.c: other mappers' DFGs, the NUS mappers' DFG XML and the
+ * SAT-based mappers' text form (dfg/nus_read.c, dfg/text_read.c): the same
+ * loop written in both (tests/dfg/data/foreign/scale.*) reads to graphs
+ * that compute the same memory, and every error names file:line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "diag_list.h"
+
+#include "dfg/dfg.h"
+
+#define DATA "tests/dfg/data/foreign/"
+
+static cg_dfg *read_ok(const char *path)
+{
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = cg_dfg_read_file(path, d);
+    if (!g || cg_diags_size(d))
+        cg_diags_print(d, stderr);
+    assert_non_null(g);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_diags_destroy(d);
+    return g;
+}
+
+/* Memory after 8 iterations of g from a[k] = k + 1 (a at byte 256). */
+static uint8_t *run8(const cg_dfg *g)
+{
+    uint8_t *m = calloc(1024, 1);
+    assert_non_null(m);
+    for (int k = 0; k < 64; k++)
+        m[256 + 4 * k] = (uint8_t)(k + 1);
+    cg_mem mem = {m, 0, 1024};
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_dfg_run(g, 8, &mem, NULL, NULL, d), 0);
+    cg_diags_destroy(d);
+    return m;
+}
+
+static int count_op(const cg_dfg *g, cg_op op)
+{
+    int k = 0;
+    for (int i = 0; i < cg_dfg_nnodes(g); i++)
+        k += cg_dfg_get_node(g, i)->op == op;
+    return k;
+}
+
+/* scale.xml and scale.txt: 12 nodes (7 ops, 5 immediates as consts), the
+ * counter's edge at distance 1, and the same memory after 8 iterations:
+ * b[i] = 3 * a[i] for i = 1..8 (the counter starts at 0 + 1).  The XML's
+ * PS edge is dropped; its RecParent (and the pair within an iteration) is
+ * the stated memory order. */
+static void test_scale_both_forms(void **state)
+{
+    (void)state;
+    cg_dfg *x = read_ok(DATA "scale.xml"), *t = read_ok(DATA "scale.txt");
+    assert_string_equal(cg_dfg_name(x), "scale");
+    for (int k = 0; k < 2; k++) {
+        const cg_dfg *g = k ? t : x;
+        assert_int_equal(cg_dfg_nnodes(g), 12);
+        assert_int_equal(cg_dfg_nedges(g), 13);
+        assert_int_equal(count_op(g, CG_OP_CONST), 5);
+        assert_int_equal(count_op(g, CG_OP_SHL), 1);
+        const cg_dfg_edge *e = cg_dfg_get_edge(g, 0);
+        assert_int_equal(e->src, cg_dfg_find(g, "n0"));
+        assert_int_equal(e->dst, cg_dfg_find(g, "n0"));
+        assert_int_equal(e->distance, 1);
+    }
+    const cg_mem_order *o;
+    assert_int_equal(cg_dfg_mem_order(x, &o), 2);
+    assert_int_equal(o[1].first, cg_dfg_find(x, "n6"));
+    assert_int_equal(o[1].then, cg_dfg_find(x, "n3"));
+    assert_int_equal(o[1].distance, 1);
+    assert_int_equal(cg_dfg_mem_order(t, &o), -1); /* none stated */
+    uint8_t *mx = run8(x), *mt = run8(t);
+    assert_memory_equal(mx, mt, 1024);
+    for (int i = 1; i <= 8; i++)
+        assert_int_equal(mx[512 + 4 * i], 3 * (i + 1));
+    assert_int_equal(mx[512], 0);
+    assert_int_equal(mx[512 + 4 * 9], 0);
+    free(mx);
+    free(mt);
+    cg_dfg_destroy(x);
+    cg_dfg_destroy(t);
+}
+
+/* Write text to path; read it with cg_dfg_read_file expecting NULL and
+ * exactly the messages given, NULL-ended. */
+static void expect_errors(const char *path, const char *text, ...)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    cg_diags *d = cg_diags_create();
+    assert_null(cg_dfg_read_file(path, d));
+    va_list ap;
+    va_start(ap, text);
+    expect_diag_list(d, ap);
+    va_end(ap);
+    cg_diags_destroy(d);
+    remove(path);
+}
+
+#define T "/tmp/cg_foreign_t.txt"
+static void test_text_errors(void **state)
+{
+    (void)state;
+    expect_errors(T, "node 0 add\nnode 0 sub\n",
+                  T ":2: error: node 0 is declared twice; give each node its "
+                  "own ID", NULL);
+    expect_errors(T, "node 1 frob\n",
+                  T ":1: error: node 1: unknown opcode 'frob' (compares: eq "
+                  "ne lt le gt ge ult ule ugt uge; other opcodes: nop input "
+                  "output const trunc sext zext phi select add sub mul sdiv "
+                  "udiv srem urem and or xor shl ashr lshr icmp gep load "
+                  "store)", NULL);
+    expect_errors(T, "node 1 const\nnode 2 add 5\n",
+                  T ":1: error: node 1: a const needs its VALUE, a whole "
+                  "number",
+                  T ":2: error: node 2: only a const takes a VALUE", NULL);
+    expect_errors(T, "node 1 const 4\nedge 1 9 0\n",
+                  T ":2: error: edge: no node 9 (declare it with 'node 9 "
+                  "OPCODE')", NULL);
+    expect_errors(T, "node 1 const 4\n\nedge 1 1 -1\nlink 1 2\n",
+                  T ":4: error: unknown line 'link ...' (lines: 'node ID "
+                  "OPCODE [VALUE]', 'edge SRC DST DISTANCE [OPERAND]', '# "
+                  "comment')", NULL);
+    expect_errors(T, "node 1 const 4\nedge 1 1 -1\n",
+                  T ":2: error: expected 'edge SRC DST DISTANCE [OPERAND]' "
+                  "with DISTANCE a whole number >= 0 and OPERAND 0, 1 or 2",
+                  NULL);
+    /* cg_dfg_check's messages at the lines that made the node or edge */
+    expect_errors(T, "# an add with one operand\nnode 1 const 4\n"
+                  "node 2 add\nnode 3 output\nedge 1 2 0\nedge 2 3 0\n",
+                  T ":3: error: node 'n2' (add): operand 1 has no edge (add "
+                  "takes 2 operands)", NULL);
+    expect_errors("/tmp/cg_foreign_t.dfg", "",
+                  "/tmp/cg_foreign_t.dfg: error: not a DFG file: a DFG is "
+                  "read from .dot (CGRA-ME, cgramap), .xml (the NUS mappers) "
+                  "or .txt (the SAT-based mappers' text form)", NULL);
+}
+
+#define X "/tmp/cg_foreign_t.xml"
+#define NODE(idx, op, body) "<Node idx=\"" idx "\"><OP>" op "</OP>" body \
+                            "</Node>\n"
+static void test_nus_errors(void **state)
+{
+    (void)state;
+    expect_errors(X, "<DFG>\n<Node idx=\"0\"><OP>ADD</OP>\n</DFG>\n",
+                  X ":3: error: malformed XML: Opening and ending tag "
+                  "mismatch: Node line 2 and DFG; fix the XML syntax there",
+                  NULL);
+    expect_errors(X, "<Graph/>\n", X ":1: error: the root must be <DFG> "
+                  "(the NUS mappers' DFG XML), not <Graph>", NULL);
+    expect_errors(X, "<DFG>\n" NODE("0", "FROB", "") "</DFG>\n",
+                  X ":2: error: node 0: unknown opcode 'FROB' (opcodes: ADD "
+                  "SUB MUL DIV REM AND OR XOR LS RS ARS CMP CLT CGT SELECT "
+                  "LOAD LOADH LOADB STORE STOREH STOREB MOVC)", NULL);
+    expect_errors(X, "<DFG>\n<Node idx=\"0\" PRIO=\"1\"><OP>ADD</OP>"
+                  "<Extra/></Node>\n</DFG>\n",
+                  X ":2: error: unknown attribute 'PRIO' on <Node> "
+                  "(attributes: idx ASAP ALAP BB CONST)",
+                  X ":2: error: unknown tag <Extra> inside <Node> (expected: "
+                  "OP, Inputs, Outputs, BasePointerName, RecParents)", NULL);
+    expect_errors(X, "<DFG>\n" NODE("0", "MOVC", "") NODE("0", "ADD", "")
+                  "</DFG>\n", X ":3: error: node idx=\"0\" is declared "
+                  "twice (first at line 2)", NULL);
+    expect_errors(X, "<DFG>\n<Node idx=\"0\" CONST=\"1\"><OP>MOVC</OP>\n"
+                  "<Outputs><Output idx=\"1\" type=\"P\"/>\n"
+                  "<Output idx=\"7\" type=\"I1\"/>\n"
+                  "<Output idx=\"1\" type=\"I9\"/></Outputs></Node>\n"
+                  NODE("1", "ADD", "") "</DFG>\n",
+                  X ":3: error: a predicate edge (type=\"P\") into a add: "
+                  "cgramap has no predicated execution, only SELECT takes a "
+                  "predicate",
+                  X ":4: error: <Output> of node 0 names no node "
+                  "(idx=\"7\")",
+                  X ":5: error: <Output> type=\"I9\" is not one of I1, I2, "
+                  "I3, P, PS", NULL);
+    expect_errors(X, "<DFG>\n<Node idx=\"0\" CONST=\"1\"><OP>MOVC</OP>"
+                  "<Outputs><Output idx=\"1\" type=\"I3\"/></Outputs></Node>\n"
+                  "<Node idx=\"1\" CONST=\"2\"><OP>ADD</OP></Node>\n</DFG>\n",
+                  X ":3: error: node 1: CONST=\"2\" but every operand of its "
+                  "add has an edge", NULL);
+    /* a LOAD without its address: cg_dfg_check at the <Node>'s line */
+    expect_errors(X, "<DFG>\n" NODE("4", "LOAD", "") "</DFG>\n",
+                  X ":2: error: node 'n4' (load): operand 0 has no edge "
+                  "(load takes 1 operands)", NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scale_both_forms),
+        cmocka_unit_test(test_text_errors),
+        cmocka_unit_test(test_nus_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
