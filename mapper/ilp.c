@@ -85,6 +85,9 @@ static bool fits(const model *M, int v, int p)
         int prim = cg_mrrg_get_node(M->k->m, fix->place[v])->prim;
         if (M->o->freed[v] && grid_dist(M, p, prim) > M->o->radius)
             return false;
+    } else if (fix && M->o->center && M->o->center[v] >= 0 &&
+               grid_dist(M, p, M->o->center[v]) > M->o->radius + 1) {
+        return false; /* not placed: near its placed neighbours */
     }
     if (!fix && M->o->center &&
         grid_dist(M, p, M->o->center[v]) > M->o->radius)

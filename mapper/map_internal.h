@@ -88,8 +88,9 @@ typedef struct cg__ilp_opts {
      * mapping (the heuristic's, cg__heur_opts.partial) whose ops keep
      * their FUNC node and start, and whose routes between two kept ops
      * stay, except for the ops `freed` marks: those placed in `fix` may
-     * move within `radius` of their unit, the others go anywhere.  NULL =
-     * no repair (then center applies). */
+     * move within `radius` of their unit, the others within radius + 1 of
+     * their center (a primitive; center NULL or -1 = anywhere).  NULL =
+     * no repair (then center and radius bound every op). */
     const cg_mapping *fix;
     const bool *freed;   /* per DFG node */
 } cg__ilp_opts;

@@ -4,7 +4,8 @@
  * When the heuristic finds no mapping at an II, its best partial mapping
  * (heur.c: the attempt that skipped the fewest ops) usually has most ops
  * placed and routed.  The repair keeps those and solves the exact ILP only
- * for a neighbourhood of the ops it skipped: the skipped ops anywhere, the
+ * for a neighbourhood of the ops it skipped: the skipped ops near their
+ * placed neighbours (within radius + 1 of the one nearest to the others), the
  * ops within `hops` DFG edges of them within `radius` cells of where the
  * heuristic put them, and the routes that touch a freed op.  The model
  * then grows with the neighbourhood, not with the array times the II.
@@ -52,6 +53,46 @@ static void neighbourhood(const cg_dfg *g, const cg_mapping *fix, int hops,
     }
 }
 
+static int grid(const cg_netlist *nl, int p, int q)
+{
+    const cg_nl_prim *a = cg_netlist_prim(nl, p), *b = cg_netlist_prim(nl, q);
+    if (a->row < 0 || b->row < 0)
+        return 0; /* a unit off the grid */
+    return abs(a->row - b->row) + abs(a->col - b->col);
+}
+
+/* center[v] for an op fix does not place: of the units of its placed DFG
+ * neighbours, the one nearest to all of them (the first of equals), -1
+ * when none is placed.  -1 for placed ops. */
+static void centers(const cg__kgraph *k, const cg_netlist *nl,
+                    const cg_dfg *g, const cg_mapping *fix, int *center,
+                    int *near)
+{
+    int n = cg_dfg_nnodes(g), m = cg_dfg_nedges(g);
+    for (int v = 0; v < n; v++) {
+        center[v] = -1;
+        if (fix->place[v] >= 0)
+            continue;
+        int nn = 0;
+        for (int e = 0; e < m; e++) {
+            const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+            int w = ed->src == v ? ed->dst : ed->dst == v ? ed->src : -1;
+            if (w >= 0 && w != v && fix->place[w] >= 0)
+                near[nn++] = cg_mrrg_get_node(k->m, fix->place[w])->prim;
+        }
+        long best = -1;
+        for (int i = 0; i < nn; i++) {
+            long sum = 0;
+            for (int j = 0; j < nn; j++)
+                sum += grid(nl, near[i], near[j]);
+            if (best < 0 || sum < best) {
+                best = sum;
+                center[v] = near[i];
+            }
+        }
+    }
+}
+
 int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
                const cg_mapping *fix, const cg__repair_opts *ro,
                cg__ilp_out *out, cg_diags *d)
@@ -59,15 +100,20 @@ int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
     int n = cg_dfg_nnodes(g);
     bool *freed = malloc(sizeof(bool) * ((size_t)n + 1));
     bool *next = malloc(sizeof(bool) * ((size_t)n + 1));
+    int *center = malloc(sizeof(int) * ((size_t)n + 1));
+    int *near = malloc(sizeof(int) * ((size_t)cg_dfg_nedges(g) + 1));
     memset(out, 0, sizeof *out);
     out->outcome = CG_II_TIMEOUT;
-    if (!freed || !next) {
+    if (!freed || !next || !center || !near) {
         free(freed);
         free(next);
+        free(center);
+        free(near);
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory repairing "
                      "the mapping of '%s'", cg_dfg_name(g));
         return -1;
     }
+    centers(k, nl, g, fix, center, near);
     int rc = 0;
     for (size_t r = 0; r < sizeof rounds / sizeof rounds[0]; r++) {
         double left = ro->deadline - cg_clock_now();
@@ -76,7 +122,7 @@ int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
             break;
         }
         neighbourhood(g, fix, rounds[r].hops, freed, next);
-        cg__ilp_opts o = {NULL,       rounds[r].radius, left,
+        cg__ilp_opts o = {center,     rounds[r].radius, left,
                           NULL,       false,            ro->solver,
                           ro->nodes,  ro->lp_iters,     fix,
                           freed};
@@ -88,5 +134,7 @@ int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
         out->outcome = CG_II_TIMEOUT;
     free(freed);
     free(next);
+    free(center);
+    free(near);
     return rc;
 }
