@@ -19,11 +19,38 @@
 #include "../common/util.h"
 #include "map_internal.h"
 
-/* The rounds: DFG hops around the skipped ops, and the cells a freed op
- * may move. */
+static int grid(const cg_netlist *nl, int p, int q)
+{
+    const cg_nl_prim *a = cg_netlist_prim(nl, p), *b = cg_netlist_prim(nl, q);
+    if (a->row < 0 || b->row < 0)
+        return 0; /* a unit off the grid */
+    return abs(a->row - b->row) + abs(a->col - b->col);
+}
+
+/* The rounds: DFG hops around the skipped ops, the cells a freed op may
+ * move, and the cells around a skipped op's center within which every op
+ * is freed too (the registers that jam a skipped op are often held by
+ * ops that are not its DFG neighbours). */
 static const struct {
-    int hops, radius;
-} rounds[] = {{1, 1}, {2, 1}, {2, 2}, {3, 2}};
+    int hops, radius, cells;
+} rounds[] = {{1, 1, 0}, {2, 1, 0}, {1, 1, 1}, {2, 2, 2}};
+
+/* Free every op placed within `cells` of a skipped op's center. */
+static void free_around(const cg__kgraph *k, const cg_netlist *nl,
+                        const cg_dfg *g, const cg_mapping *fix,
+                        const int *center, int cells, bool *freed)
+{
+    int n = cg_dfg_nnodes(g);
+    for (int u = 0; u < n && cells > 0; u++) {
+        if (fix->place[u] >= 0 || center[u] < 0)
+            continue;
+        for (int v = 0; v < n; v++)
+            if (fix->place[v] >= 0 &&
+                grid(nl, cg_mrrg_get_node(k->m, fix->place[v])->prim,
+                     center[u]) <= cells)
+                freed[v] = true;
+    }
+}
 
 /* freed[v]: v not placed in fix or within hops edges of such an op, and
  * the operand-less producers (consts, inputs) of a freed op: a const kept
@@ -51,14 +78,6 @@ static void neighbourhood(const cg_dfg *g, const cg_mapping *fix, int hops,
         if (freed[ed->dst] && !next[ed->src])
             freed[ed->src] = true;
     }
-}
-
-static int grid(const cg_netlist *nl, int p, int q)
-{
-    const cg_nl_prim *a = cg_netlist_prim(nl, p), *b = cg_netlist_prim(nl, q);
-    if (a->row < 0 || b->row < 0)
-        return 0; /* a unit off the grid */
-    return abs(a->row - b->row) + abs(a->col - b->col);
 }
 
 /* center[v] for an op fix does not place: of the units of its placed DFG
@@ -122,6 +141,7 @@ int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
             break;
         }
         neighbourhood(g, fix, rounds[r].hops, freed, next);
+        free_around(k, nl, g, fix, center, rounds[r].cells, freed);
         cg__ilp_opts o = {center,     rounds[r].radius, left,
                           NULL,       false,            ro->solver,
                           ro->nodes,  ro->lp_iters,     fix,
