@@ -278,6 +278,14 @@ static void test_makefile_include(void **state)
     assert_string_equal(m.cflags, "-O3");
     cg_extract_makefile_free(&m);
     assert_int_equal(cg_diags_size(d), 0);
+    /* a 36 KB line, continued: once cut at 4 KB into two lines */
+    assert_int_equal(cg_extract_makefile_read(MK "longline/Makefile", &m, d),
+                     0);
+    assert_int_equal(strlen(m.cflags), 36784);
+    assert_true(!strncmp(m.cflags, "-DX0=0 -DX1=1 ", 14));
+    assert_string_equal(m.cflags + 36784 - 17, "-DX2999=2999  -O2");
+    cg_extract_makefile_free(&m);
+    assert_int_equal(cg_diags_size(d), 0);
     cg_diags_destroy(d);
 }
 
@@ -304,6 +312,31 @@ static void test_makefile_errors(void **state)
         {"shell", MK "shell/Makefile:1: error: cgramap does not run make "
                   "functions such as '$(shell echo -g)'; write the value "
                   "out"},
+        /* found by fuzzing (docs/fuzzing.md): 16 GB and a hang, 2^30
+         * references expanding to nothing, := doubling a value, /dev/zero
+         * read forever, a folder read as an empty file; a chain of 40
+         * variables and a real loop, once both "refers to itself" */
+        {"double", MK "double/Makefile:3: error: expanding 'B0' takes more "
+                   "than 1048576 bytes (variables that each use the one "
+                   "before twice double at every step); write the value "
+                   "out"},
+        {"emptydouble", MK "emptydouble/Makefile:12: error: expanding "
+                        "'E10' takes more than 1048576 references "
+                        "(variables that each use the one before twice "
+                        "double at every step); write the value out"},
+        {"doublenow", MK "doublenow/Makefile:19: error: expanding 'A' takes "
+                      "more than 1048576 bytes (variables that each use the "
+                      "one before twice double at every step); write the "
+                      "value out"},
+        {"zero", MK "zero/Makefile:2: error: '/dev/zero' is a device or "
+                 "pipe, not a file; name a Makefile"},
+        {"folder", MK "folder/Makefile:2: error: '" MK "folder/..' is a "
+                   "directory, not a file; name a Makefile"},
+        {"deep", MK "deep/Makefile:11: error: 'E9' is reached through more "
+                 "than 32 nested references; cgramap stops there (write "
+                 "the value out)"},
+        {"loop", MK "loop/Makefile:2: error: variable 'B' refers to itself "
+                 "(through $(...)); make refuses it too"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         cg_diags *d = cg_diags_create();
@@ -311,6 +344,8 @@ static void test_makefile_errors(void **state)
         snprintf(path, sizeof path, MK "%s/Makefile", cases[i].dir);
         cg_extract_makefile m;
         assert_int_equal(cg_extract_makefile_read(path, &m, d), -1);
+        if (cg_diags_size(d) != 1)
+            cg_diags_print(d, stderr);
         assert_int_equal(cg_diags_size(d), 1);
         assert_diag(d, 0, cases[i].want);
         assert_null(m.loop_tags);
