@@ -18,6 +18,10 @@
 static char *parse_arith(const char **p, const cg__xvar *env,
                          const cg__xsrc *src, bool words);
 
+/* Parentheses nest at most this deep: the parser recurses at each level,
+ * and a megabyte of "(+ 1 (+ 1 ..." in an attribute overflowed the stack. */
+enum { EXPR_MAX_NESTING = 256 };
+
 static void err(const cg__xsrc *src, const char *msg, const char *arg)
 {
     cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
@@ -57,6 +61,20 @@ static int to_long(const char *s, const cg__xsrc *src, long *out)
     }
     *out = v;
     return 0;
+}
+
+/* s nests its parentheses deeper than EXPR_MAX_NESTING (reported). */
+static bool too_deep(const char *s, const cg__xsrc *src)
+{
+    int level = 0;
+    for (; *s && level <= EXPR_MAX_NESTING; s++)
+        level += (*s == '(') - (*s == ')' && level > 0);
+    if (level <= EXPR_MAX_NESTING)
+        return false;
+    cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
+                 "parentheses nest more than %d deep in expression "
+                 "'%.40s...'; simplify it", EXPR_MAX_NESTING, src->text);
+    return true;
 }
 
 static bool truthy(const char *s)
@@ -305,6 +323,8 @@ static char *parse_arith(const char **p, const cg__xvar *env,
 
 char *cg__xml_interp(const char *s, const cg__xvar *env, const cg__xsrc *src)
 {
+    if (too_deep(s, src))
+        return NULL;
     size_t cap = strlen(s) + 32, len = 0;
     char *out = malloc(cap);
     if (!out)
@@ -357,7 +377,7 @@ int cg__xml_eval_bool(const char *s, const cg__xvar *env, const cg__xsrc *src,
 int cg__xml_eval_int(const char **p, const cg__xvar *env, const cg__xsrc *src,
                      long *out)
 {
-    char *v = parse_arith(p, env, src, false);
+    char *v = too_deep(*p, src) ? NULL : parse_arith(p, env, src, false);
     int rc = v ? to_long(v, src, out) : -1;
     free(v);
     return rc;
