@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "xml.h"
 #include "xml_internal.h"
@@ -42,34 +43,49 @@ static void on_error(void *ctx, error_ptr e)
 static char *read_file(const char *path, cg_diags *d)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) {
+    struct stat st;
+    if (!f || fstat(fileno(f), &st)) {
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot open the file: %s; "
                      "check the path", strerror(errno));
+        if (f)
+            fclose(f);
+        return NULL;
+    }
+    if (S_ISDIR(st.st_mode)) { /* fopen takes a folder, fread then fails */
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "is a directory, not a file; "
+                     "name an .xml file");
+        fclose(f);
         return NULL;
     }
     char *buf = NULL;
     size_t len = 0, cap = 0, n;
     char tmp[8192];
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
+    bool oom = false;
+    while (!oom && (n = fread(tmp, 1, sizeof tmp, f)) > 0) {
         if (len + n + 1 > cap) {
             cap = 2 * (len + n + 1);
             char *b = realloc(buf, cap);
-            if (!b)
-                break;
-            buf = b;
+            oom = !b;
+            buf = b ? b : buf;
         }
-        memcpy(buf + len, tmp, n);
-        len += n;
+        if (!oom) {
+            memcpy(buf + len, tmp, n);
+            len += n;
+        }
     }
-    bool bad = ferror(f) || n > 0;
+    int err = ferror(f) ? errno : 0;
     fclose(f);
-    if (bad || !buf) {
-        if (bad)
-            cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file");
+    if (oom || err) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
+                     oom ? "out of memory" : strerror(err));
         free(buf);
-        return bad ? NULL : strdup("");
+        return NULL;
     }
-    buf[len] = 0;
+    buf = buf ? buf : strdup("");
+    if (!buf)
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "out of memory");
+    else
+        buf[len] = 0;
     return buf;
 }
 
@@ -199,6 +215,30 @@ static int build(cg__xctx *c, xmlDoc *doc, xmlDoc *tdoc)
     return cg__xml_architecture(c, arch);
 }
 
+/* Flatten a once for its errors (unknown ports, double drivers, widths),
+ * passed on to d with their notes.  Its warnings are left to the caller's
+ * own flatten, which every user of an architecture does: passed on here
+ * too, each was printed twice. */
+static void check_by_flattening(const cg_arch *a, cg_diags *d)
+{
+    cg_diags *all = cg_diags_create();
+    if (!all) {
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory while reading "
+                     "the architecture");
+        return;
+    }
+    cg_netlist_destroy(cg_arch_flatten(a, all));
+    bool keep = false;
+    for (int i = 0; i < cg_diags_size(all); i++) {
+        const cg_diag *e = cg_diags_get(all, i);
+        if (e->sev != CG_SEV_NOTE)
+            keep = e->sev == CG_SEV_ERROR;
+        if (keep)
+            cg_diags_add(d, e->sev, e->file, e->line, "%s", e->msg);
+    }
+    cg_diags_destroy(all);
+}
+
 static cg_arch *read_docs(xmlDoc *doc, xmlDoc *tdoc, cg_diags *d)
 {
     cg__xctx c = {0};
@@ -206,11 +246,11 @@ static cg_arch *read_docs(xmlDoc *doc, xmlDoc *tdoc, cg_diags *d)
     c.errors0 = cg_diags_errors(d);
     c.a = cg_arch_create();
     int rc = c.a ? build(&c, doc, tdoc) : -1;
-    if (rc == 0 && !cg__xml_failed(&c)) {
-        cg_netlist_destroy(cg_arch_flatten(c.a, d));
-    }
+    if (rc == 0 && !cg__xml_failed(&c))
+        check_by_flattening(c.a, d);
     free(c.tmpls);
     cg_strmap_destroy(c.tmpl_ix);
+    cg_strmap_destroy(c.reported);
     free(c.cell_line);
     /* Every other failure reported itself: this one is an allocation. */
     if (rc < 0 && !cg__xml_failed(&c))

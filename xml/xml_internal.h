@@ -59,6 +59,9 @@ typedef struct cg__xctx {
     bool border;          /* size given as row=/col= (CGRA-ME): a mesh
                              keeps its PEs off the grid's border */
     int *cell_line;       /* line of the block at each cell, 0 = empty */
+    cg_strmap *reported;  /* "file:line: msg" of each message from inside a
+                             module with parameters, NULL until the first */
+    bool collecting;      /* d is such a module's own list (xml.c) */
 } cg__xctx;
 
 /* File and line of a node, for messages and cg_arch_set_loc. */
