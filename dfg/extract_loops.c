@@ -361,8 +361,39 @@ static bool loop_keyword(const char *src, int line)
     return false;
 }
 
+/* Other loops start on the line of loop best, the one tag t names (the
+ * later column wins): say so, naming the columns, rather than take the
+ * last one silently. */
+static void shared_line(const cg_extract_prog *x, const cg__ex_tag *t,
+                        int best, cg_diags *d)
+{
+    const cg__ex_loop *b = &x->loops[best];
+    char cols[256] = "";
+    int n = 0;
+    size_t k = 0;
+    for (int i = 0; i < x->nloops; i++) {
+        const cg__ex_loop *l = &x->loops[i];
+        bool seen = false; /* copies of a loop share line and column */
+        for (int j = 0; j < i && !seen; j++)
+            seen = x->loops[j].line == l->line && x->loops[j].col == l->col;
+        if (seen || l->line != b->line || l->col == b->col ||
+            (l->end_line > 0 && l->end_line < t->line))
+            continue;
+        n++;
+        if (k < sizeof cols - 16)
+            k += (size_t)snprintf(cols + k, sizeof cols - k, "%d, ", l->col);
+    }
+    if (n)
+        cg_diags_add(d, CG_SEV_WARNING, x->path, t->line, "loop tag '%s': "
+                     "%d loops start on line %d (columns %s%d); the tag "
+                     "names the last one, at column %d; put each loop on a "
+                     "line of its own to tag another", t->name, n + 1,
+                     b->line, cols, b->col, b->col);
+}
+
 /* The loop whose keyword is the nearest at or above the tag line and whose
- * span holds the tag; the later column wins on a shared line. */
+ * span holds the tag; the later column wins on a shared line (a warning
+ * names the others). */
 int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
                      cg_diags *d)
 {
@@ -405,5 +436,6 @@ int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
                      ties + 1);
         return -1;
     }
+    shared_line(x, t, best, d);
     return best;
 }

@@ -50,6 +50,8 @@ void cg_extract_params_init(cg_extract_params *p)
     p->addr_width = 32;
 }
 
+/* The whole file, NULL with errno set when it cannot be read (EISDIR for
+ * a folder, which fopen accepts; ENOMEM). */
 static char *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -62,20 +64,22 @@ static char *read_file(const char *path, size_t *len)
         n += got;
         if (n == cap) {
             char *nb = realloc(buf, 2 * cap + 1);
-            if (!nb) {
+            if (!nb)
                 free(buf);
-                buf = NULL;
-            }
             buf = nb;
             cap *= 2;
         }
     }
+    int err = !buf ? ENOMEM : ferror(f) ? errno : 0;
     fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        if (len)
-            *len = n;
+    if (err) {
+        free(buf);
+        errno = err;
+        return NULL;
     }
+    buf[n] = 0;
+    if (len)
+        *len = n;
     return buf;
 }
 
@@ -109,7 +113,10 @@ static char **clang_argv(char *words, const char *src, const char *bc)
 }
 
 /* clang's stderr: its first error at its line ("file:line:col: error:
- * msg"), every line of it as a note. */
+ * msg"), its first CLANG_NOTES lines as notes and the count of the rest (a
+ * binary file made clang write 16 KB, all of it echoed). */
+enum { CLANG_NOTES = 8 };
+
 static void clang_failed(const char *path, int status, const char *err,
                          cg_diags *d)
 {
@@ -133,13 +140,23 @@ static void clang_failed(const char *path, int status, const char *err,
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "clang-16 could not compile "
                      "the file (exit status %d)", status);
     const char *l = err;
+    int shown = 0, dropped = 0;
     while (*l) {
         const char *e = strchr(l, '\n');
         int len = e ? (int)(e - l) : (int)strlen(l);
-        if (len > 0)
-            cg_diags_add(d, CG_SEV_NOTE, NULL, 0, "%.*s", len, l);
+        if (len > 0 && shown < CLANG_NOTES) {
+            /* a line of a binary file may be kilobytes long too */
+            cg_diags_add(d, CG_SEV_NOTE, NULL, 0, "%.*s%s", len > 200 ? 200 : len,
+                         l, len > 200 ? " ..." : "");
+            shown++;
+        } else if (len > 0) {
+            dropped++;
+        }
         l += len + (e ? 1 : 0);
     }
+    if (dropped)
+        cg_diags_add(d, CG_SEV_NOTE, NULL, 0, "(%d more lines of clang's "
+                     "messages not shown)", dropped);
 }
 
 static int run_clang(const char *path, const char *cflags, const char *dir,
@@ -253,35 +270,102 @@ static int compile(cg_extract_prog *x, cg_diags *d)
     return rc;
 }
 
-/* "//DFGLOOP: name" anywhere on a line (spaces allowed after // and :,
- * DFGLOOP in any case). */
+/* The closing quote of the string or character literal opened at p, or
+ * the character before the end of the line when it is not closed. */
+static char *skip_literal(char *p)
+{
+    char *q = p + 1;
+    while (*q && *q != *p && *q != '\n') {
+        if (*q == '\\' && q[1] && q[1] != '\n')
+            q++;
+        q++;
+    }
+    return *q == *p ? q : q - 1;
+}
+
+/* "//" at p, blanks, then "DFGLOOP:" in any case: the tag's name after
+ * blanks, else NULL. */
+static char *tag_at(char *p)
+{
+    if (p[0] != '/' || p[1] != '/')
+        return NULL;
+    p += 2;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    /* CGRA-ME's own files write //DFGLoop: */
+    if (strncasecmp(p, "DFGLOOP:", 8) != 0)
+        return NULL;
+    for (p += 8; *p == ' ' || *p == '\t';)
+        p++;
+    return p;
+}
+
+/* The end of the block comment opened at p (its last character; the
+ * text's last when it is not closed), lines counted.  A tag in it is
+ * commented out like the code around it: ignored, with a warning. */
+static char *skip_comment(const cg_extract_prog *x, char *p, int *line,
+                          cg_diags *d)
+{
+    char *q = p + 2;
+    for (; *q && !(q[0] == '*' && q[1] == '/'); q++) {
+        *line += *q == '\n';
+        if (tag_at(q))
+            cg_diags_add(d, CG_SEV_WARNING, x->path, *line, "a //DFGLOOP tag "
+                         "inside a /* */ comment is ignored; take it out of "
+                         "the comment to extract the loop");
+    }
+    return *q ? q + 1 : q - 1;
+}
+
+/* "//DFGLOOP: name" anywhere on a line outside string literals and block
+ * comments (spaces allowed after // and :, DFGLOOP in any case). */
 static int read_tags(cg_extract_prog *x, cg_diags *d)
 {
-    char *src = read_file(x->path, NULL);
+    size_t len = 0;
+    char *src = read_file(x->path, &len);
+    if (src && strlen(src) != len) { /* a binary: clang would say so at length */
+        int line = 1;
+        for (const char *p = src; *p; p++)
+            line += *p == '\n';
+        cg_diags_add(d, CG_SEV_ERROR, x->path, line, "a NUL byte; a C file is "
+                     "text (is this the right file?)");
+        free(src);
+        return -1;
+    }
+    if (!src && errno == EISDIR) {
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "is a directory, not a C "
+                     "file; name a .c file with //DFGLOOP tags");
+        return -1;
+    }
     if (!src) {
         cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot read the file: %s",
                      strerror(errno));
         return -1;
     }
     int line = 1, rc = 0;
+    bool in_comment = false; /* after // on this line */
     for (char *p = src; *p; p++) {
         if (*p == '\n') {
             line++;
+            in_comment = false;
+            continue;
+        }
+        if (!in_comment && (*p == '"' || *p == '\'')) {
+            p = skip_literal(p);
+            continue;
+        }
+        if (!in_comment && p[0] == '/' && p[1] == '*') {
+            p = skip_comment(x, p, &line, d);
             continue;
         }
         if (p[0] != '/' || p[1] != '/')
             continue;
-        char *q = p + 2;
-        while (*q == ' ' || *q == '\t')
-            q++;
-        /* CGRA-ME's own files write //DFGLoop: */
-        if (strncasecmp(q, "DFGLOOP:", 8) != 0) {
-            p = q - 1; /* skip the slashes only */
+        char *q = tag_at(p);
+        in_comment = true;
+        if (!q) {
+            p++; /* skip the slashes only */
             continue;
         }
-        q += 8;
-        while (*q == ' ' || *q == '\t')
-            q++;
         int n = 0;
         while (q[n] && q[n] != '\n' && q[n] != ' ' && q[n] != '\t' &&
                q[n] != '\r')
