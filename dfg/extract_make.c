@@ -18,10 +18,11 @@
 
 enum { MK_MAX_INCLUDE = 16, MK_MAX_DEPTH = 32 };
 /* One expansion (a variable read, an include line, a := value) may resolve
- * this many references and grow to this many bytes.  Variables that each
- * use the one before twice double at every step: 30 lines ask for 2^30
- * references and gigabytes; make itself runs out of memory on them. */
-enum { MK_MAX_REFS = 1 << 20, MK_MAX_VALUE = 1 << 20 };
+ * this many references (undefined ones too) and grow to this many bytes.
+ * Variables that each use the one before twice double at every step: 30
+ * lines ask for 2^30 references and gigabytes; make itself runs out of
+ * memory on them.  A real Makefile resolves a few hundred. */
+enum { MK_MAX_REFS = 1 << 16, MK_MAX_VALUE = 1 << 20 };
 
 /* One assignment's text: a variable's value is the pieces of its = and +=
  * lines in order, each kept with its location for messages. */
@@ -106,16 +107,17 @@ static int expand(mk_ctx *c, const char *s, const char *file, int line,
 
 /* The expansion in progress has gone past MK_MAX_REFS references or
  * MK_MAX_VALUE bytes (reported once, naming the variable being read). */
-static bool too_big(mk_ctx *c, const char *name, const mk_buf *out,
+static bool too_big(mk_ctx *c, const char *name, size_t n, const mk_buf *out,
                     const char *file, int line)
 {
     if (++c->refs <= MK_MAX_REFS && out->n <= MK_MAX_VALUE)
         return false;
     bool bytes = out->n > MK_MAX_VALUE;
     c->too_big = true;
-    cg_diags_add(c->d, CG_SEV_ERROR, file, line, "expanding '%s' takes more "
-                 "than %d %s (variables that each use the one before twice "
-                 "double at every step); write the value out", name,
+    cg_diags_add(c->d, CG_SEV_ERROR, file, line, "expanding '%.*s' takes "
+                 "more than %d %s (variables that each use the one before "
+                 "twice double at every step); write the value out",
+                 (int)n, name,
                  bytes ? MK_MAX_VALUE : MK_MAX_REFS,
                  bytes ? "bytes" : "references");
     return true;
@@ -126,6 +128,8 @@ static bool too_big(mk_ctx *c, const char *name, const mk_buf *out,
 static int expand_var(mk_ctx *c, const char *name, size_t n, const char *file,
                       int line, int depth, mk_buf *out)
 {
+    if (too_big(c, name, n, out, file, line))
+        return -1;
     mk_var *v = find_var(c, name, n);
     if (!v)
         return 0;
@@ -141,8 +145,6 @@ static int expand_var(mk_ctx *c, const char *name, size_t n, const char *file,
                      "(write the value out)", v->name, MK_MAX_DEPTH);
         return -1;
     }
-    if (too_big(c, v->name, out, file, line))
-        return -1;
     v->busy = true;
     int rc = 0;
     for (int i = 0; i < v->n && rc == 0; i++) {
@@ -153,7 +155,7 @@ static int expand_var(mk_ctx *c, const char *name, size_t n, const char *file,
         else
             rc = expand(c, v->v[i].text, v->v[i].file, v->v[i].line,
                         depth + 1, out);
-        if (rc == 0 && too_big(c, v->name, out, file, line))
+        if (rc == 0 && too_big(c, v->name, strlen(v->name), out, file, line))
             rc = -1;
     }
     v->busy = false;
