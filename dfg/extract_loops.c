@@ -62,7 +62,7 @@ static int index_of(const fgraph *g, LLVMBasicBlockRef b)
 
 static void fgraph_free(fgraph *g)
 {
-    for (int i = 0; i < g->n; i++)
+    for (int i = 0; g->pred && i < g->n; i++) /* NULL: building failed */
         free(g->pred[i]);
     free(g->pred);
     free(g->npred);
@@ -72,13 +72,15 @@ static void fgraph_free(fgraph *g)
     free(g->idom);
 }
 
-static void add_pred(fgraph *g, int b, int p)
+/* false when out of memory (a lost edge would hide a loop) */
+static bool add_pred(fgraph *g, int b, int p)
 {
     int *a = realloc(g->pred[b], (size_t)(g->npred[b] + 1) * sizeof *a);
     if (a) {
         g->pred[b] = a;
         a[g->npred[b]++] = p;
     }
+    return a != NULL;
 }
 
 static void dfs(fgraph *g, int b, bool *seen, int *post, int *np)
@@ -148,14 +150,20 @@ static int fgraph_build(fgraph *g, LLVMValueRef fn)
         return -1;
     }
     LLVMGetBasicBlocks(fn, g->bb);
+    bool ok = true;
     for (int b = 0; b < g->n; b++) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[b]);
         unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
         for (unsigned s = 0; s < ns; s++) {
             int c = index_of(g, LLVMGetSuccessor(t, s));
             if (c >= 0)
-                add_pred(g, c, b);
+                ok &= add_pred(g, c, b);
         }
+    }
+    if (!ok) {
+        free(seen);
+        free(post);
+        return -1;
     }
     int np = 0;
     dfs(g, 0, seen, post, &np);
@@ -194,17 +202,18 @@ bool cg__ex_in_loop(const cg__ex_loop *l, LLVMBasicBlockRef b)
     return false;
 }
 
-/* Line, column and end line of the !llvm.loop of branch t, if any. */
-static void loop_location(cg_extract_prog *x, LLVMValueRef t, cg__ex_loop *l)
+/* Line, column and end line of the !llvm.loop of branch t, if any; -1
+ * when out of memory. */
+static int loop_location(cg_extract_prog *x, LLVMValueRef t, cg__ex_loop *l)
 {
     unsigned kind = LLVMGetMDKindIDInContext(x->ctx, "llvm.loop", 9);
     LLVMValueRef md = LLVMGetMetadata(t, kind);
     if (!md)
-        return;
+        return 0;
     unsigned n = LLVMGetMDNodeNumOperands(md);
     LLVMValueRef *ops = calloc(n + 1, sizeof *ops);
     if (!ops)
-        return;
+        return -1;
     LLVMGetMDNodeOperands(md, ops);
     int seen = 0;
     for (unsigned i = 1; i < n && seen < 2; i++) {
@@ -221,6 +230,7 @@ static void loop_location(cg_extract_prog *x, LLVMValueRef t, cg__ex_loop *l)
         }
     }
     free(ops);
+    return 0;
 }
 
 /* The natural loop with header h (all its back edges together). */
@@ -240,7 +250,11 @@ static int natural_loop(cg_extract_prog *x, const fgraph *g, int h,
         int t = g->pred[h][i];
         if (!dominates(g, h, t))
             continue;
-        loop_location(x, LLVMGetBasicBlockTerminator(g->bb[t]), l);
+        if (loop_location(x, LLVMGetBasicBlockTerminator(g->bb[t]), l)) {
+            free(in);
+            free(stack);
+            return -1;
+        }
         if (!in[t]) {
             in[t] = true;
             stack[sp++] = t;

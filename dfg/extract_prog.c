@@ -389,16 +389,14 @@ static int read_tags(cg_extract_prog *x, cg_diags *d)
         }
         if (n > 0) {
             cg__ex_tag *t = realloc(x->tags, (size_t)(x->ntags + 1) * sizeof *t);
-            if (!t) {
+            char *name = t ? strndup(q, (size_t)n) : NULL;
+            x->tags = t ? t : x->tags;
+            if (!name) {
+                cg_diags_add(d, CG_SEV_ERROR, x->path, line, "out of memory");
                 rc = -1;
                 break;
             }
-            x->tags = t;
-            t[x->ntags].name = malloc((size_t)n + 1);
-            if (t[x->ntags].name) {
-                memcpy(t[x->ntags].name, q, (size_t)n);
-                t[x->ntags].name[n] = 0;
-            }
+            t[x->ntags].name = name;
             t[x->ntags++].line = line;
         }
         p = q + (n < 0 ? -n : n) - 1;
@@ -438,6 +436,8 @@ static int layout(cg_extract_prog *x)
         size_t len;
         const char *nm = LLVMGetValueName2(g, &len);
         e->name = cg__ex_strdup(nm);
+        if (!e->name) /* the symbol of a base address would be lost */
+            return -1;
         e->base = at;
         e->bytes = LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(g));
         e->is_const = LLVMIsGlobalConstant(g);
@@ -461,18 +461,30 @@ cg_extract_prog *cg_extract_open(const char *c_path,
                                  const cg_extract_params *p, cg_diags *d)
 {
     cg_extract_prog *x = calloc(1, sizeof *x);
-    if (!x)
+    if (!x) {
+        cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "out of memory");
         return NULL;
+    }
     if (p)
         x->params = *p;
     else
         cg_extract_params_init(&x->params);
     x->path = cg__ex_strdup(c_path);
     x->cflags = cg__ex_strdup(x->params.cflags);
+    int rc = !x->path || (x->params.cflags && !x->cflags) ? -1 : 0;
     x->params.cflags = x->cflags;
     x->ctx = LLVMContextCreate();
-    if (read_tags(x, d) || compile(x, d) || layout(x) ||
-        cg__ex_find_loops(x, d)) {
+    if (rc)
+        cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "out of memory");
+    else if (read_tags(x, d) || compile(x, d))
+        rc = -1;
+    else if (layout(x)) {
+        cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "out of memory laying out "
+                     "the globals");
+        rc = -1;
+    } else
+        rc = cg__ex_find_loops(x, d);
+    if (rc) {
         cg_extract_close(x);
         return NULL;
     }
@@ -605,10 +617,11 @@ int64_t cg_extract_trip(const cg_dfg *g)
     return n && n->nloops > 0 ? n->loops[n->nloops - 1].trip : -1;
 }
 
-static int push(cg_dfg ***out, int *n, cg_dfg *g)
+static int push(cg_dfg ***out, int *n, cg_dfg *g, cg_diags *d)
 {
     cg_dfg **a = realloc(*out, (size_t)(*n + 1) * sizeof *a);
     if (!a) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory");
         cg_dfg_destroy(g);
         return -1;
     }
@@ -629,7 +642,7 @@ int cg_extract_file(const char *c_path, const char *loop_tag,
     int rc = 0;
     if (loop_tag) {
         cg_dfg *g = cg_extract_loop(x, loop_tag, d);
-        rc = g ? push(out, n, g) : -1;
+        rc = g ? push(out, n, g, d) : -1;
     } else {
         if (x->ntags == 0) {
             cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "no //DFGLOOP: tag in "
@@ -639,7 +652,7 @@ int cg_extract_file(const char *c_path, const char *loop_tag,
         }
         for (int i = 0; i < x->ntags; i++) {
             cg_dfg *g = cg_extract_loop(x, x->tags[i].name, d);
-            if (!g || push(out, n, g))
+            if (!g || push(out, n, g, d))
                 rc = -1;
         }
     }

@@ -237,6 +237,10 @@ static char *parse_sexpr(const char **p, const cg__xvar *env,
     char *head = word(p);
     skip_ws(p);
     char *res = NULL;
+    if (!head) {
+        err(src, "out of memory", NULL);
+        return NULL;
+    }
     if (!*head) {
         err(src, "empty parentheses", NULL);
     } else if (**p == ')' && !strchr("+-*/=", head[0])) {
@@ -383,8 +387,9 @@ int cg__xml_eval_int(const char **p, const cg__xvar *env, const cg__xsrc *src,
     return rc;
 }
 
-void cg__xml_var_refs(const char *s, char **names, int *n, int max)
+bool cg__xml_var_refs(const char *s, char **names, int *n, int max)
 {
+    bool ok = true;
     for (const char *p = strchr(s, '('); p; p = strchr(p + 1, '(')) {
         const char *q = p + 1;
         while (isspace((unsigned char)*q))
@@ -402,7 +407,10 @@ void cg__xml_var_refs(const char *s, char **names, int *n, int max)
         for (int i = 0; i < *n && !dup; i++)
             dup = strlen(names[i]) == (size_t)(e - b) &&
                   !strncmp(names[i], b, (size_t)(e - b));
-        if (!dup && *n < max)
-            names[(*n)++] = strndup(b, (size_t)(e - b));
+        char *name = !dup && *n < max ? strndup(b, (size_t)(e - b)) : NULL;
+        if (name)
+            names[(*n)++] = name;
+        ok &= name || dup || *n == max;
     }
+    return ok;
 }

@@ -151,14 +151,15 @@ char **cg__xml_split(const char *s, int *n)
             depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
             s++;
         }
-        if (*n == cap) {
-            cap *= 2;
-            char **w = realloc(v, (size_t)cap * sizeof *v);
-            if (!w)
-                break;
-            v = w;
+        char **w = *n < cap ? v : realloc(v, (size_t)(cap *= 2) * sizeof *v);
+        char *e = w ? strndup(b, (size_t)(s - b)) : NULL;
+        if (!e) { /* out of memory: no list rather than a short one */
+            cg__xml_free_list(w ? w : v, *n);
+            *n = 0;
+            return NULL;
         }
-        v[(*n)++] = strndup(b, (size_t)(s - b));
+        v = w;
+        v[(*n)++] = e;
     }
     return v;
 }
@@ -377,6 +378,12 @@ int cg__xml_connection_lists(cg__xctx *c, const xmlNode *n, char **src,
                       "with to=, or from= with distribute-to=");
         rc = -1;
     }
+    if (rc == 0 && (!*src || !*dst)) {
+        cg__xml_error(c, n, "out of memory");
+        free(*src), free(*dst);
+        *src = *dst = NULL;
+        rc = -1;
+    }
     xmlFree(from), xmlFree(to), xmlFree(sel), xmlFree(dist);
     return rc;
 }
@@ -387,6 +394,8 @@ static char **interp_list(cg__xctx *c, const xmlNode *n, const char *s,
 {
     char **v = cg__xml_split(s, cnt);
     cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n), s};
+    if (!v)
+        cg__xml_error(c, n, "out of memory");
     for (int i = 0; v && i < *cnt; i++) {
         char *x = cg__xml_interp(v[i], env, &src);
         if (!x) {

@@ -39,8 +39,8 @@ int cg__xml_eval_bool(const char *s, const cg__xvar *env, const cg__xsrc *src,
 int cg__xml_eval_int(const char **p, const cg__xvar *env, const cg__xsrc *src,
                      long *out);
 /* Names used as "(name)" anywhere in s, appended to names[*n] (up to max,
- * not duplicated, pointers malloc'd). */
-void cg__xml_var_refs(const char *s, char **names, int *n, int max);
+ * not duplicated, pointers malloc'd).  false when out of memory. */
+bool cg__xml_var_refs(const char *s, char **names, int *n, int max);
 
 /* State of one read. */
 typedef struct cg__xctx {
