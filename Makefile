@@ -3,7 +3,8 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= 2
 
-.PHONY: all setup build run test test-asan install clean perf perf-growth
+.PHONY: all setup build run test test-asan install clean perf perf-growth \
+        fuzz fuzz-build
 
 all: build
 
@@ -28,6 +29,7 @@ run: build
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	$(MAKE) test-asan
+	$(MAKE) fuzz FUZZ_SECONDS=20
 
 test-asan: setup
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCG_SANITIZE=ON
@@ -35,6 +37,21 @@ test-asan: setup
 	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+
+# libFuzzer targets (docs/fuzzing.md), built with clang-16, ASan and UBSan in
+# their own folder, each run FUZZ_SECONDS under nice, one at a time.
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= xml expr dot make
+
+fuzz-build: setup
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang-16 \
+	    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCG_FUZZ=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) \
+	    --target $(FUZZ_TARGETS:%=fuzz_%)
+
+fuzz: fuzz-build
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 install: build
 	cmake --install $(BUILD)
@@ -47,4 +64,4 @@ perf-growth: build
 	benchmarks/perf/growth.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

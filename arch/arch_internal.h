@@ -122,7 +122,11 @@ struct cg_netlist {
     bool has_dma;
     cg_dma_params dma;
     int addr_width;
+    int nblocks;           /* grid cells holding a primitive (summary) */
 };
+
+/* The distinct grid cells holding a primitive; -1 when out of memory. */
+int cg__netlist_count_blocks(const cg_netlist *nl);
 
 /* ---- flattening: check.c checks, flatten.c expands ---------------------- */
 /* What a resolved reference names. */

@@ -557,6 +557,10 @@ cg_netlist *cg_arch_flatten(const cg_arch *a, cg_diags *d)
             nl->rows = a->rows;
             nl->cols = a->cols;
             build(&f, nl);
+            nl->nblocks = cg__flat_failed(&f) ? 0
+                                              : cg__netlist_count_blocks(nl);
+            if (nl->nblocks < 0)
+                cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory");
         } else {
             cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory");
         }

@@ -253,12 +253,15 @@ static int count_kind(const cg_netlist *nl, cg_prim_kind k)
     return n;
 }
 
-/* Blocks: distinct grid cells holding a primitive. */
-static int count_blocks(const cg_netlist *nl)
+/* Counted when flattening, where running out of memory is an error: the
+ * summary once printed a silent "blocks: 0". */
+int cg__netlist_count_blocks(const cg_netlist *nl)
 {
     int n = 0;
     char *seen = calloc((size_t)nl->rows * (size_t)nl->cols + 1, 1);
-    for (int i = 0; seen && i < nl->nprims; i++) {
+    if (!seen)
+        return -1;
+    for (int i = 0; i < nl->nprims; i++) {
         const cg_nl_prim *p = &nl->prims[i];
         if (p->row < 0 || p->col < 0 || p->row >= nl->rows ||
             p->col >= nl->cols || seen[p->row * nl->cols + p->col])
@@ -337,7 +340,7 @@ static void summary_imm(const cg_netlist *nl, FILE *out)
 void cg_netlist_summary(const cg_netlist *nl, FILE *out)
 {
     fprintf(out, "grid: %dx%d\n", nl->rows, nl->cols);
-    fprintf(out, "blocks: %d\n", count_blocks(nl));
+    fprintf(out, "blocks: %d\n", nl->nblocks);
     fprintf(out, "primitives: %d (ports %d, nets %d)\n", nl->nprims,
             nl->nports, nl->nnets);
     summary_funcs(nl, out);

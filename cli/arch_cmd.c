@@ -98,7 +98,7 @@ int cg_cli_arch(int argc, char **argv)
     int p = arch_parse(argc, argv, &o);
     if (p) return p == 1 ? 0 : 2;
     cg_diags *d = cg_diags_create();
-    if (!d) return 1;
+    if (!d) { fputs("cgramap: out of memory\n", stderr); return 1; }
     cg_netlist *nl = arch_load(&o, d);
     cg_diags_print(d, stderr);
     int rc = nl ? 0 : 1;

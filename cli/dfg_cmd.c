@@ -144,7 +144,7 @@ int cg_cli_dfg(int argc, char **argv)
     int p = dfg_parse(argc, argv, &o);
     if (p) return p == 1 ? 0 : 2;
     cg_diags *d = cg_diags_create();
-    if (!d) return 1;
+    if (!d) { fputs("cgramap: out of memory\n", stderr); return 1; }
     cg_dfg **gs = NULL;
     int n = 0;
     int rc = cg_cli_syms_apply(&o.p, &o.syms, d) ||

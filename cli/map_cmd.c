@@ -155,7 +155,7 @@ int cg_cli_map(int argc, char **argv)
     int p = map_parse(argc, argv, &o);
     if (p) return p == 1 ? 0 : 2;
     cg_diags *d = cg_diags_create();
-    if (!d) return 1;
+    if (!d) { fputs("cgramap: out of memory\n", stderr); return 1; }
     cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
                         : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;

@@ -25,19 +25,21 @@ struct cg_dfg {
     cg_nest *nest;       /* loop nest, NULL when none */
     cg_mem_order *order; /* stated memory order (cg_dfg_set_mem_order) */
     int norder;          /* its pairs, -1 when none is stated */
+    bool oom;            /* an allocation failed (cg__dfg_oom) */
 };
 
 const char *cg__dfg_intern(cg_dfg *g, const char *s)
 {
     if (!s)
         return NULL;
-    if (CG_GROW(g->strs, g->cap_strs, g->nstrs + 1))
-        return NULL;
-    char *c = strdup(s);
+    char *c = CG_GROW(g->strs, g->cap_strs, g->nstrs + 1) ? NULL : strdup(s);
     if (c)
         g->strs[g->nstrs++] = c;
+    g->oom |= !c;
     return c;
 }
+
+bool cg__dfg_oom(const cg_dfg *g) { return g->oom; }
 
 cg_dfg *cg_dfg_create(const char *name)
 {
@@ -101,8 +103,10 @@ static const char *unique_name(cg_dfg *g, const char *want)
 
 int cg_dfg_add_node(cg_dfg *g, cg_op op, int width, const char *name)
 {
-    if (CG_GROW(g->nodes, g->cap_nodes, g->nnodes + 1))
+    if (CG_GROW(g->nodes, g->cap_nodes, g->nnodes + 1)) {
+        g->oom = true;
         return -1;
+    }
     int id = g->nnodes;
     char gen[48];
     if (!name) {
@@ -110,8 +114,10 @@ int cg_dfg_add_node(cg_dfg *g, cg_op op, int width, const char *name)
         name = gen;
     }
     const char *n = unique_name(g, name);
-    if (!n || cg_strmap_put(g->index, n, id))
+    if (!n || cg_strmap_put(g->index, n, id)) {
+        g->oom = true;
         return -1;
+    }
     g->nodes[id] = (cg_dfg_node){.op = op, .pred = CG_PRED_NONE,
                                  .width = width, .name = n, .bank = -1};
     g->nnodes++;
@@ -140,8 +146,10 @@ void cg_dfg_set_value(cg_dfg *g, int id, int64_t value)
 int cg_dfg_add_edge(cg_dfg *g, int src, int dst, int operand, int distance,
                     int init)
 {
-    if (CG_GROW(g->edges, g->cap_edges, g->nedges + 1))
+    if (CG_GROW(g->edges, g->cap_edges, g->nedges + 1)) {
+        g->oom = true;
         return -1;
+    }
     g->edges[g->nedges] = (cg_dfg_edge){src, dst, operand, distance, init};
     return g->nedges++;
 }

@@ -8,6 +8,9 @@
 
 /* A private copy of s owned by g (NULL for NULL or no memory). */
 const char *cg__dfg_intern(cg_dfg *g, const char *s);
+/* An allocation of g failed since its creation: a name, a symbol, a node or
+ * an edge is missing (the setters return nothing). */
+bool cg__dfg_oom(const cg_dfg *g);
 
 /* Where to point a message about a node or an edge: the source line of the
  * C code for cg_dfg_check, the .dot statement for the dot reader. */

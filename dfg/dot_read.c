@@ -591,6 +591,11 @@ cg_dfg *cg_dfg_read_dot(const char *path, cg_diags *d)
 {
     size_t len = 0;
     char *text = cg_slurp(path, &len);
+    if (!text && errno == EISDIR) { /* fopen takes a folder, fread fails */
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "is a directory, not a file; "
+                     "name a .dot file");
+        return NULL;
+    }
     if (!text) {
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
                      strerror(errno));

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dfg_internal.h"
 #include "extract_internal.h"
 
 typedef struct xnode {
@@ -55,7 +56,7 @@ typedef struct bx {
     cg_diags *d;
     bool failed;
     xnode *nodes;
-    int nn;
+    int nn, cap;    /* cap > nn: a spare slot (add_node) */
     xedge *edges;
     int ne;
     LLVMValueRef *mkey;    /* value -> vref map (body values, live-ins) */
@@ -88,19 +89,27 @@ static int line_of(LLVMValueRef v)
     return LLVMIsAInstruction(v) ? (int)LLVMGetDebugLocLine(v) : 0;
 }
 
+/* A new node's index.  Out of memory, the build fails and the index is
+ * the spare slot past the last node, which callers fill and nothing reads
+ * (once index 0, written past an empty array). */
 static int add_node(bx *b, cg_op op, int width, int line)
 {
-    xnode *a = realloc(b->nodes, (size_t)(b->nn + 1) * sizeof *a);
-    if (!a) {
-        fail(b, line, "out of memory");
-        return 0;
+    xnode *a = b->nodes;
+    if (b->nn + 1 >= b->cap) {
+        a = realloc(b->nodes, (size_t)b->cap * 2 * sizeof *a);
+        if (a) {
+            b->nodes = a;
+            b->cap *= 2;
+        } else {
+            fail(b, line, "out of memory");
+            a = b->nodes;
+        }
     }
-    b->nodes = a;
     memset(&a[b->nn], 0, sizeof *a);
     a[b->nn].op = op;
     a[b->nn].width = width;
     a[b->nn].line = line;
-    return b->nn++;
+    return b->failed ? b->nn : b->nn++;
 }
 
 static void add_edge(bx *b, vref r, int dst, int operand)
@@ -892,11 +901,13 @@ static bool waits(const bx *b, const bool *live, const bool *placed, int v)
 
 /* Final order: operands and initial values before their users (constants
  * are made after their user), memory operations in program order, else
- * creation order. */
+ * creation order.  *n = -1 when out of memory. */
 static void order(const bx *b, const bool *live, int *ord, int *n)
 {
     bool *placed = calloc((size_t)b->nn + 1, sizeof *placed);
-    *n = 0;
+    *n = placed ? 0 : -1;
+    if (!placed)
+        return;
     for (int i = 0; i < b->nn; i++)
         if (!live[i] && placed)
             placed[i] = true;
@@ -934,12 +945,25 @@ static cg_dfg *emit(bx *b, LLVMValueRef **values)
     cg_dfg_set_file(g, b->x->path);
     int n;
     order(b, live, ord, &n);
+    if (n < 0) {
+        free(live);
+        free(newid);
+        free(ord);
+        cg_dfg_destroy(g);
+        return NULL;
+    }
     for (int i = 0; i < b->nn; i++)
         newid[i] = -1;
     for (int k = 0; k < n; k++) {
         const xnode *x = &b->nodes[ord[k]];
         int id = cg_dfg_add_node(g, x->op, x->width, x->name);
         cg_dfg_node *m = cg_dfg_node_mut(g, id);
+        if (!m) { /* out of memory: g says so (cg__dfg_oom) */
+            free(live);
+            free(newid);
+            free(ord);
+            return g;
+        }
         m->pred = x->pred;
         m->line = x->line;
         m->has_value = x->has_value;
@@ -999,24 +1023,31 @@ static int record(bx *b, const cg_dfg *g)
 cg_dfg *cg__ex_build(cg_extract_prog *x, const cg__ex_tag *t, int loop,
                      cg_diags *d)
 {
-    bx b = {.x = x, .t = t, .l = &x->loops[loop], .d = d, .exit_node = -1};
+    bx b = {.x = x, .t = t, .l = &x->loops[loop], .d = d, .exit_node = -1,
+            .cap = 64};
     cg_dfg *g = NULL;
     LLVMValueRef *values = NULL;
-    if (shape(&b))
+    if (!(b.nodes = malloc((size_t)b.cap * sizeof *b.nodes)))
+        fail(&b, t->line, "out of memory");
+    else if (shape(&b))
         translate(&b);
     if (!b.failed) {
         g = emit(&b, &values);
-        if (!g || record(&b, g)) {
-            cg_diags_add(d, CG_SEV_ERROR, x->path, t->line, "out of memory");
+        cg_nest *n = g && !record(&b, g) && !cg__dfg_oom(g)
+                         ? cg__ex_nest(x, loop, g, values) : NULL;
+        if (n)
+            cg_dfg_set_nest(g, n);
+        int errors = cg_diags_errors(d);
+        if (n)
+            cg__ex_narrow(x, g, values, d);
+        /* out of memory anywhere (a lost name, a dropped edge, no nest) */
+        if (!n || cg__dfg_oom(g) || cg_diags_errors(d) > errors) {
+            if (cg_diags_errors(d) == errors)
+                cg_diags_add(d, CG_SEV_ERROR, x->path, t->line, "out of "
+                             "memory");
             cg_dfg_destroy(g);
             g = NULL;
         }
-    }
-    if (g) {
-        cg_nest *n = cg__ex_nest(x, loop, g, values);
-        if (n)
-            cg_dfg_set_nest(g, n);
-        cg__ex_narrow(x, g, values, d);
     }
     free(values);
     free(b.nodes);

@@ -62,7 +62,7 @@ static int index_of(const fgraph *g, LLVMBasicBlockRef b)
 
 static void fgraph_free(fgraph *g)
 {
-    for (int i = 0; i < g->n; i++)
+    for (int i = 0; g->pred && i < g->n; i++) /* NULL: building failed */
         free(g->pred[i]);
     free(g->pred);
     free(g->npred);
@@ -72,13 +72,15 @@ static void fgraph_free(fgraph *g)
     free(g->idom);
 }
 
-static void add_pred(fgraph *g, int b, int p)
+/* false when out of memory (a lost edge would hide a loop) */
+static bool add_pred(fgraph *g, int b, int p)
 {
     int *a = realloc(g->pred[b], (size_t)(g->npred[b] + 1) * sizeof *a);
     if (a) {
         g->pred[b] = a;
         a[g->npred[b]++] = p;
     }
+    return a != NULL;
 }
 
 static void dfs(fgraph *g, int b, bool *seen, int *post, int *np)
@@ -148,14 +150,20 @@ static int fgraph_build(fgraph *g, LLVMValueRef fn)
         return -1;
     }
     LLVMGetBasicBlocks(fn, g->bb);
+    bool ok = true;
     for (int b = 0; b < g->n; b++) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[b]);
         unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
         for (unsigned s = 0; s < ns; s++) {
             int c = index_of(g, LLVMGetSuccessor(t, s));
             if (c >= 0)
-                add_pred(g, c, b);
+                ok &= add_pred(g, c, b);
         }
+    }
+    if (!ok) {
+        free(seen);
+        free(post);
+        return -1;
     }
     int np = 0;
     dfs(g, 0, seen, post, &np);
@@ -194,17 +202,18 @@ bool cg__ex_in_loop(const cg__ex_loop *l, LLVMBasicBlockRef b)
     return false;
 }
 
-/* Line, column and end line of the !llvm.loop of branch t, if any. */
-static void loop_location(cg_extract_prog *x, LLVMValueRef t, cg__ex_loop *l)
+/* Line, column and end line of the !llvm.loop of branch t, if any; -1
+ * when out of memory. */
+static int loop_location(cg_extract_prog *x, LLVMValueRef t, cg__ex_loop *l)
 {
     unsigned kind = LLVMGetMDKindIDInContext(x->ctx, "llvm.loop", 9);
     LLVMValueRef md = LLVMGetMetadata(t, kind);
     if (!md)
-        return;
+        return 0;
     unsigned n = LLVMGetMDNodeNumOperands(md);
     LLVMValueRef *ops = calloc(n + 1, sizeof *ops);
     if (!ops)
-        return;
+        return -1;
     LLVMGetMDNodeOperands(md, ops);
     int seen = 0;
     for (unsigned i = 1; i < n && seen < 2; i++) {
@@ -221,6 +230,7 @@ static void loop_location(cg_extract_prog *x, LLVMValueRef t, cg__ex_loop *l)
         }
     }
     free(ops);
+    return 0;
 }
 
 /* The natural loop with header h (all its back edges together). */
@@ -240,7 +250,11 @@ static int natural_loop(cg_extract_prog *x, const fgraph *g, int h,
         int t = g->pred[h][i];
         if (!dominates(g, h, t))
             continue;
-        loop_location(x, LLVMGetBasicBlockTerminator(g->bb[t]), l);
+        if (loop_location(x, LLVMGetBasicBlockTerminator(g->bb[t]), l)) {
+            free(in);
+            free(stack);
+            return -1;
+        }
         if (!in[t]) {
             in[t] = true;
             stack[sp++] = t;
@@ -361,8 +375,39 @@ static bool loop_keyword(const char *src, int line)
     return false;
 }
 
+/* Other loops start on the line of loop best, the one tag t names (the
+ * later column wins): say so, naming the columns, rather than take the
+ * last one silently. */
+static void shared_line(const cg_extract_prog *x, const cg__ex_tag *t,
+                        int best, cg_diags *d)
+{
+    const cg__ex_loop *b = &x->loops[best];
+    char cols[256] = "";
+    int n = 0;
+    size_t k = 0;
+    for (int i = 0; i < x->nloops; i++) {
+        const cg__ex_loop *l = &x->loops[i];
+        bool seen = false; /* copies of a loop share line and column */
+        for (int j = 0; j < i && !seen; j++)
+            seen = x->loops[j].line == l->line && x->loops[j].col == l->col;
+        if (seen || l->line != b->line || l->col == b->col ||
+            (l->end_line > 0 && l->end_line < t->line))
+            continue;
+        n++;
+        if (k < sizeof cols - 16)
+            k += (size_t)snprintf(cols + k, sizeof cols - k, "%d, ", l->col);
+    }
+    if (n)
+        cg_diags_add(d, CG_SEV_WARNING, x->path, t->line, "loop tag '%s': "
+                     "%d loops start on line %d (columns %s%d); the tag "
+                     "names the last one, at column %d; put each loop on a "
+                     "line of its own to tag another", t->name, n + 1,
+                     b->line, cols, b->col, b->col);
+}
+
 /* The loop whose keyword is the nearest at or above the tag line and whose
- * span holds the tag; the later column wins on a shared line. */
+ * span holds the tag; the later column wins on a shared line (a warning
+ * names the others). */
 int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
                      cg_diags *d)
 {
@@ -405,5 +450,6 @@ int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
                      ties + 1);
         return -1;
     }
+    shared_line(x, t, best, d);
     return best;
 }

@@ -12,11 +12,18 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/util.h"
 #include "extract_internal.h"
 
 enum { MK_MAX_INCLUDE = 16, MK_MAX_DEPTH = 32 };
+/* One expansion (a variable read, an include line, a := value) may resolve
+ * this many references (undefined ones too) and grow to this many bytes.
+ * Variables that each use the one before twice double at every step: 30
+ * lines ask for 2^30 references and gigabytes; make itself runs out of
+ * memory on them.  A real Makefile resolves a few hundred. */
+enum { MK_MAX_REFS = 1 << 16, MK_MAX_VALUE = 1 << 20 };
 
 /* One assignment's text: a variable's value is the pieces of its = and +=
  * lines in order, each kept with its location for messages. */
@@ -29,6 +36,7 @@ typedef struct mk_piece {
 typedef struct mk_var {
     char *name;
     bool simple;  /* := : pieces are already expanded */
+    bool busy;    /* being expanded: a reference to it now is a loop */
     int n;
     mk_piece *v;
 } mk_var;
@@ -39,6 +47,8 @@ typedef struct mk_ctx {
     const char *dir;  /* make's working folder: the top Makefile's */
     int includes;     /* nesting of include lines */
     int cond;         /* nesting of ifeq/ifdef blocks */
+    int refs;         /* references resolved by the current expansion */
+    bool too_big;     /* the budget above ran out (reported in d) */
     cg_diags *d;
 } mk_ctx;
 
@@ -96,30 +106,61 @@ static void clear_var(mk_var *v)
 static int expand(mk_ctx *c, const char *s, const char *file, int line,
                   int depth, mk_buf *out);
 
+/* The expansion in progress has gone past MK_MAX_REFS references or
+ * MK_MAX_VALUE bytes (reported once, naming the variable being read). */
+static bool too_big(mk_ctx *c, const char *name, size_t n, const mk_buf *out,
+                    const char *file, int line)
+{
+    if (++c->refs <= MK_MAX_REFS && out->n <= MK_MAX_VALUE)
+        return false;
+    bool bytes = out->n > MK_MAX_VALUE;
+    c->too_big = true;
+    cg_diags_add(c->d, CG_SEV_ERROR, file, line, "expanding '%.*s' takes "
+                 "more than %d %s (variables that each use the one before "
+                 "twice double at every step); write the value out",
+                 (int)n, name,
+                 bytes ? MK_MAX_VALUE : MK_MAX_REFS,
+                 bytes ? "bytes" : "references");
+    return true;
+}
+
 /* The value of variable name, expanded, appended to out.  An undefined
  * variable is empty, as in make (cgramap does not read the environment). */
 static int expand_var(mk_ctx *c, const char *name, size_t n, const char *file,
                       int line, int depth, mk_buf *out)
 {
+    if (too_big(c, name, n, out, file, line))
+        return -1;
     mk_var *v = find_var(c, name, n);
     if (!v)
         return 0;
-    if (depth >= MK_MAX_DEPTH) {
+    if (v->busy) {
         cg_diags_add(c->d, CG_SEV_ERROR, file, line, "variable '%s' refers "
                      "to itself (through $(...)); make refuses it too",
                      v->name);
         return -1;
     }
-    for (int i = 0; i < v->n; i++) {
-        if (i && buf_add(out, " ", 1) < 0)
-            return -1;
-        int rc = v->simple ? buf_add(out, v->v[i].text, strlen(v->v[i].text))
-                           : expand(c, v->v[i].text, v->v[i].file,
-                                    v->v[i].line, depth + 1, out);
-        if (rc < 0)
-            return -1;
+    if (depth >= MK_MAX_DEPTH) {
+        cg_diags_add(c->d, CG_SEV_ERROR, file, line, "'%s' is reached through "
+                     "more than %d nested references; cgramap stops there "
+                     "(write the value out)", v->name, MK_MAX_DEPTH);
+        return -1;
     }
-    return 0;
+    v->busy = true;
+    int rc = 0;
+    for (int i = 0; i < v->n && rc == 0; i++) {
+        if (i && buf_add(out, " ", 1) < 0)
+            rc = -1;
+        else if (v->simple)
+            rc = buf_add(out, v->v[i].text, strlen(v->v[i].text));
+        else
+            rc = expand(c, v->v[i].text, v->v[i].file, v->v[i].line,
+                        depth + 1, out);
+        if (rc == 0 && too_big(c, v->name, strlen(v->name), out, file, line))
+            rc = -1;
+    }
+    v->busy = false;
+    return rc;
 }
 
 /* The end of the reference opened at s[0] ('(' or '{'), nesting counted;
@@ -163,6 +204,8 @@ static int expand_ref(mk_ctx *c, const char *s, const char *end,
 static int expand(mk_ctx *c, const char *s, const char *file, int line,
                   int depth, mk_buf *out)
 {
+    if (depth == 0)
+        c->refs = 0; /* a new expansion gets the whole budget */
     if (buf_add(out, "", 0) < 0)
         return -1;
     while (*s) {
@@ -240,13 +283,17 @@ static char *expand_now(mk_ctx *c, const char *value, const char *file,
     quiet.d = cg_diags_create();
     mk_buf b = {0};
     *simple = quiet.d && expand(&quiet, value, file, line, 0, &b) == 0;
+    if (quiet.too_big) /* kept raw, it would only grow again when read */
+        cg_diags_append(c->d, quiet.d);
+    c->too_big = quiet.too_big;
     cg_diags_destroy(quiet.d);
     if (*simple)
         return b.s ? b.s : strdup("");
     free(b.s);
-    return strdup(value);
+    return c->too_big ? NULL : strdup(value);
 }
 
+/* -1 when out of memory, -2 after an error reported in c->d. */
 static int assign(mk_ctx *c, const char *name, const char *op,
                   const char *value, const char *file, int line)
 {
@@ -258,6 +305,8 @@ static int assign(mk_ctx *c, const char *name, const char *op,
         simple = v->simple;
     char *text = simple ? expand_now(c, value, file, line, &simple)
                         : strdup(value);
+    if (!text && c->too_big)
+        return -2;
     if (!text || (!v && !(v = new_var(c, name))))
         return -1;
     if (strcmp(op, "+=")) {
@@ -368,11 +417,10 @@ static int assignment(mk_ctx *c, char *s, const char *file, int line)
                      "shell assignments ('%s !='); write the value out", name);
         return -1;
     }
-    if (assign(c, name, op, trim(at + strlen(op)), file, line) < 0) {
+    int rc = assign(c, name, op, trim(at + strlen(op)), file, line);
+    if (rc == -1)
         cg_diags_add(c->d, CG_SEV_ERROR, file, line, "out of memory");
-        return -1;
-    }
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 /* One logical line (continuations joined, comment cut). */
@@ -397,12 +445,15 @@ static int mk_line(mk_ctx *c, char *s, const char *file, int line)
     return include(c, s + (inc ? 7 : 8), !inc, file, line);
 }
 
+/* Physical lines of any length (getline) joined into logical ones in a
+ * growing buffer: a long line is read whole, never cut or split. */
 static int read_lines(mk_ctx *c, FILE *f, const char *path)
 {
-    char buf[4096], line[16384];
-    size_t len = 0;
+    char *buf = NULL;
+    size_t cap = 0;
+    mk_buf line = {0};
     int rc = 0, n = 0, first = 0;
-    while (rc == 0 && fgets(buf, sizeof buf, f)) {
+    while (rc == 0 && getline(&buf, &cap, f) >= 0) {
         n++;
         char *hash = strchr(buf, '#');
         if (hash)
@@ -413,25 +464,35 @@ static int read_lines(mk_ctx *c, FILE *f, const char *path)
         bool cont = k && buf[k - 1] == '\\';
         if (cont)
             buf[--k] = 0;
-        if (!len)
+        if (!line.n)
             first = n;
         /* the first line keeps its leading tab: that marks a recipe */
-        char *t = len ? trim(buf) : buf;
-        size_t tn = strlen(t);
-        if (len + tn + 2 < sizeof line) {
-            memcpy(line + len, t, tn);
-            len += tn;
-            line[len++] = ' ';
-            line[len] = 0;
-        }
-        if (!cont) {
-            rc = mk_line(c, line, path, first);
-            len = 0;
+        char *t = line.n ? trim(buf) : buf;
+        rc = buf_add(&line, t, strlen(t)) | buf_add(&line, " ", 1);
+        if (rc)
+            cg_diags_add(c->d, CG_SEV_ERROR, path, n, "out of memory");
+        else if (!cont) {
+            rc = mk_line(c, line.s, path, first);
+            line.n = 0;
         }
     }
-    if (rc == 0 && len)
-        rc = mk_line(c, line, path, first);
+    if (rc == 0 && line.n)
+        rc = mk_line(c, line.s, path, first);
+    free(line.s);
+    free(buf);
     return rc;
+}
+
+/* What f is when it is not a regular file ("a directory", ...), NULL when
+ * it is one. */
+static const char *not_a_file(FILE *f)
+{
+    struct stat st;
+    if (fstat(fileno(f), &st))
+        return "unreadable";
+    if (S_ISREG(st.st_mode))
+        return NULL;
+    return S_ISDIR(st.st_mode) ? "a directory" : "a device or pipe";
 }
 
 static int read_mk(mk_ctx *c, const char *path, const char *from, int at)
@@ -443,6 +504,14 @@ static int read_mk(mk_ctx *c, const char *path, const char *from, int at)
         return -1;
     }
     FILE *f = fopen(path, "r");
+    const char *what = f ? not_a_file(f) : NULL;
+    if (what) {
+        /* a folder reads as empty, /dev/zero never ends */
+        cg_diags_add(c->d, CG_SEV_ERROR, from ? from : path, from ? at : 0,
+                     "'%s' is %s, not a file; name a Makefile", path, what);
+        fclose(f);
+        return -1;
+    }
     if (!f) {
         if (from)
             cg_diags_add(c->d, CG_SEV_ERROR, from, at, "cannot read the "
@@ -556,6 +625,7 @@ static int read_var(mk_ctx *c, const char *name, char **out)
     mk_var *v = find_var(c, name, strlen(name));
     if (!v)
         return 0;
+    c->refs = 0;
     int rc = v->n ? expand_var(c, name, strlen(name), v->v[0].file,
                                v->v[0].line, 0, &b)
                   : buf_add(&b, "", 0);

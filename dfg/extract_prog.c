@@ -81,7 +81,10 @@ static char **clang_argv(char *words, const char *src, const char *bc)
 }
 
 /* clang's stderr: its first error at its line ("file:line:col: error:
- * msg"), every line of it as a note. */
+ * msg"), its first CLANG_NOTES lines as notes and the count of the rest (a
+ * binary file made clang write 16 KB, all of it echoed). */
+enum { CLANG_NOTES = 8 };
+
 static void clang_failed(const char *path, int status, const char *err,
                          cg_diags *d)
 {
@@ -105,13 +108,23 @@ static void clang_failed(const char *path, int status, const char *err,
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "clang-16 could not compile "
                      "the file (exit status %d)", status);
     const char *l = err;
+    int shown = 0, dropped = 0;
     while (*l) {
         const char *e = strchr(l, '\n');
         int len = e ? (int)(e - l) : (int)strlen(l);
-        if (len > 0)
-            cg_diags_add(d, CG_SEV_NOTE, NULL, 0, "%.*s", len, l);
+        if (len > 0 && shown < CLANG_NOTES) {
+            /* a line of a binary file may be kilobytes long too */
+            cg_diags_add(d, CG_SEV_NOTE, NULL, 0, "%.*s%s", len > 200 ? 200 : len,
+                         l, len > 200 ? " ..." : "");
+            shown++;
+        } else if (len > 0) {
+            dropped++;
+        }
         l += len + (e ? 1 : 0);
     }
+    if (dropped)
+        cg_diags_add(d, CG_SEV_NOTE, NULL, 0, "(%d more lines of clang's "
+                     "messages not shown)", dropped);
 }
 
 static int run_clang(const char *path, const char *cflags, const char *dir,
@@ -225,35 +238,102 @@ static int compile(cg_extract_prog *x, cg_diags *d)
     return rc;
 }
 
-/* "//DFGLOOP: name" anywhere on a line (spaces allowed after // and :,
- * DFGLOOP in any case). */
+/* The closing quote of the string or character literal opened at p, or
+ * the character before the end of the line when it is not closed. */
+static char *skip_literal(char *p)
+{
+    char *q = p + 1;
+    while (*q && *q != *p && *q != '\n') {
+        if (*q == '\\' && q[1] && q[1] != '\n')
+            q++;
+        q++;
+    }
+    return *q == *p ? q : q - 1;
+}
+
+/* "//" at p, blanks, then "DFGLOOP:" in any case: the tag's name after
+ * blanks, else NULL. */
+static char *tag_at(char *p)
+{
+    if (p[0] != '/' || p[1] != '/')
+        return NULL;
+    p += 2;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    /* CGRA-ME's own files write //DFGLoop: */
+    if (strncasecmp(p, "DFGLOOP:", 8) != 0)
+        return NULL;
+    for (p += 8; *p == ' ' || *p == '\t';)
+        p++;
+    return p;
+}
+
+/* The end of the block comment opened at p (its last character; the
+ * text's last when it is not closed), lines counted.  A tag in it is
+ * commented out like the code around it: ignored, with a warning. */
+static char *skip_comment(const cg_extract_prog *x, char *p, int *line,
+                          cg_diags *d)
+{
+    char *q = p + 2;
+    for (; *q && !(q[0] == '*' && q[1] == '/'); q++) {
+        *line += *q == '\n';
+        if (tag_at(q))
+            cg_diags_add(d, CG_SEV_WARNING, x->path, *line, "a //DFGLOOP tag "
+                         "inside a /* */ comment is ignored; take it out of "
+                         "the comment to extract the loop");
+    }
+    return *q ? q + 1 : q - 1;
+}
+
+/* "//DFGLOOP: name" anywhere on a line outside string literals and block
+ * comments (spaces allowed after // and :, DFGLOOP in any case). */
 static int read_tags(cg_extract_prog *x, cg_diags *d)
 {
-    char *src = cg_slurp(x->path, NULL);
+    size_t len = 0;
+    char *src = cg_slurp(x->path, &len);
+    if (src && strlen(src) != len) { /* a binary: clang would say so at length */
+        int line = 1;
+        for (const char *p = src; *p; p++)
+            line += *p == '\n';
+        cg_diags_add(d, CG_SEV_ERROR, x->path, line, "a NUL byte; a C file is "
+                     "text (is this the right file?)");
+        free(src);
+        return -1;
+    }
+    if (!src && errno == EISDIR) {
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "is a directory, not a C "
+                     "file; name a .c file with //DFGLOOP tags");
+        return -1;
+    }
     if (!src) {
         cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot read the file: %s",
                      strerror(errno));
         return -1;
     }
     int line = 1, rc = 0;
+    bool in_comment = false; /* after // on this line */
     for (char *p = src; *p; p++) {
         if (*p == '\n') {
             line++;
+            in_comment = false;
+            continue;
+        }
+        if (!in_comment && (*p == '"' || *p == '\'')) {
+            p = skip_literal(p);
+            continue;
+        }
+        if (!in_comment && p[0] == '/' && p[1] == '*') {
+            p = skip_comment(x, p, &line, d);
             continue;
         }
         if (p[0] != '/' || p[1] != '/')
             continue;
-        char *q = p + 2;
-        while (*q == ' ' || *q == '\t')
-            q++;
-        /* CGRA-ME's own files write //DFGLoop: */
-        if (strncasecmp(q, "DFGLOOP:", 8) != 0) {
-            p = q - 1; /* skip the slashes only */
+        char *q = tag_at(p);
+        in_comment = true;
+        if (!q) {
+            p++; /* skip the slashes only */
             continue;
         }
-        q += 8;
-        while (*q == ' ' || *q == '\t')
-            q++;
         int n = 0;
         while (q[n] && q[n] != '\n' && q[n] != ' ' && q[n] != '\t' &&
                q[n] != '\r')
@@ -277,16 +357,14 @@ static int read_tags(cg_extract_prog *x, cg_diags *d)
         }
         if (n > 0) {
             cg__ex_tag *t = realloc(x->tags, (size_t)(x->ntags + 1) * sizeof *t);
-            if (!t) {
+            char *name = t ? strndup(q, (size_t)n) : NULL;
+            x->tags = t ? t : x->tags;
+            if (!name) {
+                cg_diags_add(d, CG_SEV_ERROR, x->path, line, "out of memory");
                 rc = -1;
                 break;
             }
-            x->tags = t;
-            t[x->ntags].name = malloc((size_t)n + 1);
-            if (t[x->ntags].name) {
-                memcpy(t[x->ntags].name, q, (size_t)n);
-                t[x->ntags].name[n] = 0;
-            }
+            t[x->ntags].name = name;
             t[x->ntags++].line = line;
         }
         p = q + (n < 0 ? -n : n) - 1;
@@ -388,6 +466,8 @@ static int layout(cg_extract_prog *x)
         size_t len;
         const char *nm = LLVMGetValueName2(g, &len);
         e->name = cg__ex_strdup(nm);
+        if (!e->name) /* the symbol of a base address would be lost */
+            return -1;
         e->base = at;
         e->bytes = LLVMABISizeOfType(x->td, LLVMGlobalGetValueType(g));
         e->is_const = LLVMIsGlobalConstant(g);
@@ -417,8 +497,10 @@ cg_extract_prog *cg_extract_open(const char *c_path,
                                  const cg_extract_params *p, cg_diags *d)
 {
     cg_extract_prog *x = calloc(1, sizeof *x);
-    if (!x)
+    if (!x) {
+        cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "out of memory");
         return NULL;
+    }
     if (p)
         x->params = *p;
     else
@@ -433,10 +515,20 @@ cg_extract_prog *cg_extract_open(const char *c_path,
     x->cflags = malloc(strlen(cf) + strlen(keep) + 1);
     if (x->cflags)
         strcat(strcpy(x->cflags, cf), keep);
+    int rc = !x->path || !x->cflags ? -1 : 0;
     x->params.cflags = x->cflags;
     x->ctx = LLVMContextCreate();
-    if (read_tags(x, d) || compile(x, d) || layout(x) ||
-        cg__ex_find_loops(x, d)) {
+    if (rc)
+        cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "out of memory");
+    else if (read_tags(x, d) || compile(x, d))
+        rc = -1;
+    else if (layout(x)) {
+        cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "out of memory laying out "
+                     "the globals");
+        rc = -1;
+    } else
+        rc = cg__ex_find_loops(x, d);
+    if (rc) {
         cg_extract_close(x);
         return NULL;
     }
@@ -582,10 +674,11 @@ int64_t cg_extract_trip(const cg_dfg *g)
     return n && n->nloops > 0 ? n->loops[n->nloops - 1].trip : -1;
 }
 
-static int push(cg_dfg ***out, int *n, cg_dfg *g)
+static int push(cg_dfg ***out, int *n, cg_dfg *g, cg_diags *d)
 {
     cg_dfg **a = realloc(*out, (size_t)(*n + 1) * sizeof *a);
     if (!a) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory");
         cg_dfg_destroy(g);
         return -1;
     }
@@ -606,7 +699,7 @@ int cg_extract_file(const char *c_path, const char *loop_tag,
     int rc = 0;
     if (loop_tag) {
         cg_dfg *g = cg_extract_loop(x, loop_tag, d);
-        rc = g ? push(out, n, g) : -1;
+        rc = g ? push(out, n, g, d) : -1;
     } else {
         if (x->ntags == 0) {
             cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "no //DFGLOOP: tag in "
@@ -616,7 +709,7 @@ int cg_extract_file(const char *c_path, const char *loop_tag,
         }
         for (int i = 0; i < x->ntags; i++) {
             cg_dfg *g = cg_extract_loop(x, x->tags[i].name, d);
-            if (!g || push(out, n, g))
+            if (!g || push(out, n, g, d))
                 rc = -1;
         }
     }

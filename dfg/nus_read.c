@@ -19,6 +19,7 @@
  * what is dropped. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -451,6 +452,12 @@ cg_dfg *cg_dfg_read_nus_xml(const char *path, cg_diags *d)
 
 cg_dfg *cg_dfg_read_file(const char *path, cg_diags *d)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "is a directory, not a file; "
+                     "name a .dot, .xml or .txt DFG file");
+        return NULL;
+    }
     const char *ext = strrchr(path, '.');
     if (ext && !strcmp(ext, ".dot"))
         return cg_dfg_read_dot(path, d);

@@ -18,6 +18,10 @@
 static char *parse_arith(const char **p, const cg__xvar *env,
                          const cg__xsrc *src, bool words);
 
+/* Parentheses nest at most this deep: the parser recurses at each level,
+ * and a megabyte of "(+ 1 (+ 1 ..." in an attribute overflowed the stack. */
+enum { EXPR_MAX_NESTING = 256 };
+
 static void err(const cg__xsrc *src, const char *msg, const char *arg)
 {
     cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
@@ -57,6 +61,20 @@ static int to_long(const char *s, const cg__xsrc *src, long *out)
     }
     *out = v;
     return 0;
+}
+
+/* s nests its parentheses deeper than EXPR_MAX_NESTING (reported). */
+static bool too_deep(const char *s, const cg__xsrc *src)
+{
+    int level = 0;
+    for (; *s && level <= EXPR_MAX_NESTING; s++)
+        level += (*s == '(') - (*s == ')' && level > 0);
+    if (level <= EXPR_MAX_NESTING)
+        return false;
+    cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
+                 "parentheses nest more than %d deep in expression "
+                 "'%.40s...'; simplify it", EXPR_MAX_NESTING, src->text);
+    return true;
 }
 
 static bool truthy(const char *s)
@@ -219,6 +237,10 @@ static char *parse_sexpr(const char **p, const cg__xvar *env,
     char *head = word(p);
     skip_ws(p);
     char *res = NULL;
+    if (!head) {
+        err(src, "out of memory", NULL);
+        return NULL;
+    }
     if (!*head) {
         err(src, "empty parentheses", NULL);
     } else if (**p == ')' && !strchr("+-*/=", head[0])) {
@@ -305,6 +327,8 @@ static char *parse_arith(const char **p, const cg__xvar *env,
 
 char *cg__xml_interp(const char *s, const cg__xvar *env, const cg__xsrc *src)
 {
+    if (too_deep(s, src))
+        return NULL;
     size_t cap = strlen(s) + 32, len = 0;
     char *out = malloc(cap);
     if (!out)
@@ -357,14 +381,15 @@ int cg__xml_eval_bool(const char *s, const cg__xvar *env, const cg__xsrc *src,
 int cg__xml_eval_int(const char **p, const cg__xvar *env, const cg__xsrc *src,
                      long *out)
 {
-    char *v = parse_arith(p, env, src, false);
+    char *v = too_deep(*p, src) ? NULL : parse_arith(p, env, src, false);
     int rc = v ? to_long(v, src, out) : -1;
     free(v);
     return rc;
 }
 
-void cg__xml_var_refs(const char *s, char **names, int *n, int max)
+bool cg__xml_var_refs(const char *s, char **names, int *n, int max)
 {
+    bool ok = true;
     for (const char *p = strchr(s, '('); p; p = strchr(p + 1, '(')) {
         const char *q = p + 1;
         while (isspace((unsigned char)*q))
@@ -382,7 +407,10 @@ void cg__xml_var_refs(const char *s, char **names, int *n, int max)
         for (int i = 0; i < *n && !dup; i++)
             dup = strlen(names[i]) == (size_t)(e - b) &&
                   !strncmp(names[i], b, (size_t)(e - b));
-        if (!dup && *n < max)
-            names[(*n)++] = strndup(b, (size_t)(e - b));
+        char *name = !dup && *n < max ? strndup(b, (size_t)(e - b)) : NULL;
+        if (name)
+            names[(*n)++] = name;
+        ok &= name || dup || *n == max;
     }
+    return ok;
 }

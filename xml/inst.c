@@ -66,6 +66,10 @@ static int parse_ops(cg__xctx *c, const xmlNode *n, const char *s,
     *ops = 0;
     int rc = 0;
     char *copy = strdup(s), *save = NULL;
+    if (!copy) {
+        cg__xml_error(c, n, "out of memory");
+        return -1;
+    }
     for (char *w = strtok_r(copy, " \t\n\r,", &save); w;
          w = strtok_r(NULL, " \t\n\r,", &save)) {
         cg_op op;
@@ -275,18 +279,21 @@ static int add_memport(cg__xctx *c, int mod, const xmlNode *n,
     return id;
 }
 
-/* Parameter names a template uses, "(name)" in any attribute below t. */
-static void tmpl_params(const xmlNode *t, char **names, int *n, int max)
+/* Parameter names a template uses, "(name)" in any attribute below t;
+ * false when out of memory (a missed name, later "undefined"). */
+static bool tmpl_params(const xmlNode *t, char **names, int *n, int max)
 {
+    bool ok = true;
     for (const xmlAttr *at = t->properties; at; at = at->next) {
         xmlChar *v = xmlNodeListGetString(t->doc, at->children, 1);
-        if (v)
-            cg__xml_var_refs((const char *)v, names, n, max);
+        if (v) /* NULL for an empty value */
+            ok &= cg__xml_var_refs((const char *)v, names, n, max);
         xmlFree(v);
     }
     for (const xmlNode *k = t->children; k; k = k->next)
         if (k->type == XML_ELEMENT_NODE)
-            tmpl_params(k, names, n, max);
+            ok &= tmpl_params(k, names, n, max);
+    return ok;
 }
 
 static void free_vars(cg__xvar *v)
@@ -308,7 +315,10 @@ static int instance_params(cg__xctx *c, const xmlNode *n, const xmlNode *t,
     char *names[64];
     int nn = 0, rc = 0;
     *out = NULL;
-    tmpl_params(t, names, &nn, 64);
+    if (!tmpl_params(t, names, &nn, 64)) {
+        cg__xml_error(c, n, "out of memory");
+        rc = -1;
+    }
     for (xmlAttr *at = n->properties; at; at = at->next) {
         const char *a = (const char *)at->name;
         if (is_base(n, a))
@@ -331,8 +341,11 @@ static int instance_params(cg__xctx *c, const xmlNode *n, const xmlNode *t,
         }
         bool bad;
         cg__xvar *v = calloc(1, sizeof *v);
-        if (!v)
+        if (!v) {
+            cg__xml_error(c, n, "out of memory");
+            rc = -1;
             break;
+        }
         v->name = a;
         v->value = cg__xml_attr(c, n, a, env, &bad);
         v->next = *out;

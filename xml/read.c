@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/util.h"
 #include "xml.h"
@@ -43,13 +44,16 @@ static void on_error(void *ctx, error_ptr e)
 static char *read_file(const char *path, cg_diags *d)
 {
     char *buf = cg_slurp(path, NULL);
-    bool opened = errno != ENOENT && errno != EACCES && errno != ENOTDIR;
-    if (!buf && !opened)
+    int err = buf ? 0 : errno;
+    if (err == EISDIR) /* fopen takes a folder, fread then fails */
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "is a directory, not a file; "
+                     "name an .xml file");
+    else if (err == ENOENT || err == EACCES || err == ENOTDIR)
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot open the file: %s; "
-                     "check the path", strerror(errno));
+                     "check the path", strerror(err));
     else if (!buf)
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
-                     strerror(errno));
+                     strerror(err));
     return buf;
 }
 
@@ -183,6 +187,30 @@ static int build(cg__xctx *c, xmlDoc *doc, xmlDoc *tdoc)
     return cg__xml_architecture(c, arch);
 }
 
+/* Flatten a once for its errors (unknown ports, double drivers, widths),
+ * passed on to d with their notes.  Its warnings are left to the caller's
+ * own flatten, which every user of an architecture does: passed on here
+ * too, each was printed twice. */
+static void check_by_flattening(const cg_arch *a, cg_diags *d)
+{
+    cg_diags *all = cg_diags_create();
+    if (!all) {
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory while reading "
+                     "the architecture");
+        return;
+    }
+    cg_netlist_destroy(cg_arch_flatten(a, all));
+    bool keep = false;
+    for (int i = 0; i < cg_diags_size(all); i++) {
+        const cg_diag *e = cg_diags_get(all, i);
+        if (e->sev != CG_SEV_NOTE)
+            keep = e->sev == CG_SEV_ERROR;
+        if (keep)
+            cg_diags_add(d, e->sev, e->file, e->line, "%s", e->msg);
+    }
+    cg_diags_destroy(all);
+}
+
 static cg_arch *read_docs(xmlDoc *doc, xmlDoc *tdoc, bool dflt,
                           cg_diags *d)
 {
@@ -192,11 +220,11 @@ static cg_arch *read_docs(xmlDoc *doc, xmlDoc *tdoc, bool dflt,
     c.errors0 = cg_diags_errors(d);
     c.a = cg_arch_create();
     int rc = c.a ? build(&c, doc, tdoc) : -1;
-    if (rc == 0 && !cg__xml_failed(&c)) {
-        cg_netlist_destroy(cg_arch_flatten(c.a, d));
-    }
+    if (rc == 0 && !cg__xml_failed(&c))
+        check_by_flattening(c.a, d);
     free(c.tmpls);
     cg_strmap_destroy(c.tmpl_ix);
+    cg_strmap_destroy(c.reported);
     free(c.cell_line);
     /* Every other failure reported itself: this one is an allocation. */
     if (rc < 0 && !cg__xml_failed(&c))

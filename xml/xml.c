@@ -152,9 +152,13 @@ char **cg__xml_split(const char *s, int *n)
             depth += *s == '(' ? 1 : *s == ')' ? -1 : 0;
             s++;
         }
-        if (CG_GROW(v, cap, *n + 1))
-            break;
-        v[(*n)++] = strndup(b, (size_t)(s - b));
+        char *e = CG_GROW(v, cap, *n + 1) ? NULL : strndup(b, (size_t)(s - b));
+        if (!e) { /* out of memory: no list rather than a short one */
+            cg__xml_free_list(v, *n);
+            *n = 0;
+            return NULL;
+        }
+        v[(*n)++] = e;
     }
     return v;
 }
@@ -365,6 +369,12 @@ int cg__xml_connection_lists(cg__xctx *c, const xmlNode *n, char **src,
                       "with to=, or from= with distribute-to=");
         rc = -1;
     }
+    if (rc == 0 && (!*src || !*dst)) {
+        cg__xml_error(c, n, "out of memory");
+        free(*src), free(*dst);
+        *src = *dst = NULL;
+        rc = -1;
+    }
     xmlFree(from), xmlFree(to), xmlFree(sel), xmlFree(dist);
     return rc;
 }
@@ -375,6 +385,8 @@ static char **interp_list(cg__xctx *c, const xmlNode *n, const char *s,
 {
     char **v = cg__xml_split(s, cnt);
     cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n), s};
+    if (!v)
+        cg__xml_error(c, n, "out of memory");
     for (int i = 0; v && i < *cnt; i++) {
         char *x = cg__xml_interp(v[i], env, &src);
         if (!x) {
@@ -451,6 +463,71 @@ static char *concrete_name(const char *tname, const cg__xvar *env)
     return concrete_base(tname, env);
 }
 
+/* A template used with several parameter sets is elaborated once per set,
+ * so a mistake in it came once per set, the same text each time, without
+ * saying which set.  The messages of a module with parameters (and of the
+ * modules inside it) are collected apart; then a message already reported
+ * (same file, line and text) is dropped with its notes, and the others name
+ * the module, "(in module 'pe(ops=add)')", unless they already do.  -1
+ * when out of memory. */
+static int pass_on(cg__xctx *c, const cg_diags *mine, const char *cname)
+{
+    if (!c->reported && !(c->reported = cg_strmap_create()))
+        return -1;
+    size_t n = strlen(cname) + 3;
+    char *quoted = malloc(n);
+    if (!quoted)
+        return -1;
+    snprintf(quoted, n, "'%s'", cname);
+    bool skip = false;
+    for (int i = 0; i < cg_diags_size(mine); i++) {
+        const cg_diag *e = cg_diags_get(mine, i);
+        char *key = NULL;
+        if (e->sev != CG_SEV_NOTE) {
+            int dummy;
+            key = cg_diag_format(e);
+            if (!key) {
+                free(quoted);
+                return -1;
+            }
+            /* out of memory here, a repeat may come again: no loss */
+            skip = cg_strmap_get(c->reported, key, &dummy);
+            if (!skip)
+                cg_strmap_put(c->reported, key, 1);
+        }
+        if (!skip)
+            cg_diags_add(c->d, e->sev, e->file, e->line, "%s%s%s%s", e->msg,
+                         key && !strstr(e->msg, quoted) ? " (in module " : "",
+                         key && !strstr(e->msg, quoted) ? quoted : "",
+                         key && !strstr(e->msg, quoted) ? ")" : "");
+        free(key);
+    }
+    free(quoted);
+    return 0;
+}
+
+static int define_collected(cg__xctx *c, const xmlNode *t, const char *cname,
+                            const cg__xvar *env)
+{
+    if (c->collecting || !env)
+        return define_module(c, t, cname, env);
+    cg_diags *d = c->d, *mine = cg_diags_create();
+    int errors0 = c->errors0;
+    if (!mine)
+        return -1;
+    c->d = mine;
+    c->errors0 = 0;
+    c->collecting = true;
+    int rc = define_module(c, t, cname, env);
+    c->collecting = false;
+    c->d = d;
+    c->errors0 = errors0;
+    if (pass_on(c, mine, cname) < 0)
+        rc = -1;
+    cg_diags_destroy(mine);
+    return rc;
+}
+
 char *cg__xml_concrete(cg__xctx *c, const xmlNode *t, const xmlNode *use,
                        const cg__xvar *env)
 {
@@ -469,7 +546,7 @@ char *cg__xml_concrete(cg__xctx *c, const xmlNode *t, const xmlNode *use,
     } else if ((cname = concrete_name((const char *)tname, env)) &&
                cg_arch_module_find(c->a, cname) < 0) {
         c->stack[c->depth++] = (const char *)tname;
-        if (define_module(c, t, cname, env) < 0) {
+        if (define_collected(c, t, cname, env) < 0) {
             free(cname);
             cname = NULL;
         }

@@ -39,8 +39,8 @@ int cg__xml_eval_bool(const char *s, const cg__xvar *env, const cg__xsrc *src,
 int cg__xml_eval_int(const char **p, const cg__xvar *env, const cg__xsrc *src,
                      long *out);
 /* Names used as "(name)" anywhere in s, appended to names[*n] (up to max,
- * not duplicated, pointers malloc'd). */
-void cg__xml_var_refs(const char *s, char **names, int *n, int max);
+ * not duplicated, pointers malloc'd).  false when out of memory. */
+bool cg__xml_var_refs(const char *s, char **names, int *n, int max);
 
 /* State of one read. */
 typedef struct cg__xctx {
@@ -59,6 +59,9 @@ typedef struct cg__xctx {
     bool border;          /* size given as row=/col= (CGRA-ME): a mesh
                              keeps its PEs off the grid's border */
     int *cell_line;       /* line of the block at each cell, 0 = empty */
+    cg_strmap *reported;  /* "file:line: msg" of each message from inside a
+                             module with parameters, NULL until the first */
+    bool collecting;      /* d is such a module's own list (xml.c) */
 } cg__xctx;
 
 /* File and line of a node, for messages and cg_arch_set_loc. */

@@ -148,6 +148,62 @@ static void test_missing_file(void **state)
     assert_null(cg_extract_open("tests/dfg/data/none.c", NULL, d));
     assert_diag(d, 0, "tests/dfg/data/none.c: error: cannot read the file: "
                 "No such file or directory");
+    /* a folder: once "cannot read clang's bitcode" (fopen takes it) */
+    assert_null(cg_extract_open("tests/dfg/data", NULL, d));
+    assert_int_equal(cg_diags_size(d), 2);
+    assert_diag(d, 1, "tests/dfg/data: error: is a directory, not a C file; "
+                "name a .c file with //DFGLOOP tags");
+    cg_diags_destroy(d);
+}
+
+/* clang's messages: the first 8 lines as notes, then how many more (a
+ * binary .c once echoed 16 KB); a binary is refused before clang runs. */
+static void test_clang_noise(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    assert_null(cg_extract_open("tests/dfg/data/noisy.c", NULL, d));
+    assert_int_equal(cg_diags_size(d), 10);
+    assert_diag(d, 0, "tests/dfg/data/noisy.c:2: error: clang-16: unknown "
+                "type name 'not'");
+    assert_diag(d, 1, "note: noisy.c:2:1: error: unknown type name 'not'");
+    assert_diag(d, 8, "note: noisy.c:3:1: error: unknown type name 'not'");
+    assert_diag(d, 9, "note: (35 more lines of clang's messages not shown)");
+    cg_diags_clear(d);
+    assert_null(cg_extract_open("tests/dfg/data/nul.c", NULL, d));
+    assert_int_equal(cg_diags_size(d), 1);
+    assert_diag(d, 0, "tests/dfg/data/nul.c:3: error: a NUL byte; a C file is "
+                "text (is this the right file?)");
+    cg_diags_destroy(d);
+}
+
+/* Tags inside a block comment are commented out (a warning says so),
+ * inside a string they are text; a tag on a line starting two loops names
+ * the last one with a warning naming both columns (once silent). */
+static void test_tag_reader(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_extract_prog *x = cg_extract_open("tests/dfg/data/tags.c", NULL, d);
+    assert_non_null(x);
+    assert_int_equal(cg_extract_ntags(x), 2);
+    assert_string_equal(cg_extract_tag(x, 0), "k");
+    assert_int_equal(cg_extract_tag_line(x, 0), 11);
+    assert_string_equal(cg_extract_tag(x, 1), "two");
+    assert_int_equal(cg_diags_size(d), 1);
+    assert_diag(d, 0, "tests/dfg/data/tags.c:5: warning: a //DFGLOOP tag "
+                "inside a /* */ comment is ignored; take it out of the "
+                "comment to extract the loop");
+    cg_diags_clear(d);
+    cg_dfg *g = cg_extract_loop(x, "two", d);
+    assert_non_null(g);
+    assert_int_equal(cg_diags_size(d), 1);
+    assert_diag(d, 0, "tests/dfg/data/tags.c:16: warning: loop tag 'two': 2 "
+                "loops start on line 16 (columns 5, 33); the tag names the "
+                "last one, at column 33; put each loop on a line of its own "
+                "to tag another");
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
     cg_diags_destroy(d);
 }
 
@@ -278,6 +334,14 @@ static void test_makefile_include(void **state)
     assert_string_equal(m.cflags, "-O3");
     cg_extract_makefile_free(&m);
     assert_int_equal(cg_diags_size(d), 0);
+    /* a 36 KB line, continued: once cut at 4 KB into two lines */
+    assert_int_equal(cg_extract_makefile_read(MK "longline/Makefile", &m, d),
+                     0);
+    assert_int_equal(strlen(m.cflags), 36784);
+    assert_true(!strncmp(m.cflags, "-DX0=0 -DX1=1 ", 14));
+    assert_string_equal(m.cflags + 36784 - 17, "-DX2999=2999  -O2");
+    cg_extract_makefile_free(&m);
+    assert_int_equal(cg_diags_size(d), 0);
     cg_diags_destroy(d);
 }
 
@@ -304,6 +368,31 @@ static void test_makefile_errors(void **state)
         {"shell", MK "shell/Makefile:1: error: cgramap does not run make "
                   "functions such as '$(shell echo -g)'; write the value "
                   "out"},
+        /* found by fuzzing (docs/fuzzing.md): 16 GB and a hang, 2^30
+         * references expanding to nothing (counted when undefined too), := doubling a value, /dev/zero
+         * read forever, a folder read as an empty file; a chain of 40
+         * variables and a real loop, once both "refers to itself" */
+        {"double", MK "double/Makefile:3: error: expanding 'B0' takes more "
+                   "than 1048576 bytes (variables that each use the one "
+                   "before twice double at every step); write the value "
+                   "out"},
+        {"emptydouble", MK "emptydouble/Makefile:5: error: expanding "
+                        "'E3' takes more than 65536 references "
+                        "(variables that each use the one before twice "
+                        "double at every step); write the value out"},
+        {"doublenow", MK "doublenow/Makefile:19: error: expanding 'A' takes "
+                      "more than 1048576 bytes (variables that each use the "
+                      "one before twice double at every step); write the "
+                      "value out"},
+        {"zero", MK "zero/Makefile:2: error: '/dev/zero' is a device or "
+                 "pipe, not a file; name a Makefile"},
+        {"folder", MK "folder/Makefile:2: error: '" MK "folder/..' is a "
+                   "directory, not a file; name a Makefile"},
+        {"deep", MK "deep/Makefile:11: error: 'E9' is reached through more "
+                 "than 32 nested references; cgramap stops there (write "
+                 "the value out)"},
+        {"loop", MK "loop/Makefile:2: error: variable 'B' refers to itself "
+                 "(through $(...)); make refuses it too"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         cg_diags *d = cg_diags_create();
@@ -311,6 +400,8 @@ static void test_makefile_errors(void **state)
         snprintf(path, sizeof path, MK "%s/Makefile", cases[i].dir);
         cg_extract_makefile m;
         assert_int_equal(cg_extract_makefile_read(path, &m, d), -1);
+        if (cg_diags_size(d) != 1)
+            cg_diags_print(d, stderr);
         assert_int_equal(cg_diags_size(d), 1);
         assert_diag(d, 0, cases[i].want);
         assert_null(m.loop_tags);
@@ -857,6 +948,8 @@ int main(void)
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_run_needs_parameter),
         cmocka_unit_test(test_run_unused_parameter),
+        cmocka_unit_test(test_clang_noise),
+        cmocka_unit_test(test_tag_reader),
         cmocka_unit_test(test_makefile),
         cmocka_unit_test(test_makefile_include),
         cmocka_unit_test(test_makefile_errors),

@@ -3,6 +3,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,40 @@ static void test_overflow(void **state)
                "expression '(+ 99999999999999999999 1)'");
 }
 
+/* n levels of "(+ 1 " around 1, malloc'd. */
+static char *nested(int n)
+{
+    char *s = malloc((size_t)n * 6 + 2);
+    char *q = s;
+    for (int i = 0; i < n; i++)
+        q += sprintf(q, "(+ 1 ");
+    *q++ = '1';
+    memset(q, ')', (size_t)n);
+    q[n] = 0;
+    return s;
+}
+
+/* 256 levels of parentheses are fine; a megabyte of them once overflowed
+ * the stack (cgramap arch died with SIGSEGV), now an error, from
+ * interpolation and from integer attributes alike. */
+static void test_nesting(void **state)
+{
+    fixture *f = *state;
+    char *ok = nested(256), *deep = nested(200000);
+    expect(f, ok, "257");
+    expect_err(f, deep,
+               "e.xml:7: error: parentheses nest more than 256 deep in "
+               "expression '(+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 ...'; "
+               "simplify it");
+    cg__xsrc src = {f->d, "e.xml", 7, deep};
+    const char *p = deep;
+    long v;
+    assert_int_equal(cg__xml_eval_int(&p, &f->empty, &src, &v), -1);
+    assert_int_equal(cg_diags_size(f->d), 1);
+    free(ok);
+    free(deep);
+}
+
 static void test_var_refs(void **state)
 {
     (void)state;
@@ -214,6 +249,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bool, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_overflow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nesting, setup, teardown),
         cmocka_unit_test(test_var_refs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

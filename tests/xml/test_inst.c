@@ -195,7 +195,30 @@ static void test_errors(void **state)
                  "op=\"(/ 1 (n))\"/></module>\n<architecture rows=\"1\" cols=\"1\">\n"
                  "<pattern><block module=\"pe\" n=\"0\"/></pattern>"
                  "</architecture></cgra>\n",
-                 "t.xml:1: error: division by zero in expression '(/ 1 (n))'");
+                 "t.xml:1: error: division by zero in expression '(/ 1 (n))' "
+                 "(in module 'pe(n=0)')");
+    /* A mistake in a module used with two parameter sets: once (it came
+     * once per set, the same text each time), naming the first set. */
+    expect_error("<cgra><module name=\"pe\"><inst name=\"f\" module=\"FuncUnit\" "
+                 "op=\"(ops)\"/>\n<inst name=\"g\" module=\"FuncUnit\" "
+                 "latency=\"-1\"/></module>\n<architecture rows=\"1\" "
+                 "cols=\"2\">\n<block module=\"pe\" ops=\"add\" row=\"0\" "
+                 "col=\"0\"/><block module=\"pe\" ops=\"mul\" row=\"0\" "
+                 "col=\"1\"/></architecture></cgra>\n",
+                 "t.xml:2: error: latency=\"-1\" on <inst> must be an integer "
+                 ">= 0 (in module 'pe(ops=add)')");
+    /* the same inside a module without parameters, twice: named by the
+     * innermost module with parameters that the mistake is in */
+    expect_error("<cgra><module name=\"alu\"><inst name=\"f\" "
+                 "module=\"FuncUnit\" op=\"(op)\"/><bogus/></module>\n"
+                 "<module name=\"pe\"><sub-module name=\"a\" module=\"alu\" "
+                 "op=\"add\"/><sub-module name=\"b\" module=\"alu\" "
+                 "op=\"mul\"/></module>\n<architecture rows=\"1\" "
+                 "cols=\"1\">\n<pattern><block module=\"pe\"/></pattern>"
+                 "</architecture></cgra>\n",
+                 "t.xml:1: error: unknown tag <bogus> inside <module> "
+                 "(expected: input, output, inout, wire, inst, sub-module, "
+                 "connection) (in module 'alu(op=add)')");
     expect_error("<cgra><module name=\"pe\"><sub-module name=\"x\" module=\"pe\"/>"
                  "</module>\n<architecture rows=\"1\" cols=\"1\">\n"
                  "<pattern><block module=\"pe\"/></pattern>"
