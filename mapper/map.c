@@ -125,14 +125,18 @@ static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
 }
 
 /* The repair of the heuristic's partial mapping (repair.c), with a
- * quarter of the nodes per round. */
+ * sixteenth of the nodes per round and at most half of the II's time: its
+ * small models map or fail in a fraction of a second, and a hard one must
+ * not take the time the exact models after it need (fir's largest round
+ * took the whole 60 s cap with a quarter of the nodes). */
 static int try_repair(const cg_netlist *nl, const cg_dfg *g,
                       const cg__kgraph *k, const cg_mapping *partial,
                       const cg_map_params *p, double deadline,
                       cg__ilp_out *out, cg_diags *d)
 {
-    cg__repair_opts ro = {deadline, p->solver,
-                          p->ilp_nodes > 0 ? (p->ilp_nodes + 3) / 4 : 0,
+    double now = cg_clock_now();
+    cg__repair_opts ro = {now + (deadline - now) / 2, p->solver,
+                          p->ilp_nodes > 0 ? (p->ilp_nodes + 15) / 16 : 0,
                           p->lp_iters};
     return cg__repair(k, nl, g, partial, &ro, out, d);
 }
