@@ -64,6 +64,7 @@ typedef struct heur {
     double late_src; /* chance that a source follows its last consumer */
     bool use_alap;   /* an op with no placed neighbour starts near its
                         alap (else in the first II cycles) */
+    bool oom;        /* an allocation failed: the search ends in an error */
 } heur;
 
 static double rnd(heur *H)
@@ -465,6 +466,7 @@ static int route_edge(heur *H, int e)
     int from;
     int len = cg__route_exact(H->r, &H->occ, ed->src, H->place[ed->src],
                               sink, (int)delay, H->path, &from);
+    H->oom |= cg__router_oom(H->r);
     if (len < 0)
         return -1;
     claim(H, ed->src, from, H->path, len);
@@ -747,10 +749,10 @@ static bool place_op(heur *H, int v)
 {
     window *ws = malloc(sizeof(window) * ((size_t)H->ncand[v] + 1));
     bool *ok = malloc(sizeof(bool) * ((size_t)H->ncand[v] + 1));
-    if (!ws || !ok) { /* no memory: this attempt fails, as would a
-                         later one; the caller's time limit ends it */
+    if (!ws || !ok) { /* no memory: the search ends in an error */
         free(ws);
         free(ok);
+        H->oom = true;
         return false;
     }
     int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -793,7 +795,8 @@ static void reset(heur *H)
 }
 
 /* One attempt; the op that failed, -1 when all were placed, -2 when the
- * wall-clock cap ran out, -3 when the steps (the work limit) did. */
+ * wall-clock cap ran out, -3 when the steps (the work limit) did, -4 on
+ * no memory. */
 static int attempt(heur *H)
 {
     reset(H);
@@ -803,14 +806,17 @@ static int attempt(heur *H)
         if (H->o->max_steps > 0 && H->steps >= H->o->max_steps)
             return -3;
         H->steps++;
-        if (!place_op(H, H->order[i]))
+        bool placed = place_op(H, H->order[i]);
+        if (H->oom)
+            return -4;
+        if (!placed)
             return H->order[i];
     }
     return -1;
 }
 
 /* One attempt that skips the ops it cannot place and goes on; the number
- * skipped, -2 when the wall-clock cap ran out. */
+ * skipped, -2 when the wall-clock cap ran out, -4 on no memory. */
 static int attempt_skipping(heur *H)
 {
     reset(H);
@@ -819,7 +825,10 @@ static int attempt_skipping(heur *H)
         if (cg_clock_now() > H->deadline)
             return -2;
         H->steps++;
-        if (!place_op(H, H->order[i])) {
+        bool placed = place_op(H, H->order[i]);
+        if (H->oom)
+            return -4;
+        if (!placed) {
             skipped++;
             H->bump[H->order[i]]++;
         }
@@ -873,6 +882,8 @@ static int find_partial(heur *H, cg__heur_opts *o)
         if (make_order(H) < 0)
             return -1;
         int skipped = attempt_skipping(H);
+        if (skipped == -4)
+            return -1;
         if (skipped == -2) {
             o->timed_out = true;
             break;
@@ -924,6 +935,10 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
         if (failed == -1) {
             *out = result(&H);
             found = *out ? 1 : -1;
+            break;
+        }
+        if (failed == -4) {
+            rc = -1;
             break;
         }
         if (failed == -2)

@@ -37,6 +37,9 @@ void cg__router_destroy(cg__router *r); /* accepts NULL */
 int cg__route_exact(cg__router *r, const cg__occ *occ, int value,
                     int src_func, int sink, int delay, int *path,
                     int *from);
+/* Has an allocation failed in some search (its -1 may have hidden a
+ * route)?  The caller then ends in an "out of memory" error. */
+bool cg__router_oom(const cg__router *r);
 
 /* ---- heur.c: the heuristic mapper --------------------------------------- */
 

@@ -196,12 +196,13 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     return rc;
 }
 
+/* The ROUTE nodes map uses; -1 on no memory. */
 static int used_routes(const cg_mrrg *m, const cg_mapping *map)
 {
     int n = cg_mrrg_nnodes(m), count = 0;
     bool *seen = calloc((size_t)n + 1, sizeof *seen);
     if (!seen)
-        return 0;
+        return -1;
     for (int e = 0; e < map->nedges; e++)
         for (int i = 0; i < map->route_len[e]; i++)
             if (!seen[map->route[e][i]]) {
@@ -217,7 +218,15 @@ static int accept(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
                   cg_mapping *map, cg_map_result *res, cg_diags *d)
 {
     cg_diags *cd = cg_diags_create();
-    if (!cd || cg_map_check(nl, m, g, map, cd) < 0) {
+    int routes = used_routes(m, map);
+    if (!cd || routes < 0) {
+        cg_diags_destroy(cd);
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory "
+                     "checking the mapping of '%s' at II=%d", cg_dfg_name(g),
+                     map->ii);
+        return -1;
+    }
+    if (cg_map_check(nl, m, g, map, cd) < 0) {
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
                      "internal error: the mapping of '%s' at II=%d fails "
                      "the checker (a mapper bug, please report it):",
@@ -231,7 +240,7 @@ static int accept(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
     res->mapping = map;
     res->mrrg = m;
     res->fus_used = cg_dfg_nnodes(g);
-    res->routes_used = used_routes(m, map);
+    res->routes_used = routes;
     return 0;
 }
 
@@ -609,6 +618,9 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
                 p->time_limit_s > 0 ? t0 + p->time_limit_s : 0};
     bool timed_out = false;
     int rc = !sw.proven || !sw.psecs || !sw.capped || !sw.partial ? -1 : 0;
+    if (rc < 0)
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory "
+                     "mapping '%s'", cg_dfg_name(g));
     if (rc == 0 && p->search != CG_SEARCH_ILP)
         rc = heur_search(nl, g, p, res, &sw, d);
     if (rc == 0 && p->search == CG_SEARCH_HEURISTIC)

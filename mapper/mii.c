@@ -361,11 +361,10 @@ typedef struct recedge { int src, dst, w, distance; } recedge;
 
 /* True when some cycle has positive weight w(e) - ii * distance(e)
  * (Bellman-Ford longest paths from a virtual source). */
-static bool positive_cycle(int n, const recedge *r, int m, long ii)
+static bool positive_cycle(int n, const recedge *r, int m, long ii,
+                           long *dist)
 {
-    long *dist = calloc((size_t)n + 1, sizeof *dist);
-    if (!dist)
-        return true;
+    memset(dist, 0, sizeof *dist * ((size_t)n + 1));
     bool changed = true;
     for (int round = 0; round <= n && changed; round++) {
         changed = false;
@@ -377,30 +376,33 @@ static bool positive_cycle(int n, const recedge *r, int m, long ii)
             }
         }
     }
-    free(dist);
     return changed;
 }
 
 /* The least II at which no cycle has positive weight; -2 when even an
  * II above every cycle's delay leaves one (a cycle of distance 0: the
- * memory order contradicts the data flow). */
+ * memory order contradicts the data flow); -1 on no memory. */
 static int rec_mii(int n, const recedge *r, int m)
 {
+    long *dist = malloc(sizeof *dist * ((size_t)n + 1));
+    if (!dist)
+        return -1;
     long total = 0;
     for (int e = 0; e < m; e++)
         total += r[e].w;
-    if (!positive_cycle(n, r, m, 0))
-        return 0; /* no cycle at all, or only zero-delay ones */
     int lo = 0, hi = (int)(total > 1 << 30 ? 1 << 30 : total) + 1;
-    if (positive_cycle(n, r, m, hi))
-        return -2;
-    while (lo + 1 < hi) { /* invariant: lo has a positive cycle, hi not */
+    if (!positive_cycle(n, r, m, 0, dist))
+        hi = 0; /* no cycle at all, or only zero-delay ones */
+    else if (positive_cycle(n, r, m, hi, dist))
+        hi = -2;
+    while (hi > 0 && lo + 1 < hi) { /* lo has a positive cycle, hi not */
         int mid = lo + (hi - lo) / 2;
-        if (positive_cycle(n, r, m, mid))
+        if (positive_cycle(n, r, m, mid, dist))
             lo = mid;
         else
             hi = mid;
     }
+    free(dist);
     return hi;
 }
 

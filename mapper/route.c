@@ -32,7 +32,14 @@ struct cg__router {
     int ns, scap;    /* states */
     int *sn, *sd, *sp, *snext;
     int *head, *tail; /* per delay: first and last state of the bucket */
+    bool oom;        /* a state could not be stored: a route may have been
+                        missed (cg__router_oom) */
 };
+
+bool cg__router_oom(const cg__router *r)
+{
+    return r->oom;
+}
 
 cg__router *cg__router_create(const cg_mrrg *m)
 {
@@ -97,8 +104,10 @@ static int push(cg__router *r, int node, int delay, int pred)
         int *e = realloc(r->snext, sizeof(int) * (size_t)cap);
         if (e)
             r->snext = e;
-        if (!a || !b || !c || !e)
+        if (!a || !b || !c || !e) {
+            r->oom = true;
             return -1;
+        }
         r->scap = cap;
     }
     int s = r->ns++;
