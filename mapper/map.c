@@ -187,7 +187,8 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     } else if (rc == 0 && lp) {
         /* Mapped by a restricted model: still write the full one. */
         cg__ilp_out tmp;
-        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK, 0, 0, NULL, NULL};
+        cg__ilp_opts o = {NULL, 0, 0,    lp,   false,
+                          CG_SOLVER_GLPK, 0, 0, NULL, NULL};
         rc = cg__ilp_solve(k, nl, g, &o, &tmp, d);
         cg_mapping_destroy(tmp.mapping);
     }
@@ -303,7 +304,8 @@ static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
     int rc = -1;
     if (k && lp) {
         cg__ilp_out tmp;
-        cg__ilp_opts o = {NULL, 0, 0, lp, false, CG_SOLVER_GLPK, 0, 0, NULL, NULL};
+        cg__ilp_opts o = {NULL, 0, 0,    lp,   false,
+                          CG_SOLVER_GLPK, 0, 0, NULL, NULL};
         rc = cg__ilp_solve(k, nl, g, &o, &tmp, d);
         if (rc == 0)
             cg_mapping_destroy(tmp.mapping);

@@ -16,7 +16,8 @@ static cg_mapping *heur_at(const cg_netlist *nl, const cg_mrrg *m,
                            int norders)
 {
     cg_diags *d = cg_diags_create();
-    cg__heur_opts o = {5, 1, orders, norders, 2000, 0, 0, 0, false, NULL, 0, NULL, 0};
+    cg__heur_opts o = {5,     1,    orders, norders, 2000, 0, 0,
+                       0,     false, NULL,  0,       NULL, 0};
     cg_mapping *map = NULL;
     int rc = cg__heur_map(nl, m, g, &o, &map, d);
     assert_true(rc == 0 || rc == 1);

@@ -30,7 +30,8 @@ static solved solve_at(const cg_netlist *nl, const cg_dfg *g, int ii,
     assert_non_null(s.m);
     cg__kgraph *k = cg__kgraph_build(s.m, nl);
     assert_non_null(k);
-    cg__ilp_opts o = {center, radius, 30, dump, false, solver, 0, 0, NULL, NULL};
+    cg__ilp_opts o = {center, radius, 30,   dump, false,
+                      solver, 0,      0,    NULL, NULL};
     int rc = cg__ilp_solve(k, nl, g, &o, &s.out, d);
     if (rc != 0)
         cg_diags_print(d, stderr);
