@@ -156,6 +156,8 @@ static json_t *tiling_cols(const cg_flow_result *fr)
                         json_integer(fr->sched.total_cycles));
     json_object_set_new(cols, "stalls",
                         json_integer(fr->sched.stall_cycles));
+    json_object_set_new(cols, "dma_cycles",
+                        json_integer(fr->sched.dma_busy_cycles));
     return cols;
 }
 

@@ -217,7 +217,7 @@ static const char *num(const json_t *rec, const char *key, char *buf)
     return buf;
 }
 
-#define CMP_FMT "%-24s %-*s %4s %4s %-8s %10s %7s %5s %10s %10s %6s %s\n"
+#define CMP_FMT "%-24s %-*s %4s %4s %-8s %10s %7s %5s %10s %10s %10s %6s %s\n"
 
 /* The array column: as wide as the longest label, at least 24. */
 static int label_width(const cg_cli_array *arr, int narr)
@@ -232,7 +232,7 @@ static int label_width(const cg_cli_array *arr, int narr)
 static void cmp_row(const char *kname, const cg_cli_array *x, int lw,
                     const json_t *rec, FILE *out)
 {
-    char b[8][24], fus_b[56];
+    char b[9][24], fus_b[56];
     int ii = cg_cli_cmp_ii(rec);
     const char *proof = cg_cli_cmp_str(rec, "proof");
     if (ii)
@@ -252,7 +252,8 @@ static void cmp_row(const char *kname, const cg_cli_array *x, int lw,
             !rec ? "-" : strcmp(proof, "optimal") == 0 ? "optimal"
                        : strncmp(proof, "open", 4) == 0 ? "open" : status,
             ii ? b[0] : "-", fus, json_is_number(util) ? b[1] : "-",
-            num(rec, "cycles", b[7]), num(rec, "stalls", b[3]),
+            num(rec, "cycles", b[7]), num(rec, "dma_cycles", b[8]),
+            num(rec, "stalls", b[3]),
             num(rec, "tiles", b[4]),
             rec ? cg_cli_cmp_str(rec, "verified") : "-");
 }
@@ -296,7 +297,8 @@ void cg_cli_cmp_table(const cg_cli_array *arr, int narr, const json_t *recs,
             "limits on each)\n", narr, narr == 1 ? "" : "s",
             json_array_size(ks), json_array_size(ks) == 1 ? "" : "s");
     fprintf(out, CMP_FMT, "kernel", lw, "array", "II", "MII", "proof",
-            "iter/cycle", "FUs", "util", "cycles", "DMA stall", "tiles",
+            "iter/cycle", "FUs", "util", "cycles", "DMA cycles", "DMA stall",
+            "tiles",
             "verified");
     size_t i;
     json_t *k;

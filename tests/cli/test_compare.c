@@ -319,6 +319,14 @@ static void test_two_arrays(void **state)
                                                   : "default_6x6.xml");
         assert_string_equal(str(x, "loop"), i % 2 ? "dot" : "sum");
         assert_true(num(x, "ii") >= num(x, "mii"));
+        /* one DMA channel: busy at most the schedule's length, and the
+         * table's DMA cycles column is this field */
+        assert_true(num(x, "dma_cycles") > 0 &&
+                    num(x, "dma_cycles") <= num(x, "cycles"));
+        char cell[64];
+        snprintf(cell, sizeof cell, " %10lld %10lld %10lld ",
+                 num(x, "cycles"), num(x, "dma_cycles"), num(x, "stalls"));
+        assert_non_null(strstr(r.out, cell));
     }
     char text[4096];
     slurp(csv, text, sizeof text);
