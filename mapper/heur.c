@@ -36,7 +36,6 @@ typedef struct heur {
     const cg__heur_opts *o;
     int ii, n, ne, nn, np, nf;
     int *funcnode;   /* prim * ii + c -> FUNC node, -1 */
-    int *pin;        /* FUNC node * 3 + operand -> pin node, -1 */
     int *fidx;       /* prim -> index among FUNC prims, -1 */
     int *dmin;       /* [fidx(p) * nf + fidx(q)] * 3 + k: least delay */
     int **cand;      /* per DFG node: prims that can run it */
@@ -94,7 +93,7 @@ static bool fits(const heur *H, int v, int p)
     int f = H->funcnode[p * H->ii];
     for (int j = 0; j < H->nein[v]; j++) {
         int k = cg_dfg_get_edge(H->g, H->ein[v][j])->operand;
-        if (k < 0 || k > 2 || H->pin[f * 3 + k] < 0)
+        if (cg_mrrg_pin(H->m, f, k) < 0)
             return false;
     }
     int n;
@@ -124,16 +123,12 @@ static int index_mrrg(heur *H)
         H->funcnode[i] = -1;
     for (int i = 0; i < H->np; i++)
         H->fidx[i] = -1;
-    for (int i = 0; i < 3 * H->nn; i++)
-        H->pin[i] = -1;
     for (int i = 0; i < H->nn; i++) {
         const cg_mrrg_node *nd = cg_mrrg_get_node(H->m, i);
         if (nd->kind == CG_MRRG_FUNC) {
             H->funcnode[nd->prim * H->ii + nd->context] = i;
             if (H->fidx[nd->prim] < 0)
                 H->fidx[nd->prim] = H->nf++;
-        } else if (nd->operand >= 0 && nd->operand < 3 && nd->func >= 0) {
-            H->pin[nd->func * 3 + nd->operand] = i;
         }
     }
     return 0;
@@ -197,7 +192,7 @@ static int make_dmin(heur *H)
             for (int c = 0; H->fidx[q] >= 0 && c < H->ii; c++)
                 for (int k = 0; k < 3; k++) {
                     int f = H->funcnode[q * H->ii + c];
-                    int pn = f < 0 ? -1 : H->pin[f * 3 + k];
+                    int pn = f < 0 ? -1 : cg_mrrg_pin(H->m, f, k);
                     int *dm = &H->dmin[(H->fidx[p] * H->nf + H->fidx[q]) *
                                            3 + k];
                     if (pn >= 0 && dist[pn] < *dm)
@@ -244,11 +239,10 @@ static int setup(heur *H)
     H->ne = cg_dfg_nedges(H->g);
     H->nn = cg_mrrg_nnodes(H->m);
     H->np = cg_netlist_nprims(H->nl);
-    if (!ALLOC(H->funcnode, H->np * H->ii) || !ALLOC(H->pin, 3 * H->nn) ||
-        !ALLOC(H->fidx, H->np) || !ALLOC(H->cand, H->n) ||
-        !ALLOC(H->ncand, H->n) || !ALLOC(H->ein, H->n) ||
-        !ALLOC(H->eout, H->n) || !ALLOC(H->nein, H->n) ||
-        !ALLOC(H->neout, H->n) || !ALLOC(H->place, H->n) ||
+    if (!ALLOC(H->funcnode, H->np * H->ii) || !ALLOC(H->fidx, H->np) ||
+        !ALLOC(H->cand, H->n) || !ALLOC(H->ncand, H->n) ||
+        !ALLOC(H->ein, H->n) || !ALLOC(H->eout, H->n) ||
+        !ALLOC(H->nein, H->n) || !ALLOC(H->neout, H->n) || !ALLOC(H->place, H->n) ||
         !ALLOC(H->start, H->n) || !ALLOC(H->func_owner, H->nn) ||
         !ALLOC(H->occ.owner, H->nn) || !ALLOC(H->occ.arrive, H->nn) ||
         !ALLOC(H->occ.pred, H->nn) || !ALLOC(H->esink, H->ne) ||
@@ -275,7 +269,7 @@ static void teardown(heur *H)
         if (H->eout)
             free(H->eout[v]);
     }
-    void *all[] = {H->funcnode, H->pin, H->fidx, H->dmin, H->cand,
+    void *all[] = {H->funcnode, H->fidx, H->dmin, H->cand,
                    H->ncand, H->ein, H->eout, H->nein, H->neout, H->place,
                    H->start, H->func_owner, H->occ.owner, H->occ.arrive,
                    H->occ.pred, H->esink, H->undo, H->path, H->seen,
@@ -460,7 +454,7 @@ static int route_edge(heur *H, int e)
     const cg_dfg_edge *ed = cg_dfg_get_edge(H->g, e);
     int64_t delay = H->start[ed->dst] + (int64_t)ed->distance * H->ii -
                     H->start[ed->src];
-    int sink = H->pin[H->place[ed->dst] * 3 + ed->operand];
+    int sink = cg_mrrg_pin(H->m, H->place[ed->dst], ed->operand);
     if (delay < 0 || delay > INT_MAX || sink < 0)
         return -1;
     int from;

@@ -99,7 +99,7 @@ static bool fits(const model *M, int v, int p)
     for (int e = 0; e < M->m; e++) {
         const cg_dfg_edge *ed = cg_dfg_get_edge(M->g, e);
         if (ed->dst == v &&
-            (ed->operand > 2 || M->k->pin[p * 3 + ed->operand] < 0))
+            cg_mrrg_pin(M->k->m, p, ed->operand) < 0)
             return false;
     }
     return true;
@@ -312,7 +312,7 @@ static int make_region(model *M, int e)
     if (dijkstra(M, box, true, M->df, seeds, sd, nu) < 0)
         goto fail;
     for (int i = 0; i < nw; i++) {
-        seeds[i] = k->pin[M->cand[ed->dst][i] * 3 + ed->operand];
+        seeds[i] = cg_mrrg_pin(k->m, M->cand[ed->dst][i], ed->operand);
         sd[i] = 0;
     }
     if (dijkstra(M, box, false, M->db, seeds, sd, nw) < 0)
@@ -387,7 +387,8 @@ static bool is_sink(const model *M, int e, int node, int *fc)
 {
     const cg_dfg_edge *ed = cg_dfg_get_edge(M->g, e);
     for (int i = 0; i < M->ncand[ed->dst]; i++)
-        if (M->k->pin[M->cand[ed->dst][i] * 3 + ed->operand] == node) {
+        if (cg_mrrg_pin(M->k->m, M->cand[ed->dst][i], ed->operand) ==
+            node) {
             *fc = M->fcol[ed->dst][i];
             return true;
         }

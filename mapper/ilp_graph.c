@@ -88,13 +88,11 @@ static int annotate(cg__kgraph *k, const cg_netlist *nl)
 {
     int n = k->nnodes;
     k->func_out = malloc(sizeof(int) * ((size_t)n + 1));
-    k->pin = malloc(sizeof(int) * (3 * (size_t)n + 1));
     k->row = malloc(sizeof(int) * ((size_t)n + 1));
     k->col = malloc(sizeof(int) * ((size_t)n + 1));
-    if (!k->func_out || !k->pin || !k->row || !k->col)
+    if (!k->func_out || !k->row || !k->col)
         return -1;
     memset(k->func_out, -1, sizeof(int) * ((size_t)n + 1));
-    memset(k->pin, -1, sizeof(int) * (3 * (size_t)n + 1));
     int *maxd = calloc((size_t)n + 1, sizeof *maxd);
     if (!maxd)
         return -1;
@@ -103,9 +101,6 @@ static int annotate(cg__kgraph *k, const cg_netlist *nl)
         const cg_nl_prim *pr = cg_netlist_prim(nl, nd->prim);
         k->row[i] = pr->row;
         k->col[i] = pr->col;
-        if (nd->kind == CG_MRRG_ROUTE && nd->operand >= 0 &&
-            nd->operand < 3 && nd->func >= 0)
-            k->pin[nd->func * 3 + nd->operand] = i;
     }
     for (int e = 0; e < k->nedges; e++) {
         const cg__kedge *ke = &k->edges[e];
@@ -182,7 +177,6 @@ void cg__kgraph_destroy(cg__kgraph *k)
     free(k->in_off);
     free(k->in_ids);
     free(k->func_out);
-    free(k->pin);
     free(k->row);
     free(k->col);
     cg__sym_destroy(k->sym);

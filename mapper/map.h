@@ -68,6 +68,9 @@ int cg_mrrg_nedges(const cg_mrrg *m);
 const cg_mrrg_edge *cg_mrrg_get_edge(const cg_mrrg *m, int id);
 /* Out-edges of node id: *n edges, returned as edge ids. */
 const int *cg_mrrg_out(const cg_mrrg *m, int id, int *n);
+/* The ROUTE node that is operand pin `operand` (0..2) of FUNC node func,
+ * -1 when it has none. */
+int cg_mrrg_pin(const cg_mrrg *m, int func, int operand);
 const int *cg_mrrg_in(const cg_mrrg *m, int id, int *n);
 /* Can FUNC node id execute op? (FuncUnit ops, MEMUnit load/store, IO
  * input/output, ConstUnit const.) */

@@ -49,7 +49,6 @@ typedef struct cg__kgraph {
     int *via;
     int *out_off, *out_ids, *in_off, *in_ids; /* CSR over kept nodes */
     int *func_out;  /* FUNC node -> its out kedge, -1 when none */
-    int *pin;       /* FUNC node * 3 + operand -> pin node, -1 when none */
     int *row, *col; /* grid position of each MRRG node's primitive */
     int max_delay;  /* valid bound on a route's delay (a route is a simple
                        path: each delay-carrying edge at most once) */

@@ -28,6 +28,7 @@ struct cg_mrrg {
     int *port_node;         /* port * ii + c -> ROUTE node, -1 when none */
     int nprims;
     int *prim_node;         /* prim * ii + c -> FUNC node, -1 when none */
+    int *pin;               /* FUNC node * 3 + operand -> its pin, -1 */
 };
 
 static int add_node(cg_mrrg *m, cg_mrrg_kind kind, int c, int prim, int port)
@@ -260,6 +261,29 @@ static int make_csr(const cg_mrrg *m, bool out, int **off, int **ids)
                        sizeof *m->edges, off, ids);
 }
 
+/* The pin index (cg_mrrg_pin); -1 on no memory. */
+static int make_pins(cg_mrrg *m)
+{
+    m->pin = malloc(sizeof(int) * (3 * (size_t)m->nnodes + 1));
+    if (!m->pin)
+        return -1;
+    memset(m->pin, -1, sizeof(int) * (3 * (size_t)m->nnodes + 1));
+    for (int i = 0; i < m->nnodes; i++) {
+        const cg_mrrg_node *nd = &m->nodes[i];
+        if (nd->kind == CG_MRRG_ROUTE && nd->operand >= 0 &&
+            nd->operand < 3 && nd->func >= 0)
+            m->pin[nd->func * 3 + nd->operand] = i;
+    }
+    return 0;
+}
+
+int cg_mrrg_pin(const cg_mrrg *m, int func, int operand)
+{
+    if (func < 0 || func >= m->nnodes || operand < 0 || operand > 2)
+        return -1;
+    return m->pin[func * 3 + operand];
+}
+
 cg_mrrg *cg_mrrg_build(const cg_netlist *nl, int ii, cg_diags *d)
 {
     if (ii < 1) {
@@ -286,7 +310,7 @@ cg_mrrg *cg_mrrg_build(const cg_netlist *nl, int ii, cg_diags *d)
         if (prim_edges(m, nl, i) < 0)
             goto nomem;
     if (make_csr(m, true, &m->out_off, &m->out_ids) < 0 ||
-        make_csr(m, false, &m->in_off, &m->in_ids) < 0)
+        make_csr(m, false, &m->in_off, &m->in_ids) < 0 || make_pins(m) < 0)
         goto nomem;
     return m;
 nomem:
@@ -308,6 +332,7 @@ void cg_mrrg_destroy(cg_mrrg *m)
     free(m->in_ids);
     free(m->port_node);
     free(m->prim_node);
+    free(m->pin);
     free(m);
 }
 

@@ -60,7 +60,6 @@ typedef struct sim {
     uint64_t *outputs;
     int *cfg_in;         /* ROUTE node -> MRRG edge driving it, -1 */
     int *op_at;          /* FUNC node -> DFG node it executes, -1 */
-    int *pin;            /* FUNC node * 3 + operand -> pin node, -1 */
     int *oedge;          /* DFG node * 3 + operand -> DFG edge, -1 */
     bool *has_imm;       /* FUNC node * 3 + operand: an immediate */
     uint64_t *imm;       /* ... the operand its field gives */
@@ -308,7 +307,7 @@ static void operands(sim *s, int f, int v, int64_t t, int64_t it,
 {
     int ar = cg_op_arity(cg_dfg_get_node(s->g, v)->op);
     for (int k = 0; k < ar && k < 3; k++) {
-        int e = s->oedge[v * 3 + k], p = s->pin[f * 3 + k];
+        int e = s->oedge[v * 3 + k], p = cg_mrrg_pin(s->mrrg, f, k);
         const cg_dfg_edge *x = cg_dfg_get_edge(s->g, e);
         if (x && x->distance > 0 && it < x->distance)
             /* the loop controller drives the pin: as wide as the pin */
@@ -441,7 +440,6 @@ static int setup(sim *s)
     s->R = maxd / s->ii + 2;
     s->cfg_in = malloc(nn * sizeof(int));
     s->op_at = malloc(nn * sizeof(int));
-    s->pin = malloc(3 * nn * sizeof(int));
     s->oedge = malloc(3 * ((size_t)s->m->nnodes + 1) * sizeof(int));
     s->hist = calloc(nn * (size_t)s->R, sizeof(uint64_t));
     s->stamp = malloc(nn * sizeof(int64_t));
@@ -450,21 +448,16 @@ static int setup(sim *s)
     s->imm = calloc(3 * nn, sizeof(uint64_t));
     s->width = malloc(nn * sizeof(int));
     s->cut = calloc((size_t)s->m->nnodes + 1, sizeof(bool));
-    if (!s->cfg_in || !s->op_at || !s->pin || !s->oedge || !s->hist ||
+    if (!s->cfg_in || !s->op_at || !s->oedge || !s->hist ||
         !s->stamp || !s->busy || !s->has_imm || !s->imm || !s->width ||
         !s->cut)
         return -1;
     memset(s->cfg_in, -1, nn * sizeof(int));
     memset(s->op_at, -1, nn * sizeof(int));
-    memset(s->pin, -1, 3 * nn * sizeof(int));
     memset(s->oedge, -1, 3 * ((size_t)s->m->nnodes + 1) * sizeof(int));
     for (int i = 0; i < s->nn; i++) {
-        const cg_mrrg_node *x = cg_mrrg_get_node(s->mrrg, i);
         s->stamp[i] = INT64_MIN;
         s->width[i] = cg__mrrg_node_width(s->mrrg, s->nl, i);
-        if (x->kind == CG_MRRG_ROUTE && x->operand >= 0 && x->operand < 3 &&
-            x->func >= 0)
-            s->pin[x->func * 3 + x->operand] = i;
     }
     return 0;
 }
@@ -504,7 +497,6 @@ static void teardown(sim *s)
 {
     free(s->cfg_in);
     free(s->op_at);
-    free(s->pin);
     free(s->oedge);
     free(s->hist);
     free(s->stamp);

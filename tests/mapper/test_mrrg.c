@@ -128,7 +128,8 @@ static void test_bad_ii(void **state)
 }
 
 /* The default PE's FuncUnit supports select, so it has the pin in_c
- * (operand 2); a MEMUnit's data_in is operand 1. */
+ * (operand 2); a MEMUnit's data_in is operand 1; cg_mrrg_pin finds each
+ * pin from its unit. */
 static void test_mesh_pins(void **state)
 {
     (void)state;
@@ -142,6 +143,8 @@ static void test_mesh_pins(void **state)
         if (n->kind != CG_MRRG_ROUTE || n->port < 0)
             continue;
         const char *name = cg_netlist_port(nl, n->port)->name;
+        if (n->operand >= 0) /* the pin index finds every pin */
+            assert_int_equal(cg_mrrg_pin(m, n->func, n->operand), i);
         if (strcmp(name, "in_c") == 0) {
             assert_int_equal(n->operand, 2);
             assert_true(cg_mrrg_supports(m, nl, n->func, CG_OP_SELECT));
@@ -154,6 +157,18 @@ static void test_mesh_pins(void **state)
         }
     }
     assert_int_equal(c_pins, 4 * 2);  /* 4 PEs, 2 contexts */
+    /* ... and nothing else: an IO has no operand pins, an operand out of
+       range or a node out of range none */
+    for (int i = 0; i < cg_mrrg_nnodes(m); i++) {
+        const cg_mrrg_node *n = cg_mrrg_get_node(m, i);
+        if (n->kind == CG_MRRG_FUNC &&
+            cg_netlist_prim(nl, n->prim)->p.kind == CG_PRIM_CONST)
+            assert_int_equal(cg_mrrg_pin(m, i, 0), -1);
+        if (n->kind == CG_MRRG_FUNC)
+            assert_int_equal(cg_mrrg_pin(m, i, 3), -1);
+    }
+    assert_int_equal(cg_mrrg_pin(m, -1, 0), -1);
+    assert_int_equal(cg_mrrg_pin(m, cg_mrrg_nnodes(m), 0), -1);
     assert_int_equal(data_in, 4 * 2); /* memory columns: every PE of 2x2 */
     cg_mrrg_destroy(m);
     cg_netlist_destroy(nl);
