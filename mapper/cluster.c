@@ -45,6 +45,7 @@
 #include <glpk.h>
 #include <metis.h>
 
+#include "../common/util.h"
 #include "cluster_internal.h"
 #include "map_internal.h"
 
@@ -576,21 +577,11 @@ typedef struct ilp {
 
 static int add(ilp *m, int row, int col, double v)
 {
-    if (m->nz + 1 >= m->cap) {
-        int cap = m->cap ? 2 * m->cap : 1024;
-        int *ia = realloc(m->ia, sizeof(int) * (size_t)cap);
-        if (ia)
-            m->ia = ia;
-        int *ja = realloc(m->ja, sizeof(int) * (size_t)cap);
-        if (ja)
-            m->ja = ja;
-        double *ar = realloc(m->ar, sizeof(double) * (size_t)cap);
-        if (ar)
-            m->ar = ar;
-        if (!ia || !ja || !ar)
-            return -1;
-        m->cap = cap;
-    }
+    int c1 = m->cap, c2 = m->cap, c3 = m->cap; /* 1-based: nz + 2 */
+    if (CG_GROW(m->ia, c1, m->nz + 2) || CG_GROW(m->ja, c2, m->nz + 2) ||
+        CG_GROW(m->ar, c3, m->nz + 2))
+        return -1;
+    m->cap = c1;
     m->nz++;
     m->ia[m->nz] = row;
     m->ja[m->nz] = col;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/util.h"
 #include "map_internal.h"
 #include "sym_internal.h"
 
@@ -51,24 +52,14 @@ static int follow(cg__kgraph *k, int from, int e, int *cap_e, int *cap_v,
             break;
         if (++steps > k->nnodes)
             return 0;
-        if (*nvia == *cap_v) {
-            *cap_v = *cap_v ? 2 * *cap_v : 256;
-            int *v = realloc(k->via, sizeof *v * (size_t)*cap_v);
-            if (!v)
-                return -1;
-            k->via = v;
-        }
+        if (CG_GROW(k->via, *cap_v, *nvia + 1))
+            return -1;
         k->via[(*nvia)++] = to;
         int n;
         e = cg_mrrg_out(m, to, &n)[0];
     }
-    if (k->nedges == *cap_e) {
-        *cap_e = *cap_e ? 2 * *cap_e : 256;
-        cg__kedge *v = realloc(k->edges, sizeof *v * (size_t)*cap_e);
-        if (!v)
-            return -1;
-        k->edges = v;
-    }
+    if (CG_GROW(k->edges, *cap_e, k->nedges + 1))
+        return -1;
     k->edges[k->nedges++] =
         (cg__kedge){from, to, delay, *nvia - via0, via0};
     return 0;

@@ -9,22 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/util.h"
 #include "ilp_internal.h"
-
-static bool grow(void **v, int *cap, int need, size_t sz)
-{
-    if (need < *cap)
-        return true;
-    int c = *cap ? *cap : 64;
-    while (c <= need)
-        c *= 2;
-    void *p = realloc(*v, sz * (size_t)c);
-    if (!p)
-        return false;
-    *v = p;
-    *cap = c;
-    return true;
-}
 
 void cg__lp_init(cg__lp *lp) { memset(lp, 0, sizeof *lp); }
 
@@ -50,12 +36,12 @@ int cg__lp_col(cg__lp *lp, int kind, double lb, double ub, double obj)
     int j = ++lp->ncols; /* GLPK columns are 1-based */
     int c1 = lp->ccap, c2 = lp->ccap, c3 = lp->ccap, c4 = lp->ccap,
         c5 = lp->ccap, c6 = lp->ccap;
-    if (!grow((void **)&lp->ckind, &c1, j, sizeof *lp->ckind) ||
-        !grow((void **)&lp->clb, &c2, j, sizeof *lp->clb) ||
-        !grow((void **)&lp->cub, &c3, j, sizeof *lp->cub) ||
-        !grow((void **)&lp->cobj, &c4, j, sizeof *lp->cobj) ||
-        !grow((void **)&lp->stamp, &c5, j, sizeof *lp->stamp) ||
-        !grow((void **)&lp->pos, &c6, j, sizeof *lp->pos)) {
+    if (CG_GROW(lp->ckind, c1, j + 1) ||
+        CG_GROW(lp->clb, c2, j + 1) ||
+        CG_GROW(lp->cub, c3, j + 1) ||
+        CG_GROW(lp->cobj, c4, j + 1) ||
+        CG_GROW(lp->stamp, c5, j + 1) ||
+        CG_GROW(lp->pos, c6, j + 1)) {
         lp->oom = true;
         lp->ncols--;
         return 0;
@@ -73,9 +59,9 @@ int cg__lp_row(cg__lp *lp, int type, double lb, double ub)
 {
     int i = ++lp->nrows;
     int c1 = lp->rcap, c2 = lp->rcap, c3 = lp->rcap;
-    if (!grow((void **)&lp->rtype, &c1, i, sizeof *lp->rtype) ||
-        !grow((void **)&lp->rlb, &c2, i, sizeof *lp->rlb) ||
-        !grow((void **)&lp->rub, &c3, i, sizeof *lp->rub)) {
+    if (CG_GROW(lp->rtype, c1, i + 1) ||
+        CG_GROW(lp->rlb, c2, i + 1) ||
+        CG_GROW(lp->rub, c3, i + 1)) {
         lp->oom = true;
         lp->nrows--;
         return 0;
@@ -97,9 +83,9 @@ void cg__lp_coef(cg__lp *lp, int row, int col, double v)
     }
     int k = ++lp->nt;
     int c1 = lp->tcap, c2 = lp->tcap, c3 = lp->tcap;
-    if (!grow((void **)&lp->ia, &c1, k, sizeof *lp->ia) ||
-        !grow((void **)&lp->ja, &c2, k, sizeof *lp->ja) ||
-        !grow((void **)&lp->ar, &c3, k, sizeof *lp->ar)) {
+    if (CG_GROW(lp->ia, c1, k + 1) ||
+        CG_GROW(lp->ja, c2, k + 1) ||
+        CG_GROW(lp->ar, c3, k + 1)) {
         lp->oom = true;
         lp->nt--;
         return;

@@ -14,6 +14,7 @@
  */
 #include <stdlib.h>
 
+#include "../common/util.h"
 #include "heur_internal.h"
 
 #define MAX_DELAY 96 /* longer routes are not searched */
@@ -90,26 +91,13 @@ static bool is_route(const cg_mrrg *m, int i)
 /* Append a state to bucket `delay`; -1 on no memory. */
 static int push(cg__router *r, int node, int delay, int pred)
 {
-    if (r->ns == r->scap) {
-        int cap = r->scap ? 2 * r->scap : 1024;
-        int *a = realloc(r->sn, sizeof(int) * (size_t)cap);
-        if (a)
-            r->sn = a;
-        int *b = realloc(r->sd, sizeof(int) * (size_t)cap);
-        if (b)
-            r->sd = b;
-        int *c = realloc(r->sp, sizeof(int) * (size_t)cap);
-        if (c)
-            r->sp = c;
-        int *e = realloc(r->snext, sizeof(int) * (size_t)cap);
-        if (e)
-            r->snext = e;
-        if (!a || !b || !c || !e) {
-            r->oom = true;
-            return -1;
-        }
-        r->scap = cap;
+    int c1 = r->scap, c2 = r->scap, c3 = r->scap, c4 = r->scap;
+    if (CG_GROW(r->sn, c1, r->ns + 1) || CG_GROW(r->sd, c2, r->ns + 1) ||
+        CG_GROW(r->sp, c3, r->ns + 1) || CG_GROW(r->snext, c4, r->ns + 1)) {
+        r->oom = true;
+        return -1;
     }
+    r->scap = c1;
     int s = r->ns++;
     r->sn[s] = node;
     r->sd[s] = delay;
