@@ -50,6 +50,7 @@ static int map_parse(int argc, char **argv, map_opts *o)
         {"dump-lp", required_argument, NULL, 'D'},
         {"mapping", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
+        {"sym", required_argument, NULL, 's'},
         CG_CLI_EFFORT_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -83,6 +84,12 @@ static int map_parse(int argc, char **argv, map_opts *o)
         case 'D': o->p.dump_lp = optarg; break;
         case 'm': o->mapping = optarg; break;
         case 'h': map_help(); return 1;
+        case 's': /* symbols reach only a reference run, which map has not */
+            fprintf(stderr, "cgramap map: --sym changes nothing here: "
+                    "symbol values reach only the reference run, and map "
+                    "runs none; give them to cgramap sim (a saved mapping "
+                    "run on data) or to the main job\n");
+            return 2;
         case CG_CLI_OPT_SEED:
         case CG_CLI_OPT_STEPS:
         case CG_CLI_OPT_NODES:

@@ -465,6 +465,14 @@ static void test_map_usage(void **state)
     assert_non_null(strstr(r.out, " 2 mapped "));
     assert_non_null(strstr(r.out, "open: II 1 "));
     assert_non_null(strstr(r.err, "II 1 was not tried"));
+    run_cgramap(&r, (const char *const[]){"map", "--sym", "c=5", "x.dot",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap map: --sym changes nothing here: "
+                               "symbol values reach only the reference run, "
+                               "and map runs none; give them to cgramap sim "
+                               "(a saved mapping run on data) or to the main "
+                               "job\n");
     run_cgramap(&r, (const char *const[]){"map", NULL});
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap map: give exactly one LOOP.dot"
