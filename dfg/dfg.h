@@ -175,8 +175,9 @@ int cg_dfg_set_mem_order(cg_dfg *g, const cg_mem_order *v, int n,
 /* Drop the stated order (the mapper then derives it again). */
 void cg_dfg_clear_mem_order(cg_dfg *g);
 /* cg_dfg_write_dot stating the n pairs of v as g's memory order instead
- * of the order g states (n < 0: none), as the mapper derived it: the
- * main job saves a tile DFG, which has no nest, so (--mapping-dir). */
+ * of the order g states (n < 0: none).  The main job's --mapping-dir
+ * passes the order the mapper derived from the nest, which the .dot
+ * cannot hold: read back, the graph is ordered as it was mapped. */
 void cg_dfg_write_dot_ordered(const cg_dfg *g, const cg_mem_order *v, int n,
                               FILE *out);
 

@@ -667,15 +667,6 @@ static bool window_of(const heur *H, int v, int q, window *w)
     return !(w->has_lo && w->has_hi && w->lo > w->hi);
 }
 
-static int grid(const heur *H, int p, int q)
-{
-    const cg_nl_prim *a = cg_netlist_prim(H->nl, p);
-    const cg_nl_prim *b = cg_netlist_prim(H->nl, q);
-    if (a->row < 0 || b->row < 0)
-        return 0;
-    return abs(a->row - b->row) + abs(a->col - b->col);
-}
-
 /* Distance from q to the placed ops that v's unplaced neighbours will
  * have to meet: keeps converging values close. */
 static double lookahead(const heur *H, int v, int q)
@@ -692,7 +683,7 @@ static double lookahead(const heur *H, int v, int q)
             for (int i = 0; i < H->nein[w]; i++) {
                 int u = cg_dfg_get_edge(H->g, H->ein[w][i])->src;
                 if (u != v && H->place[u] >= 0)
-                    c += grid(H, q, cg_mrrg_get_node(H->m, H->place[u])
+                    c += cg__prim_dist(H->nl, q, cg_mrrg_get_node(H->m, H->place[u])
                                         ->prim);
             }
         }

@@ -17,6 +17,9 @@ bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op);
 bool cg__map_node_fits(const cg_nl_prim *pr, const cg_dfg_node *n);
 /* Bits MRRG node id holds: its port's width, else its primitive's. */
 int cg__mrrg_node_width(const cg_mrrg *m, const cg_netlist *nl, int id);
+/* Grid (Manhattan) distance between primitives p and q of nl; 0 when
+ * either is off the grid. */
+int cg__prim_dist(const cg_netlist *nl, int p, int q);
 /* Smallest latency of op over the units supporting it, -1 when none. */
 int cg__map_min_latency(const cg_netlist *nl, cg_op op);
 

@@ -370,6 +370,14 @@ bool cg_mrrg_supports(const cg_mrrg *m, const cg_netlist *nl, int id,
            cg__map_prim_supports(cg_netlist_prim(nl, n->prim), op);
 }
 
+int cg__prim_dist(const cg_netlist *nl, int p, int q)
+{
+    const cg_nl_prim *a = cg_netlist_prim(nl, p), *b = cg_netlist_prim(nl, q);
+    if (a->row < 0 || b->row < 0)
+        return 0;
+    return abs(a->row - b->row) + abs(a->col - b->col);
+}
+
 int cg__mrrg_node_width(const cg_mrrg *m, const cg_netlist *nl, int id)
 {
     const cg_mrrg_node *n = cg_mrrg_get_node(m, id);

@@ -19,14 +19,6 @@
 #include "../common/util.h"
 #include "map_internal.h"
 
-static int grid(const cg_netlist *nl, int p, int q)
-{
-    const cg_nl_prim *a = cg_netlist_prim(nl, p), *b = cg_netlist_prim(nl, q);
-    if (a->row < 0 || b->row < 0)
-        return 0; /* a unit off the grid */
-    return abs(a->row - b->row) + abs(a->col - b->col);
-}
-
 /* The rounds: DFG hops around the skipped ops, the cells a freed op may
  * move, and the cells around a skipped op's center within which every op
  * is freed too (the registers that jam a skipped op are often held by
@@ -46,7 +38,7 @@ static void free_around(const cg__kgraph *k, const cg_netlist *nl,
             continue;
         for (int v = 0; v < n; v++)
             if (fix->place[v] >= 0 &&
-                grid(nl, cg_mrrg_get_node(k->m, fix->place[v])->prim,
+                cg__prim_dist(nl, cg_mrrg_get_node(k->m, fix->place[v])->prim,
                      center[u]) <= cells)
                 freed[v] = true;
     }
@@ -56,7 +48,7 @@ static void free_around(const cg__kgraph *k, const cg_netlist *nl,
  * the operand-less producers (consts, inputs) of a freed op: a const kept
  * on its ConstUnit, which feeds only its own PE, would pin its consumer. */
 static void neighbourhood(const cg_dfg *g, const cg_mapping *fix, int hops,
-                          bool *freed, bool *next)
+                          const bool *has_operand, bool *freed, bool *next)
 {
     int n = cg_dfg_nnodes(g), m = cg_dfg_nedges(g);
     for (int v = 0; v < n; v++)
@@ -70,12 +62,9 @@ static void neighbourhood(const cg_dfg *g, const cg_mapping *fix, int hops,
         }
         memcpy(freed, next, sizeof *freed * (size_t)n);
     }
-    memset(next, 0, sizeof *next * (size_t)n); /* next: has an operand */
-    for (int e = 0; e < m; e++)
-        next[cg_dfg_get_edge(g, e)->dst] = true;
     for (int e = 0; e < m; e++) {
         const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
-        if (freed[ed->dst] && !next[ed->src])
+        if (freed[ed->dst] && !has_operand[ed->src])
             freed[ed->src] = true;
     }
 }
@@ -103,7 +92,7 @@ static void centers(const cg__kgraph *k, const cg_netlist *nl,
         for (int i = 0; i < nn; i++) {
             long sum = 0;
             for (int j = 0; j < nn; j++)
-                sum += grid(nl, near[i], near[j]);
+                sum += cg__prim_dist(nl, near[i], near[j]);
             if (best < 0 || sum < best) {
                 best = sum;
                 center[v] = near[i];
@@ -121,33 +110,32 @@ int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
     bool *next = malloc(sizeof(bool) * ((size_t)n + 1));
     int *center = malloc(sizeof(int) * ((size_t)n + 1));
     int *near = malloc(sizeof(int) * ((size_t)cg_dfg_nedges(g) + 1));
+    bool *has_operand = calloc((size_t)n + 1, sizeof *has_operand);
     memset(out, 0, sizeof *out);
     out->outcome = CG_II_TIMEOUT;
-    if (!freed || !next || !center || !near) {
-        free(freed);
-        free(next);
-        free(center);
-        free(near);
-        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory repairing "
-                     "the mapping of '%s'", cg_dfg_name(g));
-        return -1;
-    }
-    centers(k, nl, g, fix, center, near);
-    int rc = 0;
-    for (size_t r = 0; r < sizeof rounds / sizeof rounds[0]; r++) {
+    int rc = !freed || !next || !center || !near || !has_operand ? -1 : 0;
+    if (rc < 0)
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory "
+                     "repairing the mapping of '%s'", cg_dfg_name(g));
+    else
+        centers(k, nl, g, fix, center, near);
+    for (int e = 0; rc == 0 && e < cg_dfg_nedges(g); e++)
+        has_operand[cg_dfg_get_edge(g, e)->dst] = true;
+    for (size_t r = 0; rc == 0 && r < sizeof rounds / sizeof rounds[0];
+         r++) {
         double left = ro->deadline - cg_clock_now();
         if (left <= 0) {
             out->capped = true;
             break;
         }
-        neighbourhood(g, fix, rounds[r].hops, freed, next);
+        neighbourhood(g, fix, rounds[r].hops, has_operand, freed, next);
         free_around(k, nl, g, fix, center, rounds[r].cells, freed);
         cg__ilp_opts o = {center,     rounds[r].radius, left,
                           NULL,       false,            ro->solver,
                           ro->nodes,  ro->lp_iters,     fix,
                           freed};
         rc = cg__ilp_solve(k, nl, g, &o, out, d);
-        if (rc < 0 || out->outcome == CG_II_MAPPED)
+        if (out->outcome == CG_II_MAPPED)
             break;
     }
     if (rc == 0 && out->outcome != CG_II_MAPPED)
@@ -156,5 +144,6 @@ int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
     free(next);
     free(center);
     free(near);
+    free(has_operand);
     return rc;
 }
