@@ -27,8 +27,9 @@ static void dfg_help(void)
     printf("Usage: cgramap dfg FILE.c [--loop TAG] [-o OUT.dot]"
            " [--cflags FLAGS]\n"
            "                  [--no-phi-removal] [--no-leaf-removal]"
-           " [--sym NAME=VALUE]...\n"
-           "                  [--addr-width BITS] [--loop-control dfg|array]\n"
+           " [--no-hoist]\n"
+           "                  [--sym NAME=VALUE]... [--addr-width BITS]\n"
+           "                  [--loop-control dfg|array]\n"
            "Extract the DFG of every //DFGLOOP-tagged loop of FILE.c"
            " (or of TAG only) as dot.\n"
            "--sym gives a kernel parameter or a symbolic trip count a value,"
@@ -39,7 +40,10 @@ static void dfg_help(void)
            " exact; 64 keeps LLVM's widths.\n"
            "--loop-control array leaves the loop control to the array's"
            " controller, as\nCGRA-ME's DFGs do: no exit compare (loop_exit)"
-           " nor what only it needs.\n");
+           " nor what only it needs.\n"
+           "--no-hoist keeps the loop-invariant part of each address (&A[i]"
+           " of A[i][j]\nin a loop on j) computed in the loop instead of"
+           " entering as a live-in.\n");
 }
 
 /* 0 = run, 1 = help printed, 2 = usage error printed.  getopt_long_only
@@ -51,6 +55,7 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         {"cflags", required_argument, NULL, 'c'},
         {"no-phi-removal", no_argument, NULL, 'P'},
         {"no-leaf-removal", no_argument, NULL, 'L'},
+        {"no-hoist", no_argument, NULL, 'H'},
         {"sym", required_argument, NULL, 's'},
         {"addr-width", required_argument, NULL, 'A'},
         {"loop-control", required_argument, NULL, 'C'},
@@ -69,6 +74,7 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         case 'c': o->p.cflags = optarg; break;
         case 'P': o->p.phi_removal = false; break;
         case 'L': o->p.leaf_removal = false; break;
+        case 'H': o->p.hoist = false; break;
         case 's':
             if (cg_cli_sym_add(&o->syms, optarg, "cgramap dfg")) return 2;
             break;

@@ -41,6 +41,10 @@ typedef struct cg_extract_params {
     const char *cflags;      /* extra clang flags, space separated, or NULL */
     bool phi_removal;        /* recurrences become back edges (default) */
     bool leaf_removal;       /* drop dead leaves (default) */
+    bool hoist;              /* the loop-invariant part of an address
+                                (&A[i] of A[i][j] in a loop on j) is
+                                computed before the loop and enters as a
+                                live-in (default) */
     bool keep_exit_values;   /* clang keeps values used after the loop
                                 computed in it (-mllvm -replexitval=never),
                                 so a loop like s += i is not folded to a
@@ -58,7 +62,7 @@ typedef struct cg_extract_params {
     cg_extract_sym syms[CG_EXTRACT_MAX_SYMS];
 } cg_extract_params;
 
-/* Defaults: no cflags, phi_removal and leaf_removal on, array_control
+/* Defaults: no cflags, phi_removal, leaf_removal and hoist on, array_control
  * off, address width 32, no symbols. */
 void cg_extract_params_init(cg_extract_params *p);
 

@@ -65,7 +65,18 @@ typedef struct bx {
     cg__ex_probe *in, *out;
     int nin, nout;
     int exit_node;         /* loop_exit, -1 when not made */
+    struct addr_memo *memo; /* address arithmetic made, for sharing */
+    int nmemo;
 } bx;
+
+/* Address arithmetic already made: a scaled index (v * k) or a sum
+ * (a + c, or a + k when c.node < 0).  Accesses to one row share them. */
+typedef struct addr_memo {
+    LLVMValueRef v;
+    vref a, c;
+    int64_t k;
+    vref r;
+} addr_memo;
 
 static void fail(bx *b, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -411,13 +422,123 @@ static bool binary_op(LLVMOpcode o, cg_op *op)
     return false;
 }
 
-/* a + b (64-bit address arithmetic) as a node. */
+static bool same_vref(vref a, vref c)
+{
+    return a.node == c.node && a.dist == c.dist && a.init == c.init &&
+           a.phi == c.phi;
+}
+
+static bool memo_get(const bx *b, addr_memo key, vref *r)
+{
+    for (int i = 0; i < b->nmemo; i++) {
+        const addr_memo *m = &b->memo[i];
+        if (m->v == key.v && same_vref(m->a, key.a) &&
+            same_vref(m->c, key.c) && m->k == key.k) {
+            *r = m->r;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void memo_set(bx *b, addr_memo m)
+{
+    addr_memo *a = realloc(b->memo, (size_t)(b->nmemo + 1) * sizeof *a);
+    if (!a) {
+        fail(b, 0, "out of memory");
+        return;
+    }
+    b->memo = a;
+    a[b->nmemo++] = m;
+}
+
+static const vref no_vref = {-1, 0, -1, NULL};
+
+/* a + c (64-bit address arithmetic) as a node, made once per build. */
 static vref add64(bx *b, vref a, vref c, int line)
 {
+    addr_memo key = {NULL, a, c, 0, no_vref};
+    vref r;
+    if (memo_get(b, key, &r))
+        return r;
     int n = add_node(b, CG_OP_ADD, 64, line);
     add_edge(b, a, n, 0);
     add_edge(b, c, n, 1);
-    return plain(n);
+    key.r = plain(n);
+    memo_set(b, key);
+    return key.r;
+}
+
+/* a + k, made once per build (each use of it gets its own const). */
+static vref add64_const(bx *b, vref a, int64_t k, int line)
+{
+    addr_memo key = {NULL, a, no_vref, k, no_vref};
+    vref r;
+    if (memo_get(b, key, &r))
+        return r;
+    key.r = add64(b, a, plain(const_node(b, k, 64, NULL, line)), line);
+    memo_set(b, key);
+    return key.r;
+}
+
+/* Does add a carry the nsw flag?  LLVM 16's C API has no getter (17 has
+ * LLVMGetNSW), so the printed instruction is read. */
+static bool has_nsw(LLVMValueRef a)
+{
+    char *text = LLVMPrintValueToString(a);
+    bool nsw = text && (strstr(text, " add nsw ") ||
+                        strstr(text, " add nuw nsw "));
+    LLVMDisposeMessage(text);
+    return nsw;
+}
+
+/* An index x + c of the body, c a constant, addresses x's element plus c
+ * when the add is as wide as addresses (the sum wraps as the address
+ * does) or cannot wrap (nsw) before its sign extension: *c gets c and x
+ * is returned, so that A[j-1], A[j] and A[j+1] share j's scaled value. */
+static LLVMValueRef peel_offset(bx *b, LLVMValueRef ix, int64_t *c)
+{
+    *c = 0;
+    for (int depth = 0; depth < 16; depth++) {
+        LLVMValueRef a = ix;
+        bool ext = LLVMIsASExtInst(ix) != NULL;
+        if (ext)
+            a = LLVMGetOperand(ix, 0);
+        if (!LLVMIsAInstruction(a) || LLVMGetInstructionParent(a) != b->body ||
+            LLVMGetInstructionOpcode(a) != LLVMAdd ||
+            !LLVMIsAConstantInt(LLVMGetOperand(a, 1)) ||
+            ((ext || width_of(b, a) < 64) && !has_nsw(a)))
+            break;
+        int64_t k = LLVMConstIntGetSExtValue(LLVMGetOperand(a, 1));
+        if (__builtin_add_overflow(*c, k, c))
+            break;
+        ix = LLVMGetOperand(a, 0);
+    }
+    return ix;
+}
+
+/* ix * stride as 64-bit address arithmetic, made once per build. */
+static vref scaled_index(bx *b, LLVMValueRef ix, int64_t stride, int line)
+{
+    addr_memo key = {ix, no_vref, no_vref, stride, no_vref};
+    vref iv;
+    if (memo_get(b, key, &iv))
+        return iv;
+    iv = value(b, ix, line);
+    if (width_of(b, ix) < 64) {
+        int s = add_node(b, CG_OP_SEXT, 64, line);
+        add_edge(b, iv, s, 0);
+        iv = plain(s);
+    }
+    if (stride != 1) {
+        int m = add_node(b, CG_OP_MUL, 64, line);
+        add_edge(b, iv, m, 0);
+        add_edge(b, plain(const_node(b, stride, 64, NULL, line)), m, 1);
+        iv = plain(m);
+    }
+    key.r = iv;
+    memo_set(b, key);
+    return iv;
 }
 
 /* The byte address base + sum index * stride, constants folded. */
@@ -449,22 +570,13 @@ static void gep(bx *b, LLVMValueRef inst)
             coff += LLVMConstIntGetSExtValue(ix) * stride;
             continue;
         }
-        vref iv = value(b, ix, line);
-        if (width_of(b, ix) < 64) {
-            int s = add_node(b, CG_OP_SEXT, 64, line);
-            add_edge(b, iv, s, 0);
-            iv = plain(s);
-        }
-        if (stride != 1) {
-            int m = add_node(b, CG_OP_MUL, 64, line);
-            add_edge(b, iv, m, 0);
-            add_edge(b, plain(const_node(b, stride, 64, NULL, line)), m, 1);
-            iv = plain(m);
-        }
-        acc = add64(b, acc, iv, line);
+        int64_t c;
+        ix = peel_offset(b, ix, &c);
+        coff += c * stride;
+        acc = add64(b, acc, scaled_index(b, ix, stride, line), line);
     }
     if (coff)
-        acc = add64(b, acc, plain(const_node(b, coff, 64, NULL, line)), line);
+        acc = add64_const(b, acc, coff, line);
     map_set(b, inst, acc);
 }
 
@@ -759,17 +871,8 @@ static bool shape(bx *b)
         return false;
     }
     b->body = l->header;
-    int npre = 0;
-    for (LLVMBasicBlockRef c = LLVMGetFirstBasicBlock(l->fn); c;
-         c = LLVMGetNextBasicBlock(c)) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(c);
-        unsigned ns = t && c != b->body ? LLVMGetNumSuccessors(t) : 0;
-        for (unsigned s = 0; s < ns; s++)
-            if (LLVMGetSuccessor(t, s) == b->body) {
-                npre++;
-                b->pre = c;
-            }
-    }
+    int npre;
+    b->pre = cg__ex_preheader(l, &npre);
     if (npre != 1) {
         fail(b, line, "is entered from %d places; only loops with one "
              "entry are supported", npre);
@@ -1054,6 +1157,7 @@ cg_dfg *cg__ex_build(cg_extract_prog *x, const cg__ex_tag *t, int loop,
     free(b.edges);
     free(b.mkey);
     free(b.mval);
+    free(b.memo);
     free(b.in);
     free(b.out);
     return g;

@@ -87,6 +87,9 @@ int cg__ex_type_bits(const cg_extract_prog *x, LLVMTypeRef t);
 /* extract_loops.c: natural loops of every function, with their tags' lines */
 int cg__ex_find_loops(cg_extract_prog *x, cg_diags *d);
 bool cg__ex_in_loop(const cg__ex_loop *l, LLVMBasicBlockRef b);
+/* The block outside l that enters its header (the last one found), and
+ * in *n how many do (one for a loop with a preheader). */
+LLVMBasicBlockRef cg__ex_preheader(const cg__ex_loop *l, int *n);
 /* The loop a tag names; with an error, -2 when the optimized code has no
  * loop there (removed, unrolled, folded) and -1 otherwise. */
 int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
@@ -94,6 +97,12 @@ int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,
 int cg__ex_block_index(LLVMValueRef fn, LLVMBasicBlockRef b);
 LLVMBasicBlockRef cg__ex_block_at(LLVMValueRef fn, int idx);
 int cg__ex_inst_index(LLVMValueRef inst);
+
+/* extract_hoist.c: with params.hoist, split each GEP of a single-block
+ * loop body whose base and leading indices are loop-invariant into a
+ * preheader GEP (a live-in) and the access from it.  0, or -1 when out of
+ * memory (error in d). */
+int cg__ex_hoist(cg_extract_prog *x, cg_diags *d);
 
 /* extract_build.c */
 cg_dfg *cg__ex_build(cg_extract_prog *x, const cg__ex_tag *t, int loop,

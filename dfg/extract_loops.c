@@ -194,6 +194,23 @@ static bool dominates(const fgraph *g, int a, int b)
     }
 }
 
+LLVMBasicBlockRef cg__ex_preheader(const cg__ex_loop *l, int *n)
+{
+    LLVMBasicBlockRef pre = NULL;
+    *n = 0;
+    for (LLVMBasicBlockRef c = LLVMGetFirstBasicBlock(l->fn); c;
+         c = LLVMGetNextBasicBlock(c)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(c);
+        unsigned ns = t && c != l->header ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned s = 0; s < ns; s++)
+            if (LLVMGetSuccessor(t, s) == l->header) {
+                (*n)++;
+                pre = c;
+            }
+    }
+    return pre;
+}
+
 bool cg__ex_in_loop(const cg__ex_loop *l, LLVMBasicBlockRef b)
 {
     for (int i = 0; i < l->nblocks; i++)

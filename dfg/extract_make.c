@@ -723,14 +723,17 @@ static int parse_at(cg_extract_params *p, char *flags, const char *file,
         else if (!strcmp(w, "-no-leaf-removal") ||
                  !strcmp(w, "--no-leaf-removal"))
             p->leaf_removal = false;
+        else if (!strcmp(w, "-no-hoist") || !strcmp(w, "--no-hoist"))
+            p->hoist = false;
         else if (!strcmp(w, "--sym"))
             rc |= sym(p, strtok_r(NULL, " \t\n", &save), file, line, d);
         else if (!strncmp(w, "--sym=", 6))
             rc |= sym(p, w + 6, file, line, d);
         else {
             cg_diags_add(d, CG_SEV_ERROR, file, line, "unknown DFG flag '%s' "
-                         "(known: -no-phi-removal, -no-leaf-removal, --sym "
-                         "NAME=VALUE, -loop-tags 'TAGS' in a Makefile)", w);
+                         "(known: -no-phi-removal, -no-leaf-removal, -no-hoist, "
+                         "--sym NAME=VALUE, -loop-tags 'TAGS' in a Makefile)",
+                         w);
             rc = -1;
         }
     }

@@ -48,6 +48,7 @@ void cg_extract_params_init(cg_extract_params *p)
     memset(p, 0, sizeof *p);
     p->phi_removal = true;
     p->leaf_removal = true;
+    p->hoist = true;
     p->addr_width = 32;
 }
 
@@ -526,8 +527,8 @@ cg_extract_prog *cg_extract_open(const char *c_path,
         cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "out of memory laying out "
                      "the globals");
         rc = -1;
-    } else
-        rc = cg__ex_find_loops(x, d);
+    } else if (!(rc = cg__ex_find_loops(x, d)) && x->params.hoist)
+        rc = cg__ex_hoist(x, d);
     if (rc) {
         cg_extract_close(x);
         return NULL;

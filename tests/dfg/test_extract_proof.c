@@ -30,7 +30,7 @@ typedef struct variant {
     char tag[64];
     char flags[256];    /* DFG_FLAGS of the folder's Makefile */
     char cflags[256];   /* CFLAGS */
-    bool raw;           /* -no-phi-removal -no-leaf-removal */
+    bool raw;           /* -no-phi-removal -no-leaf-removal -no-hoist */
     bool array;         /* array_control (--loop-control array) */
     int addr_width;     /* 0: the default */
     char name[128];
@@ -205,7 +205,7 @@ static void test_proof(void **state)
     cg_diags *d = cg_diags_create();
     assert_int_equal(cg_extract_params_parse(&p, flags, v->dir, d), 0);
     if (v->raw)
-        p.phi_removal = p.leaf_removal = false;
+        p.phi_removal = p.leaf_removal = p.hoist = false;
     p.array_control = v->array;
     if (v->addr_width)
         p.addr_width = v->addr_width;

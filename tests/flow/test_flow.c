@@ -147,9 +147,9 @@ static void test_microbench(void **state)
     assert_int_equal(r.verification.compared, 1);
     assert_int_equal(r.verification.tile_runs, -1);
     assert_true(r.used);
-    assert_int_equal(r.usage.funcunits, 9);
+    assert_int_equal(r.usage.funcunits, 8);
     assert_int_equal(r.usage.funcunits_total, 16);
-    assert_int_equal(r.usage.const_ops, 11);
+    assert_int_equal(r.usage.const_ops, 10);
     assert_true(r.scheduled);
     assert_int_equal(cg_tile_plan_summary(r.tiling.plan)->ntiles, 1);
     assert_int_equal(r.sched.total_cycles, 284);
@@ -404,7 +404,7 @@ static void test_bad_input(void **state)
             add = i;
     cg_dfg_node_mut(l.g, add)->width = 7;
     assert_int_equal(cg_flow_loop(f->nl, l.g, l.x, &p, &r, d), -1);
-    assert_messages(d, 2, RELU ":8: error: node 'add12' (add, 7 bits): "
+    assert_messages(d, 2, RELU ":8: error: node 'add11' (add, 7 bits): "
                     "operand 0 from 'const0' is 32 bits; it must be 7 bits");
     cg_flow_result_free(&r);
     cg_diags_destroy(d);
