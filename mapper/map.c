@@ -148,10 +148,10 @@ static char *lp_name(const char *base, int ii)
 }
 
 /* Restricted models around the annealed placement, radius 1 and 2, each
- * with restricted_node_share of the nodes (a quarter): the II reaches the ILP only when the
- * heuristic found nothing there, and then the full model's proof is worth
- * more than a longer search near one placement.  Stops at the first
- * mapping.  0, or -1 on an error. */
+ * with restricted_node_share of the nodes (a quarter): the II reaches the
+ * ILP only when the heuristic found nothing there, and then the full
+ * model's proof is worth more than a longer search near one placement.
+ * Stops at the first mapping.  0, or -1 on an error. */
 static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
                           const cg__kgraph *k, const int *center,
                           const cg_map_params *p, double deadline,
