@@ -200,13 +200,14 @@ typedef struct cg_map_params {
     int lp_iters;         /* work limit: simplex iterations of the LP
                              relaxation that may prove an II impossible */
     /* The search's policy (docs/mapper.md, "The II search"); each share
-     * is a fraction in (0, 1], a share of nodes rounded up. */
+     * is a fraction in (0, 1]; a share of nodes is rounded up. */
     int partial_tries;    /* attempts the heuristic makes after failing at
                              an II, skipping the ops it cannot place; the
                              best is the partial mapping the ILP repairs
                              (>= 0; 0 = no repair) */
     double repair_node_share;     /* of ilp_nodes per repair round */
-    double repair_time_share;     /* of the II's time the repair may take */
+    double repair_time_share;     /* of the II's time left the repair takes
+                                     at most */
     double restricted_node_share; /* of ilp_nodes per restricted model */
     int cluster_threshold; /* DFGs of more nodes (after immediates) are
                              clustered first, the heuristic kept in each
