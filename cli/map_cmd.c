@@ -31,7 +31,9 @@ static void map_help(void)
            " [--mapping OUT.txt]\n"
            "                  [--seed N] [--steps N] [--ilp-nodes N]"
            " [--time-limit S]\n"
-           "                  [--ii N] [--mapper auto|heuristic|ilp] LOOP.dot\n"
+           "                  [--ii N] [--mapper auto|heuristic|ilp]"
+           " [--repair-tries N]\n"
+           "                  [--cluster-above N] LOOP.dot\n"
            "Map one DFG (heuristic, then the ILP at the IIs below), check"
            " the mapping, print a row.\n"
            "LOOP may also be another mapper's DFG: .xml (NUS mappers) or"
@@ -96,6 +98,8 @@ static int map_parse(int argc, char **argv, map_opts *o)
         case CG_CLI_OPT_TIME_LIMIT:
         case CG_CLI_OPT_II:
         case CG_CLI_OPT_MAPPER:
+        case CG_CLI_OPT_REPAIR_TRIES:
+        case CG_CLI_OPT_CLUSTER_ABOVE:
             if (cg_cli_effort_opt("cgramap map", c, optarg, &o->p))
                 return 2;
             break;

@@ -115,6 +115,17 @@ int cg_cli_seconds(const char *prog, const char *opt, const char *v,
     return 0;
 }
 
+/* A whole number from lo to INT_MAX into *out: cg_cli_whole's rule. */
+static int whole_int(const char *prog, const char *opt, const char *v,
+                     int lo, int *out)
+{
+    double x;
+    if (cg_cli_whole(prog, opt, v, lo, INT_MAX, &x))
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
 int cg_cli_effort_opt(const char *prog, int code, const char *v,
                       struct cg_map_params *p)
 {
@@ -131,15 +142,17 @@ int cg_cli_effort_opt(const char *prog, int code, const char *v,
         p->heur_steps = (long)x;
         return 0;
     case CG_CLI_OPT_NODES:
-        if (cg_cli_whole(prog, "--ilp-nodes", v, 1, INT_MAX, &x))
-            return -1;
-        p->ilp_nodes = (int)x;
-        return 0;
+        return whole_int(prog, "--ilp-nodes", v, 1, &p->ilp_nodes);
     case CG_CLI_OPT_II:
         if (cg_cli_whole(prog, "--ii", v, 1, 64, &x))
             return -1;
         p->min_ii = p->max_ii = (int)x;
         return 0;
+    case CG_CLI_OPT_REPAIR_TRIES:
+        return whole_int(prog, "--repair-tries", v, 0, &p->partial_tries);
+    case CG_CLI_OPT_CLUSTER_ABOVE:
+        return whole_int(prog, "--cluster-above", v, 0,
+                         &p->cluster_threshold);
     case CG_CLI_OPT_MAPPER:
         if (cg_map_search_parse(v, &p->search) == 0)
             return 0;

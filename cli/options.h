@@ -16,17 +16,21 @@ cg_cli_action cg_cli_parse(int argc, char **argv);
 void cg_cli_help(void);
 
 /* The mapper's effort options, shared by the main job and `map`:
- * --seed N, --steps N, --ilp-nodes N, --time-limit S, --ii N, --mapper M.
+ * --seed N, --steps N, --ilp-nodes N, --time-limit S, --ii N, --mapper M,
+ * --repair-tries N, --cluster-above N.
  * Their getopt codes (above any character) and long-option entries: */
 enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
-       CG_CLI_OPT_TIME_LIMIT, CG_CLI_OPT_II, CG_CLI_OPT_MAPPER };
+       CG_CLI_OPT_TIME_LIMIT, CG_CLI_OPT_II, CG_CLI_OPT_MAPPER,
+       CG_CLI_OPT_REPAIR_TRIES, CG_CLI_OPT_CLUSTER_ABOVE };
 #define CG_CLI_EFFORT_OPTIONS                                                \
     {"seed", required_argument, NULL, CG_CLI_OPT_SEED},                      \
     {"steps", required_argument, NULL, CG_CLI_OPT_STEPS},                    \
     {"ilp-nodes", required_argument, NULL, CG_CLI_OPT_NODES},                \
     {"time-limit", required_argument, NULL, CG_CLI_OPT_TIME_LIMIT},          \
     {"ii", required_argument, NULL, CG_CLI_OPT_II},                          \
-    {"mapper", required_argument, NULL, CG_CLI_OPT_MAPPER}
+    {"mapper", required_argument, NULL, CG_CLI_OPT_MAPPER},                  \
+    {"repair-tries", required_argument, NULL, CG_CLI_OPT_REPAIR_TRIES},      \
+    {"cluster-above", required_argument, NULL, CG_CLI_OPT_CLUSTER_ABOVE}
 #define CG_CLI_EFFORT_HELP                                                   \
     "      --seed N            seed of the heuristic (default 1)\n"           \
     "      --steps N           work limit per II: ops the heuristic places\n" \
@@ -37,7 +41,11 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "      --ii N              try II N only (sets --max-ii N; lower IIs\n"   \
     "                          are reported open, not tried)\n"               \
     "      --mapper M          auto (heuristic, then the ILP below its II;\n" \
-    "                          default), heuristic or ilp (alone)\n"
+    "                          default), heuristic or ilp (alone)\n"          \
+    "      --repair-tries N    heuristic attempts at a partial mapping for\n" \
+    "                          the ILP to repair, 0 = no repair (default 8)\n" \
+    "      --cluster-above N   DFGs of more nodes are clustered first, the\n" \
+    "                          heuristic kept in regions (default 48)\n"
 
 /* A whole number in lo..hi for option opt; 0, or -1 after "PROG: Invalid
  * value for OPT: V (a whole number from LO to HI)" on stderr. */

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "../common/arena.h"
 #include "../common/diag.h"
 #include "../common/strmap.h"
 
@@ -42,8 +43,8 @@ typedef struct cg__dot_graph {
     cg_strmap *index;       /* node name -> index in nodes, NULL when none */
     cg__dot_edge *edges;    /* in file order */
     int nedges, cap_edges;
-    char **strs;            /* every string above */
-    int nstrs, cap_strs;
+    cg_arena *strs;         /* every string above: a file's ids die
+                               together, with the graph */
 } cg__dot_graph;
 
 /* Parse text as one Graphviz digraph into g (zeroed by the caller, file

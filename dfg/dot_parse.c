@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/arena.h"
 #include "../common/util.h"
 #include "dot_internal.h"
 
@@ -26,7 +27,7 @@ typedef enum tkind {
 
 typedef struct token {
     tkind k;
-    const char *s;  /* T_ID: the id (pooled), unescaped */
+    const char *s;  /* T_ID: the id (in the graph's arena), unescaped */
     bool quoted;    /* T_ID: written as "..." or <...> */
     int line;
 } token;
@@ -41,18 +42,6 @@ typedef struct parser {
 } parser;
 
 /* ---- storage ----------------------------------------------------------- */
-
-/* Take ownership of s (malloc'ed) into the graph's pool; NULL on no
- * memory (s is freed then). */
-static const char *pool(cg__dot_graph *g, char *s)
-{
-    if (!s || CG_GROW(g->strs, g->cap_strs, g->nstrs + 1)) {
-        free(s);
-        return NULL;
-    }
-    g->strs[g->nstrs++] = s;
-    return s;
-}
 
 static bool attrs_add(cg__dot_attrs *a, const char *key, const char *val,
                       int line)
@@ -77,9 +66,8 @@ void cg__dot_graph_free(cg__dot_graph *g)
         free(g->nodes[i].a.v);
     for (int i = 0; i < g->nedges; i++)
         free(g->edges[i].a.v);
-    for (int i = 0; i < g->nstrs; i++)
-        free(g->strs[i]);
-    free(g->nodes), free(g->edges), free(g->strs), free(g->gattrs.v);
+    cg_arena_destroy(g->strs);
+    free(g->nodes), free(g->edges), free(g->gattrs.v);
     cg_strmap_destroy(g->index);
 }
 
@@ -171,9 +159,10 @@ static int skip_space(parser *ps)
     }
 }
 
-/* A "..." string from ps->p (at the quote), unescaped into a new string:
- * \" and \\ stand for themselves, a backslash-newline is dropped, any other
- * backslash stays (Graphviz keeps \n, \l for labels). */
+/* A "..." string from ps->p (at the quote), unescaped into a new string
+ * in the graph's arena: \" and \\ stand for themselves, a backslash-newline
+ * is dropped, any other backslash stays (Graphviz keeps \n, \l for
+ * labels). */
 static char *quoted(parser *ps)
 {
     int open = ps->line;
@@ -185,7 +174,7 @@ static char *quoted(parser *ps)
               "closing '\"'");
         return NULL;
     }
-    char *s = malloc((size_t)(end - p) + 1), *o = s;
+    char *s = cg_arena_alloc(ps->g->strs, (size_t)(end - p) + 1, 1), *o = s;
     if (!s)
         return NULL;
     for (; *p != '"'; p++) {
@@ -204,17 +193,16 @@ static char *quoted(parser *ps)
     return s;
 }
 
-/* "a" + "b" + ...: Graphviz's concatenation of quoted strings. */
+/* "a" + "b" + ...: Graphviz's concatenation of quoted strings (the parts
+ * stay in the arena too: concatenation is rare). */
 static char *quoted_concat(parser *ps)
 {
     char *s = quoted(ps);
     while (s) {
         const char *save = ps->p;
         int save_line = ps->line;
-        if (skip_space(ps)) { /* reported */
-            free(s);
+        if (skip_space(ps)) /* reported */
             return NULL;
-        }
         if (*ps->p != '+') {
             ps->p = save, ps->line = save_line;
             return s;
@@ -224,15 +212,14 @@ static char *quoted_concat(parser *ps)
                    (*ps->p != '"' &&
                     error(ps, ps->line, "'+' must be followed by a quoted "
                           "string"));
-        if (bad) {
-            free(s);
+        if (bad)
             return NULL;
-        }
         char *t = quoted(ps);
-        char *u = t ? malloc(strlen(s) + strlen(t) + 1) : NULL;
+        char *u = t ? cg_arena_alloc(ps->g->strs, strlen(s) + strlen(t) + 1,
+                                     1)
+                    : NULL;
         if (u)
             strcat(strcpy(u, s), t);
-        free(s), free(t);
         s = u;
     }
     return NULL;
@@ -254,7 +241,8 @@ static char *html(parser *ps)
         ps->line += *p == '\n';
         p++;
     } while (depth > 0);
-    char *s = strndup(ps->p + 1, (size_t)(p - ps->p - 2));
+    char *s = cg_arena_strndup(ps->g->strs, ps->p + 1,
+                               (size_t)(p - ps->p - 2));
     ps->p = p;
     return s;
 }
@@ -280,7 +268,7 @@ static char *bare(parser *ps)
             return NULL;
         }
     }
-    char *s = strndup(ps->p, (size_t)(p - ps->p));
+    char *s = cg_arena_strndup(ps->g->strs, ps->p, (size_t)(p - ps->p));
     ps->p = p;
     return s;
 }
@@ -294,8 +282,8 @@ static int lex_id(parser *ps)
         return cg_diags_errors(ps->d) > nerr ? -1 : no_memory(ps);
     ps->t.k = T_ID;
     ps->t.quoted = c == '"' || c == '<';
-    ps->t.s = pool(ps->g, s);
-    return ps->t.s ? 0 : no_memory(ps);
+    ps->t.s = s;
+    return 0;
 }
 
 /* Read the next token into ps->t; -1 (reported) on a lexical error. */
@@ -541,7 +529,8 @@ int cg__dot_parse(const char *text, cg__dot_graph *g, cg_diags *d)
     parser ps = {.p = text, .line = 1, .g = g, .d = d};
     if (strncmp(text, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte order mark */
         ps.p += 3;
-    int rc = graph(&ps);
+    g->strs = cg_arena_create(0);
+    int rc = g->strs ? graph(&ps) : no_memory(&ps);
     free(ps.node_def.v);
     free(ps.edge_def.v);
     return rc;

@@ -122,7 +122,9 @@ int cg_flow_loop(const cg_netlist *nl, const cg_dfg *g, cg_extract_prog *x,
         return -1;
     }
     out->loop = out->mapped = g;
-    if (cg__flow_params_check(p, g, d) != 0 || !good_dfg(g, d))
+    /* the mapper's policy too, before the plan's work */
+    if (cg__flow_params_check(p, g, d) != 0 ||
+        cg_map_params_check(&p->map, cg_dfg_file(g), d) != 0 || !good_dfg(g, d))
         return -1;
     if (x && p->tiling)
         cg_flow_tiling_plan(&out->tiling, g, nl, &p->tile);

@@ -16,7 +16,8 @@
  *   1. the ILP restricted to units within grid distance 1 of a
  *      simulated-annealing placement (small: up to about 40 nodes it maps
  *      or fails in a second; jacobi2d's 58 time out in both slices),
- *   2. the same with radius 2 (each with a quarter of ilp_nodes),
+ *   2. the same with radius 2 (each with restricted_node_share of
+ *      ilp_nodes, a quarter by default),
  *   3. the full model (every unit that supports each op), the only one
  *      whose infeasibility proves the II impossible.
  * Steps 1-3 solve the MIP with params->solver (GLPK or CBC, ilp_cbc.c);
@@ -32,6 +33,7 @@
  * All of this runs on the DFG without the consts that units carry as
  * immediates (imm.c), MII included; cg_map expands the mapping back.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +86,53 @@ void cg_map_params_init(cg_map_params *p)
     p->heur_steps = 40000;
     p->ilp_nodes = 5000;
     p->lp_iters = 100000;
+    p->partial_tries = 8;
+    p->repair_node_share = 1.0 / 16;
+    p->repair_time_share = 0.5;
+    p->restricted_node_share = 0.25;
+    p->cluster_threshold = 48;
+}
+
+/* A share in (0, 1]; -1 with an error naming field otherwise. */
+static int check_share(const char *file, const char *field, double v,
+                       cg_diags *d)
+{
+    if (v > 0 && v <= 1) /* false for NaN too */
+        return 0;
+    cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is %g; it "
+                 "must be a share above 0 and at most 1", field, v);
+    return -1;
+}
+
+/* A count >= 0; -1 with an error naming field otherwise. */
+static int check_count(const char *file, const char *field, int v,
+                       cg_diags *d)
+{
+    if (v >= 0)
+        return 0;
+    cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is %d; it "
+                 "must be 0 or more", field, v);
+    return -1;
+}
+
+int cg_map_params_check(const cg_map_params *p, const char *file,
+                        cg_diags *d)
+{
+    int bad = 0;
+    bad |= check_count(file, "partial_tries", p->partial_tries, d);
+    bad |= check_share(file, "repair_node_share", p->repair_node_share, d);
+    bad |= check_share(file, "repair_time_share", p->repair_time_share, d);
+    bad |= check_share(file, "restricted_node_share",
+                       p->restricted_node_share, d);
+    bad |= check_count(file, "cluster_threshold", p->cluster_threshold, d);
+    return bad ? -1 : 0;
+}
+
+/* share of a work limit, rounded up (0 = no limit stays 0): at least one
+ * node for a share above 0. */
+static int node_share(int nodes, double share)
+{
+    return nodes > 0 ? (int)ceil(nodes * share) : 0;
 }
 
 /* The LP file name of one attempt: "<dump_lp>-<ii>". */
@@ -99,17 +148,17 @@ static char *lp_name(const char *base, int ii)
 }
 
 /* Restricted models around the annealed placement, radius 1 and 2, each
- * with a quarter of the nodes: the II reaches the ILP only when the
- * heuristic found nothing there, and then the full model's proof is worth
- * more than a longer search near one placement.  Stops at the first
- * mapping.  0, or -1 on an error. */
+ * with restricted_node_share of the nodes (a quarter): the II reaches the
+ * ILP only when the heuristic found nothing there, and then the full
+ * model's proof is worth more than a longer search near one placement.
+ * Stops at the first mapping.  0, or -1 on an error. */
 static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
                           const cg__kgraph *k, const int *center,
                           const cg_map_params *p, double deadline,
                           cg__ilp_out *out, cg_diags *d)
 {
     int diam = cg_netlist_rows(nl) + cg_netlist_cols(nl) - 2;
-    int nodes = p->ilp_nodes > 0 ? (p->ilp_nodes + 3) / 4 : 0;
+    int nodes = node_share(p->ilp_nodes, p->restricted_node_share);
     for (int r = 1; r <= 2 && r < diam; r++) {
         double left = deadline - cg_clock_now();
         if (left <= 0)
@@ -124,8 +173,9 @@ static int try_restricted(const cg_netlist *nl, const cg_dfg *g,
     return 0;
 }
 
-/* The repair of the heuristic's partial mapping (repair.c), with a
- * sixteenth of the nodes per round and at most half of the II's time: its
+/* The repair of the heuristic's partial mapping (repair.c), with
+ * repair_node_share of the nodes per round (a sixteenth) and at most
+ * repair_time_share of the II's time (half): its
  * small models map or fail in a fraction of a second, and a hard one must
  * not take the time the exact models after it need (fir's largest round
  * took the whole 60 s cap with a quarter of the nodes). */
@@ -135,8 +185,9 @@ static int try_repair(const cg_netlist *nl, const cg_dfg *g,
                       cg__ilp_out *out, cg_diags *d)
 {
     double now = cg_clock_now();
-    cg__repair_opts ro = {now + (deadline - now) / 2, p->solver,
-                          p->ilp_nodes > 0 ? (p->ilp_nodes + 15) / 16 : 0,
+    cg__repair_opts ro = {now + (deadline - now) * p->repair_time_share,
+                          p->solver,
+                          node_share(p->ilp_nodes, p->repair_node_share),
                           p->lp_iters};
     return cg__repair(k, nl, g, partial, &ro, out, d);
 }
@@ -341,16 +392,19 @@ static int heur_orders(const cg_dfg *g, cg__heur_order **out)
     return n;
 }
 
-/* The heuristic on m with o's steps: above the clustering threshold first
- * with each op kept within one cell of its cluster's region
- * (cluster.c), with half of the steps, then on the whole array with the
- * rest.  cg__heur_map's result; o->steps and o->timed_out cover both. */
+/* The heuristic on m with o's steps: above the clustering threshold
+ * (cluster_threshold nodes) first with each op kept within one cell of its
+ * cluster's region (cluster.c), with half of the steps, then on the whole
+ * array with the rest.  cg__heur_map's result; o->steps and o->timed_out
+ * cover both. */
 static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
-                    cg__heur_opts *o, cg_mapping **map, cg_diags *d)
+                    int cluster_threshold, cg__heur_opts *o,
+                    cg_mapping **map, cg_diags *d)
 {
     cg__cluster_params cp;
     cg__cluster_params_init(&cp);
     cp.seed = o->seed;
+    cp.threshold = cluster_threshold;
     if (cg_dfg_nnodes(g) <= cp.threshold)
         return cg__heur_map(nl, m, g, o, map, d);
     cg__cluster_out co;
@@ -388,11 +442,6 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     return rc;
 }
 
-/* Attempts that skip what they cannot place, after a failed search, for
- * the repair's partial mapping: a fixed number, so a row does not depend
- * on the machine. */
-#define PARTIAL_TRIES 8
-
 /* The heuristic at one II; 1 when mapped and checked (res owns the MRRG
  * and mapping), 2 when the register bound (bound.c) proves the II
  * impossible, 0 when it found nothing (*partial then its best partial
@@ -420,10 +469,11 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     cg__heur_opts o = {p->timeout_s, p->seed + (unsigned)ii, orders,
                        norders > 0 ? norders : 0,       0,
                        0,           p->heur_steps,      0,
-                       false,       NULL,               PARTIAL_TRIES,
+                       false,       NULL,               p->partial_tries,
                        NULL,        0};
     cg_mapping *map = NULL;
-    rc = norders < 0 ? -1 : heur_run(nl, m, g, &o, &map, d);
+    rc = norders < 0 ? -1
+                     : heur_run(nl, m, g, p->cluster_threshold, &o, &map, d);
     *capped = o.timed_out;
     if (rc == 0)
         *partial = o.partial;
@@ -679,7 +729,8 @@ int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
            cg_map_result *res, cg_diags *d)
 {
     cg__imm_red r;
-    if (cg__imm_reduce(nl, g, &r, d) < 0) {
+    if (cg_map_params_check(p, cg_dfg_file(g), d) < 0 ||
+        cg__imm_reduce(nl, g, &r, d) < 0) {
         memset(res, 0, sizeof *res);
         res->status = CG_MAP_ERROR;
         return -1;

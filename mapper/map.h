@@ -195,13 +195,34 @@ typedef struct cg_map_params {
     long heur_steps;      /* work limit per II: ops the heuristic places
                              (or fails to), over all its restarts */
     int ilp_nodes;        /* work limit per ILP model: branch-and-bound
-                             nodes (the restricted models get a quarter) */
+                             nodes (the restricted models and the repair's
+                             rounds get a share, below) */
     int lp_iters;         /* work limit: simplex iterations of the LP
                              relaxation that may prove an II impossible */
+    /* The search's policy (docs/mapper.md, "The II search"); each share
+     * is a fraction in (0, 1]; a share of nodes is rounded up. */
+    int partial_tries;    /* attempts the heuristic makes after failing at
+                             an II, skipping the ops it cannot place; the
+                             best is the partial mapping the ILP repairs
+                             (>= 0; 0 = no repair) */
+    double repair_node_share;     /* of ilp_nodes per repair round */
+    double repair_time_share;     /* of the II's time left the repair takes
+                                     at most */
+    double restricted_node_share; /* of ilp_nodes per restricted model */
+    int cluster_threshold; /* DFGs of more nodes (after immediates) are
+                             clustered first, the heuristic kept in each
+                             cluster's region (>= 0) */
 } cg_map_params;
 /* 60 s per II, no loop limit, IIs from the MII to 16, both searches,
- * seed 1, GLPK, 40000 steps, 5000 nodes, 100000 iterations. */
+ * seed 1, GLPK, 40000 steps, 5000 nodes, 100000 iterations; 8 partial
+ * tries, a sixteenth of the nodes per repair round within half of the
+ * II's time, a quarter per restricted model, clustering above 48 nodes. */
 void cg_map_params_init(cg_map_params *p);
+/* The policy fields above in their ranges: 0, or -1 with one error per
+ * field out of range, at file (NULL = none), naming the field, its value
+ * and the range.  cg_map checks first, at its DFG's file. */
+int cg_map_params_check(const cg_map_params *p, const char *file,
+                        cg_diags *d);
 
 typedef enum cg_ii_outcome { CG_II_MAPPED, CG_II_INFEASIBLE,
                              CG_II_TIMEOUT } cg_ii_outcome;

@@ -517,6 +517,8 @@ static void test_number_options(void **state)
         {"--time-limit", "1e400", "seconds, more than 0 and at most 1e9"},
         {"--ii", "0", "a whole number from 1 to 64"},
         {"--mapper", "annealing", "auto, heuristic or ilp"},
+        {"--repair-tries", "-1", "a whole number from 0 to 2147483647"},
+        {"--cluster-above", "1.5", "a whole number from 0 to 2147483647"},
         {"--run-timeout", "0", "seconds, more than 0 and at most 1e9"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -692,6 +694,40 @@ static void test_solver(void **state)
     }
 }
 
+/* --repair-tries: with one heuristic step nothing maps at II 1, so the
+ * ILP decides it.  By default the repair completes the heuristic's partial
+ * mapping with a small model; --repair-tries 0 leaves nothing to repair
+ * and the full model (ten times the rows) maps it. */
+static void test_repair_tries(void **state)
+{
+    (void)state;
+    const char *tries[] = {"8", "0"};
+    json_int_t rows[2];
+    for (int i = 0; i < 2; i++) {
+        char dir[] = "/tmp/cg_repair_XXXXXX", js[64], cmd[96];
+        assert_non_null(mkdtemp(dir));
+        snprintf(js, sizeof js, "%s/r.json", dir);
+        run r;
+        run_cgramap(&r, (const char *const[]){
+            "--steps", "1", "--ii", "1", "--repair-tries", tries[i],
+            "--json", js, "tests/cli/data/policy/ls.dot", NULL});
+        assert_int_equal(r.status, 0);
+        json_error_t e;
+        json_t *all = json_load_file(js, 0, &e);
+        assert_non_null(all);
+        json_t *rec = record(all, "ls", "ls");
+        assert_int_equal(json_integer_value(json_object_get(rec, "ii")), 1);
+        assert_string_equal(
+            json_string_value(json_object_get(rec, "verified")), "yes");
+        json_t *t = json_array_get(json_object_get(rec, "tries"), 0);
+        rows[i] = json_integer_value(json_object_get(t, "rows"));
+        json_decref(all);
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        assert_int_equal(system(cmd), 0);
+    }
+    assert_true(rows[0] > 0 && rows[0] * 10 < rows[1]);
+}
+
 #define PARAMS "tests/dfg/data/params.c"
 #define VADD "tests/cli/data/params"
 
@@ -837,6 +873,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solver),
+        cmocka_unit_test(test_repair_tries),
         cmocka_unit_test(test_immediates),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_jobs_keep_order),

@@ -61,7 +61,7 @@ static void test_files(void **state)
         "include/cgramap/tiling/tile.h", "include/cgramap/flow/flow.h",
         "include/cgramap/common/diag.h",
         "include/cgramap/common/limits.h", "include/cgramap/common/util.h",
-        "include/cgramap/common/strmap.h",
+        "include/cgramap/common/strmap.h", "include/cgramap/common/arena.h",
         "include/cgramap/mapper/mapping_io.h",
         "share/cgramap/module_templates.xml"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
@@ -122,7 +122,8 @@ static void test_cplusplus(void **state)
     char text[64];
     build_and_run("use.cpp", "c++", "#include \"common/diag.h\"\n#include \"common/limits.h\"\n"
           "#include \"common/op.h\"\n#include \"common/strmap.h\"\n"
-          "#include \"common/util.h\"\n#include \"arch/arch.h\"\n"
+          "#include \"common/util.h\"\n#include \"common/arena.h\"\n"
+          "#include \"arch/arch.h\"\n"
           "#include \"xml/xml.h\"\n#include \"dfg/dfg.h\"\n"
           "#include \"dfg/extract.h\"\n#include \"mapper/map.h\"\n"
           "#include \"mapper/mapping_io.h\"\n"
@@ -139,6 +140,7 @@ static void test_cplusplus(void **state)
           "    std::printf(\"%s %d %d %d\\n\", nl ? \"flattened\" : \"failed\","
           " p.map.max_ii, (int)p.executions, x == NULL && m == NULL);\n"
           "    cg_dfg_destroy(g);\n"
+          "    cg_arena_destroy(cg_arena_create(0));\n"
           "    cg_netlist_destroy(nl);\n    cg_arch_destroy(a);\n"
           "    cg_diags_destroy(d);\n    return 0;\n}\n", text, sizeof text);
     assert_string_equal(text, "flattened 16 16 1\n");

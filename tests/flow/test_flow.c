@@ -396,6 +396,16 @@ static void test_bad_input(void **state)
                        "of seconds above 0");
     cg_flow_result_free(&r);
     cg_diags_destroy(d);
+    d = cg_diags_create(); /* the mapper's policy, before the plan */
+    test_params(&p);
+    p.map.partial_tries = -3;
+    assert_int_equal(cg_flow_loop(f->nl, l.g, l.x, &p, &r, d), -1);
+    assert_one_message(d, RELU ": error: cg_map_params.partial_tries is -3; "
+                       "it must be 0 or more");
+    assert_int_equal(r.map.status, CG_MAP_ERROR);
+    assert_null(r.tiling.plan);
+    cg_flow_result_free(&r);
+    cg_diags_destroy(d);
     d = cg_diags_create();
     test_params(&p);
     int add = -1;

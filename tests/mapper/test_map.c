@@ -3,9 +3,12 @@
  * max_ii), a mapping above the MII proven optimal by the register bound,
  * the LP dump per II tried, and the errors: an op no unit supports, an MII
  * above the II limit; the lowest II (min_ii, --ii) and the choice of
- * searches (heuristic alone, ILP alone). */
+ * searches (heuristic alone, ILP alone); the policy fields: their
+ * defaults, their errors, partial tries feeding the repair, the clustering
+ * threshold. */
 #include "ilp_test_util.h"
 
+#include <math.h>
 #include <unistd.h>
 
 static cg_map_params params(double timeout, int max_ii)
@@ -259,6 +262,180 @@ static void test_search_choice(void **state)
     cg_diags_destroy(d);
 }
 
+/* The policy's defaults are the constants the search used before it had
+ * fields (so every result stays as it was); each bad field is an error
+ * naming it, its value and its range, and cg_map maps nothing. */
+static void test_policy_params(void **state)
+{
+    (void)state;
+    cg_map_params p;
+    cg_map_params_init(&p);
+    assert_int_equal(p.partial_tries, 8);
+    assert_true(p.repair_node_share == 1.0 / 16);
+    assert_true(p.repair_time_share == 0.5);
+    assert_true(p.restricted_node_share == 0.25);
+    assert_int_equal(p.cluster_threshold, 48);
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map_params_check(&p, NULL, d), 0);
+    p.partial_tries = -1;
+    p.repair_node_share = 0;
+    p.repair_time_share = 1.5;
+    p.restricted_node_share = NAN;
+    p.cluster_threshold = -2;
+    assert_int_equal(cg_map_params_check(&p, "k.c", d), -1);
+    assert_int_equal(cg_diags_errors(d), 5);
+    static const char *const want[] = {
+        "cg_map_params.partial_tries is -1; it must be 0 or more",
+        "cg_map_params.repair_node_share is 0; it must be a share above 0 "
+        "and at most 1",
+        "cg_map_params.repair_time_share is 1.5; it must be a share above 0 "
+        "and at most 1",
+        "cg_map_params.restricted_node_share is nan; it must be a share "
+        "above 0 and at most 1",
+        "cg_map_params.cluster_threshold is -2; it must be 0 or more"};
+    for (int i = 0; i < 5; i++) {
+        assert_string_equal(cg_diags_get(d, i)->file, "k.c");
+        assert_string_equal(cg_diags_get(d, i)->msg, want[i]);
+    }
+    /* cg_map refuses them before any work */
+    cg_diags_clear(d);
+    cg_map_params_init(&p);
+    p.repair_time_share = -0.5;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = axpy_dfg();
+    cg_dfg_set_file(g, "axpy.c");
+    cg_map_result r;
+    assert_int_equal(cg_map(nl, g, &p, &r, d), -1);
+    assert_int_equal(r.status, CG_MAP_ERROR);
+    assert_null(r.mapping);
+    assert_int_equal(cg_diags_size(d), 1);
+    assert_string_equal(cg_diags_get(d, 0)->file, "axpy.c");
+    assert_string_equal(cg_diags_get(d, 0)->msg,
+                        "cg_map_params.repair_time_share is -0.5; it must "
+                        "be a share above 0 and at most 1");
+    cg_map_result_free(&r);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
+/* ls at II 3 with a heuristic given one step: it maps nothing, so the
+ * ILP decides.  With the default partial tries the repair completes the
+ * heuristic's partial mapping with a small model; with none there is
+ * nothing to repair and the II gets exactly the models of the ILP alone. */
+static void test_partial_tries(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = long_and_short(4);
+    cg_map_params p = params(20, 3);
+    p.min_ii = 3;
+    p.heur_steps = 1;
+    cg_diags *d = cg_diags_create();
+    int rows[3];
+    for (int run = 0; run < 3; run++) {
+        p.partial_tries = run == 1 ? 0 : 8;
+        p.search = run == 2 ? CG_SEARCH_ILP : CG_SEARCH_AUTO;
+        cg_map_result r;
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        assert_int_equal(r.status, CG_MAP_MAPPED);
+        assert_int_equal(r.ntried, 1);
+        assert_int_equal(r.tried[0].ii, 3);
+        assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+        rows[run] = r.tried[0].rows;
+        cg_map_result_free(&r);
+    }
+    assert_int_equal(cg_diags_size(d), 0);
+    assert_int_equal(rows[1], rows[2]); /* no repair: the ILP alone's */
+    assert_true(rows[0] > 0 && rows[0] * 4 < rows[2]); /* the repair's */
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
+/* An adder/subtracter and an IO on a 2 x 2 grid, neither with a position. */
+static cg_netlist *loose_netlist(void)
+{
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_create();
+    int top = cg_arch_module_define(a, "architecture", d);
+    cg_arch_set_top(a, top);
+    cg_arch_set_grid(a, 2, 2);
+    cg_arch_set_loc(a, "loose.xml", 7);
+    cg_prim_params fu, io;
+    cg_prim_params_init(&fu, CG_PRIM_FUNC);
+    fu.ops = CG_OPSET(CG_OP_ADD) | CG_OPSET(CG_OP_SUB);
+    fu.latency = 1; /* the output a cycle after the input, on the one IO */
+    cg_prim_params_init(&io, CG_PRIM_IO);
+    cg_arch_add_prim(a, top, "fu", &fu, d);
+    cg_arch_add_prim(a, top, "io", &io, d);
+    cg_arch_connect(a, top, "io.out", "fu.in_a fu.in_b", d);
+    cg_arch_connect(a, top, "fu.out", "io.in", d);
+    return flatten_or_fail(a, d);
+}
+
+/* Two copies of o = x + x: six nodes, two components. */
+static cg_dfg *two_doubles(void)
+{
+    cg_dfg *g = cg_dfg_create("dbl");
+    for (int i = 0; i < 2; i++) {
+        int x = dfg_node(g, CG_OP_INPUT, "x");
+        int s = dfg_node(g, CG_OP_ADD, "s");
+        cg_dfg_add_edge(g, x, s, 0, 0, -1);
+        cg_dfg_add_edge(g, x, s, 1, 0, -1);
+        cg_dfg_add_edge(g, s, dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
+    }
+    return g;
+}
+
+/* cluster_threshold reaches the clustering: above it every unit must be
+ * on the grid.  two_doubles maps on the loose array at the default
+ * threshold; at 2 its 6 nodes are split into clusters, which the loose
+ * units refuse, naming the threshold.  On the 2x2 mesh, whose units are
+ * on the grid, ls (7 nodes) at threshold 2 maps through the cluster
+ * regions at II 3, as it does on the whole array (II 2: the bound). */
+static void test_cluster_threshold(void **state)
+{
+    (void)state;
+    cg_netlist *nl = loose_netlist();
+    cg_dfg *g = two_doubles();
+    cg_map_params p = params(20, 16);
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.ii, 4);
+    cg_map_result_free(&r);
+    p.cluster_threshold = 2;
+    assert_int_equal(cg_map(nl, g, &p, &r, d), -1);
+    assert_int_equal(r.status, CG_MAP_ERROR);
+    assert_int_equal(cg_diags_errors(d), 2);
+    for (int i = 0; i < 2; i++) {
+        char want[400];
+        snprintf(want, sizeof want, "cannot split the array into regions "
+                 "for 'dbl' (6 nodes, above the clustering threshold 2): "
+                 "unit '%s' is at row -1, col -1, not on the 2 x 2 grid; "
+                 "give its block a position on the grid or raise the "
+                 "threshold", i ? "io" : "fu");
+        assert_string_equal(cg_diags_get(d, i)->msg, want);
+    }
+    cg_map_result_free(&r);
+    cg_netlist_destroy(nl);
+    cg_dfg_destroy(g);
+    nl = mesh_netlist(2, 2);
+    g = long_and_short(4);
+    cg_diags_clear(d);
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.ii, 3);
+    assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_map_result_free(&r);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +446,9 @@ int main(void)
         cmocka_unit_test(test_mii_above_limit),
         cmocka_unit_test(test_min_ii),
         cmocka_unit_test(test_search_choice),
+        cmocka_unit_test(test_policy_params),
+        cmocka_unit_test(test_partial_tries),
+        cmocka_unit_test(test_cluster_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
