@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/util.h"
+#include "../common/input.h"
 #include "dfg_internal.h"
 #include "dot_internal.h"
 
@@ -590,17 +590,9 @@ cg_dfg *cg_dfg_read_dot_string(const char *text, const char *filename,
 cg_dfg *cg_dfg_read_dot(const char *path, cg_diags *d)
 {
     size_t len = 0;
-    char *text = cg_slurp(path, &len);
-    if (!text && errno == EISDIR) { /* fopen takes a folder, fread fails */
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "is a directory, not a file; "
-                     "name a .dot file");
+    char *text = cg_input_read(path, "a .dot file", &len, d);
+    if (!text)
         return NULL;
-    }
-    if (!text) {
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
-                     strerror(errno));
-        return NULL;
-    }
     cg_dfg *g = NULL;
     size_t nul = strlen(text);
     if (nul != len) {
