@@ -99,7 +99,8 @@ json_t *cg_cli_error_record(const char *bench, const char *file,
  * op class that sets ResMII) when ResMII > 1; and when r mapped: funcunits (FuncUnits running
  * an op), funcunits_total (the array's), fu_ops (ops on FuncUnits),
  * fu_util = fu_ops / (funcunits_total x II), const_ops, io_ops, mem_ops
- * (the other slots) and routes (routing nodes). */
+ * (the other slots) and routes (routing nodes).  NULL when out of
+ * memory. */
 json_t *cg_cli_map_cols(const cg_map_result *r, const cg_netlist *nl,
                         double timeout_s);
 /* When cols' proof is open, its hint as a note on loop g into d (the row

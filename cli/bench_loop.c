@@ -112,6 +112,9 @@ static json_t *record(const char *bench, const char *file, const cg_dfg *g,
                       bool checked, const char *verified, cg_diags *d)
 {
     json_t *cols = cg_cli_map_cols(r, nl, o->map.timeout_s);
+    if (!cols) /* the row's messages say why its columns are missing */
+        cg_diags_add(d, CG_SEV_ERROR, file, 0, "loop '%s': out of memory "
+                     "writing the mapping columns", cg_dfg_name(g));
     cg_cli_proof_note(cols, g, d);
     json_t *rec = json_pack(
         "{s:s, s:s, s:s, s:i, s:i, s:s, s:b, s:s, s:s, s:o}",

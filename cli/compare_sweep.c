@@ -7,11 +7,11 @@
 #include "cli/compare.h"
 
 #include "common/diag.h"
+#include "common/input.h"
 #include "common/util.h"
 #include "xml/xml.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,12 +301,7 @@ char *cg_cli_set_arch_attr(const char *text, const char *name,
 /* The instance's text: every --param of its label set in turn. */
 static char *instance_text(const cg_cli_array *x, cg_diags *d)
 {
-    char *text = cg_slurp(x->path, NULL);
-    if (!text) {
-        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "cannot open the file: %s; "
-                     "check the path", strerror(errno));
-        return NULL;
-    }
+    char *text = cg_input_read(x->path, "an .xml file", NULL, d);
     for (const char *p = x->params; text && *p;) {
         size_t n = strcspn(p, ","), eq = strcspn(p, "=");
         char name[64];
@@ -333,11 +328,9 @@ cg_netlist *cg_cli_array_load(const cg_cli_array *x, const char *templates,
         *arch = cg_xml_read(x->path, templates, d);
     else {
         char *text = instance_text(x, d);
-        char *tmpl = templates ? cg_slurp(templates, NULL) : NULL;
-        if (templates && !tmpl)
-            cg_diags_add(d, CG_SEV_ERROR, templates, 0, "cannot open the "
-                         "file: %s; check the path", strerror(errno));
-        else if (text)
+        char *tmpl = templates ? cg_input_read(templates, "an .xml file",
+                                               NULL, d) : NULL;
+        if (text && (tmpl || !templates))
             *arch = cg_xml_read_memory(text, x->path, tmpl, templates, d);
         free(text);
         free(tmpl);

@@ -144,7 +144,14 @@ static int map_one(const map_opts *o, const cg_netlist *nl, const cg_dfg *g,
     int ok = res.status == CG_MAP_MAPPED &&
              cg_map_check(nl, res.mrrg, g, res.mapping, d) == 0;
     json_t *rec = cg_cli_map_cols(&res, nl, o->p.timeout_s);
-    json_object_set_new(rec, "nodes", json_integer(cg_dfg_nnodes(g)));
+    if (!rec || json_object_set_new(rec, "nodes",
+                                    json_integer(cg_dfg_nnodes(g))) != 0) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "loop '%s': out of "
+                     "memory writing the row", cg_dfg_name(g));
+        json_decref(rec);
+        cg_map_result_free(&res);
+        return 1;
+    }
     printf("%-16s ", "loop");
     cg_cli_map_header(stdout);
     printf(" %s\n%-16s ", "checked", cg_dfg_name(g));

@@ -40,15 +40,15 @@ static json_t *tries(const cg_map_result *r)
     return a;
 }
 
-/* The usage columns of r's mapping on nl (none when it cannot be
- * counted). */
-static void usage_cols(json_t *cols, const cg_map_result *r,
-                       const cg_netlist *nl)
+/* The usage columns of r's mapping on nl into cols; -1 when out of
+ * memory (the caller checked that r mapped). */
+static int usage_cols(json_t *cols, const cg_map_result *r,
+                      const cg_netlist *nl)
 {
     cg_flow_usage u;
     if (cg_flow_usage_of(r, nl, &u) != 0)
-        return;
-    json_object_update_new(cols, json_pack(
+        return -1;
+    return json_object_update_new(cols, json_pack(
         "{s:i, s:i, s:i, s:f, s:i, s:i, s:i, s:i}", "funcunits", u.funcunits,
         "funcunits_total", u.funcunits_total, "fu_ops", u.fu_ops, "fu_util",
         u.fu_util, "const_ops", u.const_ops, "io_ops", u.io_ops, "mem_ops",
@@ -65,16 +65,21 @@ json_t *cg_cli_map_cols(const cg_map_result *r, const cg_netlist *nl,
                              "seconds", r->seconds, "proof", pf.text,
                              "proof_hint", pf.hint, "capped", r->capped,
                              "tries", tries(r));
-    if (r->mii.mii >= 1)
-        json_object_update_new(cols, json_pack(
+    int bad = !cols;
+    if (!bad && r->mii.mii >= 1)
+        bad = json_object_update_new(cols, json_pack(
             "{s:i, s:i, s:i}", "res_mii", r->mii.res_mii, "rec_mii",
             r->mii.rec_mii, "mii", r->mii.mii));
     /* at ResMII 1 every op fits one context: none binds */
-    if (r->mii.res_mii > 1)
-        json_object_set_new(cols, "bottleneck",
-                            json_string(cg_op_name(r->mii.bottleneck)));
-    if (r->status == CG_MAP_MAPPED && r->mapping && r->mrrg)
-        usage_cols(cols, r, nl);
+    if (!bad && r->mii.res_mii > 1)
+        bad = json_object_set_new(cols, "bottleneck",
+                                  json_string(cg_op_name(r->mii.bottleneck)));
+    if (!bad && r->status == CG_MAP_MAPPED && r->mapping && r->mrrg)
+        bad = usage_cols(cols, r, nl);
+    if (bad) { /* a row without some columns would pass for a full one */
+        json_decref(cols);
+        return NULL;
+    }
     return cols;
 }
 

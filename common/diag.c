@@ -121,3 +121,18 @@ void cg_diags_append(cg_diags *dst, const cg_diags *src)
         cg_diags_add(dst, e->sev, e->file, e->line, "%s", e->msg ? e->msg : "");
     }
 }
+
+const char *cg_diag_quote(cg_quote *q, const char *s)
+{
+    size_t n = strnlen(s, CG_QUOTE_MAX + 1);
+    if (n <= CG_QUOTE_MAX) {
+        memcpy(q->s, s, n + 1);
+        return q->s;
+    }
+    n = CG_QUOTE_MAX;
+    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+        n--; /* s[n] continues a character: leave that character out */
+    memcpy(q->s, s, n);
+    memcpy(q->s + n, "...", 4);
+    return q->s;
+}

@@ -67,6 +67,18 @@ void cg_diags_print(const cg_diags *d, FILE *out);
 /* Append every entry of src to dst. */
 void cg_diags_append(cg_diags *dst, const cg_diags *src);
 
+/* Input quoted in a message: at most CG_QUOTE_MAX bytes of it, cut before
+ * a UTF-8 character that would not fit, then "..." when there is more (a
+ * megabyte attribute must not make a megabyte message).  The text lives
+ * in q; CG_QUOTE(s) gives it a buffer that lasts to the end of the
+ * enclosing block, for use as a printf argument. */
+enum { CG_QUOTE_MAX = 64 };
+typedef struct cg_quote {
+    char s[CG_QUOTE_MAX + 4];
+} cg_quote;
+const char *cg_diag_quote(cg_quote *q, const char *s);
+#define CG_QUOTE(s) cg_diag_quote(&(cg_quote){{0}}, (s))
+
 #ifdef __cplusplus
 }
 #endif

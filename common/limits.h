@@ -1,4 +1,5 @@
-/* limits.h: the largest architectures cgramap accepts, in one place.
+/* limits.h: the largest architectures (and input files) cgramap accepts,
+ * in one place.
  *
  * Each bound is far above any real CGRA and keeps every count of the model,
  * the netlist and the pictures inside an int, so an absurd input is a clear
@@ -28,6 +29,9 @@ extern "C" {
 #define CG_MAX_BANKS (1 << 16)
 /* Module instances, and ports and wires, of a flattened architecture. */
 #define CG_MAX_NODES (1 << 24)
+/* Bytes of one architecture, template or DFG file (64 MiB; a chain .dot of
+ * 300,000 nodes is 15 MB): a device or a FIFO given as one is not read forever. */
+#define CG_MAX_INPUT_BYTES (1 << 26)
 
 #ifdef __cplusplus
 }

@@ -55,13 +55,21 @@ int cg_grow(void **v, int *cap, int n, size_t sz)
     return 0;
 }
 
-char *cg_slurp_stream(FILE *f, size_t *len)
+char *cg_slurp_stream_max(FILE *f, size_t max, size_t *len)
 {
     size_t n = 0, cap = 4096;
     char *buf = malloc(cap + 1);
     for (size_t k; buf && (k = fread(buf + n, 1, cap - n, f)) > 0;) {
         n += k;
-        char *b = n == cap ? realloc(buf, (cap *= 2) + 1) : buf;
+        if (n > max) { /* a device or FIFO may never end: stop here */
+            free(buf);
+            errno = EFBIG;
+            return NULL;
+        }
+        if (n < cap)
+            continue;
+        cap = cap > max / 2 ? max + 1 : cap * 2; /* at most max + 1 read */
+        char *b = realloc(buf, cap + 1);
         if (!b)
             free(buf);
         buf = b;
@@ -80,14 +88,24 @@ char *cg_slurp_stream(FILE *f, size_t *len)
     return buf;
 }
 
-char *cg_slurp(const char *path, size_t *len)
+char *cg_slurp_stream(FILE *f, size_t *len)
+{
+    return cg_slurp_stream_max(f, SIZE_MAX / 4, len);
+}
+
+char *cg_slurp_max(const char *path, size_t max, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char *buf = cg_slurp_stream(f, len);
+    char *buf = cg_slurp_stream_max(f, max, len);
     int e = errno;
     fclose(f);
     errno = e;
     return buf;
+}
+
+char *cg_slurp(const char *path, size_t *len)
+{
+    return cg_slurp_max(path, SIZE_MAX / 4, len);
 }

@@ -43,6 +43,11 @@ int cg_grow(void **v, int *cap, int n, size_t sz);
 char *cg_slurp(const char *path, size_t *len);
 /* The same for what f holds from its position to its end (f stays open). */
 char *cg_slurp_stream(FILE *f, size_t *len);
+/* cg_slurp and cg_slurp_stream that read at most max + 1 bytes: NULL with
+ * errno EFBIG when there are more than max (a device or a FIFO may never
+ * end). */
+char *cg_slurp_max(const char *path, size_t max, size_t *len);
+char *cg_slurp_stream_max(FILE *f, size_t max, size_t *len);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/util.h"
+#include "../common/input.h"
 #include "dfg_internal.h"
 #include "dot_internal.h"
 
@@ -365,8 +365,10 @@ static void default_widths(builder *b)
     cg_dfg *g = b->g;
     int n = cg_dfg_nnodes(g);
     bool *known = calloc((size_t)n + 1, 1);
-    if (!known)
+    if (!known) { /* widths left at 0 would fail the checks below */
+        report(b, 0, "out of memory");
         return;
+    }
     for (int i = 0; i < n; i++) {
         cg_dfg_node *x = cg_dfg_node_mut(g, i);
         known[i] = b->width_given[i] || width_source(x->op) < 0;
@@ -402,8 +404,10 @@ static void default_distances(builder *b)
     int *stack = malloc(((size_t)n + 1) * sizeof(int));
     int *pos = calloc((size_t)n + 1, sizeof(int));
     char *state = calloc((size_t)n + 1, 1); /* 0 new, 1 open, 2 done */
-    if (!first || !adj || !indeg || !stack || !pos || !state)
+    if (!first || !adj || !indeg || !stack || !pos || !state) {
+        report(b, 0, "out of memory"); /* else a cycle of distance 0 */
         goto out;
+    }
     for (int e = 0; e < m; e++) {
         const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
         if (x->distance == 0) {
@@ -565,6 +569,8 @@ static cg_dfg *build(const cg__dot_graph *pg, cg_diags *d)
         cgrame_spellings(&b);
         default_widths(&b);
         default_distances(&b);
+    }
+    if (!b.errors) {
         cg__dfg_locator loc = {loc_node, loc_edge, pg};
         b.errors = cg__dfg_check(b.g, &loc, d);
     }
@@ -590,17 +596,9 @@ cg_dfg *cg_dfg_read_dot_string(const char *text, const char *filename,
 cg_dfg *cg_dfg_read_dot(const char *path, cg_diags *d)
 {
     size_t len = 0;
-    char *text = cg_slurp(path, &len);
-    if (!text && errno == EISDIR) { /* fopen takes a folder, fread fails */
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "is a directory, not a file; "
-                     "name a .dot file");
+    char *text = cg_input_read(path, "a .dot file", &len, d);
+    if (!text)
         return NULL;
-    }
-    if (!text) {
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
-                     strerror(errno));
-        return NULL;
-    }
     cg_dfg *g = NULL;
     size_t nul = strlen(text);
     if (nul != len) {

@@ -2,13 +2,13 @@
  * text_read.c): nodes and edges added with the line that made them, so
  * that cg_dfg_check's messages point into the file; the file read whole;
  * opcodes looked up in a table of the format's names. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "../common/input.h"
 #include "../common/util.h"
 #include "dfg_internal.h"
 
@@ -95,12 +95,9 @@ int cg__fdfg_init(cg__fdfg *f, const char *file, cg_diags *d)
 char *cg__fdfg_slurp(const char *path, cg_diags *d)
 {
     size_t len = 0;
-    char *text = cg_slurp(path, &len);
-    if (!text) {
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
-                     strerror(errno));
+    char *text = cg_input_read(path, "an .xml or .txt DFG file", &len, d);
+    if (!text)
         return NULL;
-    }
     if (strlen(text) != len) {
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "a NUL byte; a DFG file is "
                      "text");

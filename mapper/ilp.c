@@ -60,6 +60,7 @@ typedef struct model {
     int *path;           /* scratch: kedges of a route */
     bool *used;          /* scratch: per kedge */
     bool lp_values;      /* read LP values (in the callback), not MIP */
+    bool oom;            /* an allocation failed (not a broken route) */
     double *x;           /* CBC's solution (1-based), NULL with GLPK */
     cg__lp lp;
 } model;
@@ -570,7 +571,7 @@ static int model_init(model *M)
 
 static void model_free(model *M)
 {
-    for (int v = 0; M->cand && v < M->n; v++) {
+    for (int v = 0; M->cand && M->fcol && M->ycol && v < M->n; v++) {
         free(M->cand[v]);
         free(M->fcol[v]);
         free(M->ycol[v]);
@@ -698,6 +699,7 @@ static int cut_ghosts(model *M, glp_prob *P, int e, int *path, bool *used)
         if (!ind || !val) {
             free(ind);
             free(val);
+            M->oom = true;
             return -1;
         }
         for (int i = 0; i < n; i++) {
@@ -715,7 +717,7 @@ static int cut_ghosts(model *M, glp_prob *P, int e, int *path, bool *used)
 
 /* Route of e as MRRG ROUTE nodes (folded nodes included), from the
  * producer's result port to the consumer's pin. */
-static int write_route(const model *M, glp_prob *P, int e, int *path,
+static int write_route(model *M, glp_prob *P, int e, int *path,
                        cg_mapping *map)
 {
     int len, n = 0;
@@ -724,8 +726,10 @@ static int write_route(const model *M, glp_prob *P, int e, int *path,
     for (int i = 0; i < len; i++)
         n += M->k->edges[path[i]].nvia + 1;
     map->route[e] = malloc(sizeof(int) * ((size_t)n + 1));
-    if (!map->route[e])
+    if (!map->route[e]) {
+        M->oom = true;
         return -1;
+    }
     n = 0;
     for (int i = 0; i < len; i++) {
         const cg__kedge *ke = &M->k->edges[path[i]];
@@ -737,11 +741,13 @@ static int write_route(const model *M, glp_prob *P, int e, int *path,
     return 0;
 }
 
-static cg_mapping *read_solution(const model *M, glp_prob *P, int *path)
+static cg_mapping *read_solution(model *M, glp_prob *P, int *path)
 {
     cg_mapping *map = cg_mapping_create(M->ii, M->n, M->m);
-    if (!map)
+    if (!map) {
+        M->oom = true;
         return NULL;
+    }
     int64_t lo = 0;
     for (int v = 0; v < M->n; v++) {
         map->place[v] = -1;
@@ -893,8 +899,10 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
 {
     M->path = malloc(sizeof(int) * ((size_t)M->nk + 1));
     M->used = malloc(sizeof(bool) * ((size_t)M->nk + 1));
-    if (!M->path || !M->used)
+    if (!M->path || !M->used) {
+        M->oom = true;
         return -1;
+    }
     for (;;) {
         double left = deadline - cg_clock_now();
         out->capped = left <= 0;
@@ -979,9 +987,10 @@ int cg__ilp_solve(const cg__kgraph *k, const cg_netlist *nl,
         }
     }
     if (rc == 0 && solve(&M, P, deadline, out) < 0) {
-        cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
-                     "internal error: the ILP solution of '%s' at II=%d "
-                     "has a broken route (a mapper bug)",
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, M.oom
+                     ? "out of memory solving the ILP of '%s' at II=%d"
+                     : "internal error: the ILP solution of '%s' at II=%d "
+                       "has a broken route (a mapper bug)",
                      cg_dfg_name(g), M.ii);
         rc = -1;
     }

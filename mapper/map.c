@@ -199,14 +199,19 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
 {
     int n = cg_dfg_nnodes(g);
     double deadline = cg_clock_now() + p->timeout_s;
+    memset(out, 0, sizeof *out); /* map_at frees out->mapping on -1 too */
     int *center = malloc(sizeof(int) * ((size_t)n + 1));
-    if (!center)
+    char *lp = lp_name(p->dump_lp, ii);
+    if (!center || (p->dump_lp && !lp)) {
+        free(center);
+        free(lp);
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory mapping '%s' "
+                     "at II=%d", cg_dfg_name(g), ii);
         return -1;
+    }
     bool have = cg__place_anneal(nl, g, ii, p->seed + (unsigned)ii,
                                  center) == 0;
-    char *lp = lp_name(p->dump_lp, ii);
     int rc = 0;
-    memset(out, 0, sizeof *out);
     out->outcome = CG_II_TIMEOUT;
     /* The repair first: its models are small, and the relaxation of a
      * large full model can take the whole cap at a high II. */

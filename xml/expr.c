@@ -25,7 +25,8 @@ enum { EXPR_MAX_NESTING = 256 };
 static void err(const cg__xsrc *src, const char *msg, const char *arg)
 {
     cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
-                 "%s%s in expression '%s'", msg, arg ? arg : "", src->text);
+                 "%s%s in expression '%s'", msg, arg ? arg : "",
+                 CG_QUOTE(src->text));
 }
 
 static char *fmt_long(long v)
@@ -40,7 +41,8 @@ static void overflow(const cg__xsrc *src, const char *what)
 {
     cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
                  "'%s' is outside the integer range %ld..%ld in expression "
-                 "'%s'", what, LONG_MIN, LONG_MAX, src->text);
+                 "'%s'", CG_QUOTE(what), LONG_MIN, LONG_MAX,
+                 CG_QUOTE(src->text));
 }
 
 /* Integer value of a string, or an error naming it. */
@@ -56,7 +58,8 @@ static int to_long(const char *s, const cg__xsrc *src, long *out)
     if (!*s || *end || errno) {
         cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
                      "'%s' is not an integer in expression '%s'; arithmetic "
-                     "needs integer operands", s, src->text);
+                     "needs integer operands", CG_QUOTE(s),
+                     CG_QUOTE(src->text));
         return -1;
     }
     *out = v;
@@ -73,7 +76,8 @@ static bool too_deep(const char *s, const cg__xsrc *src)
         return false;
     cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
                  "parentheses nest more than %d deep in expression "
-                 "'%.40s...'; simplify it", EXPR_MAX_NESTING, src->text);
+                 "'%s'; simplify it", EXPR_MAX_NESTING,
+                 CG_QUOTE(src->text));
     return true;
 }
 
@@ -225,7 +229,7 @@ static char *eval_op(const char *head, char **args, int n,
     }
     cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
                  "unknown operator '%s' in expression '%s' (operators: empty, "
-                 "not, =, +, -, *, /)", head, src->text);
+                 "not, =, +, -, *, /)", CG_QUOTE(head), CG_QUOTE(src->text));
     return NULL;
 }
 
@@ -256,7 +260,8 @@ static char *parse_sexpr(const char **p, const cg__xvar *env,
             cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
                          "undefined parameter '%s' in expression '%s'; give "
                          "it on the instance (%s=\"...\") or define a "
-                         "counter of that name", head, src->text, head);
+                         "counter of that name", CG_QUOTE(head),
+                         CG_QUOTE(src->text), CG_QUOTE(head));
     } else if (!strcmp(head, "rel")) {
         err(src, "(rel ...) may only start a reference such as "
                  "'(rel 0 1).in'", NULL);

@@ -78,13 +78,13 @@ static int parse_ops(cg__xctx *c, const xmlNode *n, const char *s,
             continue;
         }
         cg__xml_error(c, n, "unknown opcode '%s' on FuncUnit '%s' (opcodes: "
-                      "%s)", w, inst, cg_op_all_names());
+                      "%s)", CG_QUOTE(w), inst, cg_op_all_names());
         rc = -1;
     }
     free(copy);
     if (rc == 0 && !*ops) {
         cg__xml_error(c, n, "op=\"%s\" on FuncUnit '%s' lists no opcode; "
-                      "give at least one (opcodes: %s)", s, inst,
+                      "give at least one (opcodes: %s)", CG_QUOTE(s), inst,
                       cg_op_all_names());
         rc = -1;
     }
@@ -114,7 +114,8 @@ static int parse_imm(cg__xctx *c, const xmlNode *n, const char *s,
             continue;
         }
         cg__xml_error(c, n, "unknown operand '%s' in immediate=\"%s\" on %s "
-                      "'%s' (operands: %s)", w, s, cg_prim_kind_name(k), inst,
+                      "'%s' (operands: %s)", CG_QUOTE(w), CG_QUOTE(s),
+                      cg_prim_kind_name(k), inst,
                       k == CG_PRIM_MEM ? "addr, data_in" : "in_a, in_b, in_c");
         rc = -1;
     }

@@ -55,7 +55,8 @@ static int mesh_ports(cg__xctx *c, const xmlNode *n, mesh *m)
                 memmove(v[k], v[k] + 1, strlen(v[k]));
         if (m->in[i] && !m->out[dirs[i].opp]) {
             cg__xml_error(c, n, "in-%s=\"%s\" needs out-%s= (the port the "
-                          "neighbour drives it from)", dirs[i].name, m->in[i],
+                          "neighbour drives it from)", dirs[i].name,
+                          CG_QUOTE(m->in[i]),
                           dirs[dirs[i].opp].name);
             rc = -1;
         }
@@ -107,7 +108,7 @@ static int parse_mesh(cg__xctx *c, const xmlNode *n, mesh *m, int off)
     m->wrap = wrap && !strcmp((const char *)wrap, "on");
     if (wrap && !m->wrap && strcmp((const char *)wrap, "off")) {
         cg__xml_error(c, n, "wrap-around=\"%s\" must be \"on\" or \"off\"",
-                      (const char *)wrap);
+                      CG_QUOTE((const char *)wrap));
         rc = -1;
     }
     xmlFree(wrap);

@@ -1,15 +1,13 @@
 /* read.c: the entry points: parse the documents with libxml2 (its messages
  * become diagnostics), gather the module templates, build the architecture
  * and check it by flattening once. */
-#include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/xmlversion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "../common/util.h"
+#include "../common/input.h"
 #include "xml.h"
 #include "xml_internal.h"
 
@@ -38,23 +36,6 @@ static void on_error(void *ctx, error_ptr e)
         fe->msg[--n] = 0;
     fe->line = e->line;
     fe->set = true;
-}
-
-/* The whole file, or NULL after reporting why it cannot be read. */
-static char *read_file(const char *path, cg_diags *d)
-{
-    char *buf = cg_slurp(path, NULL);
-    int err = buf ? 0 : errno;
-    if (err == EISDIR) /* fopen takes a folder, fread then fails */
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "is a directory, not a file; "
-                     "name an .xml file");
-    else if (err == ENOENT || err == EACCES || err == ENOTDIR)
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot open the file: %s; "
-                     "check the path", strerror(err));
-    else if (!buf)
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot read the file: %s",
-                     strerror(err));
-    return buf;
 }
 
 /* The first entity reference under n (element content or an attribute
@@ -263,8 +244,10 @@ cg_arch *cg_xml_read_memory(const char *text, const char *name,
 cg_arch *cg_xml_read(const char *path, const char *templates_path,
                      cg_diags *d)
 {
-    char *text = read_file(path, d);
-    char *ttext = templates_path ? read_file(templates_path, d) : NULL;
+    char *text = cg_input_read(path, "an .xml file", NULL, d);
+    char *ttext = templates_path ? cg_input_read(templates_path,
+                                                 "an .xml file", NULL, d)
+                                 : NULL;
     cg_arch *a = NULL;
     if (text && (ttext || !templates_path))
         a = cg_xml_read_memory(text, path, ttext, templates_path, d);

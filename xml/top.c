@@ -76,8 +76,8 @@ int cg__xml_range(cg__xctx *c, const xmlNode *n, const char *attr, long max,
     if (errno || e2 == end || end == (char *)v || *e2 || *lo < 0 ||
         *hi < *lo || *hi >= max) {
         cg__xml_error(c, n, "%s=\"%s\" must be two numbers 'first last' with "
-                      "0 <= first <= last <= %ld", attr, (const char *)v,
-                      max - 1);
+                      "0 <= first <= last <= %ld", attr,
+                      CG_QUOTE((const char *)v), max - 1);
         rc = -1;
     }
     xmlFree(v);
@@ -140,14 +140,14 @@ static int check_counters(cg__xctx *c, const xmlNode *n, pattern *p)
         if (!ok) {
             cg__xml_error(c, n, "%s=\"%s\" is not a valid counter name; use "
                           "letters, digits and '_' (not rel, empty, not, "
-                          "this)", attr[i], p->counter[i]);
+                          "this)", attr[i], CG_QUOTE(p->counter[i]));
             rc = -1;
         }
         for (int j = 0; j < i; j++)
             if (p->counter[j] && !strcmp(p->counter[j], p->counter[i])) {
                 cg__xml_error(c, n, "counter name '%s' is used by both %s= "
                               "and %s=; give each counter its own name",
-                              p->counter[i], attr[j], attr[i]);
+                              CG_QUOTE(p->counter[i]), attr[j], attr[i]);
                 rc = -1;
             }
     }
@@ -173,7 +173,7 @@ static int parse_pattern(cg__xctx *c, const xmlNode *n, pattern *p)
     if (wrap && strcmp((const char *)wrap, "on") && strcmp((const char *)wrap,
                                                            "off")) {
         cg__xml_error(c, n, "wrap-around=\"%s\" must be \"on\" or \"off\"",
-                      (const char *)wrap);
+                      CG_QUOTE((const char *)wrap));
         rc = -1;
     }
     p->wrap = wrap && !strcmp((const char *)wrap, "on");
@@ -209,7 +209,8 @@ static char *resolve_ref(cg__xctx *c, const xmlNode *n, const char *ref,
         return cg__xml_interp(ref, env, &src);
     if (!p) {
         cg__xml_error(c, n, "reference '%s' uses (rel ...) outside a "
-                      "<pattern>; name the block as block_<row>_<col>", ref);
+                      "<pattern>; name the block as block_<row>_<col>",
+                      CG_QUOTE(ref));
         return NULL;
     }
     const char *s = ref + 5;
@@ -226,7 +227,7 @@ static char *resolve_ref(cg__xctx *c, const xmlNode *n, const char *ref,
         s++;
     if (s[0] != ')' || s[1] != '.' || !s[2]) {
         cg__xml_error(c, n, "reference '%s' must look like '(rel ROWS COLS)"
-                      ".port'", ref);
+                      ".port'", CG_QUOTE(ref));
         return NULL;
     }
     char *port = cg__xml_interp(s + 2, env, &src);
@@ -247,11 +248,12 @@ static char *resolve_ref(cg__xctx *c, const xmlNode *n, const char *ref,
     if (tr < 0 || tr >= c->rows || tc < 0 || tc >= c->cols) {
         cg__xml_error(c, n, "reference '%s' from block_%ld_%ld leaves the "
                       "%dx%d grid at (%ld, %ld); narrow the pattern's ranges "
-                      "or set wrap-around=\"on\"", ref, r, col, c->rows,
-                      c->cols, tr, tc);
+                      "or set wrap-around=\"on\"", CG_QUOTE(ref), r, col,
+                      c->rows, c->cols, tr, tc);
     } else if (!c->cell_line[tr * c->cols + tc]) {
         cg__xml_error(c, n, "reference '%s' from block_%ld_%ld names (%ld, "
-                      "%ld), where no block is placed", ref, r, col, tr, tc);
+                      "%ld), where no block is placed", CG_QUOTE(ref), r, col,
+                      tr, tc);
     } else if ((out = malloc(strlen(port) + 48))) {
         sprintf(out, "block_%ld_%ld.%s", tr, tc, port);
     }
@@ -495,7 +497,7 @@ static int top_dma(cg__xctx *c, const xmlNode *n)
         p.bytes_per_cycle = strtod((const char *)bpc, &end);
         if (end == (char *)bpc || *end || !(p.bytes_per_cycle > 0)) {
             cg__xml_error(c, n, "bytes-per-cycle=\"%s\" must be a number "
-                          "above 0", (const char *)bpc);
+                          "above 0", CG_QUOTE((const char *)bpc));
             rc = -1;
         }
         xmlFree(bpc);
@@ -602,7 +604,7 @@ static int scan_meshes(cg__xctx *c, const xmlNode *n, bool *ring, long *h,
         bool every = io && !strcmp((const char *)io, "every-side-port");
         if (io && !every && strcmp((const char *)io, "none")) {
             cg__xml_error(c, k, "io=\"%s\" must be \"every-side-port\" or "
-                          "\"none\"", (const char *)io);
+                          "\"none\"", CG_QUOTE((const char *)io));
             xmlFree(io);
             return -1;
         }

@@ -94,10 +94,10 @@ int cg__xml_attr_int(cg__xctx *c, const xmlNode *n, const char *name,
     bool num = *v && !*end && (!errno || x == LONG_MAX);
     if (num && x > max)
         cg__xml_error(c, n, "%s=\"%s\" on <%s> is above the limit of %ld",
-                      name, v, (const char *)n->name, max);
+                      name, CG_QUOTE(v), (const char *)n->name, max);
     else if (!num || x < min)
         cg__xml_error(c, n, "%s=\"%s\" on <%s> must be an integer >= %ld", name,
-                      v, (const char *)n->name, min);
+                      CG_QUOTE(v), (const char *)n->name, min);
     free(v);
     if (!num || x < min || x > max)
         return -1;

@@ -2,7 +2,8 @@
  * its exact stderr: a folder where a file is wanted, a flatten warning
  * (once printed twice), a mistake in a module used with two parameter sets
  * (once printed twice without the module), a Makefile that doubles its
- * variables (once gigabytes or a hang). */
+ * variables (once gigabytes or a hang), /dev/zero as an input (once read
+ * until memory ran out). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,6 +49,31 @@ static void test_directories(void **state)
                ".dot, .xml or .txt DFG file\n");
 }
 
+/* A device (or a FIFO) without end as an input: read up to the cap, then
+ * an error; /dev/zero was once read until memory ran out.  zero.dot is a
+ * link to /dev/zero, so that map takes it for a .dot file. */
+static void test_endless_inputs(void **state)
+{
+    (void)state;
+#define TOO_BIG "more than 67108864 bytes, the limit for an architecture, " \
+                "template or DFG file (CG_MAX_INPUT_BYTES); name the text " \
+                "file meant\n"
+    expect_run((const char *const[]){"arch", "--arch", "/dev/zero", NULL}, 1,
+               "", "/dev/zero: error: " TOO_BIG);
+    expect_run((const char *const[]){"arch", "--arch", DATA "warn.xml",
+                                     "--templates", "/dev/zero", NULL}, 1,
+               "", "/dev/zero: error: " TOO_BIG);
+    char dir[] = "/tmp/cg_zeroXXXXXX", dot[64], err[200];
+    assert_non_null(mkdtemp(dir));
+    snprintf(dot, sizeof dot, "%s/zero.dot", dir);
+    assert_int_equal(symlink("/dev/zero", dot), 0);
+    snprintf(err, sizeof err, "%s: error: " TOO_BIG, dot);
+    expect_run((const char *const[]){"map", dot, NULL}, 1, "", err);
+    unlink(dot);
+    rmdir(dir);
+#undef TOO_BIG
+}
+
 static void test_flatten_warning_once(void **state)
 {
     (void)state;
@@ -74,6 +100,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_directories),
+        cmocka_unit_test(test_endless_inputs),
         cmocka_unit_test(test_flatten_warning_once),
         cmocka_unit_test(test_module_error_once),
     };

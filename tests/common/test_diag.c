@@ -1,10 +1,13 @@
-/* Tests for common/diag.c: the "file:line: error: message" format. */
+/* Tests for common/diag.c: the "file:line: error: message" format, and
+ * input quoted in messages (cut at 64 bytes with "...", never inside a
+ * UTF-8 character). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/diag.h"
 
@@ -45,11 +48,41 @@ static void append_copies(void **state)
     cg_diags_destroy(NULL);
 }
 
+/* 64 bytes are quoted whole, 65 cut to 64 and "..."; a 2-byte character
+ * across the cut is left out whole; a megabyte costs 67 bytes. */
+static void quote_cuts(void **state)
+{
+    (void)state;
+    char s[100];
+    memset(s, 'a', 64);
+    s[64] = 0;
+    assert_int_equal(CG_QUOTE_MAX, 64);
+    assert_string_equal(CG_QUOTE(s), s);
+    strcpy(s + 64, "b");
+    char want[100];
+    memset(want, 'a', 64);
+    strcpy(want + 64, "...");
+    assert_string_equal(CG_QUOTE(s), want);
+    strcpy(s + 63, "\xc3\xa9z"); /* e-acute in bytes 63 and 64 */
+    strcpy(want + 63, "...");
+    assert_string_equal(CG_QUOTE(s), want);
+    strcpy(s + 62, "\xc3\xa9z"); /* bytes 62 and 63: it fits */
+    strcpy(want + 62, "\xc3\xa9...");
+    assert_string_equal(CG_QUOTE(s), want);
+    assert_string_equal(CG_QUOTE(""), "");
+    char *big = malloc(1 << 20);
+    memset(big, 'x', (1 << 20) - 1);
+    big[(1 << 20) - 1] = 0;
+    assert_int_equal(strlen(CG_QUOTE(big)), 67);
+    free(big);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(format_with_line),
         cmocka_unit_test(append_copies),
+        cmocka_unit_test(quote_cuts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* Tests for common/util.c: the growable array (capacities from 8,
  * doubling, kept when large enough) and cg_slurp (every byte, NUL bytes
- * included, and errno when a file cannot be read) and the data
+ * included, and errno when a file cannot be read or, for cg_slurp_max, is
+ * larger than its cap) and the data
  * generator's sequence.  The clock and cg_rng are tested by their users
  * (tests/mapper). */
 #include <setjmp.h>
@@ -76,6 +77,35 @@ static void data_generator(void **state)
     assert_int_equal(cg_rng_data_next(&s), 0xb9d10d8feb731f57ULL);
 }
 
+/* The cap: max bytes are read, max + 1 are EFBIG, and a stream without
+ * end (/dev/zero) stops there instead of filling memory. */
+static void slurp_max(void **state)
+{
+    (void)state;
+    FILE *t = tmpfile();
+    assert_non_null(t);
+    for (int i = 0; i < 5000; i++)
+        fputc('a' + i % 26, t);
+    size_t len = 0;
+    rewind(t);
+    char *s = cg_slurp_stream_max(t, 5000, &len);
+    assert_non_null(s);
+    assert_int_equal(len, 5000);
+    assert_int_equal(s[4999], 'a' + 4999 % 26);
+    free(s);
+    rewind(t);
+    errno = 0;
+    assert_null(cg_slurp_stream_max(t, 4999, &len));
+    assert_int_equal(errno, EFBIG);
+    rewind(t);
+    assert_null(cg_slurp_stream_max(t, 10, &len)); /* below the first 4096 */
+    assert_int_equal(errno, EFBIG);
+    fclose(t);
+    errno = 0;
+    assert_null(cg_slurp_max("/dev/zero", 1 << 20, NULL));
+    assert_int_equal(errno, EFBIG);
+}
+
 static void slurp_errors(void **state)
 {
     (void)state;
@@ -90,6 +120,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(grow_doubles),
         cmocka_unit_test(slurp_bytes),
+        cmocka_unit_test(slurp_max),
         cmocka_unit_test(slurp_errors),
         cmocka_unit_test(data_generator),
     };

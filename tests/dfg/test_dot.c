@@ -806,8 +806,9 @@ static void test_bad_files(void **state)
     assert_null(cg_dfg_read_dot("tests/dfg/data/dot/none.dot", d));
     assert_int_equal(cg_diags_size(d), 1);
     char *s = cg_diag_format(cg_diags_get(d, 0));
-    assert_string_equal(s, "tests/dfg/data/dot/none.dot: error: cannot read "
-                        "the file: No such file or directory");
+    assert_string_equal(s, "tests/dfg/data/dot/none.dot: error: cannot open "
+                        "the file: No such file or directory; check the "
+                        "path");
     free(s);
     assert_null(cg_dfg_read_dot("tests/dfg/data/dot", d));
     s = cg_diag_format(cg_diags_get(d, 1));
@@ -818,6 +819,12 @@ static void test_bad_files(void **state)
     s = cg_diag_format(cg_diags_get(d, 2));
     assert_string_equal(s, "tests/dfg/data/dot/nul.dot:2: error: a NUL byte; "
                         "a .dot file is text");
+    free(s);
+    assert_null(cg_dfg_read_dot("/dev/zero", d)); /* once read forever */
+    s = cg_diag_format(cg_diags_get(d, 3));
+    assert_string_equal(s, "/dev/zero: error: more than 67108864 bytes, the "
+                        "limit for an architecture, template or DFG file "
+                        "(CG_MAX_INPUT_BYTES); name the text file meant");
     free(s);
     cg_diags_destroy(d);
 }

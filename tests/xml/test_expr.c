@@ -214,8 +214,8 @@ static void test_nesting(void **state)
     expect(f, ok, "257");
     expect_err(f, deep,
                "e.xml:7: error: parentheses nest more than 256 deep in "
-               "expression '(+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 ...'; "
-               "simplify it");
+               "expression '(+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 "
+               "(+ 1 (+ 1 (+ 1...'; simplify it");
     cg__xsrc src = {f->d, "e.xml", 7, deep};
     const char *p = deep;
     long v;
@@ -223,6 +223,37 @@ static void test_nesting(void **state)
     assert_int_equal(cg_diags_size(f->d), 1);
     free(ok);
     free(deep);
+}
+
+/* Text quoted in a message is cut at 64 bytes with "...": a 1 MB
+ * attribute once gave a 1 MB message. */
+static void test_long_text(void **state)
+{
+    fixture *f = *state;
+    size_t n = 1 << 20;
+    char *s = malloc(n + 8);
+    strcpy(s, "(x");
+    memset(s + 2, 'a', n); /* a parameter named xaaa... */
+    strcpy(s + 2 + n, ")");
+    expect_err(f, s,
+               "e.xml:7: error: undefined parameter "
+               "'xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+               "...' in expression "
+               "'(xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+               "...'; give it on the instance "
+               "(xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+               "...=\"...\") or define a counter of that name");
+    strcpy(s, "(+ 1 ");
+    memset(s + 5, '9', n); /* an operand far outside the range */
+    strcpy(s + 5 + n, ")");
+    expect_err(f, s,
+               "e.xml:7: error: "
+               "'9999999999999999999999999999999999999999999999999999999999999999"
+               "...' is outside the integer range "
+               "-9223372036854775808..9223372036854775807 in expression "
+               "'(+ 1 99999999999999999999999999999999999999999999999999999999999"
+               "...'");
+    free(s);
 }
 
 static void test_var_refs(void **state)
@@ -250,6 +281,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_overflow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nesting, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_text, setup, teardown),
         cmocka_unit_test(test_var_refs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -328,11 +328,30 @@ static void test_limits(void **state)
                  "the limit of 2147483647");
 }
 
+/* A megabyte value is quoted by its first 64 bytes and "...": the whole
+ * value once made a megabyte message. */
+static void test_long_value(void **state)
+{
+    (void)state;
+    const char *pe = "<pattern><block module=\"pe\"/></pattern>\n";
+    static char buf[(1 << 20) + 4096];
+    char *size = malloc((1 << 20) + 32);
+    strcpy(size, "rows=\"");
+    memset(size + 6, '9', 1 << 20);
+    strcpy(size + 6 + (1 << 20), "\" cols=\"1\"");
+    expect_error(ARCH(size, ""),
+                 "t.xml:2: error: rows=\""
+                 "9999999999999999999999999999999999999999999999999999999999999999"
+                 "...\" on <architecture> is above the limit of 262144");
+    free(size);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counters_and_skips),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_long_value),
         cmocka_unit_test(test_counter_values),
         cmocka_unit_test(test_rel_arithmetic),
         cmocka_unit_test(test_wrap_around),
