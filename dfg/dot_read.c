@@ -42,6 +42,7 @@ typedef struct builder {
     bool *distance_given; /* per edge */
     const char **unknown; /* keys of the unknown attributes reported */
     int nunknown;
+    bool llvm_stores;     /* CGRA-ME 1.x's store operands (cgrame1_file) */
 } builder;
 
 static void __attribute__((format(printf, 3, 4)))
@@ -252,9 +253,54 @@ static void add_edge(builder *b, int e)
     if (iname && (init = cg__dot_find(b->pg, iname)) < 0)
         report(b, line, "%s: init node '%s' is not declared", what, iname);
     known_attrs(b, &x->a, what, false);
+    if (b->llvm_stores && dst >= 0 && (operand == 0 || operand == 1) &&
+        cg_dfg_get_node(b->g, dst)->op == CG_OP_STORE)
+        operand = 1 - operand;
     if (cg_dfg_add_edge(b->g, src, dst, (int)operand, (int)distance, init) <
         0)
         report(b, x->line, "out of memory");
+}
+
+/* ---- CGRA-ME 1.x's store operands --------------------------------------- */
+
+/* CGRA-ME 1.x's DFG pass (printDOTwithOps) names node k of the file after
+ * its opcode and k (phi0, const1, mul2, ...) and writes no width=, which
+ * cgramap always writes: no other writer matches that.  Its stores keep
+ * LLVM's operand order (0 the value, 1 the address), the reverse of
+ * cgramap's. */
+static bool cgrame1_file(const cg__dot_graph *pg)
+{
+    for (int i = 0; i < pg->nnodes; i++) {
+        const cg__dot_attrs *a = &pg->nodes[i].a;
+        const char *op = cg__dot_get(a, "opcode", NULL);
+        char want[64];
+        if (!op || cg__dot_get(a, "width", NULL) ||
+            snprintf(want, sizeof want, "%s%d", op, i) >= (int)sizeof want ||
+            strcmp(want, pg->nodes[i].name))
+            return false;
+    }
+    return pg->nnodes > 0;
+}
+
+/* Say, once, at the first store, that its operands were read the other
+ * way round. */
+static void llvm_store_note(builder *b)
+{
+    int n = 0, first = -1;
+    for (int i = 0; i < cg_dfg_nnodes(b->g); i++)
+        if (cg_dfg_get_node(b->g, i)->op == CG_OP_STORE && n++ == 0)
+            first = i;
+    if (!n)
+        return;
+    char more[48] = "";
+    if (n > 1)
+        snprintf(more, sizeof more, " and %d more", n - 1);
+    cg_diags_add(b->d, CG_SEV_WARNING, b->pg->file, b->pg->nodes[first].line,
+                 "store '%.120s'%s: the file is as CGRA-ME 1.x's DFG pass "
+                 "writes it (node k named its opcode and k, no width=), "
+                 "which keeps LLVM's store operands: operand 0 is read as "
+                 "the value and 1 as the address (cgramap writes 0 the "
+                 "address, 1 the value)", b->pg->nodes[first].name, more);
 }
 
 /* ---- CGRA-ME's opcode spellings ----------------------------------------- */
@@ -556,12 +602,15 @@ static cg_dfg *build(const cg__dot_graph *pg, cg_diags *d)
         const char *file = cg__dot_get(&pg->gattrs, "file", NULL);
         if (file)
             cg_dfg_set_file(b.g, file);
+        b.llvm_stores = cgrame1_file(pg);
         for (int i = 0; i < pg->nnodes; i++)
             add_node(&b, i);
         for (int e = 0; e < pg->nedges; e++)
             add_edge(&b, e);
     }
     if (!b.errors) {
+        if (b.llvm_stores)
+            llvm_store_note(&b);
         cgrame_spellings(&b);
         default_widths(&b);
         default_distances(&b);

@@ -465,6 +465,69 @@ static void test_cgrame_spellings(void **state)
     cg_dfg_destroy(g);
 }
 
+/* A store of a file in CGRA-ME 1.x's form (node k named its opcode and k,
+ * no width=; as its pass wrote simple/graph_loop.dot) is read in LLVM's
+ * operand order, 0 the value and 1 the address, with one warning at the
+ * first store; a width= anywhere makes it cgramap's order again. */
+static void test_cgrame1_stores(void **state)
+{
+    (void)state;
+    /* b[i] = a[i] + 5, addresses i * 4 (CGRA-ME drops the base) */
+    const char *text =
+        "digraph G {\n"
+        "const0[opcode=const];\nmul1[opcode=mul];\nload2[opcode=load];\n"
+        "const3[opcode=const];\nadd4[opcode=add];\nconst5[opcode=const];\n"
+        "mul6[opcode=mul];\nstore7[opcode=store];\nadd8[opcode=add];\n"
+        "const9[opcode=const];\nstore10[opcode=store];\n"
+        "const0->mul1[operand=0]; add8->mul1[operand=1];\n"
+        "mul1->load2[operand=0];\n"
+        "load2->add4[operand=0]; const3->add4[operand=1];\n"
+        "const5->mul6[operand=0]; add8->mul6[operand=1];\n"
+        "add4->store7[operand=0]; //add->store\n"
+        "mul6->store7[operand=1]; //gep_mul->store\n"
+        "add4->store10[operand=0]; mul1->store10[operand=1];\n"
+        "add8->add8[operand=0]; const9->add8[operand=1];\n"
+        "}\n";
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = cg_dfg_read_dot_string(text, "g.dot", d);
+    assert_non_null(g);
+    expect_diags(d, (const char *const[]){
+        "g.dot:9: warning: store 'store7' and 1 more: the file is as "
+        "CGRA-ME 1.x's DFG pass writes it (node k named its opcode and k, "
+        "no width=), which keeps LLVM's store operands: operand 0 is read "
+        "as the value and 1 as the address (cgramap writes 0 the address, "
+        "1 the value)"}, 1);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "mul6", "store7"))
+                     ->operand, 0);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "add4", "store7"))
+                     ->operand, 1);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "mul1", "store10"))
+                     ->operand, 0);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "add8", "add8"))
+                     ->distance, 1);
+    /* written back in cgramap's order, it reads back unchanged */
+    char *a = dot_text(g);
+    cg_dfg *h = read_ok_string(a);
+    assert_same_graph(g, h);
+    cg_dfg_destroy(h);
+    free(a);
+    cg_dfg_destroy(g);
+    /* one width= and the file is not CGRA-ME 1.x's: operands as written */
+    const char *rest = strstr(text, "mul1[");
+    assert_non_null(rest);
+    char *w = malloc(strlen(text) + 64);
+    assert_non_null(w);
+    strcpy(w, "digraph G {\nconst0[opcode=const width=32];\n");
+    strcat(w, rest);
+    g = read_ok_string(w);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "add4", "store7"))
+                     ->operand, 0);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "mul6", "store7"))
+                     ->operand, 1);
+    cg_dfg_destroy(g);
+    free(w);
+}
+
 /* Widths left out: icmp 1, an output takes its operand's width (also
  * through a chain), everything else 32. */
 static void test_default_widths(void **state)
@@ -833,6 +896,7 @@ int main(void)
         cmocka_unit_test(test_odd_names),
         cmocka_unit_test(test_cgrame),
         cmocka_unit_test(test_cgrame_spellings),
+        cmocka_unit_test(test_cgrame1_stores),
         cmocka_unit_test(test_default_widths),
         cmocka_unit_test(test_forms),
         cmocka_unit_test(test_names),
