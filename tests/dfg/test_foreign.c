@@ -90,6 +90,39 @@ static void test_scale_both_forms(void **state)
     cg_dfg_destroy(t);
 }
 
+/* scale_morpher.xml: scale.xml as Morpher's generator writes it (a
+ * <MutexBB> beside the <DFG>, no blank between some attributes, a
+ * <GEPOffset> of 0) reads to the same graph. */
+static void test_morpher_syntax(void **state)
+{
+    (void)state;
+    cg_dfg *x = read_ok(DATA "scale.xml");
+    cg_dfg *m = read_ok(DATA "scale_morpher.xml");
+    assert_string_equal(cg_dfg_name(m), "scale_morpher");
+    assert_int_equal(cg_dfg_nnodes(m), cg_dfg_nnodes(x));
+    assert_int_equal(cg_dfg_nedges(m), cg_dfg_nedges(x));
+    for (int i = 0; i < cg_dfg_nnodes(x); i++) {
+        const cg_dfg_node *a = cg_dfg_get_node(x, i);
+        const cg_dfg_node *b = cg_dfg_get_node(m, i);
+        assert_int_equal(a->op, b->op);
+        assert_int_equal(a->value, b->value);
+    }
+    for (int e = 0; e < cg_dfg_nedges(x); e++) {
+        const cg_dfg_edge *a = cg_dfg_get_edge(x, e);
+        const cg_dfg_edge *b = cg_dfg_get_edge(m, e);
+        assert_int_equal(a->src, b->src);
+        assert_int_equal(a->dst, b->dst);
+        assert_int_equal(a->operand, b->operand);
+        assert_int_equal(a->distance, b->distance);
+    }
+    uint8_t *mx = run8(x), *mm = run8(m);
+    assert_memory_equal(mx, mm, 1024);
+    free(mx);
+    free(mm);
+    cg_dfg_destroy(x);
+    cg_dfg_destroy(m);
+}
+
 /* Write text to path; read it with cg_dfg_read_file expecting NULL and
  * exactly the messages given, NULL-ended. */
 static void expect_errors(const char *path, const char *text, ...)
@@ -158,7 +191,26 @@ static void test_nus_errors(void **state)
                   "mismatch: Node line 2 and DFG; fix the XML syntax there",
                   NULL);
     expect_errors(X, "<Graph/>\n", X ":1: error: the root must be <DFG> "
-                  "(the NUS mappers' DFG XML), not <Graph>", NULL);
+                  "(the NUS mappers' DFG XML, beside it Morpher's "
+                  "<MutexBB>), not <Graph>", NULL);
+    expect_errors(X, "<?xml version=\"1.0\"?>\n<MutexBB>\n</MutexBB>\n",
+                  X ": error: no <DFG> in the file (the NUS mappers' DFG "
+                  "XML)", NULL);
+    expect_errors(X, "<DFG>\n" NODE("0", "MOVC", "") "</DFG>\n<DFG>\n"
+                  "</DFG>\n", X ":4: error: a second <DFG> (the first at "
+                  "line 1): a file holds one loop's DFG", NULL);
+    expect_errors(X, "<MutexBB/>\n<DFG>\n<Node idx=\"0\"BB=\"b\"CONST=\"1\">"
+                  "\n<OP>MOVC</OP><GEPOffset> 8 </GEPOffset></Node>\n"
+                  "</DFG>\n",
+                  X ":4: error: <GEPOffset> 8 </GEPOffset>: only 0 is read "
+                  "(whether CONST holds another offset already is not "
+                  "known)", NULL);
+    expect_errors(X, "<MutexBB/>\n<DFG>\n<Node idx=\"0\"BB=\"b\"CONST=\"1\">"
+                  "\n<OP>CMERGE</OP><GEPOffset>0</GEPOffset></Node>\n"
+                  "</DFG>\n",
+                  X ":4: error: node 0: CMERGE (Morpher's partial-predication "
+                  "merge, a value passed on when its predicate holds) is not "
+                  "read: cgramap has no predicated execution", NULL);
     expect_errors(X, "<DFG>\n" NODE("0", "FROB", "") "</DFG>\n",
                   X ":2: error: node 0: unknown opcode 'FROB' (opcodes: ADD "
                   "SUB MUL DIV REM AND OR XOR LS RS ARS CMP CLT CGT SELECT "
@@ -168,7 +220,8 @@ static void test_nus_errors(void **state)
                   X ":2: error: unknown attribute 'PRIO' on <Node> "
                   "(attributes: idx ASAP ALAP BB CONST)",
                   X ":2: error: unknown tag <Extra> inside <Node> (expected: "
-                  "OP, Inputs, Outputs, BasePointerName, RecParents)", NULL);
+                  "OP, Inputs, Outputs, BasePointerName, RecParents, GEPOffset)",
+                  NULL);
     expect_errors(X, "<DFG>\n" NODE("0", "MOVC", "") NODE("0", "ADD", "")
                   "</DFG>\n", X ":3: error: node idx=\"0\" is declared "
                   "twice (first at line 2)", NULL);
@@ -199,6 +252,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scale_both_forms),
+        cmocka_unit_test(test_morpher_syntax),
         cmocka_unit_test(test_text_errors),
         cmocka_unit_test(test_nus_errors),
     };
