@@ -386,6 +386,33 @@ static void test_inout_join(void **state)
                  "by 'io.out'); drive it from one side");
 }
 
+/* Line 1: a PE with an input and an output. */
+#define PE_MOD                                                                \
+    "<cgra><module name=\"pe\"><input name=\"in\"/><output name=\"out\"/>"  \
+    "<inst name=\"r\" module=\"Register\"/><connection from=\"this.in\" "     \
+    "to=\"r.in\"/><connection from=\"r.out\" to=\"this.out\"/></module>\n"
+
+/* CGRA-ME substitutes "(name)" as text, so its files may give a counter
+ * any name (its archfiles/archfile.xml: counter="stupid counter name"):
+ * taken while nothing refers to it, an error when something does, as
+ * cgramap reads "(a b)" as a call. */
+static void test_counter_any_name(void **state)
+{
+    (void)state;
+    const char *const want[] = {"blocks: 4", NULL};
+    expect_summary(PE_MOD "<architecture row=\"2\" col=\"2\">\n"
+                   "<pattern counter=\"stupid counter name\" "
+                   "wrap-around=\"on\"><block module=\"pe\"/>\n"
+                   "<connection from=\"(rel 0 1).out\" to=\"(rel 0 0).in\"/>"
+                   "</pattern></architecture></cgra>\n", want);
+    expect_error(PE_MOD "<architecture row=\"1\" col=\"2\">\n"
+                 "<pattern counter=\"a b\"><block module=\"pe\" "
+                 "k=\"(a b)\"/></pattern></architecture></cgra>\n",
+                 "t.xml:3: error: counter=\"a b\" is not a valid counter "
+                 "name to refer to as (name); use letters, digits and '_' "
+                 "(not rel, empty, not, this)");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -420,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_adres_memport),
         cmocka_unit_test(test_memport_inst),
         cmocka_unit_test(test_inout_join),
+        cmocka_unit_test(test_counter_any_name),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
