@@ -569,10 +569,13 @@ cg_dfg *cg_dfg_read_file(const char *path, cg_diags *d)
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "is a directory, not a file; "
-                     "name a .dot, .xml or .txt DFG file");
+                     "name a .dot, .xml, .txt or NAME_nodes DFG file");
         return NULL;
     }
     const char *ext = strrchr(path, '.');
+    size_t len = strlen(path);
+    if (len > 6 && !strcmp(path + len - 6, "_nodes"))
+        return cg__dfg_read_satmapit(path, d);
     if (ext && !strcmp(ext, ".dot"))
         return cg_dfg_read_dot(path, d);
     if (ext && !strcmp(ext, ".xml"))
@@ -580,7 +583,8 @@ cg_dfg *cg_dfg_read_file(const char *path, cg_diags *d)
     if (ext && !strcmp(ext, ".txt"))
         return cg_dfg_read_text(path, d);
     cg_diags_add(d, CG_SEV_ERROR, path, 0, "not a DFG file: a DFG is read "
-                 "from .dot (CGRA-ME, cgramap), .xml (the NUS mappers) or "
-                 ".txt (the SAT-based mappers' text form)");
+                 "from .dot (CGRA-ME, cgramap), .xml (the NUS mappers), "
+                 ".txt (the SAT-based mappers' text form) or NAME_nodes "
+                 "(SAT-MapIt's files)");
     return NULL;
 }
