@@ -169,8 +169,8 @@ static void node_rec(sat *s, char **w, const long *x, int line)
 static void const_rec(sat *s, char **w, const long *x, int line)
 {
     (void)w;
-    sitem *dst = find(s, x[1]);
     sitem *it = add_item(s, x[0], K_CONST, line);
+    sitem *dst = find(s, x[1]); /* after add_item, which may move s->v */
     if (!it)
         return;
     it->value = x[2];
@@ -217,8 +217,10 @@ static void livein_rec(sat *s, char **w, const long *x, int line)
 {
     (void)w;
     sitem *in = find(s, x[0]), *b = find(s, x[1]);
-    if (!in)
+    if (!in) {
         in = add_item(s, x[0], K_LIVEIN, b ? b->line : line);
+        b = find(s, x[1]); /* add_item may move s->v */
+    }
     if (!in || in->kind != K_LIVEIN || !b || b->kind != K_INST) {
         cg__fdfg_error(&s->f, line, "live-in edge %ld -> %ld: %ld must be a "
                        "live-in and %ld a node of the _nodes file", x[0], x[1],
@@ -244,6 +246,7 @@ static void liveout_rec(sat *s, char **w, const long *x, int line)
     sitem *o = add_item(s, x[1], K_LIVEOUT, a ? a->line : line);
     if (!o)
         return;
+    a = find(s, x[0]); /* add_item may move s->v */
     if (!a || a->kind != K_INST || a->branch)
         cg__fdfg_error(&s->f, line, "live-out edge %ld -> %ld: %ld must be "
                        "a node of the _nodes file", x[0], x[1], x[0]);
