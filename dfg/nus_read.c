@@ -420,7 +420,8 @@ static void keep_first(void *ctx, xerr e)
 }
 
 /* The text as a strict XML parser takes it, every line where it was: one
- * <file> element around everything after an XML declaration (Morpher puts
+ * <file> element around everything after a byte order mark and an XML
+ * declaration (Morpher puts
  * <MutexBB> and <DFG> side by side), and a blank after an attribute's
  * closing quote that a name follows.  NULL when out of memory. */
 static char *tidy(const char *text)
@@ -430,12 +431,14 @@ static char *tidy(const char *text)
     char *out = malloc(2 * n + sizeof open + sizeof close);
     if (!out)
         return NULL;
-    const char *decl = strncmp(text, "<?xml", 5) ? NULL : strstr(text, "?>");
-    if (decl) {
+    if (!strncmp(text, "\xEF\xBB\xBF", 3)) /* a byte order mark */
+        at = 3;
+    const char *decl = strncmp(text + at, "<?xml", 5) ? NULL
+                       : strstr(text + at, "?>");
+    if (decl)
         at = (size_t)(decl + 2 - text);
-        memcpy(out, text, at);
-        k = at;
-    }
+    memcpy(out, text, at);
+    k = at;
     memcpy(out + k, open, sizeof open - 1);
     k += sizeof open - 1;
     bool tag = false;
