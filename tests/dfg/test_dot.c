@@ -528,6 +528,58 @@ static void test_cgrame1_stores(void **state)
     free(w);
 }
 
+/* CGRA-ME 2.x's form (cgrame2_scale.dot): operands by name (LHS RHS,
+ * any2input in file order, addr and data), constVal= and memName=; its
+ * loop branch (br, the exit icmp, the trip count and the block inputs)
+ * left out; the same memory as the loop it writes (b[i] = 3 * a[i] for
+ * i = 1..8).  Messages after the branch is gone still name their line. */
+static void test_cgrame2(void **state)
+{
+    (void)state;
+    cg_dfg *g = read_ok("tests/dfg/data/dot/cgrame2_scale.dot");
+    assert_int_equal(cg_dfg_nnodes(g), 14);
+    assert_int_equal(cg_dfg_nedges(g), 15);
+    const char *gone[] = {"i9_br", "i8_icmp", "input0", "bb0", ".loopexit"};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(cg_dfg_find(g, gone[i]), -1);
+    static const struct {
+        const char *src, *dst;
+        int operand, distance;
+    } want[] = {{"const0", "i0_phi", 0, 0}, {"i7_add", "i0_phi", 1, 1},
+                {"i1_shl", "i2_add", 0, 0}, {"const2", "i2_add", 1, 0},
+                {"const4", "i5_add", 0, 0}, {"i1_shl", "i5_add", 1, 0},
+                {"i5_add", "i6_store", 0, 0}, {"i4_mul", "i6_store", 1, 0},
+                {"i2_add", "i3_load", 0, 0}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const cg_dfg_edge *x =
+            cg_dfg_get_edge(g, find_edge(g, want[i].src, want[i].dst));
+        assert_int_equal(x->operand, want[i].operand);
+        assert_int_equal(x->distance, want[i].distance);
+    }
+    uint8_t m[1024] = {0};
+    for (int k = 0; k < 64; k++)
+        m[256 + 4 * k] = (uint8_t)(k + 1);
+    cg_mem mem = {m, 0, sizeof m};
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_dfg_run(g, 8, &mem, NULL, NULL, d), 0);
+    for (int i = 0; i <= 9; i++)
+        assert_int_equal(m[512 + 4 * i], i >= 1 && i <= 8 ? 3 * (i + 1) : 0);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    expect_errors("digraph G {\n b[opcode=br]; c[opcode=input];\n"
+                  " a[opcode=input]; st[opcode=store];\n"
+                  " c->b[operand=branch_true]; a->st[operand=addr];\n"
+                  " a->st[operand=pred];\n}\n",
+                  "t.dot:5: error: edge 'a' -> 'st': operand='pred' "
+                  "(CGRA-ME 2.x's predicate) is not read: cgramap has no "
+                  "predicated execution", NULL);
+    expect_errors("digraph G {\n b[opcode=br]; c[opcode=input];\n"
+                  " a[opcode=input]; st[opcode=store];\n"
+                  " c->b[operand=branch_true]; a->st[operand=addr];\n}\n",
+                  "t.dot:3: error: node 'st' (store): operand 1 has no edge "
+                  "(store takes 2 operands)", NULL);
+}
+
 /* Widths left out: icmp 1, an output takes its operand's width (also
  * through a chain), everything else 32. */
 static void test_default_widths(void **state)
@@ -897,6 +949,7 @@ int main(void)
         cmocka_unit_test(test_cgrame),
         cmocka_unit_test(test_cgrame_spellings),
         cmocka_unit_test(test_cgrame1_stores),
+        cmocka_unit_test(test_cgrame2),
         cmocka_unit_test(test_default_widths),
         cmocka_unit_test(test_forms),
         cmocka_unit_test(test_names),
