@@ -868,13 +868,13 @@ static void test_check_errors(void **state)
                   "one of eq ne slt sle sgt sge ult ule ugt uge)", NULL);
 }
 
-/* Random edits of a good file (fixed seed): the reader never crashes or
- * leaks (run under ASan), and fails only with located messages. */
-static void test_mutations(void **state)
+/* 3,000 random edits of the good file at path (fixed seed): the reader
+ * never crashes or leaks (run under ASan), and fails only with located
+ * messages. */
+static void mutate_file(const char *path)
 {
-    (void)state;
     static const char alphabet[] = "{}[];,=:->\"</*#\\\n ax01_+";
-    char *good = cg_slurp("tests/dfg/golden/dot/acc.dot", NULL);
+    char *good = cg_slurp(path, NULL);
     assert_non_null(good);
     size_t len = strlen(good);
     unsigned seed = 12345;
@@ -911,6 +911,14 @@ static void test_mutations(void **state)
     }
     assert_true(failed > 1000); /* most edits break the file */
     free(good);
+}
+
+/* cgramap's form, and CGRA-ME 2.x's (named operands, a br left out). */
+static void test_mutations(void **state)
+{
+    (void)state;
+    mutate_file("tests/dfg/golden/dot/acc.dot");
+    mutate_file("tests/dfg/data/dot/cgrame2_scale.dot");
 }
 
 /* Files that cannot be read, or are not text. */
