@@ -249,7 +249,7 @@ static void test_stamp_modulo(void **state)
     cg_diags *d;
     expect_file("hetero_orth.xml", NULL, 1, "cgrame_hetero_orth_summary.txt",
                 1, &d);
-    expect_diag(d, 0, DATA "hetero_orth.xml:33: warning: the 1x8 <interior> "
+    expect_diag(d, 0, DATA "hetero_orth.xml:26: warning: the 1x8 <interior> "
                 "stamp does not tile the 2x2 interior; as in CGRA-ME, "
                 "interior cell (r, c) takes the stamp's cell (r mod 1, c mod "
                 "8): 6 of its 8 cells lie beyond the interior and are not "
@@ -258,13 +258,13 @@ static void test_stamp_modulo(void **state)
     d = cg_diags_create();
     cg_arch *a = cg_xml_read(DATA "hetero_orth.xml", NULL, d);
     char *text = netlist_text(a, 0);
-    assert_non_null(strstr(text, "prim block_1_1.func FuncUnit at=1,1 "
+    assert_non_null(strstr(text, "prim block_1_1.fu FuncUnit at=1,1 "
                            "width=32 latency=0 ops=add,sub,mul,sdiv,"));
-    assert_non_null(strstr(text, "prim block_2_1.func FuncUnit at=2,1 "
+    assert_non_null(strstr(text, "prim block_2_1.fu FuncUnit at=2,1 "
                            "width=32 latency=0 ops=add,sub,mul,sdiv,"));
-    assert_non_null(strstr(text, "prim block_1_2.func FuncUnit at=1,2 "
+    assert_non_null(strstr(text, "prim block_1_2.fu FuncUnit at=1,2 "
                            "width=32 latency=0 ops=add,sub,and,"));
-    assert_non_null(strstr(text, "prim block_2_2.func FuncUnit at=2,2 "
+    assert_non_null(strstr(text, "prim block_2_2.fu FuncUnit at=2,2 "
                            "width=32 latency=0 ops=add,sub,and,"));
     free(text);
     cg_arch_destroy(a);
