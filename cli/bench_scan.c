@@ -131,13 +131,13 @@ int cg_cli_scan(const char *path, cg_cli_jobs *out)
         return push(out, CG_CLI_JOB_C, path, base_name(path, ".c"), NULL);
     /* other mappers' DFGs only when named: a folder's .xml may be an
      * architecture */
-    static const char *const dfgs[] = {".dot", ".xml", ".txt"};
-    for (int i = 0; i < 3; i++)
+    static const char *const dfgs[] = {".dot", ".xml", ".txt", "_nodes"};
+    for (int i = 0; i < 4; i++)
         if (ends_with(path, dfgs[i]))
             return push(out, CG_CLI_JOB_DOT, path, base_name(path, dfgs[i]),
                         NULL);
     fprintf(stderr, "%s: error: not a folder, a .c file or a DFG file "
-            "(.dot; .xml, .txt: other mappers' DFGs)\n", path);
+            "(.dot; .xml, .txt, NAME_nodes: other mappers' DFGs)\n", path);
     return -1;
 }
 

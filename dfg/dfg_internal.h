@@ -69,6 +69,10 @@ char *cg__fdfg_slurp(const char *path, cg_diags *d);
 const cg__fop *cg__fop_find(const cg__fop *t, const char *name);
 void cg__fop_list(const cg__fop *t, char *buf, size_t len);
 
+/* SAT-MapIt's DFG files of one loop, PREFIX_nodes and its siblings
+ * (sat_read.c); nodes_path ends in "_nodes". */
+cg_dfg *cg__dfg_read_satmapit(const char *nodes_path, cg_diags *d);
+
 static inline bool cg__dfg_is_mem(cg_op op)
 {
     return op == CG_OP_LOAD || op == CG_OP_STORE;

@@ -28,9 +28,11 @@ static const char *const cosmetic[] = {
     "labelfontname", "labelfontsize", "margin", "orientation", "sides",
     "skew", "distortion", "regular", "sortv", "cycle"};
 
-/* constVal: CGRA-ME 2's spelling of value. */
+/* constVal: CGRA-ME 2's spelling of value; memName: its array of a load
+ * or store (addresses are what the address operand computes). */
 static const char *const node_keys[] = {"opcode", "width", "value", "pred",
-                                        "sym", "line", "bank", "constVal"};
+                                        "sym", "line", "bank", "constVal",
+                                        "memName"};
 static const char *const edge_keys[] = {"operand", "distance", "init"};
 
 typedef struct builder {
@@ -42,6 +44,11 @@ typedef struct builder {
     bool *distance_given; /* per edge */
     const char **unknown; /* keys of the unknown attributes reported */
     int nunknown;
+    bool llvm_stores;     /* CGRA-ME 1.x's store operands (cgrame1_file) */
+    bool *branch;         /* per node: CGRA-ME 2.x's loop branch (br) */
+    bool *any;            /* per edge: operand=any2input/any3input */
+    int *node_of;         /* after loop_control: graph id -> parse index */
+    int *edge_of;         /* and edge id -> parse index */
 } builder;
 
 static void __attribute__((format(printf, 3, 4)))
@@ -191,8 +198,10 @@ static void add_node(builder *b, int i)
     const cg__dot_node *n = &b->pg->nodes[i];
     char what[160];
     snprintf(what, sizeof what, "node '%.120s'", n->name);
-    cg_op op;
-    bool op_ok = node_op(b, i, what, &op);
+    cg_op op = CG_OP_NOP;
+    const char *code = cg__dot_get(&n->a, "opcode", NULL);
+    b->branch[i] = code && !strcmp(code, "br");
+    bool op_ok = b->branch[i] || node_op(b, i, what, &op);
     int id = cg_dfg_add_node(b->g, op, 32, n->name);
     if (id < 0) {
         report(b, n->line, "out of memory");
@@ -228,6 +237,37 @@ static int edge_end(builder *b, const char *name, const char *what,
     return id;
 }
 
+/* CGRA-ME 2.x names operands (its OpGraph.h): LHS and RHS, any2input and
+ * any3input for ops whose operands commute (the next free one:
+ * any_operands), addr and data of a memory op, branch_* into its loop
+ * branch (dropped with it).  True when tag is one of those names, *operand
+ * set; an unknown word is left to int_attr's message. */
+static bool operand_tag(builder *b, const cg__dot_edge *x, const char *what,
+                        const char *tag, int64_t *operand, bool *any)
+{
+    static const struct {
+        const char *tag;
+        int operand;
+    } names[] = {{"LHS", 0}, {"RHS", 1}, {"addr", 0}, {"data", 1},
+                 {"any2input", -2}, {"any3input", -2}, {"branch_cond", 0},
+                 {"branch_true", 1}, {"branch_false", 2}};
+    int line = x->line;
+    cg__dot_get(&x->a, "operand", &line);
+    if (!strcmp(tag, "pred")) {
+        report(b, line, "%s: operand='pred' (CGRA-ME 2.x's predicate) is "
+               "not read: cgramap has no predicated execution", what);
+        *operand = 0;
+        return true;
+    }
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(tag, names[i].tag)) {
+            *any = names[i].operand == -2;
+            *operand = *any ? 0 : names[i].operand;
+            return true;
+        }
+    return false;
+}
+
 static void add_edge(builder *b, int e)
 {
     const cg__dot_edge *x = &b->pg->edges[e];
@@ -236,9 +276,13 @@ static void add_edge(builder *b, int e)
     int src = edge_end(b, x->src, what, x->line);
     int dst = edge_end(b, x->dst, what, x->line);
     int64_t operand = -1, distance = 0;
-    bool has_operand;
-    int_attr(b, &x->a, "operand", what, INT_MIN, INT_MAX, &operand,
-             &has_operand);
+    bool has_operand, named = false;
+    const char *tag = cg__dot_get(&x->a, "operand", NULL);
+    if (tag && (named = operand_tag(b, x, what, tag, &operand, &b->any[e])))
+        has_operand = true;
+    else
+        int_attr(b, &x->a, "operand", what, INT_MIN, INT_MAX, &operand,
+                 &has_operand);
     int_attr(b, &x->a, "distance", what, INT_MIN, INT_MAX, &distance,
              &b->distance_given[e]);
     if (!has_operand && dst >= 0) {
@@ -252,9 +296,55 @@ static void add_edge(builder *b, int e)
     if (iname && (init = cg__dot_find(b->pg, iname)) < 0)
         report(b, line, "%s: init node '%s' is not declared", what, iname);
     known_attrs(b, &x->a, what, false);
+    if (b->llvm_stores && !named && dst >= 0 &&
+        (operand == 0 || operand == 1) &&
+        cg_dfg_get_node(b->g, dst)->op == CG_OP_STORE)
+        operand = 1 - operand;
     if (cg_dfg_add_edge(b->g, src, dst, (int)operand, (int)distance, init) <
         0)
         report(b, x->line, "out of memory");
+}
+
+/* ---- CGRA-ME 1.x's store operands --------------------------------------- */
+
+/* CGRA-ME 1.x's DFG pass (printDOTwithOps) names node k of the file after
+ * its opcode and k (phi0, const1, mul2, ...) and writes no width=, which
+ * cgramap always writes: no other writer matches that.  Its stores keep
+ * LLVM's operand order (0 the value, 1 the address), the reverse of
+ * cgramap's. */
+static bool cgrame1_file(const cg__dot_graph *pg)
+{
+    for (int i = 0; i < pg->nnodes; i++) {
+        const cg__dot_attrs *a = &pg->nodes[i].a;
+        const char *op = cg__dot_get(a, "opcode", NULL);
+        char want[64];
+        if (!op || cg__dot_get(a, "width", NULL) ||
+            snprintf(want, sizeof want, "%s%d", op, i) >= (int)sizeof want ||
+            strcmp(want, pg->nodes[i].name))
+            return false;
+    }
+    return pg->nnodes > 0;
+}
+
+/* Say, once, at the first store, that its operands were read the other
+ * way round. */
+static void llvm_store_note(builder *b)
+{
+    int n = 0, first = -1;
+    for (int i = 0; i < cg_dfg_nnodes(b->g); i++)
+        if (cg_dfg_get_node(b->g, i)->op == CG_OP_STORE && n++ == 0)
+            first = i;
+    if (!n)
+        return;
+    char more[48] = "";
+    if (n > 1)
+        snprintf(more, sizeof more, " and %d more", n - 1);
+    cg_diags_add(b->d, CG_SEV_WARNING, b->pg->file, b->pg->nodes[first].line,
+                 "store '%.120s'%s: the file is as CGRA-ME 1.x's DFG pass "
+                 "writes it (node k named its opcode and k, no width=), "
+                 "which keeps LLVM's store operands: operand 0 is read as "
+                 "the value and 1 as the address (cgramap writes 0 the "
+                 "address, 1 the value)", b->pg->nodes[first].name, more);
 }
 
 /* ---- CGRA-ME's opcode spellings ----------------------------------------- */
@@ -456,14 +546,14 @@ out:
 
 static cg_loc loc_node(const void *ctx, int id)
 {
-    const cg__dot_graph *pg = ctx;
-    return (cg_loc){pg->file, pg->nodes[id].line};
+    const builder *b = ctx;
+    return (cg_loc){b->pg->file, b->pg->nodes[b->node_of[id]].line};
 }
 
 static cg_loc loc_edge(const void *ctx, int id)
 {
-    const cg__dot_graph *pg = ctx;
-    return (cg_loc){pg->file, pg->edges[id].line};
+    const builder *b = ctx;
+    return (cg_loc){b->pg->file, b->pg->edges[b->edge_of[id]].line};
 }
 
 /* The graph's name: its ID, except that CGRA-ME names every graph G (and
@@ -547,36 +637,118 @@ static void mem_order(builder *b)
     free(o);
 }
 
+/* An any2input/any3input edge takes its node's lowest operand that no
+ * other edge names, in file order. */
+static void any_operands(builder *b)
+{
+    int m = cg_dfg_nedges(b->g);
+    for (int e = 0; e < m; e++) {
+        if (!b->any[e])
+            continue;
+        int dst = cg_dfg_get_edge(b->g, e)->dst;
+        unsigned used = 0;
+        for (int f = 0; f < m; f++) {
+            const cg_dfg_edge *y = cg_dfg_get_edge(b->g, f);
+            if (f != e && y->dst == dst && !(b->any[f] && f > e) &&
+                y->operand >= 0 && y->operand < 3)
+                used |= 1u << y->operand;
+        }
+        int k = 0;
+        while (used >> k & 1)
+            k++;
+        cg_dfg_edge_mut(b->g, e)->operand = k;
+    }
+}
+
+/* CGRA-ME 2.x's DFGs keep the loop's branch: a br fed by the exit compare
+ * and an input node per target block.  It is left to the array's
+ * controller, as cgramap dfg --loop-control array does, and with it every
+ * node whose values only it (or another node left out) took; ids are
+ * compacted, node_of and edge_of keep the file's places for messages. */
+static void loop_control(builder *b)
+{
+    int n = cg_dfg_nnodes(b->g), m = cg_dfg_nedges(b->g);
+    bool *keep = malloc((size_t)n + 1), any_br = false;
+    b->node_of = malloc(((size_t)n + 1) * sizeof *b->node_of);
+    b->edge_of = malloc(((size_t)m + 1) * sizeof *b->edge_of);
+    if (!keep || !b->node_of || !b->edge_of) {
+        free(keep);
+        report(b, 0, "out of memory");
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        keep[i] = !b->branch[i];
+        any_br |= b->branch[i];
+    }
+    for (bool changed = any_br; changed;) {
+        changed = false;
+        for (int i = 0; i < n; i++) {
+            cg_op op = cg_dfg_get_node(b->g, i)->op;
+            bool feeds = false, uses = false;
+            for (int e = 0; e < m; e++) {
+                const cg_dfg_edge *x = cg_dfg_get_edge(b->g, e);
+                if (x->src == i) {
+                    uses = true;
+                    feeds |= keep[x->dst] && x->dst != i;
+                }
+            }
+            if (keep[i] && uses && !feeds && op != CG_OP_STORE &&
+                op != CG_OP_OUTPUT)
+                keep[i] = false, changed = true;
+        }
+    }
+    int k = 0;
+    for (int e = 0; e < m; e++) {
+        const cg_dfg_edge *x = cg_dfg_get_edge(b->g, e);
+        if (keep[x->src] && keep[x->dst])
+            b->edge_of[k++] = e;
+    }
+    k = 0;
+    for (int i = 0; i < n; i++)
+        if (keep[i])
+            b->node_of[k++] = i;
+    cg_dfg_compact(b->g, keep, NULL, NULL);
+    free(keep);
+}
+
 static cg_dfg *build(const cg__dot_graph *pg, cg_diags *d)
 {
     char *name = graph_name(pg);
     builder b = {.pg = pg, .g = name ? cg_dfg_create(name) : NULL, .d = d,
                  .width_given = calloc((size_t)pg->nnodes + 1, 1),
-                 .distance_given = calloc((size_t)pg->nedges + 1, 1)};
+                 .distance_given = calloc((size_t)pg->nedges + 1, 1),
+                 .branch = calloc((size_t)pg->nnodes + 1, 1),
+                 .any = calloc((size_t)pg->nedges + 1, 1)};
     free(name);
-    if (!b.g || !b.width_given || !b.distance_given) {
+    if (!b.g || !b.width_given || !b.distance_given || !b.branch || !b.any) {
         report(&b, 0, "out of memory");
     } else {
         const char *file = cg__dot_get(&pg->gattrs, "file", NULL);
         if (file)
             cg_dfg_set_file(b.g, file);
+        b.llvm_stores = cgrame1_file(pg);
         for (int i = 0; i < pg->nnodes; i++)
             add_node(&b, i);
         for (int e = 0; e < pg->nedges; e++)
             add_edge(&b, e);
     }
     if (!b.errors) {
+        if (b.llvm_stores)
+            llvm_store_note(&b);
         cgrame_spellings(&b);
+        any_operands(&b);
         default_widths(&b);
         default_distances(&b);
+        loop_control(&b);
     }
     if (!b.errors) {
-        cg__dfg_locator loc = {loc_node, loc_edge, pg};
+        cg__dfg_locator loc = {loc_node, loc_edge, &b};
         b.errors = cg__dfg_check(b.g, &loc, d);
     }
     if (!b.errors)
         mem_order(&b);
     free(b.width_given), free(b.distance_given), free(b.unknown);
+    free(b.branch), free(b.any), free(b.node_of), free(b.edge_of);
     if (b.errors) {
         cg_dfg_destroy(b.g);
         return NULL;

@@ -16,7 +16,12 @@
  * loop-carried edge (distance 1).  CONST is an immediate: a const node
  * feeding the first operand no edge fills.  A RecParent between memory
  * ops is a memory order (distance 1).  docs/dfg.md has the opcodes and
- * what is dropped. */
+ * what is dropped.
+ *
+ * Morpher's DFG generator writes a <MutexBB> beside the <DFG> (two roots)
+ * and no blank between a Node's attributes (ALAP="1"BB="x"), which a strict
+ * XML parser refuses: the text is tidied first (tidy) without moving a
+ * line. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -109,6 +114,24 @@ static int find(const nus *u, long long idx)
     return -1;
 }
 
+/* Morpher's <GEPOffset>: 0 is all its files write and adds nothing;
+ * whether another value is in CONST already is not known here. */
+static bool gep_offset(nus *u, const xmlNode *k)
+{
+    xmlChar *t = xmlNodeGetContent(k);
+    const char *v = t ? (const char *)t : "";
+    v += strspn(v, " \t\r\n");
+    size_t len = strcspn(v, " \t\r\n");
+    bool zero = len == 1 && *v == '0' && !v[len + strspn(v + len,
+                                                         " \t\r\n")];
+    if (!zero)
+        cg__fdfg_error(&u->f, line_of(k), "<GEPOffset>%s</GEPOffset>: only "
+                       "0 is read (whether CONST holds another offset "
+                       "already is not known)", t ? (const char *)t : "");
+    xmlFree(t);
+    return zero;
+}
+
 /* Check a <Node>'s children and attributes; its idx. */
 static bool node_shape(nus *u, xmlNode *x, long long *idx)
 {
@@ -116,7 +139,7 @@ static bool node_shape(nus *u, xmlNode *x, long long *idx)
                                         "CONST", NULL};
     static const char *const kids[] = {"OP", "Inputs", "Outputs",
                                        "BasePointerName", "RecParents",
-                                       NULL};
+                                       "GEPOffset", NULL};
     bool ok = known_attrs(u, x, attrs, "idx ASAP ALAP BB CONST");
     for (xmlNode *k = x->children; k; k = k->next) {
         if (k->type != XML_ELEMENT_NODE)
@@ -127,9 +150,11 @@ static bool node_shape(nus *u, xmlNode *x, long long *idx)
         if (!kids[i]) {
             cg__fdfg_error(&u->f, line_of(k), "unknown tag <%s> inside "
                            "<Node> (expected: OP, Inputs, Outputs, "
-                           "BasePointerName, RecParents)",
+                           "BasePointerName, RecParents, GEPOffset)",
                            (const char *)k->name);
             ok = false;
+        } else if (!strcmp(kids[i], "GEPOffset")) {
+            ok = gep_offset(u, k) && ok;
         }
     }
     if (!xmlHasProp(x, (const xmlChar *)"idx")) {
@@ -199,6 +224,12 @@ static void add_nodes(nus *u, xmlNode *root)
             if (!opn)
                 cg__fdfg_error(&u->f, line_of(all[i]), "node %lld has no "
                                "<OP> (opcodes: %s)", idx[i], list);
+            else if (!strcmp(t, "CMERGE"))
+                cg__fdfg_error(&u->f, line_of(opn), "node %lld: CMERGE "
+                               "(Morpher's partial-predication merge, a "
+                               "value passed on when its predicate holds) is "
+                               "not read: cgramap has no predicated "
+                               "execution", idx[i]);
             else
                 cg__fdfg_error(&u->f, line_of(opn), "node %lld: unknown "
                                "opcode '%s' (opcodes: %s)", idx[i], t,
@@ -388,6 +419,60 @@ static void keep_first(void *ctx, xerr e)
     }
 }
 
+/* The text as a strict XML parser takes it, every line where it was: one
+ * <file> element around everything after a byte order mark and an XML
+ * declaration (Morpher puts
+ * <MutexBB> and <DFG> side by side), and a blank after an attribute's
+ * closing quote that a name follows.  NULL when out of memory. */
+static char *tidy(const char *text)
+{
+    static const char open[] = "<file>", close[] = "</file>";
+    size_t n = strlen(text), k = 0, at = 0;
+    char *out = malloc(2 * n + sizeof open + sizeof close);
+    if (!out)
+        return NULL;
+    if (!strncmp(text, "\xEF\xBB\xBF", 3)) /* a byte order mark */
+        at = 3;
+    const char *decl = strncmp(text + at, "<?xml", 5) ? NULL
+                       : strstr(text + at, "?>");
+    if (decl)
+        at = (size_t)(decl + 2 - text);
+    memcpy(out, text, at);
+    k = at;
+    memcpy(out + k, open, sizeof open - 1);
+    k += sizeof open - 1;
+    bool tag = false;
+    char quote = 0;
+    for (size_t i = at; i < n; i++) {
+        char c = text[i];
+        if (!tag && c == '<' && !strncmp(text + i, "<!--", 4)) {
+            const char *end = strstr(text + i, "-->");
+            size_t len = end ? (size_t)(end + 3 - (text + i)) : n - i;
+            memcpy(out + k, text + i, len);
+            k += len, i += len - 1;
+            continue;
+        }
+        out[k++] = c;
+        if (quote) {
+            if (c == quote) {
+                quote = 0;
+                char next = text[i + 1];
+                if (next == '_' || (next >= 'A' && next <= 'Z') ||
+                    (next >= 'a' && next <= 'z'))
+                    out[k++] = ' ';
+            }
+        } else if (tag && (c == '"' || c == '\'')) {
+            quote = c;
+        } else if (c == '<') {
+            tag = true;
+        } else if (c == '>') {
+            tag = false;
+        }
+    }
+    memcpy(out + k, close, sizeof close);
+    return out;
+}
+
 static xmlDoc *parse(const char *path, const char *text, cg_diags *d)
 {
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
@@ -413,24 +498,56 @@ static xmlDoc *parse(const char *path, const char *text, cg_diags *d)
     return doc;
 }
 
+/* The one <DFG> among the file's top elements (Morpher's <MutexBB>, the
+ * basic blocks that never run together, is left out: cgramap has no
+ * predicated execution to share registers between them); NULL, reported,
+ * when there is none or something else. */
+static xmlNode *the_dfg(nus *u, const xmlNode *file)
+{
+    xmlNode *dfg = NULL;
+    bool bad = false;
+    for (xmlNode *x = file ? file->children : NULL; x; x = x->next) {
+        if (x->type != XML_ELEMENT_NODE)
+            continue;
+        const char *name = (const char *)x->name;
+        if (!strcmp(name, "DFG") && dfg) {
+            cg__fdfg_error(&u->f, line_of(x), "a second <DFG> (the first at "
+                           "line %d): a file holds one loop's DFG",
+                           line_of(dfg));
+            bad = true;
+        } else if (!strcmp(name, "DFG")) {
+            dfg = x;
+        } else if (strcmp(name, "MutexBB")) {
+            cg__fdfg_error(&u->f, line_of(x), "the root must be <DFG> (the "
+                           "NUS mappers' DFG XML, beside it Morpher's "
+                           "<MutexBB>), not <%s>", name);
+            bad = true;
+        }
+    }
+    if (!dfg && !bad)
+        cg__fdfg_error(&u->f, 0, "no <DFG> in the file (the NUS mappers' "
+                       "DFG XML)");
+    return bad ? NULL : dfg;
+}
+
 cg_dfg *cg_dfg_read_nus_xml(const char *path, cg_diags *d)
 {
     nus u = {0};
     char *text = cg__fdfg_slurp(path, d);
-    xmlDoc *doc = text ? parse(path, text, d) : NULL;
+    char *tidied = text ? tidy(text) : NULL;
+    if (text && !tidied)
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "out of memory");
+    xmlDoc *doc = tidied ? parse(path, tidied, d) : NULL;
     free(text);
+    free(tidied);
     if (!doc)
         return NULL;
-    xmlNode *root = xmlDocGetRootElement(doc);
     if (cg__fdfg_init(&u.f, path, d) < 0) {
         xmlFreeDoc(doc);
         return NULL;
     }
-    if (!root || strcmp((const char *)root->name, "DFG"))
-        cg__fdfg_error(&u.f, root ? line_of(root) : 0, "the root must be "
-                       "<DFG> (the NUS mappers' DFG XML), not <%s>",
-                       root ? (const char *)root->name : "");
-    else
+    xmlNode *root = the_dfg(&u, xmlDocGetRootElement(doc));
+    if (root)
         add_nodes(&u, root);
     if (!u.f.errors)
         add_edges(&u);
@@ -455,10 +572,13 @@ cg_dfg *cg_dfg_read_file(const char *path, cg_diags *d)
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "is a directory, not a file; "
-                     "name a .dot, .xml or .txt DFG file");
+                     "name a .dot, .xml, .txt or NAME_nodes DFG file");
         return NULL;
     }
     const char *ext = strrchr(path, '.');
+    size_t len = strlen(path);
+    if (len > 6 && !strcmp(path + len - 6, "_nodes"))
+        return cg__dfg_read_satmapit(path, d);
     if (ext && !strcmp(ext, ".dot"))
         return cg_dfg_read_dot(path, d);
     if (ext && !strcmp(ext, ".xml"))
@@ -466,7 +586,8 @@ cg_dfg *cg_dfg_read_file(const char *path, cg_diags *d)
     if (ext && !strcmp(ext, ".txt"))
         return cg_dfg_read_text(path, d);
     cg_diags_add(d, CG_SEV_ERROR, path, 0, "not a DFG file: a DFG is read "
-                 "from .dot (CGRA-ME, cgramap), .xml (the NUS mappers) or "
-                 ".txt (the SAT-based mappers' text form)");
+                 "from .dot (CGRA-ME, cgramap), .xml (the NUS mappers), "
+                 ".txt (the SAT-based mappers' text form) or NAME_nodes "
+                 "(SAT-MapIt's files)");
     return NULL;
 }

@@ -442,7 +442,8 @@ static int check_positions(cl *c, int rows, int cols)
                     "nodes, above the clustering threshold %d): unit '%s' "
                     "is at row %d, col %d, not on the %d x %d grid; give "
                     "its block a position on the grid or raise the "
-                    "threshold",
+                    "threshold (--cluster-above, cg_map_params."
+                    "cluster_threshold)",
                     cg_dfg_name(c->g), c->n, c->p->threshold, pr->name,
                     pr->row, pr->col, rows, cols);
         rc = -1;

@@ -120,11 +120,61 @@ int cg__xml_stamp(cg__xctx *c, const xmlNode *n, long *h, long *w)
     return 0;
 }
 
+/* Whether an attribute of n or of an element inside it holds text. */
+static bool refers(const xmlNode *n, const char *text)
+{
+    for (const xmlAttr *a = n->properties; a; a = a->next) {
+        xmlChar *v = xmlNodeGetContent((const xmlNode *)a);
+        bool hit = v && strstr((const char *)v, text);
+        xmlFree(v);
+        if (hit)
+            return true;
+    }
+    for (const xmlNode *k = n->children; k; k = k->next)
+        if (k->type == XML_ELEMENT_NODE && refers(k, text))
+            return true;
+    return false;
+}
+
+/* A counter name cgramap's expressions can read as (name): letters,
+ * digits and '_'.  CGRA-ME substitutes "(name)" as text, so its files may
+ * name a counter anything (archfiles/archfile.xml: counter="stupid counter
+ * name"); such a name is taken while nothing refers to it. */
+static bool counter_name_ok(cg__xctx *c, const xmlNode *n,
+                            const char *attr, const char *name)
+{
+    static const char *const reserved[] = {"rel", "empty", "not", "this"};
+    bool word = *name && !isdigit((unsigned char)*name);
+    for (const char *s = name; *s; s++)
+        word = word && (isalnum((unsigned char)*s) || *s == '_');
+    bool taken = false;
+    for (int r = 0; r < 4; r++)
+        taken = taken || !strcmp(name, reserved[r]);
+    if (word && !taken)
+        return true;
+    bool used = false;
+    if (!word && *name && !strpbrk(name, "()")) {
+        char *ref = malloc(strlen(name) + 3);
+        if (!ref) {
+            cg__xml_error(c, n, "out of memory");
+            return false;
+        }
+        sprintf(ref, "(%s)", name);
+        used = refers(n, ref);
+        free(ref);
+        if (!used)
+            return true;
+    }
+    cg__xml_error(c, n, "%s=\"%s\" is not a valid counter name%s; use "
+                  "letters, digits and '_' (not rel, empty, not, this)", attr,
+                  CG_QUOTE(name), used ? " to refer to as (name)" : "");
+    return false;
+}
+
 static int check_counters(cg__xctx *c, const xmlNode *n, pattern *p)
 {
     static const char *const attr[] = {"counter", "row-counter",
                                        "col-counter"};
-    static const char *const reserved[] = {"rel", "empty", "not", "this"};
     int rc = 0;
     for (int i = 0; i < 3; i++) {
         xmlChar *v = xmlGetProp(n, (const xmlChar *)attr[i]);
@@ -132,17 +182,8 @@ static int check_counters(cg__xctx *c, const xmlNode *n, pattern *p)
         xmlFree(v);
         if (!p->counter[i])
             continue;
-        bool ok = *p->counter[i] && !isdigit((unsigned char)*p->counter[i]);
-        for (const char *s = p->counter[i]; *s; s++)
-            ok = ok && (isalnum((unsigned char)*s) || *s == '_');
-        for (int r = 0; r < 4; r++)
-            ok = ok && strcmp(p->counter[i], reserved[r]);
-        if (!ok) {
-            cg__xml_error(c, n, "%s=\"%s\" is not a valid counter name; use "
-                          "letters, digits and '_' (not rel, empty, not, "
-                          "this)", attr[i], CG_QUOTE(p->counter[i]));
+        if (!counter_name_ok(c, n, attr[i], p->counter[i]))
             rc = -1;
-        }
         for (int j = 0; j < i; j++)
             if (p->counter[j] && !strcmp(p->counter[j], p->counter[i])) {
                 cg__xml_error(c, n, "counter name '%s' is used by both %s= "

@@ -46,7 +46,7 @@ static void test_directories(void **state)
                ".c file with //DFGLOOP tags\n");
     expect_run((const char *const[]){"map", "tests/cli/data", NULL}, 1, "",
                "tests/cli/data: error: is a directory, not a file; name a "
-               ".dot, .xml or .txt DFG file\n");
+               ".dot, .xml, .txt or NAME_nodes DFG file\n");
 }
 
 /* A device (or a FIFO) without end as an input: read up to the cap, then

@@ -434,8 +434,9 @@ static void test_cgrame_loop_control(void **state)
 }
 
 /* Other mappers' DFGs named as PATHs: the same loop in the NUS mappers'
- * XML and the SAT-based mappers' text form maps and verifies (the
- * interpreter's reference run), one row each. */
+ * XML, the SAT-based mappers' text form and SAT-MapIt's files (NAME_nodes,
+ * its counter a phi: one more node) maps and verifies (the interpreter's
+ * reference run), one row each. */
 static void test_foreign_dfgs(void **state)
 {
     (void)state;
@@ -443,14 +444,19 @@ static void test_foreign_dfgs(void **state)
     run_cgramap(&r, (const char *const[]){
         "--timeout", "30", "--max-ii", "4",
         "tests/dfg/data/foreign/scale.xml",
-        "tests/dfg/data/foreign/scale.txt", NULL});
+        "tests/dfg/data/foreign/scale.txt",
+        "tests/dfg/data/foreign/sat/scale_nodes", NULL});
     assert_int_equal(r.status, 0);
     mask_times(r.out);
 #define SCALE_ROW                                                             \
     "scale          scale             12      1      2 -             2 mapped " \
     "                  optimal TIME    4/16   16%     5   0   2     86      " \
     "-          -      -          -         - yes\n"
-    assert_string_equal(r.out, HEADER SCALE_ROW SCALE_ROW);
+#define SAT_ROW                                                               \
+    "scale          scale             13      1      2 -             2 mapped " \
+    "                  optimal TIME    4/16   16%     6   0   2     86      " \
+    "-          -      -          -         - yes\n"
+    assert_string_equal(r.out, HEADER SCALE_ROW SCALE_ROW SAT_ROW);
     assert_string_equal(r.err, "");
 }
 
@@ -642,8 +648,8 @@ static void test_usage_and_nothing_found(void **state)
     run_cgramap(&r, (const char *const[]){"README.md", NULL});
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "README.md: error: not a folder, a .c file or "
-                        "a DFG file (.dot; .xml, .txt: other mappers' "
-                        "DFGs)\n");
+                        "a DFG file (.dot; .xml, .txt, NAME_nodes: other "
+                        "mappers' DFGs)\n");
 }
 
 /* --solver: x fans out to three ops on a 2x2 mesh (tests/cli/data/solver).

@@ -465,6 +465,121 @@ static void test_cgrame_spellings(void **state)
     cg_dfg_destroy(g);
 }
 
+/* A store of a file in CGRA-ME 1.x's form (node k named its opcode and k,
+ * no width=; as its pass wrote simple/graph_loop.dot) is read in LLVM's
+ * operand order, 0 the value and 1 the address, with one warning at the
+ * first store; a width= anywhere makes it cgramap's order again. */
+static void test_cgrame1_stores(void **state)
+{
+    (void)state;
+    /* b[i] = a[i] + 5, addresses i * 4 (CGRA-ME drops the base) */
+    const char *text =
+        "digraph G {\n"
+        "const0[opcode=const];\nmul1[opcode=mul];\nload2[opcode=load];\n"
+        "const3[opcode=const];\nadd4[opcode=add];\nconst5[opcode=const];\n"
+        "mul6[opcode=mul];\nstore7[opcode=store];\nadd8[opcode=add];\n"
+        "const9[opcode=const];\nstore10[opcode=store];\n"
+        "const0->mul1[operand=0]; add8->mul1[operand=1];\n"
+        "mul1->load2[operand=0];\n"
+        "load2->add4[operand=0]; const3->add4[operand=1];\n"
+        "const5->mul6[operand=0]; add8->mul6[operand=1];\n"
+        "add4->store7[operand=0]; //add->store\n"
+        "mul6->store7[operand=1]; //gep_mul->store\n"
+        "add4->store10[operand=0]; mul1->store10[operand=1];\n"
+        "add8->add8[operand=0]; const9->add8[operand=1];\n"
+        "}\n";
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = cg_dfg_read_dot_string(text, "g.dot", d);
+    assert_non_null(g);
+    expect_diags(d, (const char *const[]){
+        "g.dot:9: warning: store 'store7' and 1 more: the file is as "
+        "CGRA-ME 1.x's DFG pass writes it (node k named its opcode and k, "
+        "no width=), which keeps LLVM's store operands: operand 0 is read "
+        "as the value and 1 as the address (cgramap writes 0 the address, "
+        "1 the value)"}, 1);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "mul6", "store7"))
+                     ->operand, 0);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "add4", "store7"))
+                     ->operand, 1);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "mul1", "store10"))
+                     ->operand, 0);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "add8", "add8"))
+                     ->distance, 1);
+    /* written back in cgramap's order, it reads back unchanged */
+    char *a = dot_text(g);
+    cg_dfg *h = read_ok_string(a);
+    assert_same_graph(g, h);
+    cg_dfg_destroy(h);
+    free(a);
+    cg_dfg_destroy(g);
+    /* one width= and the file is not CGRA-ME 1.x's: operands as written */
+    const char *rest = strstr(text, "mul1[");
+    assert_non_null(rest);
+    char *w = malloc(strlen(text) + 64);
+    assert_non_null(w);
+    strcpy(w, "digraph G {\nconst0[opcode=const width=32];\n");
+    strcat(w, rest);
+    g = read_ok_string(w);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "add4", "store7"))
+                     ->operand, 0);
+    assert_int_equal(cg_dfg_get_edge(g, find_edge(g, "mul6", "store7"))
+                     ->operand, 1);
+    cg_dfg_destroy(g);
+    free(w);
+}
+
+/* CGRA-ME 2.x's form (cgrame2_scale.dot): operands by name (LHS RHS,
+ * any2input in file order, addr and data), constVal= and memName=; its
+ * loop branch (br, the exit icmp, the trip count and the block inputs)
+ * left out; the same memory as the loop it writes (b[i] = 3 * a[i] for
+ * i = 1..8).  Messages after the branch is gone still name their line. */
+static void test_cgrame2(void **state)
+{
+    (void)state;
+    cg_dfg *g = read_ok("tests/dfg/data/dot/cgrame2_scale.dot");
+    assert_int_equal(cg_dfg_nnodes(g), 14);
+    assert_int_equal(cg_dfg_nedges(g), 15);
+    const char *gone[] = {"i9_br", "i8_icmp", "input0", "bb0", ".loopexit"};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(cg_dfg_find(g, gone[i]), -1);
+    static const struct {
+        const char *src, *dst;
+        int operand, distance;
+    } want[] = {{"const0", "i0_phi", 0, 0}, {"i7_add", "i0_phi", 1, 1},
+                {"i1_shl", "i2_add", 0, 0}, {"const2", "i2_add", 1, 0},
+                {"const4", "i5_add", 0, 0}, {"i1_shl", "i5_add", 1, 0},
+                {"i5_add", "i6_store", 0, 0}, {"i4_mul", "i6_store", 1, 0},
+                {"i2_add", "i3_load", 0, 0}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const cg_dfg_edge *x =
+            cg_dfg_get_edge(g, find_edge(g, want[i].src, want[i].dst));
+        assert_int_equal(x->operand, want[i].operand);
+        assert_int_equal(x->distance, want[i].distance);
+    }
+    uint8_t m[1024] = {0};
+    for (int k = 0; k < 64; k++)
+        m[256 + 4 * k] = (uint8_t)(k + 1);
+    cg_mem mem = {m, 0, sizeof m};
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_dfg_run(g, 8, &mem, NULL, NULL, d), 0);
+    for (int i = 0; i <= 9; i++)
+        assert_int_equal(m[512 + 4 * i], i >= 1 && i <= 8 ? 3 * (i + 1) : 0);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    expect_errors("digraph G {\n b[opcode=br]; c[opcode=input];\n"
+                  " a[opcode=input]; st[opcode=store];\n"
+                  " c->b[operand=branch_true]; a->st[operand=addr];\n"
+                  " a->st[operand=pred];\n}\n",
+                  "t.dot:5: error: edge 'a' -> 'st': operand='pred' "
+                  "(CGRA-ME 2.x's predicate) is not read: cgramap has no "
+                  "predicated execution", NULL);
+    expect_errors("digraph G {\n b[opcode=br]; c[opcode=input];\n"
+                  " a[opcode=input]; st[opcode=store];\n"
+                  " c->b[operand=branch_true]; a->st[operand=addr];\n}\n",
+                  "t.dot:3: error: node 'st' (store): operand 1 has no edge "
+                  "(store takes 2 operands)", NULL);
+}
+
 /* Widths left out: icmp 1, an output takes its operand's width (also
  * through a chain), everything else 32. */
 static void test_default_widths(void **state)
@@ -753,13 +868,13 @@ static void test_check_errors(void **state)
                   "one of eq ne slt sle sgt sge ult ule ugt uge)", NULL);
 }
 
-/* Random edits of a good file (fixed seed): the reader never crashes or
- * leaks (run under ASan), and fails only with located messages. */
-static void test_mutations(void **state)
+/* 3,000 random edits of the good file at path (fixed seed): the reader
+ * never crashes or leaks (run under ASan), and fails only with located
+ * messages. */
+static void mutate_file(const char *path)
 {
-    (void)state;
     static const char alphabet[] = "{}[];,=:->\"</*#\\\n ax01_+";
-    char *good = cg_slurp("tests/dfg/golden/dot/acc.dot", NULL);
+    char *good = cg_slurp(path, NULL);
     assert_non_null(good);
     size_t len = strlen(good);
     unsigned seed = 12345;
@@ -796,6 +911,14 @@ static void test_mutations(void **state)
     }
     assert_true(failed > 1000); /* most edits break the file */
     free(good);
+}
+
+/* cgramap's form, and CGRA-ME 2.x's (named operands, a br left out). */
+static void test_mutations(void **state)
+{
+    (void)state;
+    mutate_file("tests/dfg/golden/dot/acc.dot");
+    mutate_file("tests/dfg/data/dot/cgrame2_scale.dot");
 }
 
 /* Files that cannot be read, or are not text. */
@@ -840,6 +963,8 @@ int main(void)
         cmocka_unit_test(test_odd_names),
         cmocka_unit_test(test_cgrame),
         cmocka_unit_test(test_cgrame_spellings),
+        cmocka_unit_test(test_cgrame1_stores),
+        cmocka_unit_test(test_cgrame2),
         cmocka_unit_test(test_default_widths),
         cmocka_unit_test(test_forms),
         cmocka_unit_test(test_names),

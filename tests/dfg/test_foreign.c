@@ -43,6 +43,17 @@ static uint8_t *run8(const cg_dfg *g)
     return m;
 }
 
+/* a and b leave the same memory after 8 iterations (run8); both freed. */
+static void same_memory(cg_dfg *a, cg_dfg *b)
+{
+    uint8_t *ma = run8(a), *mb = run8(b);
+    assert_memory_equal(ma, mb, 1024);
+    free(ma);
+    free(mb);
+    cg_dfg_destroy(a);
+    cg_dfg_destroy(b);
+}
+
 static int count_op(const cg_dfg *g, cg_op op)
 {
     int k = 0;
@@ -88,6 +99,34 @@ static void test_scale_both_forms(void **state)
     free(mt);
     cg_dfg_destroy(x);
     cg_dfg_destroy(t);
+}
+
+/* scale_morpher.xml: scale.xml as Morpher's generator writes it (a
+ * <MutexBB> beside the <DFG>, no blank between some attributes, a
+ * <GEPOffset> of 0) reads to the same graph. */
+static void test_morpher_syntax(void **state)
+{
+    (void)state;
+    cg_dfg *x = read_ok(DATA "scale.xml");
+    cg_dfg *m = read_ok(DATA "scale_morpher.xml");
+    assert_string_equal(cg_dfg_name(m), "scale_morpher");
+    assert_int_equal(cg_dfg_nnodes(m), cg_dfg_nnodes(x));
+    assert_int_equal(cg_dfg_nedges(m), cg_dfg_nedges(x));
+    for (int i = 0; i < cg_dfg_nnodes(x); i++) {
+        const cg_dfg_node *a = cg_dfg_get_node(x, i);
+        const cg_dfg_node *b = cg_dfg_get_node(m, i);
+        assert_int_equal(a->op, b->op);
+        assert_int_equal(a->value, b->value);
+    }
+    for (int e = 0; e < cg_dfg_nedges(x); e++) {
+        const cg_dfg_edge *a = cg_dfg_get_edge(x, e);
+        const cg_dfg_edge *b = cg_dfg_get_edge(m, e);
+        assert_int_equal(a->src, b->src);
+        assert_int_equal(a->dst, b->dst);
+        assert_int_equal(a->operand, b->operand);
+        assert_int_equal(a->distance, b->distance);
+    }
+    same_memory(x, m);
 }
 
 /* Write text to path; read it with cg_dfg_read_file expecting NULL and
@@ -143,8 +182,9 @@ static void test_text_errors(void **state)
                   "takes 2 operands)", NULL);
     expect_errors("/tmp/cg_foreign_t.dfg", "",
                   "/tmp/cg_foreign_t.dfg: error: not a DFG file: a DFG is "
-                  "read from .dot (CGRA-ME, cgramap), .xml (the NUS mappers) "
-                  "or .txt (the SAT-based mappers' text form)", NULL);
+                  "read from .dot (CGRA-ME, cgramap), .xml (the NUS mappers), "
+                  ".txt (the SAT-based mappers' text form) or NAME_nodes "
+                  "(SAT-MapIt's files)", NULL);
 }
 
 #define X "/tmp/cg_foreign_t.xml"
@@ -158,7 +198,27 @@ static void test_nus_errors(void **state)
                   "mismatch: Node line 2 and DFG; fix the XML syntax there",
                   NULL);
     expect_errors(X, "<Graph/>\n", X ":1: error: the root must be <DFG> "
-                  "(the NUS mappers' DFG XML), not <Graph>", NULL);
+                  "(the NUS mappers' DFG XML, beside it Morpher's "
+                  "<MutexBB>), not <Graph>", NULL);
+    expect_errors(X, "\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<MutexBB>\n"
+                  "</MutexBB>\n",
+                  X ": error: no <DFG> in the file (the NUS mappers' DFG "
+                  "XML)", NULL);
+    expect_errors(X, "<DFG>\n" NODE("0", "MOVC", "") "</DFG>\n<DFG>\n"
+                  "</DFG>\n", X ":4: error: a second <DFG> (the first at "
+                  "line 1): a file holds one loop's DFG", NULL);
+    expect_errors(X, "<MutexBB/>\n<DFG>\n<Node idx=\"0\"BB=\"b\"CONST=\"1\">"
+                  "\n<OP>MOVC</OP><GEPOffset> 8 </GEPOffset></Node>\n"
+                  "</DFG>\n",
+                  X ":4: error: <GEPOffset> 8 </GEPOffset>: only 0 is read "
+                  "(whether CONST holds another offset already is not "
+                  "known)", NULL);
+    expect_errors(X, "<MutexBB/>\n<DFG>\n<Node idx=\"0\"BB=\"b\"CONST=\"1\">"
+                  "\n<OP>CMERGE</OP><GEPOffset>0</GEPOffset></Node>\n"
+                  "</DFG>\n",
+                  X ":4: error: node 0: CMERGE (Morpher's partial-predication "
+                  "merge, a value passed on when its predicate holds) is not "
+                  "read: cgramap has no predicated execution", NULL);
     expect_errors(X, "<DFG>\n" NODE("0", "FROB", "") "</DFG>\n",
                   X ":2: error: node 0: unknown opcode 'FROB' (opcodes: ADD "
                   "SUB MUL DIV REM AND OR XOR LS RS ARS CMP CLT CGT SELECT "
@@ -168,7 +228,8 @@ static void test_nus_errors(void **state)
                   X ":2: error: unknown attribute 'PRIO' on <Node> "
                   "(attributes: idx ASAP ALAP BB CONST)",
                   X ":2: error: unknown tag <Extra> inside <Node> (expected: "
-                  "OP, Inputs, Outputs, BasePointerName, RecParents)", NULL);
+                  "OP, Inputs, Outputs, BasePointerName, RecParents, GEPOffset)",
+                  NULL);
     expect_errors(X, "<DFG>\n" NODE("0", "MOVC", "") NODE("0", "ADD", "")
                   "</DFG>\n", X ":3: error: node idx=\"0\" is declared "
                   "twice (first at line 2)", NULL);
@@ -195,10 +256,168 @@ static void test_nus_errors(void **state)
                   "(load takes 1 operands)", NULL);
 }
 
+/* ---- SAT-MapIt's files ------------------------------------------------ */
+
+#define SAT DATA "sat/"
+
+/* sat/scale_*: scale.txt's loop as SAT-MapIt's pass writes it: the phi
+ * counter becomes the increment's own edge one iteration back (init the
+ * phi's constant 1), the beq exit branch and its live-in are left out,
+ * the store's LLVM operands (value, address) become cgramap's (address,
+ * value); the same memory as scale.txt after 8 iterations. */
+static void test_satmapit_scale(void **state)
+{
+    (void)state;
+    cg_dfg *g = read_ok(SAT "scale_nodes"), *t = read_ok(DATA "scale.txt");
+    assert_string_equal(cg_dfg_name(g), "scale");
+    assert_int_equal(cg_dfg_nnodes(g), 13);
+    assert_int_equal(cg_dfg_nedges(g), 13);
+    assert_int_equal(count_op(g, CG_OP_CONST), 6);
+    assert_int_equal(count_op(g, CG_OP_PHI), 0);
+    assert_int_equal(count_op(g, CG_OP_INPUT), 0);
+    assert_int_equal(cg_dfg_find(g, "n8"), -1);
+    int inc = cg_dfg_find(g, "n1"), st = cg_dfg_find(g, "n7");
+    int seen = 0;
+    for (int e = 0; e < cg_dfg_nedges(g); e++) {
+        const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
+        if (x->src == inc && x->dst != cg_dfg_find(g, "n2") &&
+            x->dst != inc)
+            fail_msg("n1 feeds node %d", x->dst);
+        if (x->src == inc) {
+            assert_int_equal(x->distance, 1);
+            assert_int_equal(x->init, cg_dfg_find(g, "n20"));
+            seen++;
+        }
+        if (x->dst == st)
+            assert_int_equal(x->src, cg_dfg_find(g, x->operand ? "n5"
+                                                               : "n6"));
+    }
+    assert_int_equal(seen, 2);
+    same_memory(g, t);
+}
+
+/* Write the SAT-MapIt files of prefix P (NULL text: no such file). */
+static void write_sat(const char *const files[][2], int n)
+{
+    for (int i = 0; i < n; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "/tmp/cg_sat_t_%s", files[i][0]);
+        remove(path);
+        if (!files[i][1])
+            continue;
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(files[i][1], f);
+        fclose(f);
+    }
+}
+
+static void expect_sat_errors(const char *nodes, const char *edges,
+                              const char *consts, ...)
+{
+    const char *const files[][2] = {{"nodes", nodes}, {"edges", edges},
+                                    {"constants", consts},
+                                    {"livein_edges", NULL},
+                                    {"liveout_edges", NULL}};
+    write_sat(files, 5);
+    cg_diags *d = cg_diags_create();
+    assert_null(cg_dfg_read_file("/tmp/cg_sat_t_nodes", d));
+    va_list ap;
+    va_start(ap, consts);
+    expect_diag_list(d, ap);
+    va_end(ap);
+    cg_diags_destroy(d);
+    write_sat((const char *const[][2]){{"nodes", NULL}, {"edges", NULL},
+                                       {"constants", NULL}}, 3);
+}
+
+/* A live-in as a phi's initial value and a live-out: s = (s << 1) |
+ * (x & 1); x >>= 1 over the bits of x (a live-in), s the live-out; the
+ * counter and its blt exit on another live-in are left out.  After 8
+ * iterations from x = 0xb4, s is 0x2d (the low byte reversed). */
+static void test_satmapit_live(void **state)
+{
+    (void)state;
+    const char *const files[][2] = {
+        {"nodes", "0 phi 5 20 -1 40\n1 phi 7 21 -1 40\n2 phi 6 30 -1 40\n"
+                  "3 shl 0 22 -1 9\n4 and 2 23 -1 11\n5 or 3 4 -1 12\n"
+                  "6 lshr 2 24 -1 10\n7 add 1 25 -1 1\n8 blt 7 31 -1 26\n"},
+        {"edges", "0 3 0 1\n1 7 0 1\n2 6 0 1\n2 4 0 1\n3 5 0 1\n4 5 0 1\n"
+                  "5 0 1 1\n6 2 1 1\n7 8 0 1\n7 1 1 1\n"},
+        {"constants", "20 0 0 1\n21 1 0 1\n22 3 1 1\n23 4 1 1\n24 6 1 1\n"
+                      "25 7 1 1\n"},
+        {"livein_edges", "30 2 0 1\n31 8 0 1\n"},
+        {"liveout_edges", "5 40 0 1\n"}};
+    write_sat(files, 5);
+    cg_dfg *g = read_ok("/tmp/cg_sat_t_nodes");
+    assert_string_equal(cg_dfg_name(g), "cg_sat_t");
+    assert_int_equal(cg_dfg_nnodes(g), 10);
+    assert_int_equal(count_op(g, CG_OP_INPUT), 1);
+    assert_int_equal(count_op(g, CG_OP_OUTPUT), 1);
+    assert_int_equal(cg_dfg_find(g, "n31"), -1);
+    uint64_t *in = calloc((size_t)cg_dfg_nnodes(g), sizeof *in);
+    uint64_t *out = calloc((size_t)cg_dfg_nnodes(g), sizeof *out);
+    assert_non_null(in);
+    assert_non_null(out);
+    in[cg_dfg_find(g, "n30")] = 0xb4;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_dfg_run(g, 8, NULL, in, out, d), 0);
+    assert_int_equal(out[cg_dfg_find(g, "n40")], 0x2d);
+    cg_diags_destroy(d);
+    free(in);
+    free(out);
+    cg_dfg_destroy(g);
+    write_sat((const char *const[][2]){{"nodes", NULL}, {"edges", NULL},
+                                       {"constants", NULL},
+                                       {"livein_edges", NULL},
+                                       {"liveout_edges", NULL}}, 5);
+}
+
+#define SN "/tmp/cg_sat_t_nodes"
+static void test_satmapit_errors(void **state)
+{
+    (void)state;
+    const char *ok_edges = "0 1 0 1\n";
+    expect_sat_errors("0 load 5 -1 -1 30\n1 bsfa 0 -1 2 7\n2 store x\n",
+                      ok_edges, NULL,
+                      SN ":2: error: node 1: 'bsfa' is not read (read: add "
+                      "sub mul sdiv udiv srem urem and or xor shl lshr ashr "
+                      "load store select phi, and the exit branch beq bne "
+                      "blt ble bgt bge)",
+                      SN ":3: error: expected 6 whole numbers (the second a "
+                      "name), blank-separated", NULL);
+    expect_sat_errors("0 load 5 -1 -1 30\n1 store 0 0 -1 31\n", "", NULL,
+                      SN ":1: error: node 0: its LOP names no node, "
+                      "constant or live-in",
+                      SN ":2: error: node 1: its LOP is node 0, but the "
+                      "_edges file has no edge 0 1",
+                      SN ":2: error: node 1: its ROP is node 0, but the "
+                      "_edges file has no edge 0 1", NULL);
+    expect_sat_errors("0 phi 1 2 -1 40\n3 store 0 0 -1 31\n",
+                      "0 3 0 1\n", "1 0 0 0\n2 0 1 1\n",
+                      SN ":1: error: phi 0: read only with one operand from "
+                      "the loop (an edge of distance 1, not from a phi) and "
+                      "one constant or live-in", NULL);
+    expect_sat_errors("0 add -1 -1 -1 1\n", "9 0 1 1\n", "1 0 4 7\n",
+                      "/tmp/cg_sat_t_constants:1: error: constant 1: its "
+                      "node 0 is no instruction of the _nodes file, or its "
+                      "position 7 is not 0 (LOP) or 1 (ROP)", NULL);
+    expect_sat_errors("0 add 1 2 -1 1\n", "", "1 0 4 0\n2 0 5 1\n",
+                      SN ": error: no store and no live-out: the loop "
+                      "computes nothing that stays", NULL);
+    expect_sat_errors("0 load 1 -1 -1 30\n", NULL, "1 0 4 0\n",
+                      "/tmp/cg_sat_t_edges: error: cannot open the file: No "
+                      "such file or directory; check the path", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scale_both_forms),
+        cmocka_unit_test(test_morpher_syntax),
+        cmocka_unit_test(test_satmapit_scale),
+        cmocka_unit_test(test_satmapit_live),
+        cmocka_unit_test(test_satmapit_errors),
         cmocka_unit_test(test_text_errors),
         cmocka_unit_test(test_nus_errors),
     };

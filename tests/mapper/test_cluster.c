@@ -578,12 +578,14 @@ static void test_bad_input(void **state)
                 "array into regions for 'adds' (11 nodes, above the "
                 "clustering threshold 4): unit 'fu' is at row -1, col -1, "
                 "not on the 2 x 2 grid; give its block a position on the "
-                "grid or raise the threshold\n"
+                "grid or raise the threshold (--cluster-above, "
+                "cg_map_params.cluster_threshold)\n"
                 "loose.xml:7: error: cannot split the array into regions "
                 "for 'adds' (11 nodes, above the clustering threshold 4): "
                 "unit 'io' is at row -1, col -1, not on the 2 x 2 grid; "
                 "give its block a position on the grid or raise the "
-                "threshold\n");
+                "threshold (--cluster-above, cg_map_params."
+                "cluster_threshold)\n");
     /* at or below the threshold the whole array needs no positions */
     p.threshold = 11;
     cg__cluster_out out;

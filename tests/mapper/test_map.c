@@ -416,7 +416,8 @@ static void test_cluster_threshold(void **state)
                  "for 'dbl' (6 nodes, above the clustering threshold 2): "
                  "unit '%s' is at row -1, col -1, not on the 2 x 2 grid; "
                  "give its block a position on the grid or raise the "
-                 "threshold", i ? "io" : "fu");
+                 "threshold (--cluster-above, cg_map_params."
+                 "cluster_threshold)", i ? "io" : "fu");
         assert_string_equal(cg_diags_get(d, i)->msg, want);
     }
     cg_map_result_free(&r);

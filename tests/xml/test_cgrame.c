@@ -249,7 +249,7 @@ static void test_stamp_modulo(void **state)
     cg_diags *d;
     expect_file("hetero_orth.xml", NULL, 1, "cgrame_hetero_orth_summary.txt",
                 1, &d);
-    expect_diag(d, 0, DATA "hetero_orth.xml:33: warning: the 1x8 <interior> "
+    expect_diag(d, 0, DATA "hetero_orth.xml:26: warning: the 1x8 <interior> "
                 "stamp does not tile the 2x2 interior; as in CGRA-ME, "
                 "interior cell (r, c) takes the stamp's cell (r mod 1, c mod "
                 "8): 6 of its 8 cells lie beyond the interior and are not "
@@ -258,13 +258,13 @@ static void test_stamp_modulo(void **state)
     d = cg_diags_create();
     cg_arch *a = cg_xml_read(DATA "hetero_orth.xml", NULL, d);
     char *text = netlist_text(a, 0);
-    assert_non_null(strstr(text, "prim block_1_1.func FuncUnit at=1,1 "
+    assert_non_null(strstr(text, "prim block_1_1.fu FuncUnit at=1,1 "
                            "width=32 latency=0 ops=add,sub,mul,sdiv,"));
-    assert_non_null(strstr(text, "prim block_2_1.func FuncUnit at=2,1 "
+    assert_non_null(strstr(text, "prim block_2_1.fu FuncUnit at=2,1 "
                            "width=32 latency=0 ops=add,sub,mul,sdiv,"));
-    assert_non_null(strstr(text, "prim block_1_2.func FuncUnit at=1,2 "
+    assert_non_null(strstr(text, "prim block_1_2.fu FuncUnit at=1,2 "
                            "width=32 latency=0 ops=add,sub,and,"));
-    assert_non_null(strstr(text, "prim block_2_2.func FuncUnit at=2,2 "
+    assert_non_null(strstr(text, "prim block_2_2.fu FuncUnit at=2,2 "
                            "width=32 latency=0 ops=add,sub,and,"));
     free(text);
     cg_arch_destroy(a);
@@ -386,6 +386,33 @@ static void test_inout_join(void **state)
                  "by 'io.out'); drive it from one side");
 }
 
+/* Line 1: a PE with an input and an output. */
+#define PE_MOD                                                                \
+    "<cgra><module name=\"pe\"><input name=\"in\"/><output name=\"out\"/>"  \
+    "<inst name=\"r\" module=\"Register\"/><connection from=\"this.in\" "     \
+    "to=\"r.in\"/><connection from=\"r.out\" to=\"this.out\"/></module>\n"
+
+/* CGRA-ME substitutes "(name)" as text, so its files may give a counter
+ * any name (its archfiles/archfile.xml: counter="stupid counter name"):
+ * taken while nothing refers to it, an error when something does, as
+ * cgramap reads "(a b)" as a call. */
+static void test_counter_any_name(void **state)
+{
+    (void)state;
+    const char *const want[] = {"blocks: 4", NULL};
+    expect_summary(PE_MOD "<architecture row=\"2\" col=\"2\">\n"
+                   "<pattern counter=\"stupid counter name\" "
+                   "wrap-around=\"on\"><block module=\"pe\"/>\n"
+                   "<connection from=\"(rel 0 1).out\" to=\"(rel 0 0).in\"/>"
+                   "</pattern></architecture></cgra>\n", want);
+    expect_error(PE_MOD "<architecture row=\"1\" col=\"2\">\n"
+                 "<pattern counter=\"a b\"><block module=\"pe\" "
+                 "k=\"(a b)\"/></pattern></architecture></cgra>\n",
+                 "t.xml:3: error: counter=\"a b\" is not a valid counter "
+                 "name to refer to as (name); use letters, digits and '_' "
+                 "(not rel, empty, not, this)");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -420,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_adres_memport),
         cmocka_unit_test(test_memport_inst),
         cmocka_unit_test(test_inout_join),
+        cmocka_unit_test(test_counter_any_name),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
