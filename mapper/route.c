@@ -91,13 +91,16 @@ static bool is_route(const cg_mrrg *m, int i)
 /* Append a state to bucket `delay`; -1 on no memory. */
 static int push(cg__router *r, int node, int delay, int pred)
 {
-    int c1 = r->scap, c2 = r->scap, c3 = r->scap, c4 = r->scap;
-    if (CG_GROW(r->sn, c1, r->ns + 1) || CG_GROW(r->sd, c2, r->ns + 1) ||
-        CG_GROW(r->sp, c3, r->ns + 1) || CG_GROW(r->snext, c4, r->ns + 1)) {
-        r->oom = true;
-        return -1;
+    if (r->ns >= r->scap) { /* rare: the arrays only grow */
+        int c1 = r->scap, c2 = r->scap, c3 = r->scap, c4 = r->scap;
+        if (CG_GROW(r->sn, c1, r->ns + 1) || CG_GROW(r->sd, c2, r->ns + 1) ||
+            CG_GROW(r->sp, c3, r->ns + 1) ||
+            CG_GROW(r->snext, c4, r->ns + 1)) {
+            r->oom = true;
+            return -1;
+        }
+        r->scap = c1;
     }
-    r->scap = c1;
     int s = r->ns++;
     r->sn[s] = node;
     r->sd[s] = delay;
