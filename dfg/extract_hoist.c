@@ -30,6 +30,24 @@ static bool invariant(LLVMValueRef v, LLVMBasicBlockRef body)
     return LLVMIsAConstant(v) || LLVMIsAArgument(v);
 }
 
+/* Does every varying index of gep come after the fixed ones (constant
+ * zeros aside)?  Only then is it split: the prefix and the steps from it
+ * walk the partial addresses gep walks, so both keep its inbounds (which
+ * the narrowing to the address width relies on).  &B[k][j] with j fixed
+ * would start at &B[0][j], which inbounds does not promise to exist. */
+static bool fixed_first(LLVMValueRef gep, LLVMBasicBlockRef body)
+{
+    bool varied = false;
+    for (int i = 1; i < LLVMGetNumOperands(gep); i++) {
+        LLVMValueRef ix = LLVMGetOperand(gep, (unsigned)i);
+        if (!invariant(ix, body))
+            varied = true;
+        else if (varied && !LLVMIsNull(ix))
+            return false;
+    }
+    return true;
+}
+
 /* Should gep be split: its base is fixed in the loop, some index changes
  * and some index that does not is not a constant (constant indices fold
  * into the base anyway)?  Vectors and more than 63 indices stay whole. */
@@ -48,7 +66,7 @@ static bool worth_splitting(LLVMValueRef gep, LLVMBasicBlockRef body)
         else if (!LLVMIsAConstant(ix))
             fixed = true;
     }
-    return varies && fixed;
+    return varies && fixed && fixed_first(gep, body);
 }
 
 /* The type gep's index i (a varying one) steps over, so its stride is
@@ -126,23 +144,6 @@ static LLVMValueRef prefix_of(LLVMBuilderRef bld, LLVMBasicBlockRef pre,
     return p;
 }
 
-/* Does every varying index of gep come after the fixed ones (constant
- * zeros aside)?  Then the prefix and the steps from it walk the partial
- * addresses gep walks and keep its inbounds; else they are plain address
- * arithmetic, without it. */
-static bool fixed_first(LLVMValueRef gep, LLVMBasicBlockRef body)
-{
-    bool varied = false;
-    for (int i = 1; i < LLVMGetNumOperands(gep); i++) {
-        LLVMValueRef ix = LLVMGetOperand(gep, (unsigned)i);
-        if (!invariant(ix, body))
-            varied = true;
-        else if (varied && !LLVMIsNull(ix))
-            return false;
-    }
-    return true;
-}
-
 /* Split gep: the prefix (its varying indices 0) is computed in the
  * preheader and each varying index steps from it, one single-index GEP
  * over the type it strides.  False when out of memory. */
@@ -163,7 +164,7 @@ static bool split(LLVMBuilderRef bld, LLVMBasicBlockRef pre, prefixes *ps,
             ops[i] = LLVMConstNull(LLVMTypeOf(ix));
         }
     }
-    bool inb = LLVMIsInBounds(gep) && fixed_first(gep, body);
+    bool inb = LLVMIsInBounds(gep);
     LLVMValueRef a = prefix_of(bld, pre, ps, gep, ops, n, inb);
     if (!a)
         return false;

@@ -817,6 +817,11 @@ static void test_widths(void **state)
         "tests/dfg/data/widths.c:20: warning: loop 'wide': 'load7' (load) "
         "and the ops tied to it stay 64 bits, wider than the address width "
         "32: 'load7' (load) accesses 64-bit data", NULL});
+    /* B[k][j] with j fixed is not split (its start &B[0][j] is no
+     * inbounds address): split, B.base stayed 64 bits and 66 nodes with
+     * it, wider than every unit */
+    expect_widths("benchmarks/large/gemm_block/gemm_block.c", "gemm_block",
+                  32, 0, none);
     /* for (int i = 0; i < n; i++): the counter ends at zext(n) */
     expect_widths(w, "symtrip", 32, 0, none);
     /* for (long i = 0; i < m; i++): nothing bounds it */
