@@ -49,8 +49,6 @@ typedef struct heur {
     cg__occ occ;
     int *esink;      /* DFG edge -> its pin once routed, -1 */
     int *undo, nundo; /* ROUTE nodes claimed, in order */
-    unsigned long *undo_ver; /* occ.version before each claimed node */
-    unsigned long versions;  /* occupancy versions handed out */
     int *path;
     int *seen, stamp; /* scratch marks for can_escape */
     cg__router *r;
@@ -248,8 +246,7 @@ static int setup(heur *H)
         !ALLOC(H->start, H->n) || !ALLOC(H->func_owner, H->nn) ||
         !ALLOC(H->occ.owner, H->nn) || !ALLOC(H->occ.arrive, H->nn) ||
         !ALLOC(H->occ.pred, H->nn) || !ALLOC(H->esink, H->ne) ||
-        !ALLOC(H->undo, H->nn) || !ALLOC(H->undo_ver, H->nn) ||
-        !ALLOC(H->path, H->nn) ||
+        !ALLOC(H->undo, H->nn) || !ALLOC(H->path, H->nn) ||
         !ALLOC(H->seen, H->nn) ||
         !ALLOC(H->order, H->n) || !ALLOC(H->bump, H->n) ||
         !ALLOC(H->height, H->n) || !ALLOC(H->asap, H->n) ||
@@ -275,8 +272,7 @@ static void teardown(heur *H)
     void *all[] = {H->funcnode, H->fidx, H->dmin, H->cand,
                    H->ncand, H->ein, H->eout, H->nein, H->neout, H->place,
                    H->start, H->func_owner, H->occ.owner, H->occ.arrive,
-                   H->occ.pred, H->esink, H->undo, H->undo_ver, H->path,
-                   H->seen,
+                   H->occ.pred, H->esink, H->undo, H->path, H->seen,
                    H->order,
                    H->bump, H->height, H->asap, H->alap};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
@@ -440,7 +436,6 @@ static void claim(heur *H, int value, int from, const int *path, int len)
     int prev = from;
     for (int i = 0; i < len; i++) {
         int x = path[i];
-        H->undo_ver[H->nundo] = H->occ.version;
         int me = cg__map_find_edge(H->m, prev, x);
         int d = me >= 0 ? cg_mrrg_get_edge(H->m, me)->delay : 0;
         H->occ.owner[x] = value;
@@ -451,8 +446,6 @@ static void claim(heur *H, int value, int from, const int *path, int len)
         H->undo[H->nundo++] = x;
         prev = x;
     }
-    if (len > 0)
-        H->occ.version = ++H->versions;
 }
 
 /* Route DFG edge e between two placed ops; nodes used, or -1. */
@@ -477,8 +470,6 @@ static int route_edge(heur *H, int e)
 
 static void undo_to(heur *H, int mark)
 {
-    if (H->nundo > mark) /* back to the contents it had then */
-        H->occ.version = H->undo_ver[mark];
     while (H->nundo > mark) {
         int x = H->undo[--H->nundo];
         H->occ.owner[x] = -1;
@@ -786,7 +777,6 @@ static void reset(heur *H)
     for (int e = 0; e < H->ne; e++)
         H->esink[e] = -1;
     H->nundo = 0;
-    H->occ.version = ++H->versions;
 }
 
 /* One attempt; the op that failed, -1 when all were placed, -2 when the

@@ -20,9 +20,6 @@ typedef struct cg__occ {
     int *owner;
     int *arrive;
     int *pred;
-    unsigned long version; /* names the contents of owner[]: equal
-                              versions, equal contents (the router reuses
-                              its searches on them) */
 } cg__occ;
 
 typedef struct cg__router cg__router;

@@ -19,30 +19,14 @@
 
 #define MAX_DELAY 96 /* longer routes are not searched */
 
-/* One backward search: least delays to `sink` through the free nodes of
- * the occupancy `version`, up to `limit`.  Kept for reuse: the heuristic
- * routes to the same pin from the same occupancy again and again (each
- * start of each unit it tries is undone before the next). */
-typedef struct hsearch {
+struct cg__router {
+    const cg_mrrg *m;
+    int nn;
     int *h;          /* least delay from node to the sink, valid where
                         hstamp == hcur (else none): no O(nodes) reset per
                         route on a large MRRG */
     int *hstamp, hcur;
-    int *vis, nvis;  /* the nodes the search reached */
-    int sink, limit;
-    unsigned long version;
-    bool valid;
-} hsearch;
-
-#define NSEARCH 8    /* searches kept */
-
-struct cg__router {
-    const cg_mrrg *m;
-    int nn;
-    hsearch hs[NSEARCH];
-    hsearch *e;      /* the search the current route uses */
-    int next;        /* the slot the next new search takes */
-    int *tree;       /* scratch: the value's tree nodes near the sink */
+    int *vis, nvis;  /* the nodes the backward search reached */
     int *mark, mcur; /* seeds already listed */
     int *stamp;      /* (node, delay) visited when == cur */
     int cur;
@@ -66,20 +50,15 @@ cg__router *cg__router_create(const cg_mrrg *m)
     r->m = m;
     r->nn = cg_mrrg_nnodes(m);
     size_t nn = (size_t)r->nn + 1;
-    bool ok = true;
-    for (int i = 0; i < NSEARCH; i++) {
-        hsearch *e = &r->hs[i];
-        e->h = malloc(nn * sizeof *e->h);
-        e->hstamp = calloc(nn, sizeof *e->hstamp);
-        e->vis = malloc(nn * sizeof *e->vis);
-        ok = ok && e->h && e->hstamp && e->vis;
-    }
-    r->tree = malloc(nn * sizeof *r->tree);
+    r->h = malloc(nn * sizeof *r->h);
+    r->hstamp = calloc(nn, sizeof *r->hstamp);
+    r->vis = malloc(nn * sizeof *r->vis);
     r->mark = calloc(nn, sizeof *r->mark);
     r->stamp = calloc(nn * (MAX_DELAY + 1), sizeof *r->stamp);
     r->head = malloc((MAX_DELAY + 2) * sizeof *r->head);
     r->tail = malloc((MAX_DELAY + 2) * sizeof *r->tail);
-    if (!ok || !r->stamp || !r->head || !r->tail || !r->tree || !r->mark) {
+    if (!r->h || !r->stamp || !r->head || !r->tail || !r->hstamp ||
+        !r->vis || !r->mark) {
         cg__router_destroy(r);
         return NULL;
     }
@@ -90,12 +69,9 @@ void cg__router_destroy(cg__router *r)
 {
     if (!r)
         return;
-    for (int i = 0; i < NSEARCH; i++) {
-        free(r->hs[i].h);
-        free(r->hs[i].hstamp);
-        free(r->hs[i].vis);
-    }
-    free(r->tree);
+    free(r->h);
+    free(r->hstamp);
+    free(r->vis);
     free(r->mark);
     free(r->stamp);
     free(r->sn);
@@ -148,29 +124,16 @@ static void reset_buckets(cg__router *r, int limit)
 
 static int hget(const cg__router *r, int x)
 {
-    return r->e->hstamp[x] == r->e->hcur ? r->e->h[x] : -1;
+    return r->hstamp[x] == r->hcur ? r->h[x] : -1;
 }
 
 /* h[]: least delay from each free ROUTE node to the sink, backwards
  * through free nodes (Dial's algorithm, bounded by limit); the nodes
- * reached are listed in vis.  A search of the same sink and occupancy
- * with a limit at least this one is reused: it holds the same delays
- * up to this limit, and every use of h prunes what lies beyond it. */
+ * reached are listed in vis. */
 static int backward(cg__router *r, const cg__occ *occ, int sink, int limit)
 {
-    for (int i = 0; i < NSEARCH; i++) {
-        hsearch *e = &r->hs[i];
-        if (e->valid && e->sink == sink && e->version == occ->version &&
-            e->limit >= limit) {
-            r->e = e;
-            return 0;
-        }
-    }
-    hsearch *e = r->e = &r->hs[r->next];
-    r->next = (r->next + 1) % NSEARCH;
-    e->valid = false;
-    e->hcur++;
-    e->nvis = 0;
+    r->hcur++;
+    r->nvis = 0;
     r->cur++;
     reset_buckets(r, limit);
     if (push(r, sink, 0, -1) < 0)
@@ -180,25 +143,21 @@ static int backward(cg__router *r, const cg__occ *occ, int sink, int limit)
             int x = r->sn[s];
             if (hget(r, x) >= 0)
                 continue;
-            e->h[x] = dl;
-            e->hstamp[x] = e->hcur;
-            e->vis[e->nvis++] = x;
+            r->h[x] = dl;
+            r->hstamp[x] = r->hcur;
+            r->vis[r->nvis++] = x;
             int n;
             const int *in = cg_mrrg_in(r->m, x, &n);
             for (int j = 0; j < n; j++) {
-                const cg_mrrg_edge *ed = cg_mrrg_get_edge(r->m, in[j]);
-                int nd = dl + ed->delay;
-                if (nd > limit || hget(r, ed->from) >= 0 ||
-                    !is_route(r->m, ed->from) || occ->owner[ed->from] >= 0)
+                const cg_mrrg_edge *e = cg_mrrg_get_edge(r->m, in[j]);
+                int nd = dl + e->delay;
+                if (nd > limit || hget(r, e->from) >= 0 ||
+                    !is_route(r->m, e->from) || occ->owner[e->from] >= 0)
                     continue;
-                if (push(r, ed->from, nd, -1) < 0)
+                if (push(r, e->from, nd, -1) < 0)
                     return -1;
             }
         }
-    e->sink = sink;
-    e->limit = limit;
-    e->version = occ->version;
-    e->valid = true;
     return 0;
 }
 
@@ -244,9 +203,9 @@ static int tree_near(cg__router *r, const cg__occ *occ, int value, int *out)
 {
     int k = 0;
     r->mcur++;
-    for (int i = 0; i < r->e->nvis; i++) {
+    for (int i = 0; i < r->nvis; i++) {
         int n;
-        const int *in = cg_mrrg_in(r->m, r->e->vis[i], &n);
+        const int *in = cg_mrrg_in(r->m, r->vis[i], &n);
         for (int j = 0; j < n; j++) {
             int x = cg_mrrg_get_edge(r->m, in[j])->from;
             if (occ->owner[x] == value && r->mark[x] != r->mcur) {
@@ -264,7 +223,7 @@ static int tree_near(cg__router *r, const cg__occ *occ, int value, int *out)
 static int seed(cg__router *r, const cg__occ *occ, int value, int src_func,
                 int delay)
 {
-    int *tree = r->tree;
+    int *tree = r->vis + r->nvis; /* vis holds nn: the rest is free */
     int nt = tree_near(r, occ, value, tree);
     for (int i = 0; i < nt; i++) {
         int x = tree[i];
