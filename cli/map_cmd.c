@@ -36,8 +36,9 @@ static void map_help(void)
            "                  [--cluster-above N] LOOP.dot\n"
            "Map one DFG (heuristic, then the ILP at the IIs below), check"
            " the mapping, print a row.\n"
-           "LOOP may also be another mapper's DFG: .xml (NUS mappers) or"
-           " .txt (SAT-based mappers).\n"
+           "LOOP may also be another mapper's DFG: .xml (NUS mappers), .txt"
+           " (SAT-based mappers)\nor SAT-MapIt's NAME_nodes"
+           " (with its NAME_edges ... beside it).\n"
            CG_CLI_EFFORT_HELP);
 }
 
