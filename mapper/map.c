@@ -91,6 +91,8 @@ void cg_map_params_init(cg_map_params *p)
     p->repair_time_share = 0.5;
     p->restricted_node_share = 0.25;
     p->cluster_threshold = 48;
+    p->cluster_step_share = 0.5;
+    p->restricted_above = 6;
 }
 
 /* A share in (0, 1]; -1 with an error naming field otherwise. */
@@ -125,6 +127,8 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
     bad |= check_share(file, "restricted_node_share",
                        p->restricted_node_share, d);
     bad |= check_count(file, "cluster_threshold", p->cluster_threshold, d);
+    bad |= check_share(file, "cluster_step_share", p->cluster_step_share, d);
+    bad |= check_count(file, "restricted_above", p->restricted_above, d);
     return bad ? -1 : 0;
 }
 
@@ -229,7 +233,7 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
         proven = rc == 0 && out->outcome == CG_II_INFEASIBLE;
     }
     /* Small DFGs go straight to the full model. */
-    if (rc == 0 && !proven && have && n > 6 &&
+    if (rc == 0 && !proven && have && n > p->restricted_above &&
         out->outcome != CG_II_MAPPED)
         rc = try_restricted(nl, g, k, center, p, deadline, out, d);
     if (proven && !lp) {
@@ -398,18 +402,18 @@ static int heur_orders(const cg_dfg *g, cg__heur_order **out)
 }
 
 /* The heuristic on m with o's steps: above the clustering threshold
- * (cluster_threshold nodes) first with each op kept within one cell of its
- * cluster's region (cluster.c), with half of the steps, then on the whole
- * array with the rest.  cg__heur_map's result; o->steps and o->timed_out
- * cover both. */
+ * (p->cluster_threshold nodes) first with each op kept within one cell of
+ * its cluster's region (cluster.c), with p->cluster_step_share of the
+ * steps, then on the whole array with the rest.  cg__heur_map's result;
+ * o->steps and o->timed_out cover both. */
 static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
-                    int cluster_threshold, cg__heur_opts *o,
+                    const cg_map_params *p, cg__heur_opts *o,
                     cg_mapping **map, cg_diags *d)
 {
     cg__cluster_params cp;
     cg__cluster_params_init(&cp);
     cp.seed = o->seed;
-    cp.threshold = cluster_threshold;
+    cp.threshold = p->cluster_threshold;
     if (cg_dfg_nnodes(g) <= cp.threshold)
         return cg__heur_map(nl, m, g, o, map, d);
     cg__cluster_out co;
@@ -427,7 +431,8 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     bool capped = false;
     if (sets.off) {
         o->allowed = &sets;
-        o->max_steps = all > 0 ? (all + 1) / 2 : 0;
+        o->max_steps = all > 0 ? (long)ceil(all * p->cluster_step_share)
+                               : 0;
         rc = cg__heur_map(nl, m, g, o, map, d);
         cg_mapping_destroy(o->partial); /* the whole array's is wanted */
         o->partial = NULL;
@@ -478,7 +483,7 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                        NULL,        0};
     cg_mapping *map = NULL;
     rc = norders < 0 ? -1
-                     : heur_run(nl, m, g, p->cluster_threshold, &o, &map, d);
+                     : heur_run(nl, m, g, p, &o, &map, d);
     *capped = o.timed_out;
     if (rc == 0)
         *partial = o.partial;

@@ -212,11 +212,18 @@ typedef struct cg_map_params {
     int cluster_threshold; /* DFGs of more nodes (after immediates) are
                              clustered first, the heuristic kept in each
                              cluster's region (>= 0) */
+    double cluster_step_share; /* of heur_steps the heuristic spends in
+                                  the cluster regions (rounded up) before
+                                  it searches the whole array */
+    int restricted_above; /* DFGs of more nodes get the restricted ILP
+                             models before the full one; smaller ones go
+                             straight to the full model (>= 0) */
 } cg_map_params;
 /* 60 s per II, no loop limit, IIs from the MII to 16, both searches,
  * seed 1, GLPK, 40000 steps, 5000 nodes, 100000 iterations; 8 partial
  * tries, a sixteenth of the nodes per repair round within half of the
- * II's time, a quarter per restricted model, clustering above 48 nodes. */
+ * II's time, a quarter per restricted model, clustering above 48 nodes
+ * with half of the steps in the regions, restricted models above 6. */
 void cg_map_params_init(cg_map_params *p);
 /* The policy fields above in their ranges: 0, or -1 with one error per
  * field out of range, at file (NULL = none), naming the field, its value

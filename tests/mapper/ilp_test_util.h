@@ -96,6 +96,22 @@ static inline cg_dfg *axpy_dfg(void)
     return g;
 }
 
+/* x -> a1 -> ... -> a<len> -> o: a chain of adds, each adding its
+ * producer to itself. */
+static inline cg_dfg *add_chain(int len)
+{
+    cg_dfg *g = cg_dfg_create("chain");
+    int prev = dfg_node(g, CG_OP_INPUT, "x");
+    for (int i = 0; i < len; i++) {
+        int v = dfg_node(g, CG_OP_ADD, NULL);
+        cg_dfg_add_edge(g, prev, v, 0, 0, -1);
+        cg_dfg_add_edge(g, prev, v, 1, 0, -1);
+        prev = v;
+    }
+    cg_dfg_add_edge(g, prev, dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
+    return g;
+}
+
 /* x -> b1 -> ... -> b<len> -> e and x -> e directly, output e. */
 static inline cg_dfg *long_and_short(int len)
 {

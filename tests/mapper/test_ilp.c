@@ -229,16 +229,7 @@ static void test_restricted(void **state)
 {
     cg_map_solver solver = *(const cg_map_solver *)*state;
     cg_netlist *nl = mesh_netlist(4, 4);
-    cg_dfg *g = cg_dfg_create("chain");
-    int prev = dfg_node(g, CG_OP_INPUT, "x");
-    for (int i = 0; i < 5; i++) {
-        int v = dfg_node(g, CG_OP_ADD, NULL);
-        cg_dfg_add_edge(g, prev, v, 0, 0, -1);
-        cg_dfg_add_edge(g, prev, v, 1, 0, -1);
-        prev = v;
-    }
-    int o = dfg_node(g, CG_OP_OUTPUT, "o");
-    cg_dfg_add_edge(g, prev, o, 0, 0, -1);
+    cg_dfg *g = add_chain(5);
     int n = cg_dfg_nnodes(g);
     int *center = malloc(sizeof(int) * (size_t)n);
     assert_int_equal(cg__place_anneal(nl, g, 1, 1, center), 0);

@@ -275,6 +275,8 @@ static void test_policy_params(void **state)
     assert_true(p.repair_time_share == 0.5);
     assert_true(p.restricted_node_share == 0.25);
     assert_int_equal(p.cluster_threshold, 48);
+    assert_true(p.cluster_step_share == 0.5);
+    assert_int_equal(p.restricted_above, 6);
     cg_diags *d = cg_diags_create();
     assert_int_equal(cg_map_params_check(&p, NULL, d), 0);
     p.partial_tries = -1;
@@ -282,8 +284,10 @@ static void test_policy_params(void **state)
     p.repair_time_share = 1.5;
     p.restricted_node_share = NAN;
     p.cluster_threshold = -2;
+    p.cluster_step_share = 2;
+    p.restricted_above = -1;
     assert_int_equal(cg_map_params_check(&p, "k.c", d), -1);
-    assert_int_equal(cg_diags_errors(d), 5);
+    assert_int_equal(cg_diags_errors(d), 7);
     static const char *const want[] = {
         "cg_map_params.partial_tries is -1; it must be 0 or more",
         "cg_map_params.repair_node_share is 0; it must be a share above 0 "
@@ -292,8 +296,11 @@ static void test_policy_params(void **state)
         "and at most 1",
         "cg_map_params.restricted_node_share is nan; it must be a share "
         "above 0 and at most 1",
-        "cg_map_params.cluster_threshold is -2; it must be 0 or more"};
-    for (int i = 0; i < 5; i++) {
+        "cg_map_params.cluster_threshold is -2; it must be 0 or more",
+        "cg_map_params.cluster_step_share is 2; it must be a share above 0 "
+        "and at most 1",
+        "cg_map_params.restricted_above is -1; it must be 0 or more"};
+    for (int i = 0; i < 7; i++) {
         assert_string_equal(cg_diags_get(d, i)->file, "k.c");
         assert_string_equal(cg_diags_get(d, i)->msg, want[i]);
     }
@@ -348,6 +355,37 @@ static void test_partial_tries(void **state)
     assert_int_equal(cg_diags_size(d), 0);
     assert_int_equal(rows[1], rows[2]); /* no repair: the ILP alone's */
     assert_true(rows[0] > 0 && rows[0] * 4 < rows[2]); /* the repair's */
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
+/* A chain of 5 adds (7 nodes) on the 4x4 at II 1, the heuristic given one
+ * step and no repair: above restricted_above nodes a restricted model
+ * around the annealed placement maps it, a small model; at or below, the
+ * full model does. */
+static void test_restricted_above(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = add_chain(5);
+    cg_map_params p = params(20, 1);
+    p.heur_steps = 1;
+    p.partial_tries = 0;
+    cg_diags *d = cg_diags_create();
+    int rows[2];
+    for (int run = 0; run < 2; run++) {
+        p.restricted_above = run == 0 ? 6 : 7;
+        cg_map_result r;
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        assert_int_equal(r.status, CG_MAP_MAPPED);
+        assert_int_equal(r.ii, 1);
+        assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+        rows[run] = r.tried[0].rows;
+        cg_map_result_free(&r);
+    }
+    assert_int_equal(cg_diags_size(d), 0);
+    assert_true(rows[0] > 0 && rows[0] < rows[1]);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
     cg_diags_destroy(d);
@@ -449,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_search_choice),
         cmocka_unit_test(test_policy_params),
         cmocka_unit_test(test_partial_tries),
+        cmocka_unit_test(test_restricted_above),
         cmocka_unit_test(test_cluster_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
