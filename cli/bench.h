@@ -114,7 +114,8 @@ void cg_cli_proof_note(const json_t *cols, const cg_dfg *g, cg_diags *d);
  * are done (recs is then owned by the callee).  A worker that dies gets an
  * error record naming the signal.  0, or the signal (SIGINT, SIGTERM) that
  * stopped the run: the workers were stopped and waited for, and every job
- * without records got one with status "interrupted". */
+ * without records got one with status "interrupted"; -1 when out of
+ * memory before any job ran (said on stderr). */
 typedef void (*cg_cli_done_fn)(void *arg, int i, json_t *recs);
 int cg_cli_run_jobs(const cg_cli_jobs *jobs, const cg_netlist *nl,
                      const cg_cli_opts *o, cg_cli_done_fn on_done, void *arg);

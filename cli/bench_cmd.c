@@ -79,9 +79,18 @@ static int bench_run(const cg_netlist *nl, const cg_cli_opts *o,
     for (int i = 0; i < npaths; i++)
         bad |= cg_cli_scan(paths[i], &jobs) != 0;
     report r = {&jobs, json_array(), bad, isatty(2) == 1};
+    if (!r.all) {
+        fprintf(stderr, "cgramap: out of memory\n");
+        cg_cli_jobs_free(&jobs);
+        return 1;
+    }
     cg_cli_row_header(stdout);
     progress(&r, 0);
     int sig = cg_cli_run_jobs(&jobs, nl, o, on_done, &r);
+    if (sig < 0) { /* out of memory, said */
+        r.failed = 1;
+        sig = 0;
+    }
     if (sig)
         stopped_note(&r, sig);
     if (jobs.n == 0 && !bad) {
@@ -240,6 +249,10 @@ int cg_cli_main_job(int argc, char **argv)
     if (cg_cli_cmp_wanted(&co))
         return cg_cli_compare(&co, &o, argv + optind, argc - optind);
     cg_diags *d = cg_diags_create();
+    if (!d) {
+        fprintf(stderr, "cgramap: out of memory\n");
+        return 1;
+    }
     cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
                         : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;

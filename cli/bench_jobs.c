@@ -254,8 +254,10 @@ int cg_cli_run_jobs(const cg_cli_jobs *jobs, const cg_netlist *nl,
                     const cg_cli_opts *o, cg_cli_done_fn on_done, void *arg)
 {
     slot *slots = calloc((size_t)jobs->n + 1, sizeof *slots);
-    if (!slots)
-        return 0;
+    if (!slots) {
+        fprintf(stderr, "cgramap: out of memory: no file was run\n");
+        return -1;
+    }
     sigs old;
     catch_signals(&old);
     int next = 0, reported = 0, running = 0;

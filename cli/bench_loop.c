@@ -8,6 +8,7 @@
 #include "cli/bench.h"
 #include "cli/commands.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,10 +193,13 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
 
 /* ---- one file ------------------------------------------------------------ */
 
-static void push_rec(json_t *recs, json_t *rec)
+/* Append a loop's record; one that could not be built or kept (no
+ * memory) is said on stderr, never lost silently. */
+static void push_rec(json_t *recs, json_t *rec, const char *path)
 {
-    if (rec)
-        json_array_append_new(recs, rec);
+    if (!rec || json_array_append_new(recs, rec) != 0)
+        fprintf(stderr, "cgramap: %s: out of memory: a loop's row is lost\n",
+                path);
 }
 
 /* A loop clang removed (typically folded to a formula, s += i): the file
@@ -246,7 +250,8 @@ static void run_tags(const cg_cli_job *j, cg_extract_prog *x, char *tags,
         cg_diags_destroy(dt);
         push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, from, nl, o,
                                            d)
-                         : cg_cli_error_record(j->bench, j->path, tag, d));
+                         : cg_cli_error_record(j->bench, j->path, tag, d),
+                 j->path);
         cg_dfg_destroy(g);
         cg_diags_destroy(d);
         if (tags)
@@ -268,10 +273,22 @@ bool cg_cli_array_control(const cg_cli_opts *o, const cg_netlist *nl)
     return true;
 }
 
+/* A job whose diagnostics cannot even be created says so and gives no
+ * row (nothing could be reported in it). */
+static bool diags_ok(const cg_diags *d, const cg_cli_job *j)
+{
+    if (!d)
+        fprintf(stderr, "cgramap: %s: out of memory: its rows are lost\n",
+                j->path);
+    return d != NULL;
+}
+
 static void run_c(const cg_cli_job *j, const cg_netlist *nl,
                   const cg_cli_opts *o, json_t *recs)
 {
     cg_diags *d = cg_diags_create();
+    if (!diags_ok(d, j))
+        return;
     cg_extract_makefile mk = {0};
     cg_extract_params p;
     cg_extract_params_init(&p);
@@ -296,7 +313,7 @@ static void run_c(const cg_cli_job *j, const cg_netlist *nl,
     if (x && !untagged)
         run_tags(j, x, tags, nl, o, d, recs);
     else
-        push_rec(recs, cg_cli_error_record(j->bench, j->path, NULL, d));
+        push_rec(recs, cg_cli_error_record(j->bench, j->path, NULL, d), j->path);
     cg_extract_close(x);
     cg_extract_makefile_free(&mk);
     cg_diags_destroy(d);
@@ -306,9 +323,12 @@ static void run_dot(const cg_cli_job *j, const cg_netlist *nl,
                     const cg_cli_opts *o, json_t *recs)
 {
     cg_diags *d = cg_diags_create();
+    if (!diags_ok(d, j))
+        return;
     cg_dfg *g = cg_dfg_read_file(j->path, d); /* .dot, or another mapper's */
     push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, NULL, nl, o, d)
-                     : cg_cli_error_record(j->bench, j->path, NULL, d));
+                     : cg_cli_error_record(j->bench, j->path, NULL, d),
+             j->path);
     cg_dfg_destroy(g);
     cg_diags_destroy(d);
 }

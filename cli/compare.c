@@ -91,6 +91,10 @@ static int run_array(cg_cli_array *x, const cg_cli_jobs *jobs,
         r->failed = 1;
     else
         sig = cg_cli_run_jobs(jobs, nl, &oa, on_done, r);
+    if (sig < 0) { /* out of memory, said */
+        r->failed = 1;
+        sig = 0;
+    }
     free(mdir);
     cg_netlist_destroy(nl);
     cg_arch_destroy(a);
