@@ -5,11 +5,12 @@
  * builder would expand A + i*40 + j*4 in full every iteration, 3 ops and 3
  * consts of 6 that only recompute a live-in (jacobi2d's 5 accesses made 20
  * of its 58 nodes).  Before any DFG is built, each such GEP of a
- * single-block loop body with one preheader is split in two: the prefix of
- * operands that do not change in the loop (the base and leading indices,
- * one of them at least not a constant) becomes a GEP in the preheader,
- * shared by every access with the same prefix (&A[i] for A[i][j-1],
- * A[i][j] and A[i][j+1]), and the access indexes from it (&(&A[i])[0][j]).
+ * single-block loop body with one preheader is split in two: the GEP with
+ * its changing indices set to 0 (&A[i][0]: the base and the fixed indices,
+ * which come first, one of them at least not a constant) goes to the
+ * preheader, shared by every access with the same fixed part (A[i][j-1],
+ * A[i][j] and A[i][j+1]), and the access steps from it by each changing
+ * index (gep i32, A.base, j).
  * The address is the same value, so the native run, which runs this very
  * module, and the nest's affine analysis (it follows GEP bases) see the
  * same program; the DFG gets one live-in per prefix instead of its
