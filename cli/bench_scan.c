@@ -58,18 +58,25 @@ static bool has_tag(const char *path)
     return found;
 }
 
+/* Add a job (bench: its malloc'd benchmark name, taken); -1 when out of
+ * memory, said on stderr: the file is not run. */
 static int push(cg_cli_jobs *js, cg_cli_job_kind kind, const char *path,
                 char *bench, const char *makefile)
 {
-    if (CG_GROW(js->v, js->cap, js->n + 1)) {
+    char *p = strdup(path), *mk = makefile ? strdup(makefile) : NULL;
+    if (!p || !bench || (makefile && !mk) ||
+        CG_GROW(js->v, js->cap, js->n + 1)) {
+        fprintf(stderr, "%s: error: out of memory: not run\n", path);
+        free(p);
+        free(mk);
         free(bench);
         return -1;
     }
     cg_cli_job *j = &js->v[js->n++];
     j->kind = kind;
-    j->path = strdup(path);
+    j->path = p;
     j->bench = bench;
-    j->makefile = makefile ? strdup(makefile) : NULL;
+    j->makefile = mk;
     return 0;
 }
 
