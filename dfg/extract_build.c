@@ -509,9 +509,10 @@ static LLVMValueRef peel_offset(bx *b, LLVMValueRef ix, int64_t *c)
             !LLVMIsAConstantInt(LLVMGetOperand(a, 1)) ||
             ((ext || width_of(b, a) < 64) && !has_nsw(a)))
             break;
-        int64_t k = LLVMConstIntGetSExtValue(LLVMGetOperand(a, 1));
-        if (__builtin_add_overflow(*c, k, c))
-            break;
+        int64_t k = LLVMConstIntGetSExtValue(LLVMGetOperand(a, 1)), sum;
+        if (__builtin_add_overflow(*c, k, &sum))
+            break; /* *c stays the offset of the ix returned */
+        *c = sum;
         ix = LLVMGetOperand(a, 0);
     }
     return ix;

@@ -100,11 +100,11 @@ typedef struct prefixes {
 } prefixes;
 
 static bool same_prefix(LLVMValueRef p, LLVMValueRef gep,
-                        const LLVMValueRef *ops, int n, bool inb)
+                        const LLVMValueRef *ops, int n)
 {
     if (LLVMGetNumOperands(p) != n ||
         LLVMGetGEPSourceElementType(p) != LLVMGetGEPSourceElementType(gep) ||
-        LLVMIsInBounds(p) != inb)
+        LLVMIsInBounds(p) != LLVMIsInBounds(gep))
         return false;
     for (int i = 0; i < n; i++)
         if (LLVMGetOperand(p, (unsigned)i) != ops[i])
@@ -116,10 +116,10 @@ static bool same_prefix(LLVMValueRef p, LLVMValueRef gep,
  * ones 0), made once per loop; NULL when out of memory. */
 static LLVMValueRef prefix_of(LLVMBuilderRef bld, LLVMBasicBlockRef pre,
                               prefixes *ps, LLVMValueRef gep,
-                              const LLVMValueRef *ops, int n, bool inb)
+                              const LLVMValueRef *ops, int n)
 {
     for (int i = 0; i < ps->n; i++)
-        if (same_prefix(ps->made[i], gep, ops, n, inb))
+        if (same_prefix(ps->made[i], gep, ops, n))
             return ps->made[i];
     if (ps->n == ps->cap) {
         int cap = ps->cap ? 2 * ps->cap : 8;
@@ -139,7 +139,7 @@ static LLVMValueRef prefix_of(LLVMBuilderRef bld, LLVMBasicBlockRef pre,
     LLVMValueRef p = LLVMBuildGEP2(bld, LLVMGetGEPSourceElementType(gep),
                                    ops[0], (LLVMValueRef *)ops + 1,
                                    (unsigned)(n - 1), name);
-    LLVMSetIsInBounds(p, inb);
+    LLVMSetIsInBounds(p, LLVMIsInBounds(gep));
     LLVMInstructionSetDebugLoc(p, LLVMInstructionGetDebugLoc(gep));
     ps->made[ps->n++] = p;
     return p;
@@ -165,8 +165,7 @@ static bool split(LLVMBuilderRef bld, LLVMBasicBlockRef pre, prefixes *ps,
             ops[i] = LLVMConstNull(LLVMTypeOf(ix));
         }
     }
-    bool inb = LLVMIsInBounds(gep);
-    LLVMValueRef a = prefix_of(bld, pre, ps, gep, ops, n, inb);
+    LLVMValueRef a = prefix_of(bld, pre, ps, gep, ops, n);
     if (!a)
         return false;
     LLVMPositionBuilderBefore(bld, gep);
@@ -177,7 +176,7 @@ static bool split(LLVMBuilderRef bld, LLVMBasicBlockRef pre, prefixes *ps,
             continue;
         LLVMValueRef ix = LLVMGetOperand(gep, (unsigned)i);
         a = LLVMBuildGEP2(bld, steps[i], a, &ix, 1, name ? name : "");
-        LLVMSetIsInBounds(a, inb);
+        LLVMSetIsInBounds(a, LLVMIsInBounds(gep));
         LLVMInstructionSetDebugLoc(a, LLVMInstructionGetDebugLoc(gep));
     }
     LLVMReplaceAllUsesWith(gep, a);
