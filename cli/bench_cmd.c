@@ -165,6 +165,7 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
     case CG_CLI_OPT_MAPPER:
     case CG_CLI_OPT_REPAIR_TRIES:
     case CG_CLI_OPT_CLUSTER_ABOVE:
+    case CG_CLI_OPT_MOVES:
         return cg_cli_effort_opt("cgramap", c, optarg, &o->map) ? 2 : 0;
     case ':':
         fprintf(stderr, "cgramap: option '%s' needs a value\n",

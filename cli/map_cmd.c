@@ -33,7 +33,7 @@ static void map_help(void)
            " [--time-limit S]\n"
            "                  [--ii N] [--mapper auto|heuristic|ilp]"
            " [--repair-tries N]\n"
-           "                  [--cluster-above N] LOOP.dot\n"
+           "                  [--cluster-above N] [--moves N] LOOP.dot\n"
            "Map one DFG (heuristic, then the ILP at the IIs below), check"
            " the mapping, print a row.\n"
            "LOOP may also be another mapper's DFG: .xml (NUS mappers), .txt"
@@ -101,6 +101,7 @@ static int map_parse(int argc, char **argv, map_opts *o)
         case CG_CLI_OPT_MAPPER:
         case CG_CLI_OPT_REPAIR_TRIES:
         case CG_CLI_OPT_CLUSTER_ABOVE:
+        case CG_CLI_OPT_MOVES:
             if (cg_cli_effort_opt("cgramap map", c, optarg, &o->p))
                 return 2;
             break;

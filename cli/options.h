@@ -17,11 +17,11 @@ void cg_cli_help(void);
 
 /* The mapper's effort options, shared by the main job and `map`:
  * --seed N, --steps N, --ilp-nodes N, --time-limit S, --ii N, --mapper M,
- * --repair-tries N, --cluster-above N.
+ * --repair-tries N, --cluster-above N, --moves N.
  * Their getopt codes (above any character) and long-option entries: */
 enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
        CG_CLI_OPT_TIME_LIMIT, CG_CLI_OPT_II, CG_CLI_OPT_MAPPER,
-       CG_CLI_OPT_REPAIR_TRIES, CG_CLI_OPT_CLUSTER_ABOVE };
+       CG_CLI_OPT_REPAIR_TRIES, CG_CLI_OPT_CLUSTER_ABOVE, CG_CLI_OPT_MOVES };
 #define CG_CLI_EFFORT_OPTIONS                                                \
     {"seed", required_argument, NULL, CG_CLI_OPT_SEED},                      \
     {"steps", required_argument, NULL, CG_CLI_OPT_STEPS},                    \
@@ -30,11 +30,15 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     {"ii", required_argument, NULL, CG_CLI_OPT_II},                          \
     {"mapper", required_argument, NULL, CG_CLI_OPT_MAPPER},                  \
     {"repair-tries", required_argument, NULL, CG_CLI_OPT_REPAIR_TRIES},      \
-    {"cluster-above", required_argument, NULL, CG_CLI_OPT_CLUSTER_ABOVE}
+    {"cluster-above", required_argument, NULL, CG_CLI_OPT_CLUSTER_ABOVE},    \
+    {"moves", required_argument, NULL, CG_CLI_OPT_MOVES}
 #define CG_CLI_EFFORT_HELP                                                   \
     "      --seed N            seed of the heuristic (default 1)\n"           \
     "      --steps N           work limit per II: ops the heuristic places\n" \
     "                          over its restarts (default 40000)\n"           \
+    "      --moves N           work limit per II: moves of the negotiated\n" \
+    "                          annealer when the heuristic fails there,\n"   \
+    "                          0 = none (default 100000)\n"                  \
     "      --ilp-nodes N       work limit per ILP model: branch-and-bound\n"  \
     "                          nodes (default 5000)\n"                        \
     "      --time-limit S      wall-clock cap for a whole loop (default none)\n" \

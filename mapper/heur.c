@@ -949,6 +949,43 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     return found;
 }
 
+/* ---- the unit tables, for nego.c ------------------------------------------ */
+
+int cg__units_build(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
+                    const struct cg__prim_sets *allowed, cg__units *u)
+{
+    cg__heur_opts o = {0};
+    o.allowed = allowed;
+    heur H = {.nl = nl, .m = m, .g = g, .o = &o};
+    memset(u, 0, sizeof *u);
+    int rc = setup(&H);
+    if (rc == 0) {
+        *u = (cg__units){H.ii, H.np, H.nf, H.funcnode, H.fidx, H.dmin,
+                         H.cand, H.ncand};
+        H.funcnode = H.fidx = H.dmin = H.ncand = NULL;
+        H.cand = NULL;
+    }
+    teardown(&H);
+    return rc;
+}
+
+void cg__units_free(cg__units *u, int nnodes)
+{
+    for (int v = 0; u->cand && v < nnodes; v++)
+        free(u->cand[v]);
+    free(u->cand);
+    free(u->ncand);
+    free(u->funcnode);
+    free(u->fidx);
+    free(u->dmin);
+    memset(u, 0, sizeof *u);
+}
+
+int cg__units_dmin(const cg__units *u, int p, int q, int k)
+{
+    return u->dmin[(u->fidx[p] * u->nf + u->fidx[q]) * 3 + k];
+}
+
 /* The largest delay out of FUNC node f (its latency), 0 when none. */
 static int latency_of(const heur *H, int f)
 {

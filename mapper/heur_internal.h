@@ -94,6 +94,54 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
 int cg__heur_min_delays(const cg_netlist *nl, const cg_mrrg *m,
                         const cg_dfg *g, int *edge_min, int *lat_max);
 
+/* What the negotiated mapper (nego.c) shares with the heuristic, built by
+ * the heuristic's own setup so that both see the same units: which units
+ * (primitives) can run each op, with the pins and result port it needs;
+ * the FUNC node of each unit and context; the least route delay between
+ * units. */
+typedef struct cg__units {
+    int ii, np, nf;
+    int *funcnode;   /* prim * ii + context -> FUNC node, -1 */
+    int *fidx;       /* prim -> index among the FUNC prims, -1 */
+    int *dmin;       /* [fidx(p) * nf + fidx(q)] * 3 + k: least delay from
+                        p's start to operand k of q, >= 2^28 when none */
+    int **cand;      /* per DFG node: the prims that can run it */
+    int *ncand;
+} cg__units;
+
+/* 0 with u filled (allowed as in cg__heur_opts; NULL = every unit that
+ * fits), -1 on no memory. */
+int cg__units_build(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
+                    const struct cg__prim_sets *allowed, cg__units *u);
+void cg__units_free(cg__units *u, int nnodes);
+int cg__units_dmin(const cg__units *u, int p, int q, int k);
+
+/* ---- nego.c: simulated annealing with negotiated congestion ------------ */
+
+typedef struct cg__nego_opts {
+    unsigned seed;
+    long max_moves;          /* work limit: annealing moves, > 0 */
+    double timeout_s;        /* wall-clock cap (reported in timed_out) */
+    const cg__heur_order *orders; /* extra precedences, NULL = none */
+    int norders;
+    const cg_mapping *from;  /* a partial mapping to start from (place -1
+                                for an op it lacks), NULL = none */
+    long moves;              /* out: moves made */
+    int shared_peak;         /* out: the most nodes held by more than one
+                                (value, arrival, pred) at a negotiation
+                                round (0 = sharing never had to be
+                                negotiated away) */
+    bool timed_out;          /* out */
+} cg__nego_opts;
+
+/* Map g on m (at its II) by simulated annealing of every op's unit and
+ * start, its edges routed with negotiated congestion (PathFinder: routes
+ * may share a node at a growing price until none does).  1 with *out set
+ * (complete, not yet checked), 0 when the moves ran out first, -1 on no
+ * memory (error in d). */
+int cg__nego_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
+                 cg__nego_opts *o, cg_mapping **out, cg_diags *d);
+
 /* ---- bound.c: a quick proof that an II is impossible ------------------- */
 
 /* 1 when g provably cannot map on m's II because its routes would need

@@ -2,8 +2,10 @@
  *
  * First the heuristic (heur.c: modulo scheduling, placement and routing
  * with exact delays; above the clustering threshold first inside cluster
- * regions, cluster.c) from the MII upward, heur_steps steps per II, until
- * it maps; its mapping goes through cg_map_check like every other.  A
+ * regions, cluster.c) from the MII upward, heur_steps steps per II, and
+ * where it fails the negotiated annealer (nego.c) from its best partial
+ * mapping, nego_moves moves, until one maps; the mapping goes through
+ * cg_map_check like every other.  A
  * checked mapping at the MII is optimal and ends the search.  Otherwise
  * each II below the heuristic's, from the MII up, gets the exact ILP,
  * within its work limits (lp_iters, ilp_nodes) and the per-II wall-clock
@@ -84,6 +86,7 @@ void cg_map_params_init(cg_map_params *p)
     p->max_ii = 16;
     p->seed = 1;
     p->heur_steps = 40000;
+    p->nego_moves = 100000;
     p->ilp_nodes = 5000;
     p->lp_iters = 100000;
     p->partial_tries = 8;
@@ -122,6 +125,11 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
 {
     int bad = 0;
     bad |= check_count(file, "partial_tries", p->partial_tries, d);
+    if (p->nego_moves < 0) {
+        cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.nego_moves "
+                     "is %ld; it must be 0 or more", p->nego_moves);
+        bad = -1;
+    }
     bad |= check_share(file, "repair_node_share", p->repair_node_share, d);
     bad |= check_share(file, "repair_time_share", p->repair_time_share, d);
     bad |= check_share(file, "restricted_node_share",
@@ -452,6 +460,25 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     return rc;
 }
 
+/* The negotiated annealer (nego.c) after the heuristic failed, from its
+ * partial mapping; cg__nego_map's result, o->timed_out set when the
+ * wall clock ended it. */
+static int nego_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
+                    const cg_map_params *p, cg__heur_opts *o,
+                    cg_mapping **map, cg_diags *d)
+{
+    cg__nego_opts no = {0};
+    no.seed = o->seed;
+    no.max_moves = p->nego_moves;
+    no.timeout_s = p->timeout_s;
+    no.orders = o->orders;
+    no.norders = o->norders;
+    no.from = o->partial;
+    int rc = cg__nego_map(nl, m, g, &no, map, d);
+    o->timed_out = no.timed_out;
+    return rc;
+}
+
 /* The heuristic at one II; 1 when mapped and checked (res owns the MRRG
  * and mapping), 2 when the register bound (bound.c) proves the II
  * impossible, 0 when it found nothing (*partial then its best partial
@@ -484,6 +511,8 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     cg_mapping *map = NULL;
     rc = norders < 0 ? -1
                      : heur_run(nl, m, g, p, &o, &map, d);
+    if (rc == 0 && !o.timed_out && p->nego_moves > 0)
+        rc = nego_run(nl, m, g, p, &o, &map, d);
     *capped = o.timed_out;
     if (rc == 0)
         *partial = o.partial;

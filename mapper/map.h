@@ -194,6 +194,9 @@ typedef struct cg_map_params {
     cg_map_solver solver; /* of the ILP; CG_SOLVER_GLPK by default */
     long heur_steps;      /* work limit per II: ops the heuristic places
                              (or fails to), over all its restarts */
+    long nego_moves;      /* work limit per II: moves of the negotiated
+                             annealer (nego.c) when the heuristic fails
+                             there, 0 = none */
     int ilp_nodes;        /* work limit per ILP model: branch-and-bound
                              nodes (the restricted models and the repair's
                              rounds get a share, below) */

@@ -524,6 +524,7 @@ static void test_number_options(void **state)
         {"--ii", "0", "a whole number from 1 to 64"},
         {"--mapper", "annealing", "auto, heuristic or ilp"},
         {"--repair-tries", "-1", "a whole number from 0 to 2147483647"},
+        {"--moves", "-1", "a whole number from 0 to 1000000000000"},
         {"--cluster-above", "1.5", "a whole number from 0 to 2147483647"},
         {"--run-timeout", "0", "seconds, more than 0 and at most 1e9"},
     };
@@ -700,8 +701,8 @@ static void test_solver(void **state)
     }
 }
 
-/* --repair-tries: with one heuristic step nothing maps at II 1, so the
- * ILP decides it.  By default the repair completes the heuristic's partial
+/* --repair-tries: with one heuristic step and no annealer (--moves 0)
+ * nothing maps at II 1, so the ILP decides it.  By default the repair completes the heuristic's partial
  * mapping with a small model; --repair-tries 0 leaves nothing to repair
  * and the full model (ten times the rows) maps it. */
 static void test_repair_tries(void **state)
@@ -715,7 +716,8 @@ static void test_repair_tries(void **state)
         snprintf(js, sizeof js, "%s/r.json", dir);
         run r;
         run_cgramap(&r, (const char *const[]){
-            "--steps", "1", "--ii", "1", "--repair-tries", tries[i],
+            "--steps", "1", "--moves", "0", "--ii", "1", "--repair-tries",
+            tries[i],
             "--json", js, "tests/cli/data/policy/ls.dot", NULL});
         assert_int_equal(r.status, 0);
         json_error_t e;

@@ -130,6 +130,28 @@ static inline cg_dfg *long_and_short(int len)
     return g;
 }
 
+/* Two independent chains a -> s -> o and b -> t -> p (s = a + a,
+ * t = b - b); ids[] gets a, s, t, p (for extra orderings between them). */
+static inline cg_dfg *two_chains(int ids[4])
+{
+    cg_dfg *g = cg_dfg_create("two");
+    int a = dfg_node(g, CG_OP_INPUT, "a"), s = dfg_node(g, CG_OP_ADD, "s");
+    int o = dfg_node(g, CG_OP_OUTPUT, "o");
+    int b = dfg_node(g, CG_OP_INPUT, "b"), t = dfg_node(g, CG_OP_SUB, "t");
+    int p = dfg_node(g, CG_OP_OUTPUT, "p");
+    cg_dfg_add_edge(g, a, s, 0, 0, -1);
+    cg_dfg_add_edge(g, a, s, 1, 0, -1);
+    cg_dfg_add_edge(g, s, o, 0, 0, -1);
+    cg_dfg_add_edge(g, b, t, 0, 0, -1);
+    cg_dfg_add_edge(g, b, t, 1, 0, -1);
+    cg_dfg_add_edge(g, t, p, 0, 0, -1);
+    ids[0] = a;
+    ids[1] = s;
+    ids[2] = t;
+    ids[3] = p;
+    return g;
+}
+
 /* The accumulator s = s + x (s carried one iteration), with an output of
  * s when with_output. */
 static inline cg_dfg *accumulator(bool with_output)

@@ -233,17 +233,9 @@ static void test_orders(void **state)
 {
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
-    cg_dfg *g = cg_dfg_create("two");
-    int a = dfg_node(g, CG_OP_INPUT, "a"), s = dfg_node(g, CG_OP_ADD, "s");
-    int o = dfg_node(g, CG_OP_OUTPUT, "o");
-    int b = dfg_node(g, CG_OP_INPUT, "b"), t = dfg_node(g, CG_OP_SUB, "t");
-    int p = dfg_node(g, CG_OP_OUTPUT, "p");
-    cg_dfg_add_edge(g, a, s, 0, 0, -1);
-    cg_dfg_add_edge(g, a, s, 1, 0, -1);
-    cg_dfg_add_edge(g, s, o, 0, 0, -1);
-    cg_dfg_add_edge(g, b, t, 0, 0, -1);
-    cg_dfg_add_edge(g, b, t, 1, 0, -1);
-    cg_dfg_add_edge(g, t, p, 0, 0, -1);
+    int id[4];
+    cg_dfg *g = two_chains(id);
+    int a = id[0], s = id[1], t = id[2], p = id[3];
     cg__heur_order ord[] = {{s, t, 0, 3}, {p, a, 3, 0}};
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, 2, d);

@@ -248,6 +248,7 @@ static void test_search_choice(void **state)
     /* a heuristic that gives up leaves its IIs open, not infeasible */
     p.search = CG_SEARCH_HEURISTIC;
     p.heur_steps = 1;
+    p.nego_moves = 0;
     assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
     assert_int_equal(r.status, CG_MAP_TIMEOUT);
     assert_int_equal(r.ntried, 3);
@@ -255,6 +256,16 @@ static void test_search_choice(void **state)
     assert_int_equal(r.tried[1].outcome, CG_II_TIMEOUT);
     assert_false(r.tried[1].capped); /* the steps, not the clock */
     assert_null(r.mapping);
+    cg_map_result_free(&r);
+    /* where the heuristic gives up, the negotiated annealer maps, from its
+       partial mapping, with no ILP (no rows) */
+    p.nego_moves = 20000;
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.ii, 3);
+    assert_int_equal(r.tried[1].outcome, CG_II_MAPPED);
+    assert_int_equal(r.tried[1].rows, 0);
+    assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
     cg_map_result_free(&r);
     assert_int_equal(cg_diags_size(d), 0);
     cg_dfg_destroy(g);
@@ -277,6 +288,7 @@ static void test_policy_params(void **state)
     assert_int_equal(p.cluster_threshold, 48);
     assert_true(p.cluster_step_share == 0.5);
     assert_int_equal(p.restricted_above, 6);
+    assert_int_equal(p.nego_moves, 100000);
     cg_diags *d = cg_diags_create();
     assert_int_equal(cg_map_params_check(&p, NULL, d), 0);
     p.partial_tries = -1;
@@ -286,10 +298,12 @@ static void test_policy_params(void **state)
     p.cluster_threshold = -2;
     p.cluster_step_share = 2;
     p.restricted_above = -1;
+    p.nego_moves = -5;
     assert_int_equal(cg_map_params_check(&p, "k.c", d), -1);
-    assert_int_equal(cg_diags_errors(d), 7);
+    assert_int_equal(cg_diags_errors(d), 8);
     static const char *const want[] = {
         "cg_map_params.partial_tries is -1; it must be 0 or more",
+        "cg_map_params.nego_moves is -5; it must be 0 or more",
         "cg_map_params.repair_node_share is 0; it must be a share above 0 "
         "and at most 1",
         "cg_map_params.repair_time_share is 1.5; it must be a share above 0 "
@@ -300,7 +314,7 @@ static void test_policy_params(void **state)
         "cg_map_params.cluster_step_share is 2; it must be a share above 0 "
         "and at most 1",
         "cg_map_params.restricted_above is -1; it must be 0 or more"};
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 8; i++) {
         assert_string_equal(cg_diags_get(d, i)->file, "k.c");
         assert_string_equal(cg_diags_get(d, i)->msg, want[i]);
     }
@@ -338,6 +352,7 @@ static void test_partial_tries(void **state)
     cg_map_params p = params(20, 3);
     p.min_ii = 3;
     p.heur_steps = 1;
+    p.nego_moves = 0;
     cg_diags *d = cg_diags_create();
     int rows[3];
     for (int run = 0; run < 3; run++) {
@@ -371,6 +386,7 @@ static void test_restricted_above(void **state)
     cg_dfg *g = add_chain(5);
     cg_map_params p = params(20, 1);
     p.heur_steps = 1;
+    p.nego_moves = 0;
     p.partial_tries = 0;
     cg_diags *d = cg_diags_create();
     int rows[2];
