@@ -372,10 +372,12 @@ static void page_writer(void *arg, FILE *f)
             "td:first-child,th:first-child,td.l,th.l{text-align:left}"
             "svg{display:block;margin:1em 0}</style>\n</head>\n<body>\n"
             "<h1>%d array%s, %zu kernel%s</h1>\n<p>Every kernel mapped on "
-            "every array with seed %u, %ld heuristic steps per II and %d "
-            "branch-and-bound nodes per ILP model, at most %g s per II",
+            "every array with seed %u, %ld heuristic steps and %ld "
+            "annealing moves per II and %d branch-and-bound nodes per ILP "
+            "model, at most %g s per II",
             p->narr, p->narr == 1 ? "" : "s", nk, nk == 1 ? "" : "s",
-            m->seed, m->heur_steps, m->ilp_nodes, m->timeout_s);
+            m->seed, m->heur_steps, m->nego_moves, m->ilp_nodes,
+            m->timeout_s);
     if (m->time_limit_s > 0)
         fprintf(f, " and %g s per loop", m->time_limit_s);
     fprintf(f, ", II up to %d. Two arrays compare by II when both rows are "

@@ -127,10 +127,10 @@ typedef struct cg__nego_opts {
     const cg_mapping *from;  /* a partial mapping to start from (place -1
                                 for an op it lacks), NULL = none */
     long moves;              /* out: moves made */
-    int shared_peak;         /* out: the most nodes held by more than one
-                                (value, arrival, pred) at a negotiation
-                                round (0 = sharing never had to be
-                                negotiated away) */
+    int shared_peak;         /* out: the most extra holders (a node held
+                                by k (value, arrival, pred) counts k - 1)
+                                at a negotiation round; 0 = sharing never
+                                had to be negotiated away */
     bool timed_out;          /* out */
 } cg__nego_opts;
 

@@ -442,15 +442,17 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
         o->max_steps = all > 0 ? (long)ceil(all * p->cluster_step_share)
                                : 0;
         rc = cg__heur_map(nl, m, g, o, map, d);
-        cg_mapping_destroy(o->partial); /* the whole array's is wanted */
-        o->partial = NULL;
         o->allowed = NULL;
         used = o->steps;
         capped = o->timed_out;
         o->max_steps = all;
         cg__prim_sets_free(&sets);
-        if (rc != 0 || capped)
+        /* no steps left (max_steps 0 would mean no limit): the regions'
+           partial mapping stands */
+        if (rc != 0 || capped || (all > 0 && used >= all))
             return rc;
+        cg_mapping_destroy(o->partial); /* the whole array's is wanted */
+        o->partial = NULL;
         if (all > 0)
             o->max_steps = all - used;
     }
@@ -461,16 +463,22 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
 }
 
 /* The negotiated annealer (nego.c) after the heuristic failed, from its
- * partial mapping; cg__nego_map's result, o->timed_out set when the
- * wall clock ended it. */
+ * partial mapping, within what is left of the II's wall-clock cap (the
+ * II started at t0); cg__nego_map's result, o->timed_out set when the
+ * wall clock ended it (or left it no time). */
 static int nego_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
-                    const cg_map_params *p, cg__heur_opts *o,
+                    const cg_map_params *p, double t0, cg__heur_opts *o,
                     cg_mapping **map, cg_diags *d)
 {
+    double left = p->timeout_s - (cg_clock_now() - t0);
+    if (left <= 0) {
+        o->timed_out = true;
+        return 0;
+    }
     cg__nego_opts no = {0};
     no.seed = o->seed;
     no.max_moves = p->nego_moves;
-    no.timeout_s = p->timeout_s;
+    no.timeout_s = left;
     no.orders = o->orders;
     no.norders = o->norders;
     no.from = o->partial;
@@ -479,16 +487,18 @@ static int nego_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     return rc;
 }
 
-/* The heuristic at one II; 1 when mapped and checked (res owns the MRRG
- * and mapping), 2 when the register bound (bound.c) proves the II
- * impossible, 0 when it found nothing (*partial then its best partial
- * mapping, or NULL), -1 on an error.  *capped when the wall clock, not the
- * steps, ended its search. */
+/* The heuristic at one II, and where it fails the annealer; 1 when one
+ * mapped and the mapping is checked (res owns the MRRG and mapping), 2
+ * when the register bound (bound.c) proves the II impossible, 0 when
+ * neither found anything (*partial then the heuristic's best partial
+ * mapping, or NULL), -1 on an error.  *capped when the wall clock, not
+ * the steps or moves, ended the search. */
 static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                    const cg_map_params *p, int ii, cg_map_result *res,
                    bool *capped, cg_mapping **partial, cg_diags *d)
 {
     *partial = NULL;
+    double t0 = cg_clock_now();
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
     if (!m)
         return -1;
@@ -512,7 +522,7 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     rc = norders < 0 ? -1
                      : heur_run(nl, m, g, p, &o, &map, d);
     if (rc == 0 && !o.timed_out && p->nego_moves > 0)
-        rc = nego_run(nl, m, g, p, &o, &map, d);
+        rc = nego_run(nl, m, g, p, t0, &o, &map, d);
     *capped = o.timed_out;
     if (rc == 0)
         *partial = o.partial;

@@ -174,7 +174,7 @@ int cg_map_solver_parse(const char *name, cg_map_solver *out);
 const char *cg_map_solver_name(cg_map_solver s);
 
 /* What decides a result is the input, the seed and the work limits
- * (heur_steps, ilp_nodes, lp_iters): the same on every machine, loaded or
+ * (heur_steps, nego_moves, ilp_nodes, lp_iters): the same on every machine, loaded or
  * not.  The wall-clock limits (timeout_s, time_limit_s) only cap a run;
  * an II they end is marked `capped` in the result, and only such an II
  * may come out differently on a slower or busier machine. */
@@ -223,7 +223,8 @@ typedef struct cg_map_params {
                              straight to the full model (>= 0) */
 } cg_map_params;
 /* 60 s per II, no loop limit, IIs from the MII to 16, both searches,
- * seed 1, GLPK, 40000 steps, 5000 nodes, 100000 iterations; 8 partial
+ * seed 1, GLPK, 40000 steps, 100000 moves, 5000 nodes, 100000
+ * iterations; 8 partial
  * tries, a sixteenth of the nodes per repair round within half of the
  * II's time, a quarter per restricted model, clustering above 48 nodes
  * with half of the steps in the regions, restricted models above 6. */

@@ -85,6 +85,7 @@ typedef struct nego {
     long len;
     /* router scratch: least delays to the sink, states, a binary heap */
     int *lb, *lbstamp, lbcur, *queue;
+    unsigned char *inq;
     double *cost;
     int *from, *sstamp, scur;
     int *heap, nheap, hcap;
@@ -102,6 +103,17 @@ typedef struct nego {
 } nego;
 
 static double rnd(nego *N) { return cg_rng_unit(&N->rng); }
+
+/* The next stamp of a stamped array of n entries: past INT_MAX (a long
+ * run) the array is cleared and the count starts again. */
+static int next_stamp(int *cur, int *arr, size_t n)
+{
+    if (*cur == INT_MAX) {
+        memset(arr, 0, n * sizeof *arr);
+        *cur = 0;
+    }
+    return ++*cur;
+}
 static int rndi(nego *N, int k) { return k > 0 ? (int)(rnd(N) * k) : 0; }
 
 static int modii(const nego *N, int64_t t)
@@ -194,13 +206,15 @@ static int lbget(const nego *N, int x)
 static void lower_bounds(nego *N, int sink, int limit)
 {
     int qh = 0, qt = 0, cap = N->nn + 1;
-    N->lbcur++;
+    next_stamp(&N->lbcur, N->lbstamp, (size_t)N->nn + 1);
     N->lb[sink] = 0;
     N->lbstamp[sink] = N->lbcur;
     N->queue[qt++] = sink;
+    N->inq[sink] = 1;
     while (qh != qt) {
         int x = N->queue[qh];
         qh = (qh + 1) % cap;
+        N->inq[x] = 0;
         int n;
         const int *in = cg_mrrg_in(N->m, x, &n);
         for (int j = 0; j < n; j++) {
@@ -214,8 +228,11 @@ static void lower_bounds(nego *N, int sink, int limit)
                 continue;
             N->lb[y] = d;
             N->lbstamp[y] = N->lbcur;
-            N->queue[qt] = y;
-            qt = (qt + 1) % cap;
+            if (!N->inq[y]) { /* queued once at a time: nn slots suffice */
+                N->inq[y] = 1;
+                N->queue[qt] = y;
+                qt = (qt + 1) % cap;
+            }
         }
     }
 }
@@ -352,7 +369,7 @@ static void route_edge(nego *N, int e)
     if (delay < 0 || delay >= N->stride || sink < 0 || f < 0)
         return;
     lower_bounds(N, sink, (int)delay);
-    N->scur++;
+    next_stamp(&N->scur, N->sstamp, (size_t)N->nn * (size_t)N->stride + 1);
     N->nheap = 0;
     int n;
     const int *out = cg_mrrg_out(N->m, f, &n);
@@ -673,7 +690,7 @@ static int move(nego *N, double temp, int radius)
             tw -= N->ii;
     }
     double before = total(N);
-    N->affcur++;
+    next_stamp(&N->affcur, N->affmark, (size_t)N->ne + 1);
     N->naff = N->nmovers = 0;
     affect(N, v);
     if (w >= 0 && w != v)
@@ -786,7 +803,8 @@ static int setup(nego *N)
         !ALLOC(N->nocc, N->nn) || !ALLOC(N->hist, N->nn) ||
         !ALLOC(N->ehist, N->ne) ||
         !ALLOC(N->lb, N->nn) || !ALLOC(N->lbstamp, N->nn) ||
-        !ALLOC(N->queue, N->nn) || !ALLOC(N->cost, ns) ||
+        !ALLOC(N->queue, N->nn) || !ALLOC(N->inq, N->nn) ||
+        !ALLOC(N->cost, ns) ||
         !ALLOC(N->from, ns) || !ALLOC(N->sstamp, ns) ||
         !ALLOC(N->aff, N->ne) || !ALLOC(N->affmark, N->ne) ||
         !ALLOC(N->movers, 2 * N->n + 2) || !ALLOC(N->oldprim, 2 * N->n + 2) ||
@@ -831,7 +849,7 @@ static void teardown(nego *N)
     void *all[] = {N->ein,    N->eout,     N->nein,   N->neout,   N->fits,
                    N->prim,   N->start,    N->fowner, N->r,       N->bak,
                    N->occ,    N->nocc,     N->hist,   N->ehist,   N->lb,      N->lbstamp,
-                   N->queue,  N->cost,     N->from,   N->sstamp,  N->heap,
+                   N->queue,  N->inq,      N->cost,     N->from,   N->sstamp,  N->heap,
                    N->hkey,   N->aff,      N->affmark, N->movers, N->oldprim,
                    N->oldstart, N->bad};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
@@ -889,10 +907,8 @@ static int anneal(nego *N)
     /* cool geometrically from temp to tmin over the moves allowed */
     double cool = pow(T_END / temp, (double)period / (double)o->max_moves);
     for (o->moves = 0; o->moves < o->max_moves; o->moves++) {
-        if (N->oom)
+        if (N->oom || N->broken)
             return -1;
-        if (N->broken)
-            return 0;
         if (legal(N))
             return 1;
         if (o->moves % 64 == 0 && cg_clock_now() > deadline) {
@@ -906,6 +922,8 @@ static int anneal(nego *N)
             temp = temp * cool > T_END ? temp * cool : T_END;
         }
     }
+    if (N->oom || N->broken)
+        return -1;
     return legal(N) ? 1 : 0;
 }
 
@@ -935,11 +953,15 @@ int cg__nego_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
         rc = 0;
     }
     teardown(&N);
-    if (rc < 0) {
+    if (rc < 0 && N.broken)
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                     "internal error in the negotiated mapper ('%s', II=%d): "
+                     "a node's table of holders overflowed; please report "
+                     "it with this DFG, or map with --moves 0",
+                     cg_dfg_name(g), cg_mrrg_ii(m));
+    else if (rc < 0)
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
                      "out of memory in the negotiated mapper ('%s', II=%d)",
                      cg_dfg_name(g), cg_mrrg_ii(m));
-        return -1;
-    }
     return rc;
 }

@@ -273,6 +273,35 @@ static void test_search_choice(void **state)
     cg_diags_destroy(d);
 }
 
+/* Above the clustering threshold the heuristic spends its steps in the
+ * cluster regions first; when they use all of them, nothing is left for
+ * the whole array.  It once went on there with a step limit of 0, which
+ * means none: the wall clock ended it, or it mapped with steps it did not
+ * have (here: a 12-add chain on the 4x4 at II 1, one step). */
+static void test_cluster_steps(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = add_chain(12);
+    cg_map_params p = params(20, 1);
+    p.search = CG_SEARCH_HEURISTIC;
+    p.cluster_threshold = 4;
+    p.heur_steps = 1;
+    p.nego_moves = 0;
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_TIMEOUT);
+    assert_int_equal(r.ntried, 1);
+    assert_int_equal(r.tried[0].outcome, CG_II_TIMEOUT);
+    assert_false(r.tried[0].capped);
+    cg_map_result_free(&r);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 /* The policy's defaults are the constants the search used before it had
  * fields (so every result stays as it was); each bad field is an error
  * naming it, its value and its range, and cg_map maps nothing. */
@@ -501,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_mii_above_limit),
         cmocka_unit_test(test_min_ii),
         cmocka_unit_test(test_search_choice),
+        cmocka_unit_test(test_cluster_steps),
         cmocka_unit_test(test_policy_params),
         cmocka_unit_test(test_partial_tries),
         cmocka_unit_test(test_restricted_above),

@@ -63,8 +63,9 @@ static void test_from_nothing(void **state)
     cg_netlist_destroy(nl);
 }
 
-/* From a partial mapping: a heuristic mapping with two ops taken out
- * (place -1, no routes to or from them); the annealer completes it. */
+/* From a mapping: a complete one is kept with no move; with two ops
+ * taken out (place -1, no routes to or from them) the annealer completes
+ * it. */
 static void test_from_partial(void **state)
 {
     (void)state;
@@ -79,6 +80,17 @@ static void test_from_partial(void **state)
     h.max_steps = 2000;
     cg_mapping *part = NULL;
     assert_int_equal(cg__heur_map(nl, m, g, &h, &part, d), 1);
+    /* a complete mapping to start from is legal at once: kept as it is */
+    cg__nego_opts whole = opts(1, 20000);
+    whole.from = part;
+    cg_mapping *same = nego_at(nl, m, g, &whole);
+    assert_non_null(same);
+    assert_int_equal(whole.moves, 0);
+    for (int v = 0; v < cg_dfg_nnodes(g); v++) {
+        assert_int_equal(same->place[v], part->place[v]);
+        assert_int_equal(same->start[v] % 3, part->start[v] % 3);
+    }
+    cg_mapping_destroy(same);
     int gone[] = {2, 3};
     for (int i = 0; i < 2; i++)
         part->place[gone[i]] = -1;
