@@ -34,7 +34,7 @@ static void map_help(void)
            "                  [--ii N] [--mapper auto|heuristic|ilp]"
            " [--repair-tries N]\n"
            "                  [--cluster-above N] [--moves N] LOOP.dot\n"
-           "Map one DFG (heuristic, then the ILP at the IIs below), check"
+           "Map one DFG (heuristic and annealer, then the ILP below), check"
            " the mapping, print a row.\n"
            "LOOP may also be another mapper's DFG: .xml (NUS mappers), .txt"
            " (SAT-based mappers)\nor SAT-MapIt's NAME_nodes"

@@ -44,8 +44,9 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "      --time-limit S      wall-clock cap for a whole loop (default none)\n" \
     "      --ii N              try II N only (sets --max-ii N; lower IIs\n"   \
     "                          are reported open, not tried)\n"               \
-    "      --mapper M          auto (heuristic, then the ILP below its II;\n" \
-    "                          default), heuristic or ilp (alone)\n"          \
+    "      --mapper M          auto (heuristic and annealer, then the ILP\n" \
+    "                          below their II; default), heuristic (with\n"  \
+    "                          the annealer) or ilp (alone)\n"               \
     "      --repair-tries N    heuristic attempts at a partial mapping for\n" \
     "                          the ILP to repair, 0 = no repair (default 8)\n" \
     "      --cluster-above N   DFGs of more nodes are clustered first, the\n" \
