@@ -78,8 +78,8 @@ static int open_iis(const cg_map_result *r, int top, double timeout_s,
     size_t len = 0;
     if (nl)
         len = (size_t)snprintf(out->hint, sizeof out->hint, "II %s hit the "
-                               "work limit (--steps, --ilp-nodes) without a "
-                               "mapping or a proof", limit);
+                               "work limit (--steps, --moves, --ilp-nodes) "
+                               "without a mapping or a proof", limit);
     if (nc && len < sizeof out->hint)
         len += (size_t)snprintf(out->hint + len, sizeof out->hint - len,
                                 "%sII %s hit a wall-clock cap (--timeout "

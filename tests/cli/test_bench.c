@@ -799,7 +799,7 @@ static void test_kernel_parameters(void **state)
      * more search than these work limits) and says so in a note; the
      * limits, not the wall clock, end it, under the sanitizers too */
     assert_string_equal(r.err, VADD "/vadd.c: note: loop 'vadd': II 1 hit "
-                        "the work limit (--steps, --ilp-nodes) without a "
+                        "the work limit (--steps, --moves, --ilp-nodes) without a "
                         "mapping or a proof; II 2 may not be the least: "
                         "larger work limits or --solver cbc may map a lower "
                         "II or prove it infeasible\n");
