@@ -93,7 +93,6 @@ typedef struct nego {
     bool broken;       /* the board overflowed (a bug): no result */
     bool oom;          /* an allocation failed: the search ends in an
                           error */
-    int *path, *parr;
     /* move scratch */
     int *aff, naff, *affmark, affcur;
     int *movers, nmovers, *oldprim;
@@ -103,6 +102,7 @@ typedef struct nego {
 } nego;
 
 static double rnd(nego *N) { return cg_rng_unit(&N->rng); }
+static int rndi(nego *N, int k) { return k > 0 ? (int)(rnd(N) * k) : 0; }
 
 /* The next stamp of a stamped array of n entries: past INT_MAX (a long
  * run) the array is cleared and the count starts again. */
@@ -114,7 +114,6 @@ static int next_stamp(int *cur, int *arr, size_t n)
     }
     return ++*cur;
 }
-static int rndi(nego *N, int k) { return k > 0 ? (int)(rnd(N) * k) : 0; }
 
 static int modii(const nego *N, int64_t t)
 {
