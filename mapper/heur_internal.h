@@ -137,8 +137,9 @@ typedef struct cg__nego_opts {
 /* Map g on m (at its II) by simulated annealing of every op's unit and
  * start, its edges routed with negotiated congestion (PathFinder: routes
  * may share a node at a growing price until none does).  1 with *out set
- * (complete, not yet checked), 0 when the moves ran out first, -1 on no
- * memory (error in d). */
+ * (complete, not yet checked), 0 when the moves ran out first (or an op
+ * found no slot to start from), -1 on no memory or an internal error
+ * (error in d). */
 int cg__nego_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
                  cg__nego_opts *o, cg_mapping **out, cg_diags *d);
 
