@@ -952,18 +952,18 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
 /* ---- the unit tables, for nego.c ------------------------------------------ */
 
 int cg__units_build(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
-                    const struct cg__prim_sets *allowed, cg__units *u)
+                    cg__units *u)
 {
     cg__heur_opts o = {0};
-    o.allowed = allowed;
     heur H = {.nl = nl, .m = m, .g = g, .o = &o};
     memset(u, 0, sizeof *u);
     int rc = setup(&H);
     if (rc == 0) {
-        *u = (cg__units){H.ii, H.np, H.nf, H.funcnode, H.fidx, H.dmin,
-                         H.cand, H.ncand};
-        H.funcnode = H.fidx = H.dmin = H.ncand = NULL;
-        H.cand = NULL;
+        *u = (cg__units){H.np,   H.nf,    H.funcnode, H.fidx,
+                         H.dmin, H.cand,  H.ncand,    H.ein,
+                         H.eout, H.nein, H.neout};
+        H.funcnode = H.fidx = H.dmin = H.ncand = H.nein = H.neout = NULL;
+        H.cand = H.ein = H.eout = NULL;
     }
     teardown(&H);
     return rc;
@@ -971,9 +971,19 @@ int cg__units_build(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
 
 void cg__units_free(cg__units *u, int nnodes)
 {
-    for (int v = 0; u->cand && v < nnodes; v++)
-        free(u->cand[v]);
+    for (int v = 0; v < nnodes; v++) {
+        if (u->cand)
+            free(u->cand[v]);
+        if (u->ein)
+            free(u->ein[v]);
+        if (u->eout)
+            free(u->eout[v]);
+    }
     free(u->cand);
+    free(u->ein);
+    free(u->eout);
+    free(u->nein);
+    free(u->neout);
     free(u->ncand);
     free(u->funcnode);
     free(u->fidx);

@@ -98,21 +98,22 @@ int cg__heur_min_delays(const cg_netlist *nl, const cg_mrrg *m,
  * the heuristic's own setup so that both see the same units: which units
  * (primitives) can run each op, with the pins and result port it needs;
  * the FUNC node of each unit and context; the least route delay between
- * units. */
+ * units; each op's edges. */
 typedef struct cg__units {
-    int ii, np, nf;
+    int np, nf;
     int *funcnode;   /* prim * ii + context -> FUNC node, -1 */
     int *fidx;       /* prim -> index among the FUNC prims, -1 */
     int *dmin;       /* [fidx(p) * nf + fidx(q)] * 3 + k: least delay from
                         p's start to operand k of q, >= 2^28 when none */
     int **cand;      /* per DFG node: the prims that can run it */
     int *ncand;
+    int **ein, **eout; /* per DFG node: its in- and out-edge ids */
+    int *nein, *neout;
 } cg__units;
 
-/* 0 with u filled (allowed as in cg__heur_opts; NULL = every unit that
- * fits), -1 on no memory. */
+/* 0 with u filled (every unit that fits each op), -1 on no memory. */
 int cg__units_build(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
-                    const struct cg__prim_sets *allowed, cg__units *u);
+                    cg__units *u);
 void cg__units_free(cg__units *u, int nnodes);
 int cg__units_dmin(const cg__units *u, int p, int q, int k);
 

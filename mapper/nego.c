@@ -68,7 +68,7 @@ typedef struct nego {
     cg__nego_opts *o;
     cg__units U;
     int ii, n, ne, nn, stride; /* stride: delays searched + 1 */
-    int **ein, **eout, *nein, *neout;
+    int **ein, **eout, *nein, *neout; /* U's, by shorter names */
     bool *fits;        /* [v * np + p] */
     int *prim;         /* DFG node -> unit */
     int64_t *start;
@@ -167,12 +167,19 @@ static void release(nego *N, int x, int v, int a, int p)
         }
 }
 
+/* What unrouted edge e costs: its base, the cycles it lacks, its
+ * history. */
+static double unrouted_price(const nego *N, int e)
+{
+    return (W_UNROUTED + W_SHORT * N->r[e].short_by) * (1 + N->ehist[e]);
+}
+
 /* Put route e's nodes on the board (add) or take them off. */
 static void board(nego *N, int e, bool add)
 {
     route *r = &N->r[e];
     if (!r->ok) {
-        double c = (W_UNROUTED + W_SHORT * r->short_by) * (1 + N->ehist[e]);
+        double c = unrouted_price(N, e);
         N->unrouted += add ? 1 : -1;
         N->unr += add ? c : -c;
         return;
@@ -449,8 +456,7 @@ static void negotiate(nego *N)
     for (int e = 0; e < N->ne; e++)
         if (!N->r[e].ok) {
             N->ehist[e] += H_STEP;
-            N->unr += (W_UNROUTED + W_SHORT * N->r[e].short_by) *
-                      (1 + N->ehist[e]);
+            N->unr += unrouted_price(N, e);
         }
     N->shared = 0;
     for (int x = 0; x < N->nn; x++)
@@ -660,9 +666,9 @@ static void revert(nego *N)
     }
 }
 
-/* One move at temperature temp; 1 when kept, 0 when undone, -1 when
- * there was nothing to try. */
-static int move(nego *N, double temp, int radius)
+/* One move at temperature temp, kept or undone (or nothing, when the
+ * slot drawn is the op's own or cannot take the op there). */
+static void move(nego *N, double temp, int radius)
 {
     int v = pick_op(N);
     int q = N->prim[v];
@@ -674,17 +680,16 @@ static int move(nego *N, double temp, int radius)
     }
     int f = N->U.funcnode[q * N->ii + modii(N, t)];
     if (f < 0 || (q == N->prim[v] && t == N->start[v]))
-        return -1;
+        return;
     int w = N->fowner[f];
     int64_t tw = 0;
     int fv = func_of(N, v);
     if (w >= 0 && w != v) { /* swap: w takes v's slot, its start moved to
                                that context */
         if (!N->fits[(size_t)w * N->U.np + N->prim[v]])
-            return -1;
+            return;
         int c = cg_mrrg_get_node(N->m, fv)->context;
-        tw = N->start[w] + ((c - modii(N, N->start[w])) % N->ii + N->ii) %
-                               N->ii;
+        tw = N->start[w] + modii(N, c - N->start[w]);
         if (tw - N->start[w] > N->ii / 2)
             tw -= N->ii;
     }
@@ -707,10 +712,9 @@ static int move(nego *N, double temp, int radius)
     N->viol = broken_orders(N);
     double delta = total(N) - before;
     if (delta <= 0 || rnd(N) < exp(-delta / temp))
-        return 1;
+        return;
     revert(N);
     N->viol = broken_orders(N);
-    return 0;
 }
 
 /* ---- the first state ------------------------------------------------------ */
@@ -790,12 +794,14 @@ static int setup(nego *N)
     N->nn = cg_mrrg_nnodes(N->m);
     N->stride = 3 * N->ii + 16 < 97 ? 3 * N->ii + 16 : 97;
     N->pres = 0.5;
-    if (cg__units_build(N->nl, N->m, N->g, NULL, &N->U) < 0)
+    if (cg__units_build(N->nl, N->m, N->g, &N->U) < 0)
         return -1;
+    N->ein = N->U.ein; /* the units' tables own them */
+    N->eout = N->U.eout;
+    N->nein = N->U.nein;
+    N->neout = N->U.neout;
     size_t ns = (size_t)N->nn * (size_t)N->stride;
-    if (!ALLOC(N->ein, N->n) || !ALLOC(N->eout, N->n) ||
-        !ALLOC(N->nein, N->n) || !ALLOC(N->neout, N->n) ||
-        !ALLOC(N->fits, (size_t)N->n * (size_t)N->U.np) ||
+    if (!ALLOC(N->fits, (size_t)N->n * (size_t)N->U.np) ||
         !ALLOC(N->prim, N->n) || !ALLOC(N->start, N->n) ||
         !ALLOC(N->fowner, N->nn) || !ALLOC(N->r, N->ne) ||
         !ALLOC(N->bak, N->ne) || !ALLOC(N->occ, (size_t)N->nn * SLOTS) ||
@@ -809,19 +815,9 @@ static int setup(nego *N)
         !ALLOC(N->movers, 2 * N->n + 2) || !ALLOC(N->oldprim, 2 * N->n + 2) ||
         !ALLOC(N->oldstart, 2 * N->n + 2) || !ALLOC(N->bad, 2 * N->ne))
         return -1;
-    for (int v = 0; v < N->n; v++) {
-        N->ein[v] = malloc(sizeof(int) * ((size_t)N->ne + 1));
-        N->eout[v] = malloc(sizeof(int) * ((size_t)N->ne + 1));
-        if (!N->ein[v] || !N->eout[v])
-            return -1;
+    for (int v = 0; v < N->n; v++)
         for (int i = 0; i < N->U.ncand[v]; i++)
             N->fits[(size_t)v * N->U.np + N->U.cand[v][i]] = true;
-    }
-    for (int e = 0; e < N->ne; e++) {
-        const cg_dfg_edge *ed = edge(N, e);
-        N->ein[ed->dst][N->nein[ed->dst]++] = e;
-        N->eout[ed->src][N->neout[ed->src]++] = e;
-    }
     for (int i = 0; i < N->nn; i++)
         N->fowner[i] = -1;
     return 0;
@@ -829,12 +825,6 @@ static int setup(nego *N)
 
 static void teardown(nego *N)
 {
-    for (int v = 0; v < N->n; v++) {
-        if (N->ein)
-            free(N->ein[v]);
-        if (N->eout)
-            free(N->eout[v]);
-    }
     for (int e = 0; e < N->ne; e++) {
         if (N->r) {
             free(N->r[e].node);
@@ -845,7 +835,7 @@ static void teardown(nego *N)
             free(N->bak[e].arrive);
         }
     }
-    void *all[] = {N->ein,    N->eout,     N->nein,   N->neout,   N->fits,
+    void *all[] = {N->fits,
                    N->prim,   N->start,    N->fowner, N->r,       N->bak,
                    N->occ,    N->nocc,     N->hist,   N->ehist,   N->lb,      N->lbstamp,
                    N->queue,  N->inq,      N->cost,     N->from,   N->sstamp,  N->heap,

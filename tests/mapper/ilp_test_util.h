@@ -18,6 +18,7 @@
 
 #include "arch/arch.h"
 #include "dfg/dfg.h"
+#include "mapper/heur_internal.h"
 #include "mapper/map.h"
 
 /* Flatten a (which must succeed) and destroy it and d. */
@@ -150,6 +151,25 @@ static inline cg_dfg *two_chains(int ids[4])
     ids[2] = t;
     ids[3] = p;
     return g;
+}
+
+/* two_chains with the extra orderings (as memory orders would be) that
+ * t starts at least 3 cycles after s of the same iteration and a of
+ * iteration i+3 no earlier than p of iteration i, in ord[0..1]. */
+static inline cg_dfg *ordered_chains(int ids[4], cg__heur_order ord[2])
+{
+    cg_dfg *g = two_chains(ids);
+    ord[0] = (cg__heur_order){ids[1], ids[2], 0, 3};
+    ord[1] = (cg__heur_order){ids[3], ids[0], 3, 0};
+    return g;
+}
+
+/* The orderings of ordered_chains hold in map, at II ii. */
+static inline void assert_chain_orders(const cg_mapping *map,
+                                       const int ids[4], int ii)
+{
+    assert_true(map->start[ids[2]] >= map->start[ids[1]] + 3);
+    assert_true(map->start[ids[0]] + 3 * ii >= map->start[ids[3]]);
 }
 
 /* The accumulator s = s + x (s carried one iteration), with an output of
