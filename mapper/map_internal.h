@@ -17,6 +17,10 @@ bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op);
 bool cg__map_node_fits(const cg_nl_prim *pr, const cg_dfg_node *n);
 /* Bits MRRG node id holds: its port's width, else its primitive's. */
 int cg__mrrg_node_width(const cg_mrrg *m, const cg_netlist *nl, int id);
+/* The node that plays id's part k contexts later (k < 0: earlier),
+ * modulo II: the MRRG repeats itself context by context, edges and
+ * delays included. */
+int cg__mrrg_shift(const cg_mrrg *m, int id, int k);
 /* Grid (Manhattan) distance between primitives p and q of nl; 0 when
  * either is off the grid. */
 int cg__prim_dist(const cg_netlist *nl, int p, int q);

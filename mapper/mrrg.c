@@ -29,6 +29,8 @@ struct cg_mrrg {
     int nprims;
     int *prim_node;         /* prim * ii + c -> FUNC node, -1 when none */
     int *pin;               /* FUNC node * 3 + operand -> its pin, -1 */
+    int *rank, *at;         /* node -> its rank among its context's
+                               nodes; rank * ii + c -> the node */
 };
 
 static int add_node(cg_mrrg *m, cg_mrrg_kind kind, int c, int prim, int port)
@@ -284,6 +286,36 @@ int cg_mrrg_pin(const cg_mrrg *m, int func, int operand)
     return m->pin[func * 3 + operand];
 }
 
+/* Every context gets its nodes in the same order (make_nodes, then each
+ * register file context by context), so a node's rank among the nodes of
+ * its context names its twin in every other context (cg__mrrg_shift). */
+static int make_twins(cg_mrrg *m)
+{
+    int *count = calloc((size_t)m->ii, sizeof *count);
+    m->rank = malloc(sizeof(int) * ((size_t)m->nnodes + 1));
+    m->at = malloc(sizeof(int) * ((size_t)m->nnodes + 1));
+    if (!count || !m->rank || !m->at) {
+        free(count);
+        return -1;
+    }
+    for (int i = 0; i < m->nnodes; i++)
+        m->rank[i] = count[m->nodes[i].context]++;
+    for (int i = 0; i < m->nnodes; i++)
+        m->at[m->rank[i] * m->ii + m->nodes[i].context] = i;
+    free(count);
+    return 0;
+}
+
+int cg__mrrg_shift(const cg_mrrg *m, int id, int k)
+{
+    int c = m->nodes[id].context + k;
+    if (c < 0 || c >= m->ii) { /* no division in the routers' usual case */
+        c %= m->ii;
+        c += c < 0 ? m->ii : 0;
+    }
+    return m->at[m->rank[id] * m->ii + c];
+}
+
 cg_mrrg *cg_mrrg_build(const cg_netlist *nl, int ii, cg_diags *d)
 {
     if (ii < 1) {
@@ -310,7 +342,8 @@ cg_mrrg *cg_mrrg_build(const cg_netlist *nl, int ii, cg_diags *d)
         if (prim_edges(m, nl, i) < 0)
             goto nomem;
     if (make_csr(m, true, &m->out_off, &m->out_ids) < 0 ||
-        make_csr(m, false, &m->in_off, &m->in_ids) < 0 || make_pins(m) < 0)
+        make_csr(m, false, &m->in_off, &m->in_ids) < 0 || make_pins(m) < 0 ||
+        make_twins(m) < 0)
         goto nomem;
     return m;
 nomem:
@@ -333,6 +366,8 @@ void cg_mrrg_destroy(cg_mrrg *m)
     free(m->port_node);
     free(m->prim_node);
     free(m->pin);
+    free(m->rank);
+    free(m->at);
     free(m);
 }
 

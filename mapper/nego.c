@@ -30,6 +30,7 @@
 #include "map_internal.h"
 
 #define INF (1 << 28)
+#define LB_NONE 255 /* lower_bounds: no delay below stride (<= 97) */
 #define SLOTS 4 /* distinct (value, arrival, pred) a node may hold */
 
 /* Weights of the cost a move is judged by. */
@@ -84,10 +85,18 @@ typedef struct nego {
     double *ehist;     /* per edge: negotiations it was unrouted at */
     long len;
     /* router scratch: least delays to the sink, states, a binary heap */
-    int *lb, *lbstamp, lbcur, *queue;
+    unsigned char **lbtab; /* context-0 pin -> its lower_bounds, NULL */
+    const unsigned char *lbt; /* the sink's table, read at nodes shifted */
+    int lbk;                  /* by lbk contexts */
+    int *twin;         /* [x * ii + k]: cg__mrrg_shift(x, k), 0 <= k < ii */
+    int *queue;
     unsigned char *inq;
     double *cost;
     int *from, *sstamp, scur;
+    int *snode;        /* per state: its node */
+    int *cstamp, ccur, *ccount, *clast; /* mark_chain's, per node */
+    uint64_t *seen;    /* per state: a filter (one bit per node hashed) of
+                          the nodes on its path */
     int *heap, nheap, hcap;
     double *hkey;
     bool broken;       /* the board overflowed (a bug): no result */
@@ -204,17 +213,22 @@ static bool is_route(const nego *N, int x)
 
 static int lbget(const nego *N, int x)
 {
-    return N->lbstamp[x] == N->lbcur ? N->lb[x] : -1;
+    int h = N->lbt[N->twin[(size_t)x * N->ii + N->lbk]];
+    return h == LB_NONE ? -1 : h;
 }
 
-/* lb[x]: least delay from ROUTE node x to the sink whoever holds what
- * (label-correcting, backwards), up to limit. */
-static void lower_bounds(nego *N, int sink, int limit)
+/* lb[x]: least delay from ROUTE node x to sink whoever holds what
+ * (label-correcting, backwards), below stride; LB_NONE beyond.  It
+ * depends on the MRRG alone, which repeats itself every context, so one
+ * table per pin of context 0 serves the pin's twins in every context. */
+static unsigned char *lower_bounds(nego *N, int sink)
 {
+    unsigned char *lb = malloc((size_t)N->nn + 1);
+    if (!lb)
+        return NULL;
+    memset(lb, LB_NONE, (size_t)N->nn + 1);
     int qh = 0, qt = 0, cap = N->nn + 1;
-    next_stamp(&N->lbcur, N->lbstamp, (size_t)N->nn + 1);
-    N->lb[sink] = 0;
-    N->lbstamp[sink] = N->lbcur;
+    lb[sink] = 0;
     N->queue[qt++] = sink;
     N->inq[sink] = 1;
     while (qh != qt) {
@@ -225,15 +239,11 @@ static void lower_bounds(nego *N, int sink, int limit)
         const int *in = cg_mrrg_in(N->m, x, &n);
         for (int j = 0; j < n; j++) {
             const cg_mrrg_edge *e = cg_mrrg_get_edge(N->m, in[j]);
-            int y = e->from, d = N->lb[x] + e->delay;
-            if (d > limit || !is_route(N, y) ||
-                cg_mrrg_get_node(N->m, y)->operand >= 0)
+            int y = e->from, d = lb[x] + e->delay;
+            if (d >= N->stride || !is_route(N, y) ||
+                cg_mrrg_get_node(N->m, y)->operand >= 0 || lb[y] <= d)
                 continue;
-            int old = lbget(N, y);
-            if (old >= 0 && old <= d)
-                continue;
-            N->lb[y] = d;
-            N->lbstamp[y] = N->lbcur;
+            lb[y] = (unsigned char)d;
             if (!N->inq[y]) { /* queued once at a time: nn slots suffice */
                 N->inq[y] = 1;
                 N->queue[qt] = y;
@@ -241,6 +251,20 @@ static void lower_bounds(nego *N, int sink, int limit)
             }
         }
     }
+    return lb;
+}
+
+/* Make the lower bounds towards sink those lbget reads; false on no
+ * memory. */
+static bool aim(nego *N, int sink)
+{
+    int c = cg_mrrg_get_node(N->m, sink)->context;
+    int s0 = cg__mrrg_shift(N->m, sink, -c);
+    if (!N->lbtab[s0] && !(N->lbtab[s0] = lower_bounds(N, s0)))
+        return false;
+    N->lbt = N->lbtab[s0];
+    N->lbk = c ? N->ii - c : 0;
+    return true;
 }
 
 static void heap_push(nego *N, int s, double key)
@@ -309,21 +333,53 @@ static double price(const nego *N, int x, int v, int a, int pred, int again)
     return (1 + N->hist[x]) * (1 + N->pres * k);
 }
 
+/* x's bit in a path's filter of FILTER_WORDS words */
+#define FILTER_WORDS 2
+static uint64_t bit(int x, int *w)
+{
+    uint32_t h = (uint32_t)x * 2654435761u;
+    *w = (int)(h >> 31);
+    return (uint64_t)1 << (h >> 25 & 63);
+}
+
+/* Mark the nodes on the path ending in state s: how often it holds each
+ * and the delay at which it last does (the largest: delays never fall
+ * along a path). */
+static void mark_chain(nego *N, int s)
+{
+    next_stamp(&N->ccur, N->cstamp, (size_t)N->nn + 1);
+    for (; s >= 0; s = N->from[s]) {
+        int x = N->snode[s];
+        if (N->cstamp[x] != N->ccur) {
+            N->cstamp[x] = N->ccur;
+            N->ccount[x] = 0;
+            N->clast[x] = s - x * N->stride;
+        }
+        N->ccount[x]++;
+    }
+}
+
 /* How often the path ending in state s holds node x: -1 when it does at
  * delay d (a cycle of zero delay: never taken).  A node met at another
  * delay would hold the value at two arrivals: priced as one holder more
  * each time, and counted as sharing on the board, so that negotiation
- * removes it. */
-static int on_chain(const nego *N, int s, int x, int d)
+ * removes it.  *marked: s's path is marked already (mark_chain), which
+ * is done at most once per expansion and only when the path's filter
+ * may hold x. */
+static int on_chain(nego *N, int s, int x, int d, bool *marked)
 {
-    int k = 0;
-    for (; s >= 0; s = N->from[s])
-        if (s / N->stride == x) {
-            if (s % N->stride == d)
-                return -1;
-            k++;
-        }
-    return k;
+    int w;
+    uint64_t b = bit(x, &w);
+    if (s < 0 || !(N->seen[(size_t)s * FILTER_WORDS + w] & b))
+        return 0;
+    if (!*marked)
+        mark_chain(N, s);
+    *marked = true;
+    if (N->cstamp[x] != N->ccur)
+        return 0;
+    /* d >= the delay of every state on the path, so a state at x of
+       delay d is the last at x */
+    return N->clast[x] == d ? -1 : N->ccount[x];
 }
 
 /* Offer state (y, d) reached from state s (-1: from the FUNC node). */
@@ -335,6 +391,14 @@ static void offer(nego *N, int s, int y, int d, double c)
     N->sstamp[t] = N->scur;
     N->cost[t] = c;
     N->from[t] = s;
+    N->snode[t] = y;
+    int w; /* s is expanded, so its path is final: the filter is the
+              path's */
+    uint64_t b = bit(y, &w);
+    for (int i = 0; i < FILTER_WORDS; i++)
+        N->seen[(size_t)t * FILTER_WORDS + i] =
+            s >= 0 ? N->seen[(size_t)s * FILTER_WORDS + i] : 0;
+    N->seen[(size_t)t * FILTER_WORDS + w] |= b;
     heap_push(N, t, c);
 }
 
@@ -342,13 +406,14 @@ static void offer(nego *N, int s, int y, int d, double c)
 static void expand(nego *N, int s, int v, int delay, double c)
 {
     int x = s / N->stride, d = s % N->stride, n;
+    bool marked = false;
     const int *out = cg_mrrg_out(N->m, x, &n);
     for (int j = 0; j < n; j++) {
         const cg_mrrg_edge *e = cg_mrrg_get_edge(N->m, out[j]);
         int y = e->to, nd = d + e->delay, h = lbget(N, y);
         if (h < 0 || nd + h > delay)
             continue;
-        int again = on_chain(N, s, y, nd);
+        int again = on_chain(N, s, y, nd, &marked);
         double p = again < 0 ? -1 : price(N, y, v, nd, x, again);
         if (p >= 0)
             offer(N, s, y, nd, c + p);
@@ -374,7 +439,10 @@ static void route_edge(nego *N, int e)
                                          : 0;
     if (delay < 0 || delay >= N->stride || sink < 0 || f < 0)
         return;
-    lower_bounds(N, sink, (int)delay);
+    if (!aim(N, sink)) {
+        N->oom = true;
+        return;
+    }
     next_stamp(&N->scur, N->sstamp, (size_t)N->nn * (size_t)N->stride + 1);
     N->nheap = 0;
     int n;
@@ -807,10 +875,13 @@ static int setup(nego *N)
         !ALLOC(N->bak, N->ne) || !ALLOC(N->occ, (size_t)N->nn * SLOTS) ||
         !ALLOC(N->nocc, N->nn) || !ALLOC(N->hist, N->nn) ||
         !ALLOC(N->ehist, N->ne) ||
-        !ALLOC(N->lb, N->nn) || !ALLOC(N->lbstamp, N->nn) ||
+        !ALLOC(N->lbtab, N->nn) ||
+        !ALLOC(N->twin, (size_t)N->nn * (size_t)N->ii) ||
         !ALLOC(N->queue, N->nn) || !ALLOC(N->inq, N->nn) ||
         !ALLOC(N->cost, ns) ||
-        !ALLOC(N->from, ns) || !ALLOC(N->sstamp, ns) ||
+        !ALLOC(N->from, ns) || !ALLOC(N->seen, ns * FILTER_WORDS) ||
+        !ALLOC(N->snode, ns) || !ALLOC(N->cstamp, N->nn) ||
+        !ALLOC(N->ccount, N->nn) || !ALLOC(N->clast, N->nn) || !ALLOC(N->sstamp, ns) ||
         !ALLOC(N->aff, N->ne) || !ALLOC(N->affmark, N->ne) ||
         !ALLOC(N->movers, 2 * N->n + 2) || !ALLOC(N->oldprim, 2 * N->n + 2) ||
         !ALLOC(N->oldstart, 2 * N->n + 2) || !ALLOC(N->bad, 2 * N->ne))
@@ -820,6 +891,9 @@ static int setup(nego *N)
             N->fits[(size_t)v * N->U.np + N->U.cand[v][i]] = true;
     for (int i = 0; i < N->nn; i++)
         N->fowner[i] = -1;
+    for (int x = 0; x < N->nn; x++)
+        for (int k = 0; k < N->ii; k++)
+            N->twin[(size_t)x * N->ii + k] = cg__mrrg_shift(N->m, x, k);
     return 0;
 }
 
@@ -837,12 +911,15 @@ static void teardown(nego *N)
     }
     void *all[] = {N->fits,
                    N->prim,   N->start,    N->fowner, N->r,       N->bak,
-                   N->occ,    N->nocc,     N->hist,   N->ehist,   N->lb,      N->lbstamp,
-                   N->queue,  N->inq,      N->cost,     N->from,   N->sstamp,  N->heap,
+                   N->occ,    N->nocc,     N->hist,   N->ehist,
+                   N->queue,  N->inq,      N->cost,     N->from,   N->seen, N->twin, N->snode, N->cstamp, N->ccount, N->clast,   N->sstamp,  N->heap,
                    N->hkey,   N->aff,      N->affmark, N->movers, N->oldprim,
                    N->oldstart, N->bad};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]);
+    for (int x = 0; N->lbtab && x < N->nn; x++)
+        free(N->lbtab[x]);
+    free(N->lbtab);
     cg__units_free(&N->U, N->n);
 }
 

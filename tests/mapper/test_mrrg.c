@@ -3,6 +3,8 @@
  * the delay of a Register (one cycle, into the next context modulo II) and
  * of a FuncUnit (its latency), operand pins, mux inputs, and a bad II. */
 #include "ilp_test_util.h"
+#include "mapper/map_internal.h"
+#include "xml/xml.h"
 
 /* ROUTE node of prim.port in context c, or FUNC node of prim (port NULL). */
 static int find(const cg_mrrg *m, const cg_netlist *nl, const char *prim,
@@ -175,6 +177,58 @@ static void test_mesh_pins(void **state)
     cg_diags_destroy(d);
 }
 
+/* cg__mrrg_shift: every node's twin one context later has the same
+ * kind, primitive, port and operand, a pin's twin belongs to its unit's
+ * twin, every edge has a twin of the same delay, and II shifts come
+ * back.  On the default PE and on ADRES's (RegisterFile nodes, made
+ * after the others). */
+static void periodic(cg_netlist *nl, int ii)
+{
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, ii, d);
+    assert_non_null(m);
+    for (int x = 0; x < cg_mrrg_nnodes(m); x++) {
+        const cg_mrrg_node *a = cg_mrrg_get_node(m, x);
+        int y = cg__mrrg_shift(m, x, 1);
+        const cg_mrrg_node *b = cg_mrrg_get_node(m, y);
+        assert_int_equal(b->context, (a->context + 1) % ii);
+        assert_int_equal(b->kind, a->kind);
+        assert_int_equal(b->prim, a->prim);
+        assert_int_equal(b->port, a->port);
+        assert_int_equal(b->operand, a->operand);
+        if (a->func >= 0)
+            assert_int_equal(b->func, cg__mrrg_shift(m, a->func, 1));
+        assert_int_equal(cg__mrrg_shift(m, y, -1), x);
+        assert_int_equal(cg__mrrg_shift(m, x, ii), x);
+        assert_int_equal(cg__mrrg_shift(m, x, -3 * ii), x);
+    }
+    for (int e = 0; e < cg_mrrg_nedges(m); e++) {
+        const cg_mrrg_edge *me = cg_mrrg_get_edge(m, e);
+        int n, found = 0;
+        int from = cg__mrrg_shift(m, me->from, 1);
+        const int *out = cg_mrrg_out(m, from, &n);
+        for (int j = 0; j < n; j++) {
+            const cg_mrrg_edge *t = cg_mrrg_get_edge(m, out[j]);
+            found += t->to == cg__mrrg_shift(m, me->to, 1) &&
+                     t->delay == me->delay && t->mux_input == me->mux_input;
+        }
+        assert_int_equal(found, 1);
+    }
+    cg_mrrg_destroy(m);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
+static void test_periodic(void **state)
+{
+    (void)state;
+    periodic(mesh_netlist(2, 2), 3);
+    cg_diags *d = cg_diags_create();
+    periodic(flatten_or_fail(
+                 cg_xml_read("benchmarks/archs/adres_4x4.xml", NULL, d), d),
+             2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_shape_ii3_latency2),
         cmocka_unit_test(test_bad_ii),
         cmocka_unit_test(test_mesh_pins),
+        cmocka_unit_test(test_periodic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
