@@ -42,6 +42,20 @@ static cg__nego_opts opts(unsigned seed, long moves)
     return o;
 }
 
+/* The heuristic's complete mapping of g (which must map). */
+static cg_mapping *heur_whole(const cg_netlist *nl, const cg_mrrg *m,
+                              const cg_dfg *g, cg_diags *d)
+{
+    cg__heur_opts h;
+    memset(&h, 0, sizeof h);
+    h.timeout_s = 60;
+    h.seed = 1;
+    h.max_steps = 2000;
+    cg_mapping *map = NULL;
+    assert_int_equal(cg__heur_map(nl, m, g, &h, &map, d), 1);
+    return map;
+}
+
 /* From nothing: every op placed at random, the routes share nodes at
  * first (shared_peak > 0), and the annealer ends with none shared. */
 static void test_from_nothing(void **state)
@@ -73,13 +87,7 @@ static void test_from_partial(void **state)
     cg_dfg *g = long_and_short(4);
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, 3, d);
-    cg__heur_opts h;
-    memset(&h, 0, sizeof h);
-    h.timeout_s = 60;
-    h.seed = 1;
-    h.max_steps = 2000;
-    cg_mapping *part = NULL;
-    assert_int_equal(cg__heur_map(nl, m, g, &h, &part, d), 1);
+    cg_mapping *part = heur_whole(nl, m, g, d);
     /* a complete mapping to start from is legal at once: kept as it is */
     cg__nego_opts whole = opts(1, 20000);
     whole.from = part;
@@ -106,6 +114,36 @@ static void test_from_partial(void **state)
     o.from = part;
     cg_mapping *map = nego_at(nl, m, g, &o);
     assert_non_null(map);
+    cg_mapping_destroy(map);
+    cg_mapping_destroy(part);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* An op with no edge (the init value of a loop-carried edge) has no
+ * timing, so moves shift it by whole stages at no cost: the mapping
+ * gives it back in the first stage, in its slot, wherever it wandered
+ * (here 20 stages late in the mapping started from, kept as it is). */
+static void test_edgeless_start(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = long_and_short(4);
+    int init = dfg_node(g, CG_OP_INPUT, "init");
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, 3, d);
+    cg_mapping *part = heur_whole(nl, m, g, d);
+    part->start[init] += 20 * 3;
+    cg__nego_opts o = opts(1, 20000);
+    o.from = part;
+    cg_mapping *map = nego_at(nl, m, g, &o);
+    assert_non_null(map);
+    assert_int_equal(o.moves, 0);
+    assert_true(map->start[init] >= 0 && map->start[init] < 3);
+    assert_int_equal(map->start[init], part->start[init] % 3);
+    assert_int_equal(map->place[init], part->place[init]);
     cg_mapping_destroy(map);
     cg_mapping_destroy(part);
     cg_mrrg_destroy(m);
@@ -198,6 +236,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_from_nothing),
         cmocka_unit_test(test_from_partial),
+        cmocka_unit_test(test_edgeless_start),
         cmocka_unit_test(test_same_seed),
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_impossible),
