@@ -881,7 +881,8 @@ static int setup(nego *N)
         !ALLOC(N->cost, ns) ||
         !ALLOC(N->from, ns) || !ALLOC(N->seen, ns * FILTER_WORDS) ||
         !ALLOC(N->snode, ns) || !ALLOC(N->cstamp, N->nn) ||
-        !ALLOC(N->ccount, N->nn) || !ALLOC(N->clast, N->nn) || !ALLOC(N->sstamp, ns) ||
+        !ALLOC(N->ccount, N->nn) || !ALLOC(N->clast, N->nn) ||
+        !ALLOC(N->sstamp, ns) ||
         !ALLOC(N->aff, N->ne) || !ALLOC(N->affmark, N->ne) ||
         !ALLOC(N->movers, 2 * N->n + 2) || !ALLOC(N->oldprim, 2 * N->n + 2) ||
         !ALLOC(N->oldstart, 2 * N->n + 2) || !ALLOC(N->bad, 2 * N->ne))
@@ -909,12 +910,12 @@ static void teardown(nego *N)
             free(N->bak[e].arrive);
         }
     }
-    void *all[] = {N->fits,
-                   N->prim,   N->start,    N->fowner, N->r,       N->bak,
-                   N->occ,    N->nocc,     N->hist,   N->ehist,
-                   N->queue,  N->inq,      N->cost,     N->from,   N->seen, N->twin, N->snode, N->cstamp, N->ccount, N->clast,   N->sstamp,  N->heap,
-                   N->hkey,   N->aff,      N->affmark, N->movers, N->oldprim,
-                   N->oldstart, N->bad};
+    void *all[] = {N->fits,    N->prim,   N->start,   N->fowner, N->r,
+                   N->bak,     N->occ,    N->nocc,    N->hist,   N->ehist,
+                   N->twin,    N->queue,  N->inq,     N->cost,   N->from,
+                   N->seen,    N->snode,  N->cstamp,  N->ccount, N->clast,
+                   N->sstamp,  N->heap,   N->hkey,    N->aff,    N->affmark,
+                   N->movers,  N->oldprim, N->oldstart, N->bad};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]);
     for (int x = 0; N->lbtab && x < N->nn; x++)
