@@ -6,8 +6,44 @@
 #define CG_HEUR_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "map.h"
+
+/* ---- a path's filter of its nodes (route.c, nego.c) ----------------------- */
+
+/* 128 bits, one per node hashed: a node whose bit is clear is not on the
+ * path, so the routers walk a path back only when the bit is set. */
+typedef struct cg__pathf {
+    uint64_t w[2];
+} cg__pathf;
+
+static inline void cg__pathf_bit(int x, int *word, uint64_t *bit)
+{
+    uint32_t h = (uint32_t)x * 2654435761u; /* Knuth's multiplicative hash */
+    *word = (int)(h >> 31);
+    *bit = (uint64_t)1 << (h >> 25 & 63);
+}
+
+/* f, of a path, extended by node x (from, NULL: of the empty path). */
+static inline cg__pathf cg__pathf_add(const cg__pathf *from, int x)
+{
+    cg__pathf f = from ? *from : (cg__pathf){{0, 0}};
+    int w;
+    uint64_t b;
+    cg__pathf_bit(x, &w, &b);
+    f.w[w] |= b;
+    return f;
+}
+
+/* May node x be on the path of filter f? */
+static inline bool cg__pathf_may(const cg__pathf *f, int x)
+{
+    int w;
+    uint64_t b;
+    cg__pathf_bit(x, &w, &b);
+    return (f->w[w] & b) != 0;
+}
 
 /* ---- route.c: routes of an exact delay ---------------------------------- */
 

@@ -95,8 +95,7 @@ typedef struct nego {
     int *from, *sstamp, scur;
     int *snode;        /* per state: its node */
     int *cstamp, ccur, *ccount, *clast; /* mark_chain's, per node */
-    uint64_t *seen;    /* per state: a filter (one bit per node hashed) of
-                          the nodes on its path */
+    cg__pathf *seen;   /* per state: the filter of its path's nodes */
     int *heap, nheap, hcap;
     double *hkey;
     bool broken;       /* the board overflowed (a bug): no result */
@@ -333,15 +332,6 @@ static double price(const nego *N, int x, int v, int a, int pred, int again)
     return (1 + N->hist[x]) * (1 + N->pres * k);
 }
 
-/* x's bit in a path's filter of FILTER_WORDS words */
-#define FILTER_WORDS 2
-static uint64_t bit(int x, int *w)
-{
-    uint32_t h = (uint32_t)x * 2654435761u;
-    *w = (int)(h >> 31);
-    return (uint64_t)1 << (h >> 25 & 63);
-}
-
 /* Mark the nodes on the path ending in state s: how often it holds each
  * and the delay at which it last does (the largest: delays never fall
  * along a path). */
@@ -368,9 +358,7 @@ static void mark_chain(nego *N, int s)
  * may hold x. */
 static int on_chain(nego *N, int s, int x, int d, bool *marked)
 {
-    int w;
-    uint64_t b = bit(x, &w);
-    if (s < 0 || !(N->seen[(size_t)s * FILTER_WORDS + w] & b))
+    if (s < 0 || !cg__pathf_may(&N->seen[s], x))
         return 0;
     if (!*marked)
         mark_chain(N, s);
@@ -392,13 +380,8 @@ static void offer(nego *N, int s, int y, int d, double c)
     N->cost[t] = c;
     N->from[t] = s;
     N->snode[t] = y;
-    int w; /* s is expanded, so its path is final: the filter is the
-              path's */
-    uint64_t b = bit(y, &w);
-    for (int i = 0; i < FILTER_WORDS; i++)
-        N->seen[(size_t)t * FILTER_WORDS + i] =
-            s >= 0 ? N->seen[(size_t)s * FILTER_WORDS + i] : 0;
-    N->seen[(size_t)t * FILTER_WORDS + w] |= b;
+    /* s is expanded, so its path is final: the filter is the path's */
+    N->seen[t] = cg__pathf_add(s >= 0 ? &N->seen[s] : NULL, y);
     heap_push(N, t, c);
 }
 
@@ -879,7 +862,7 @@ static int setup(nego *N)
         !ALLOC(N->twin, (size_t)N->nn * (size_t)N->ii) ||
         !ALLOC(N->queue, N->nn) || !ALLOC(N->inq, N->nn) ||
         !ALLOC(N->cost, ns) ||
-        !ALLOC(N->from, ns) || !ALLOC(N->seen, ns * FILTER_WORDS) ||
+        !ALLOC(N->from, ns) || !ALLOC(N->seen, ns) ||
         !ALLOC(N->snode, ns) || !ALLOC(N->cstamp, N->nn) ||
         !ALLOC(N->ccount, N->nn) || !ALLOC(N->clast, N->nn) ||
         !ALLOC(N->sstamp, ns) ||

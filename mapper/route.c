@@ -32,6 +32,7 @@ struct cg__router {
     int cur;
     int ns, scap;    /* states */
     int *sn, *sd, *sp, *snext;
+    cg__pathf *sf;   /* the filter of the nodes on each state's path */
     int *head, *tail; /* per delay: first and last state of the bucket */
     bool oom;        /* a state could not be stored: a route may have been
                         missed (cg__router_oom) */
@@ -78,6 +79,7 @@ void cg__router_destroy(cg__router *r)
     free(r->sd);
     free(r->sp);
     free(r->snext);
+    free(r->sf);
     free(r->head);
     free(r->tail);
     free(r);
@@ -93,9 +95,11 @@ static int push(cg__router *r, int node, int delay, int pred)
 {
     if (r->ns >= r->scap) { /* rare: the arrays only grow */
         int c1 = r->scap, c2 = r->scap, c3 = r->scap, c4 = r->scap;
+        int c5 = r->scap;
         if (CG_GROW(r->sn, c1, r->ns + 1) || CG_GROW(r->sd, c2, r->ns + 1) ||
             CG_GROW(r->sp, c3, r->ns + 1) ||
-            CG_GROW(r->snext, c4, r->ns + 1)) {
+            CG_GROW(r->snext, c4, r->ns + 1) ||
+            CG_GROW(r->sf, c5, r->ns + 1)) {
             r->oom = true;
             return -1;
         }
@@ -105,6 +109,7 @@ static int push(cg__router *r, int node, int delay, int pred)
     r->sn[s] = node;
     r->sd[s] = delay;
     r->sp[s] = pred;
+    r->sf[s] = cg__pathf_add(pred >= 0 ? &r->sf[pred] : NULL, node);
     r->snext[s] = -1;
     if (r->tail[delay] < 0)
         r->head[delay] = s;
@@ -161,9 +166,12 @@ static int backward(cg__router *r, const cg__occ *occ, int sink, int limit)
     return 0;
 }
 
-/* Is node x on the path that ends in state s? */
+/* Is node x on the path that ends in state s?  Asked of the path's filter
+ * first: most often its bit is clear and the path is not walked. */
 static bool on_chain(const cg__router *r, int s, int x)
 {
+    if (s >= 0 && !cg__pathf_may(&r->sf[s], x))
+        return false;
     for (; s >= 0; s = r->sp[s])
         if (r->sn[s] == x)
             return true;

@@ -340,6 +340,29 @@ static void test_allowed_and_steps(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* The routers' path filter (cg__pathf): never says "not on the path" of a
+ * node that is (the routers would then pass a node twice), and with 20
+ * nodes in it says "not on it" of most others (else it saves nothing). */
+static void test_path_filter(void **state)
+{
+    (void)state;
+    cg__pathf f = cg__pathf_add(NULL, 7);
+    assert_true(cg__pathf_may(&f, 7));
+    for (int x = 100; x < 119; x++)
+        f = cg__pathf_add(&f, x * 37);
+    assert_true(cg__pathf_may(&f, 7));
+    for (int x = 100; x < 119; x++)
+        assert_true(cg__pathf_may(&f, x * 37));
+    int rejected = 0;
+    for (int x = 5000; x < 6000; x++)
+        rejected += !cg__pathf_may(&f, x);
+    assert_true(rejected > 800);
+    cg__pathf empty = cg__pathf_add(NULL, 0);
+    empty.w[0] = empty.w[1] = 0;
+    for (int x = 0; x < 1000; x++)
+        assert_false(cg__pathf_may(&empty, x));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_nothing_found),
         cmocka_unit_test(test_allowed_and_steps),
+        cmocka_unit_test(test_path_filter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
