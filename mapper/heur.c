@@ -259,18 +259,21 @@ static int setup(heur *H)
     return 0;
 }
 
+/* Free a table of n rows (NULL: nothing). */
+static void free_rows(int **rows, int n)
+{
+    for (int v = 0; rows && v < n; v++)
+        free(rows[v]);
+    free(rows);
+}
+
 static void teardown(heur *H)
 {
-    for (int v = 0; v < H->n; v++) {
-        if (H->cand)
-            free(H->cand[v]);
-        if (H->ein)
-            free(H->ein[v]);
-        if (H->eout)
-            free(H->eout[v]);
-    }
-    void *all[] = {H->funcnode, H->fidx, H->dmin, H->cand,
-                   H->ncand, H->ein, H->eout, H->nein, H->neout, H->place,
+    free_rows(H->cand, H->n);
+    free_rows(H->ein, H->n);
+    free_rows(H->eout, H->n);
+    void *all[] = {H->funcnode, H->fidx, H->dmin,
+                   H->ncand, H->nein, H->neout, H->place,
                    H->start, H->func_owner, H->occ.owner, H->occ.arrive,
                    H->occ.pred, H->esink, H->undo, H->path, H->seen,
                    H->order,
@@ -971,17 +974,9 @@ int cg__units_build(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
 
 void cg__units_free(cg__units *u, int nnodes)
 {
-    for (int v = 0; v < nnodes; v++) {
-        if (u->cand)
-            free(u->cand[v]);
-        if (u->ein)
-            free(u->ein[v]);
-        if (u->eout)
-            free(u->eout[v]);
-    }
-    free(u->cand);
-    free(u->ein);
-    free(u->eout);
+    free_rows(u->cand, nnodes);
+    free_rows(u->ein, nnodes);
+    free_rows(u->eout, nnodes);
     free(u->nein);
     free(u->neout);
     free(u->ncand);

@@ -93,7 +93,8 @@ typedef struct nego {
     unsigned char *inq;
     double *cost;
     int *from, *sstamp, scur;
-    int *snode;        /* per state: its node */
+    int *snode;        /* per state t: its node, t / stride, kept to spare
+                          mark_chain a division per state */
     int *cstamp, ccur, *ccount, *clast; /* mark_chain's, per node */
     cg__pathf *seen;   /* per state: the filter of its path's nodes */
     int *heap, nheap, hcap;
