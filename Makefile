@@ -18,13 +18,11 @@ build: setup $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: the embedded default array's summary, then every benchmark
-# loop mapped on it, the microbenchmarks and the loops that need tiling
-# (5000 heuristic steps and at most 10 s per II tried, IIs up to 16, two
-# files at once, so it ends in minutes).
+# loop mapped on it, the microbenchmarks and the loops that need tiling,
+# with the default effort (no effort flags), two files at once.
 run: build
 	$(BUILD)/cli/cgramap arch
-	$(BUILD)/cli/cgramap -j 2 --timeout 10 --max-ii 16 --steps 5000 benchmarks/microbench \
-	    benchmarks/tiled
+	$(BUILD)/cli/cgramap -j 2 benchmarks/microbench benchmarks/tiled
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

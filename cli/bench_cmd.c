@@ -166,6 +166,9 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
     case CG_CLI_OPT_REPAIR_TRIES:
     case CG_CLI_OPT_CLUSTER_ABOVE:
     case CG_CLI_OPT_MOVES:
+    case CG_CLI_OPT_CONFLICTS:
+    case CG_CLI_OPT_HORIZON:
+    case CG_CLI_OPT_SAT_LITERALS:
         return cg_cli_effort_opt("cgramap", c, optarg, &o->map) ? 2 : 0;
     case ':':
         fprintf(stderr, "cgramap: option '%s' needs a value\n",

@@ -10,7 +10,7 @@
 /* nodes ResMII RecMII bottleneck II status proof time FUs util const IO
  * mem routes, then the tiling columns */
 #define MAP_FMT \
-    "%5s %6s %6s %-10s %4s %-24s %-16s %9s %7s %5s %5s %3s %3s %6s"
+    "%5s %6s %6s %-10s %4s %-24s %-21s %9s %7s %5s %5s %3s %3s %6s"
 #define TILE_FMT "%6s %10s %6s %10s %9s"
 
 void cg_cli_map_header(FILE *out)

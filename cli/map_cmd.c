@@ -28,14 +28,17 @@ static void map_help(void)
     printf("Usage: cgramap map [--arch FILE.xml [--templates T.xml]]"
            " [--timeout S] [--max-ii N]\n"
            "                  [--solver glpk|cbc] [--dump-lp PREFIX]"
-           " [--mapping OUT.txt]\n"
+           " [--dump-cnf PREFIX] [--mapping OUT.txt]\n"
            "                  [--seed N] [--steps N] [--ilp-nodes N]"
            " [--time-limit S]\n"
-           "                  [--ii N] [--mapper auto|heuristic|ilp]"
+           "                  [--ii N] [--mapper auto|heuristic|ilp|sat]"
            " [--repair-tries N]\n"
-           "                  [--cluster-above N] [--moves N] LOOP.dot\n"
-           "Map one DFG (heuristic and annealer, then the ILP below), check"
-           " the mapping, print a row.\n"
+           "                  [--cluster-above N] [--moves N]"
+           " [--conflicts N] [--horizon N]\n"
+           "                  [--sat-literals N] LOOP.dot\n"
+           "Map one DFG (heuristic and annealer, then SAT and the ILP"
+           " below), check the mapping,\nprint a row.  --dump-cnf writes"
+           " the SAT model of each II it tries (DIMACS).\n"
            "LOOP may also be another mapper's DFG: .xml (NUS mappers), .txt"
            " (SAT-based mappers)\nor SAT-MapIt's NAME_nodes"
            " (with its NAME_edges ... beside it).\n"
@@ -51,6 +54,7 @@ static int map_parse(int argc, char **argv, map_opts *o)
         {"max-ii", required_argument, NULL, 'I'},
         {"solver", required_argument, NULL, 'S'},
         {"dump-lp", required_argument, NULL, 'D'},
+        {"dump-cnf", required_argument, NULL, 'C'},
         {"mapping", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
         {"sym", required_argument, NULL, 's'},
@@ -85,6 +89,7 @@ static int map_parse(int argc, char **argv, map_opts *o)
             }
             break;
         case 'D': o->p.dump_lp = optarg; break;
+        case 'C': o->p.dump_cnf = optarg; break;
         case 'm': o->mapping = optarg; break;
         case 'h': map_help(); return 1;
         case 's': /* symbols reach only a reference run, which map has not */
@@ -102,6 +107,9 @@ static int map_parse(int argc, char **argv, map_opts *o)
         case CG_CLI_OPT_REPAIR_TRIES:
         case CG_CLI_OPT_CLUSTER_ABOVE:
         case CG_CLI_OPT_MOVES:
+        case CG_CLI_OPT_CONFLICTS:
+        case CG_CLI_OPT_HORIZON:
+        case CG_CLI_OPT_SAT_LITERALS:
             if (cg_cli_effort_opt("cgramap map", c, optarg, &o->p))
                 return 2;
             break;

@@ -27,16 +27,32 @@ static const char *outcome_word(cg_ii_outcome o)
            : o == CG_II_INFEASIBLE ? "infeasible" : "timeout";
 }
 
+/* One II tried: its outcome, what decided it ("by": heuristic, bound,
+ * lp, ilp, sat or "-") and, refuted by SAT, the schedule slack the
+ * refutation covers ("horizon", null when it covers every slack). */
+static json_t *try_of(const cg_map_result *r, int i)
+{
+    json_t *t = json_pack(
+        "{s:i, s:s, s:s, s:b, s:f, s:i, s:i, s:i, s:I}", "ii",
+        r->tried[i].ii, "outcome", outcome_word(r->tried[i].outcome), "by",
+        cg_map_prover_name(r->tried[i].by), "capped", r->tried[i].capped,
+        "seconds", r->tried[i].seconds, "rows", r->tried[i].rows, "cols",
+        r->tried[i].cols, "nonzeros", r->tried[i].nonzeros, "conflicts",
+        (json_int_t)r->tried[i].conflicts);
+    if (t && r->tried[i].by == CG_BY_SAT &&
+        r->tried[i].outcome == CG_II_INFEASIBLE)
+        json_object_set_new(t, "horizon", r->tried[i].horizon >= 0
+                                              ? json_integer(
+                                                    r->tried[i].horizon)
+                                              : json_null());
+    return t;
+}
+
 static json_t *tries(const cg_map_result *r)
 {
     json_t *a = json_array();
     for (int i = 0; i < r->ntried; i++)
-        json_array_append_new(a, json_pack(
-            "{s:i, s:s, s:b, s:f, s:i, s:i, s:i}", "ii", r->tried[i].ii,
-            "outcome", outcome_word(r->tried[i].outcome), "capped",
-            r->tried[i].capped, "seconds", r->tried[i].seconds, "rows",
-            r->tried[i].rows, "cols", r->tried[i].cols, "nonzeros",
-            r->tried[i].nonzeros));
+        json_array_append_new(a, try_of(r, i));
     return a;
 }
 

@@ -126,6 +126,17 @@ static int whole_int(const char *prog, const char *opt, const char *v,
     return 0;
 }
 
+/* A whole number from lo to hi into *out. */
+static int whole_int_max(const char *prog, const char *opt, const char *v,
+                         int lo, int hi, int *out)
+{
+    double x;
+    if (cg_cli_whole(prog, opt, v, lo, hi, &x))
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
 int cg_cli_effort_opt(const char *prog, int code, const char *v,
                       struct cg_map_params *p)
 {
@@ -162,8 +173,20 @@ int cg_cli_effort_opt(const char *prog, int code, const char *v,
         if (cg_map_search_parse(v, &p->search) == 0)
             return 0;
         fprintf(stderr, "%s: Invalid value for --mapper: %s (auto, "
-                "heuristic or ilp)\n", prog, v);
+                "heuristic, ilp or sat)\n", prog, v);
         return -1;
+    case CG_CLI_OPT_CONFLICTS:
+        if (cg_cli_whole(prog, "--conflicts", v, 0, 1e12, &x))
+            return -1;
+        p->sat_conflicts = (long)x;
+        return 0;
+    case CG_CLI_OPT_SAT_LITERALS:
+        if (cg_cli_whole(prog, "--sat-literals", v, 0, 1e12, &x))
+            return -1;
+        p->sat_max_literals = (long)x;
+        return 0;
+    case CG_CLI_OPT_HORIZON:
+        return whole_int_max(prog, "--horizon", v, 0, 64, &p->sat_horizon);
     default: /* CG_CLI_OPT_TIME_LIMIT */
         if (cg_cli_seconds(prog, "--time-limit", v, &x))
             return -1;

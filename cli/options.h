@@ -17,11 +17,13 @@ void cg_cli_help(void);
 
 /* The mapper's effort options, shared by the main job and `map`:
  * --seed N, --steps N, --ilp-nodes N, --time-limit S, --ii N, --mapper M,
- * --repair-tries N, --cluster-above N, --moves N.
+ * --repair-tries N, --cluster-above N, --moves N, --conflicts N,
+ * --horizon N, --sat-literals N.
  * Their getopt codes (above any character) and long-option entries: */
 enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
        CG_CLI_OPT_TIME_LIMIT, CG_CLI_OPT_II, CG_CLI_OPT_MAPPER,
-       CG_CLI_OPT_REPAIR_TRIES, CG_CLI_OPT_CLUSTER_ABOVE, CG_CLI_OPT_MOVES };
+       CG_CLI_OPT_REPAIR_TRIES, CG_CLI_OPT_CLUSTER_ABOVE, CG_CLI_OPT_MOVES,
+       CG_CLI_OPT_CONFLICTS, CG_CLI_OPT_HORIZON, CG_CLI_OPT_SAT_LITERALS };
 #define CG_CLI_EFFORT_OPTIONS                                                \
     {"seed", required_argument, NULL, CG_CLI_OPT_SEED},                      \
     {"steps", required_argument, NULL, CG_CLI_OPT_STEPS},                    \
@@ -31,7 +33,10 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     {"mapper", required_argument, NULL, CG_CLI_OPT_MAPPER},                  \
     {"repair-tries", required_argument, NULL, CG_CLI_OPT_REPAIR_TRIES},      \
     {"cluster-above", required_argument, NULL, CG_CLI_OPT_CLUSTER_ABOVE},    \
-    {"moves", required_argument, NULL, CG_CLI_OPT_MOVES}
+    {"moves", required_argument, NULL, CG_CLI_OPT_MOVES},                    \
+    {"conflicts", required_argument, NULL, CG_CLI_OPT_CONFLICTS},            \
+    {"horizon", required_argument, NULL, CG_CLI_OPT_HORIZON},                \
+    {"sat-literals", required_argument, NULL, CG_CLI_OPT_SAT_LITERALS}
 #define CG_CLI_EFFORT_HELP                                                   \
     "      --seed N            seed of the heuristic (default 1)\n"           \
     "      --steps N           work limit per II: ops the heuristic places\n" \
@@ -39,14 +44,21 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "      --moves N           work limit per II: moves of the negotiated\n" \
     "                          annealer when the heuristic fails there,\n"   \
     "                          0 = none (default 100000)\n"                  \
+    "      --conflicts N       work limit per II: conflicts of the SAT\n"    \
+    "                          mapper, 0 = none (default 50000)\n"         \
+    "      --horizon N         schedule slack the SAT mapper encodes; an II\n" \
+    "                          it refutes is proven for it (default 4)\n"   \
+    "      --sat-literals N    SAT models of more routing literals are not\n" \
+    "                          built; the ILP takes their II (default\n"    \
+    "                          20000000, 0 = no limit)\n"                   \
     "      --ilp-nodes N       work limit per ILP model: branch-and-bound\n"  \
     "                          nodes (default 5000)\n"                        \
     "      --time-limit S      wall-clock cap for a whole loop (default none)\n" \
     "      --ii N              try II N only (sets --max-ii N; lower IIs\n"   \
     "                          are reported open, not tried)\n"               \
-    "      --mapper M          auto (heuristic and annealer, then the ILP\n" \
-    "                          below their II; default), heuristic (with\n"  \
-    "                          the annealer) or ilp (alone)\n"               \
+    "      --mapper M          auto (heuristic and annealer, then SAT and\n" \
+    "                          the ILP below their II; default), heuristic\n" \
+    "                          (with the annealer), ilp or sat (alone)\n"   \
     "      --repair-tries N    heuristic attempts at a partial mapping for\n" \
     "                          the ILP to repair, 0 = no repair (default 8)\n" \
     "      --cluster-above N   DFGs of more nodes are clustered first, the\n" \

@@ -78,7 +78,8 @@ static int open_iis(const cg_map_result *r, int top, double timeout_s,
     size_t len = 0;
     if (nl)
         len = (size_t)snprintf(out->hint, sizeof out->hint, "II %s hit the "
-                               "work limit (--steps, --moves, --ilp-nodes) "
+                               "work limit (--steps, --moves, --conflicts, "
+                               "--ilp-nodes) "
                                "without a mapping or a proof", limit);
     if (nc && len < sizeof out->hint)
         len += (size_t)snprintf(out->hint + len, sizeof out->hint - len,
@@ -92,6 +93,19 @@ static int open_iis(const cg_map_result *r, int top, double timeout_s,
                  "tried", nl || nc ? "; " : "", untried,
                  nu > 1 ? "were" : "was");
     return n;
+}
+
+/* The least schedule slack of the SAT refutations among the IIs up to
+ * top (the proof holds for that slack), -1 when none rests on one. */
+static int sat_horizon(const cg_map_result *r, int top)
+{
+    int h = -1;
+    for (int i = 0; i < r->ntried; i++)
+        if (r->tried[i].ii <= top && r->tried[i].by == CG_BY_SAT &&
+            r->tried[i].outcome == CG_II_INFEASIBLE &&
+            r->tried[i].horizon >= 0 && (h < 0 || r->tried[i].horizon < h))
+            h = r->tried[i].horizon;
+    return h;
 }
 
 /* Append to the hint. */
@@ -112,7 +126,11 @@ static void proof_mapped(const cg_map_result *r, double timeout_s,
         hint_add(out, buf);
         return;
     }
-    snprintf(out->text, sizeof out->text, "optimal");
+    int h = sat_horizon(r, r->ii - 1);
+    if (h >= 0)
+        snprintf(out->text, sizeof out->text, "optimal (schedule +%d)", h);
+    else
+        snprintf(out->text, sizeof out->text, "optimal");
     if (r->ii == r->mii.mii) {
         snprintf(out->hint, sizeof out->hint, "II %d is the MII (ResMII %d, "
                  "RecMII %d), a lower bound", r->ii, r->mii.res_mii,
@@ -121,8 +139,14 @@ static void proof_mapped(const cg_map_result *r, double timeout_s,
     }
     ii_ranges(r, r->mii.mii, r->ii - 1, 1u << II_INFEASIBLE, buf,
               sizeof buf);
-    snprintf(out->hint, sizeof out->hint, "II %s proven infeasible, so II %d "
-             "is the least", buf, r->ii);
+    if (h >= 0)
+        snprintf(out->hint, sizeof out->hint, "II %s proven infeasible (the "
+                 "SAT mapper's refutations cover schedules up to %d cycles "
+                 "longer than the shortest; --horizon widens them), so II "
+                 "%d is the least", buf, h, r->ii);
+    else
+        snprintf(out->hint, sizeof out->hint, "II %s proven infeasible, so "
+                 "II %d is the least", buf, r->ii);
 }
 
 void cg_flow_proof_of(const cg_map_result *r, double timeout_s,

@@ -144,47 +144,6 @@ static int make_cands(model *M)
 
 /* ---- regions: the kedges a route of e may take ------------------------- */
 
-typedef struct heap {
-    int n;
-    long *key;
-    int *val;
-} heap;
-
-static void heap_push(heap *h, long key, int val)
-{
-    int i = h->n++;
-    while (i > 0 && h->key[(i - 1) / 2] > key) {
-        h->key[i] = h->key[(i - 1) / 2];
-        h->val[i] = h->val[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->key[i] = key;
-    h->val[i] = val;
-}
-
-static int heap_pop(heap *h, long *key)
-{
-    int top = h->val[0];
-    *key = h->key[0];
-    long k = h->key[--h->n];
-    int v = h->val[h->n], i = 0;
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && h->key[c + 1] < h->key[c])
-            c++;
-        if (h->key[c] >= k)
-            break;
-        h->key[i] = h->key[c];
-        h->val[i] = h->val[c];
-        i = c;
-    }
-    h->key[i] = k;
-    h->val[i] = v;
-    return top;
-}
-
 /* May a route pass through ROUTE node i (restricted models keep routes in
  * the bounding box of the candidates, one block wider)? */
 static bool inside(const model *M, const int *box, int i)
@@ -207,7 +166,7 @@ static int dijkstra(const model *M, const int *box, bool fwd, int *dist,
                     const int *seeds, const int *seed_d, int nseeds)
 {
     const cg__kgraph *k = M->k;
-    heap h = {0, malloc(sizeof(long) * ((size_t)k->nedges + nseeds + 1)),
+    cg__heap h = {0, malloc(sizeof(long) * ((size_t)k->nedges + nseeds + 1)),
               malloc(sizeof(int) * ((size_t)k->nedges + nseeds + 1))};
     if (!h.key || !h.val) {
         free(h.key);
@@ -217,10 +176,10 @@ static int dijkstra(const model *M, const int *box, bool fwd, int *dist,
     for (int i = 0; i < M->nn; i++)
         dist[i] = -1;
     for (int s = 0; s < nseeds; s++)
-        heap_push(&h, seed_d[s], seeds[s]);
+        cg__heap_push(&h, seed_d[s], seeds[s]);
     while (h.n) {
         long d;
-        int i = heap_pop(&h, &d);
+        int i = cg__heap_pop(&h, &d);
         if (dist[i] >= 0)
             continue;
         dist[i] = (int)d;
@@ -237,7 +196,7 @@ static int dijkstra(const model *M, const int *box, bool fwd, int *dist,
                                     CG_MRRG_ROUTE && inside(M, box, nb)
                           : passable(M, nb) && inside(M, box, nb);
             if (ok)
-                heap_push(&h, d + ke->delay, nb);
+                cg__heap_push(&h, d + ke->delay, nb);
         }
     }
     free(h.key);

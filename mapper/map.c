@@ -5,29 +5,32 @@
  * regions, cluster.c) from the MII upward, heur_steps steps per II, and
  * where it fails the negotiated annealer (nego.c) from its best partial
  * mapping, nego_moves moves, until one maps; the mapping goes through
- * cg_map_check like every other.  A
- * checked mapping at the MII is optimal and ends the search.  Otherwise
- * each II below the heuristic's, from the MII up, gets the exact ILP,
- * within its work limits (lp_iters, ilp_nodes) and the per-II wall-clock
- * cap, in this order:
+ * cg_map_check like every other.  A checked mapping at the MII is optimal
+ * and ends the search.  Otherwise each II below the heuristic's, from the
+ * MII up, gets the exact SAT mapper (sat.c), within sat_conflicts
+ * conflicts and the per-II wall-clock cap: it maps the II or refutes it
+ * for schedules within sat_horizon cycles of the shortest.  Where its
+ * model is larger than sat_max_literals, the exact ILP takes the II
+ * instead, within its work limits (lp_iters, ilp_nodes), in this order:
  *   R. the repair of the heuristic's best partial mapping at that II
  *      (repair.c): most ops kept, a widening neighbourhood of the ones it
  *      skipped solved exactly,
  *   0. the LP relaxation of the full model: infeasible proves the II
  *      impossible at once,
  *   1. the ILP restricted to units within grid distance 1 of a
- *      simulated-annealing placement (small: up to about 40 nodes it maps
- *      or fails in a second; jacobi2d's 58 time out in both slices),
+ *      simulated-annealing placement,
  *   2. the same with radius 2 (each with restricted_node_share of
  *      ilp_nodes, a quarter by default),
  *   3. the full model (every unit that supports each op), the only one
  *      whose infeasibility proves the II impossible.
  * Steps 1-3 solve the MIP with params->solver (GLPK or CBC, ilp_cbc.c);
- * step 0 is always GLPK's simplex.
- * The first II mapped by the ILP wins; if none, the heuristic's mapping
+ * step 0 is always GLPK's simplex.  --mapper ilp runs R-3 alone at every
+ * II, --mapper sat the SAT mapper alone.
+ * The first II mapped below wins; if none, the heuristic's mapping
  * stands, and the outcomes of the lower IIs (infeasible or timed out) say
- * whether it is proven optimal.  When the heuristic maps nothing up to
- * max_ii, the ILP tries every II as above.
+ * whether it is proven optimal; each II tried records what decided it
+ * (cg_map_prover).  When the heuristic maps nothing up to max_ii, the
+ * exact mappers try every II as above.
  * A restricted model that is infeasible or times out proves nothing; the
  * II's outcome is that of the first mapped model, else of the full one.
  * Every mapping is checked by cg_map_check before it is returned; a mapping
@@ -44,6 +47,7 @@
 #include "heur_internal.h"
 #include "imm_internal.h"
 #include "map_internal.h"
+#include "sat_internal.h"
 
 int cg_map_solver_parse(const char *name, cg_map_solver *out)
 {
@@ -63,8 +67,8 @@ const char *cg_map_solver_name(cg_map_solver s)
 
 int cg_map_search_parse(const char *name, cg_map_search *out)
 {
-    static const char *names[] = {"auto", "heuristic", "ilp"};
-    for (int i = 0; i < 3; i++)
+    static const char *names[] = {"auto", "heuristic", "ilp", "sat"};
+    for (int i = 0; i < 4; i++)
         if (strcmp(name, names[i]) == 0) {
             *out = (cg_map_search)i;
             return 0;
@@ -76,7 +80,15 @@ const char *cg_map_search_name(cg_map_search s)
 {
     return s == CG_SEARCH_HEURISTIC ? "heuristic"
            : s == CG_SEARCH_ILP     ? "ilp"
+           : s == CG_SEARCH_SAT     ? "sat"
                                     : "auto";
+}
+
+const char *cg_map_prover_name(cg_map_prover b)
+{
+    static const char *names[] = {"-", "heuristic", "bound", "lp", "ilp",
+                                  "sat"};
+    return b >= CG_BY_NONE && b <= CG_BY_SAT ? names[b] : "-";
 }
 
 void cg_map_params_init(cg_map_params *p)
@@ -96,6 +108,9 @@ void cg_map_params_init(cg_map_params *p)
     p->cluster_threshold = 48;
     p->cluster_step_share = 0.5;
     p->restricted_above = 6;
+    p->sat_conflicts = 50000;
+    p->sat_horizon = 4;
+    p->sat_max_literals = 20000000;
 }
 
 /* A share in (0, 1]; -1 with an error naming field otherwise. */
@@ -137,6 +152,19 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
     bad |= check_count(file, "cluster_threshold", p->cluster_threshold, d);
     bad |= check_share(file, "cluster_step_share", p->cluster_step_share, d);
     bad |= check_count(file, "restricted_above", p->restricted_above, d);
+    if (p->sat_horizon < 0 || p->sat_horizon > 64) {
+        cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.sat_horizon "
+                     "is %d; it must be 0 to 64", p->sat_horizon);
+        bad = -1;
+    }
+    if (p->sat_conflicts < 0 || p->sat_max_literals < 0) {
+        cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is %ld; it "
+                     "must be 0 or more", p->sat_conflicts < 0 ?
+                     "sat_conflicts" : "sat_max_literals",
+                     p->sat_conflicts < 0 ? p->sat_conflicts :
+                     p->sat_max_literals);
+        bad = -1;
+    }
     return bad ? -1 : 0;
 }
 
@@ -204,14 +232,51 @@ static int try_repair(const cg_netlist *nl, const cg_dfg *g,
     return cg__repair(k, nl, g, partial, &ro, out, d);
 }
 
-/* One II: the attempts above.  0 with *out filled, -1 on error. */
-static int try_ii(const cg_netlist *nl, const cg_dfg *g,
-                  const cg_map_params *p, const cg__kgraph *k, int ii,
-                  const cg_mapping *partial, cg__ilp_out *out, cg_diags *d)
+static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
+                     const char *base, cg_diags *d);
+
+/* The SAT mapper at m's II within what is left before deadline (its
+ * conflicts are the work limit); its outcome into *out.  0, or -1 on an
+ * error. */
+static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
+                   const cg_map_params *p, double deadline,
+                   cg__ilp_out *out, cg_diags *d)
+{
+    double left = deadline - cg_clock_now();
+    char *cnf = lp_name(p->dump_cnf, cg_mrrg_ii(m));
+    if (p->dump_cnf && !cnf) {
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory naming the "
+                     "CNF file at II=%d", cg_mrrg_ii(m));
+        return -1;
+    }
+    cg__sat_opts so = {p->sat_horizon, p->sat_conflicts,
+                       left > 0 ? left : 0.001, p->sat_max_literals, cnf};
+    cg__sat_out sout;
+    int rc = cg__sat_solve(m, nl, g, &so, &sout, d);
+    free(cnf);
+    if (rc < 0)
+        return -1;
+    cg_mapping_destroy(out->mapping);
+    out->mapping = sout.mapping;
+    out->outcome = sout.outcome;
+    out->capped = sout.capped;
+    out->conflicts += sout.conflicts;
+    out->too_big = sout.too_big;
+    if (sout.outcome != CG_II_TIMEOUT) {
+        out->by = CG_BY_SAT;
+        out->horizon = sout.horizon;
+    }
+    return 0;
+}
+
+/* The ILP's attempts at one II (R, 0-3 above).  0 with *out filled, -1
+ * on error. */
+static int try_ilp(const cg_netlist *nl, const cg_dfg *g,
+                   const cg_map_params *p, const cg__kgraph *k, int ii,
+                   const cg_mapping *partial, double deadline,
+                   cg__ilp_out *out, cg_diags *d)
 {
     int n = cg_dfg_nnodes(g);
-    double deadline = cg_clock_now() + p->timeout_s;
-    memset(out, 0, sizeof *out); /* map_at frees out->mapping on -1 too */
     int *center = malloc(sizeof(int) * ((size_t)n + 1));
     char *lp = lp_name(p->dump_lp, ii);
     if (!center || (p->dump_lp && !lp)) {
@@ -229,6 +294,8 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
      * large full model can take the whole cap at a high II. */
     if (partial)
         rc = try_repair(nl, g, k, partial, p, deadline, out, d);
+    if (rc == 0 && out->outcome == CG_II_MAPPED)
+        out->by = CG_BY_ILP;
     bool proven = false;
     if (rc == 0 && out->outcome != CG_II_MAPPED) {
         /* The full model's LP relaxation: when it is infeasible the II
@@ -239,11 +306,15 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
                            CG_SOLVER_GLPK, 0, p->lp_iters, NULL, NULL};
         rc = cg__ilp_solve(k, nl, g, &lo, out, d);
         proven = rc == 0 && out->outcome == CG_II_INFEASIBLE;
+        if (proven)
+            out->by = CG_BY_LP;
     }
     /* Small DFGs go straight to the full model. */
     if (rc == 0 && !proven && have && n > p->restricted_above &&
         out->outcome != CG_II_MAPPED)
         rc = try_restricted(nl, g, k, center, p, deadline, out, d);
+    if (rc == 0 && out->outcome == CG_II_MAPPED)
+        out->by = CG_BY_ILP;
     if (proven && !lp) {
         /* decided; the full model is solved only to write it */
     } else if (rc == 0 && out->outcome != CG_II_MAPPED) {
@@ -252,6 +323,8 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
                           lp,        false,       p->solver,
                           p->ilp_nodes, p->lp_iters, NULL, NULL};
         rc = cg__ilp_solve(k, nl, g, &o, out, d);
+        if (rc == 0 && out->outcome != CG_II_TIMEOUT)
+            out->by = CG_BY_ILP;
     } else if (rc == 0 && lp) {
         /* Mapped by a restricted model: still write the full one. */
         cg__ilp_out tmp;
@@ -262,6 +335,37 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     }
     free(lp);
     free(center);
+    return rc;
+}
+
+/* One II: the SAT mapper (auto and sat searches), then, where it is
+ * undecided, the ILP's attempts (auto and ilp).  The II's wall-clock cap
+ * covers both.  0 with *out filled, -1 on error. */
+static int try_ii(const cg_netlist *nl, const cg_dfg *g,
+                  const cg_map_params *p, const cg__kgraph *k, int ii,
+                  const cg_mapping *partial, cg__ilp_out *out, cg_diags *d)
+{
+    double deadline = cg_clock_now() + p->timeout_s;
+    memset(out, 0, sizeof *out); /* map_at frees out->mapping on -1 too */
+    out->outcome = CG_II_TIMEOUT;
+    int rc = 0;
+    if (p->search != CG_SEARCH_ILP)
+        rc = try_sat(nl, g, k->m, p, deadline, out, d);
+    if (rc < 0 || p->search == CG_SEARCH_SAT)
+        return rc;
+    if (out->outcome != CG_II_TIMEOUT)
+        return p->dump_lp ? dump_only(nl, g, k->m, p->dump_lp, d) : 0;
+    /* In auto, the ILP runs only where the SAT model was too large to
+     * build: where SAT ran to its limit the ILP settled none of the IIs
+     * measured (docs/mapper.md, "The SAT mapper"), and it would only
+     * spend the wall clock. */
+    if (p->search == CG_SEARCH_AUTO && !out->too_big)
+        return p->dump_lp ? dump_only(nl, g, k->m, p->dump_lp, d) : 0;
+    long conflicts = out->conflicts;
+    bool too_big = out->too_big;
+    rc = try_ilp(nl, g, p, k, ii, partial, deadline, out, d);
+    out->conflicts = conflicts;
+    out->too_big = too_big;
     return rc;
 }
 
@@ -313,8 +417,9 @@ static int accept(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
     return 0;
 }
 
+/* One II's outcome; what decided it is out's, else by. */
 static void record(cg_map_result *res, int ii, cg_ii_outcome o, double s,
-                   const cg__ilp_out *out, bool capped)
+                   const cg__ilp_out *out, bool capped, cg_map_prover by)
 {
     res->capped |= capped;
     if (res->ntried >= 64)
@@ -327,6 +432,9 @@ static void record(cg_map_result *res, int ii, cg_ii_outcome o, double s,
     res->tried[t].rows = out ? out->rows : 0;
     res->tried[t].cols = out ? out->cols : 0;
     res->tried[t].nonzeros = out ? out->nonzeros : 0;
+    res->tried[t].by = out ? out->by : by;
+    res->tried[t].horizon = out ? out->horizon : -1;
+    res->tried[t].conflicts = out ? out->conflicts : 0;
 }
 
 /* Map at one II; 1 when mapped (res owns the MRRG), 0 otherwise, -1 on an
@@ -350,7 +458,7 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
     cg__kgraph_destroy(k);
     if (rc == 0)
         record(res, ii, out.outcome, cg_clock_now() - t0, &out,
-               out.outcome == CG_II_TIMEOUT && out.capped);
+               out.outcome == CG_II_TIMEOUT && out.capped, CG_BY_NONE);
     if (rc == 0 && out.mapping) {
         if (accept(nl, g, m, out.mapping, res, d) == 0)
             return 1;
@@ -620,7 +728,7 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         res->ii = ii;
         if (sw->proven[ii - res->mii.mii]) {
             record(res, ii, CG_II_INFEASIBLE, sw->psecs[ii - res->mii.mii],
-                   NULL, false);
+                   NULL, false, CG_BY_BOUND);
             if (p->dump_lp) { /* the model is still promised */
                 cg_mrrg *m = cg_mrrg_build(nl, ii, d);
                 rc = m ? dump_only(nl, g, m, p->dump_lp, d) : -1;
@@ -630,7 +738,7 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         }
         cg_map_params q;
         if (!per_ii(p, sw, &q)) { /* the loop's time is up: left open */
-            record(res, ii, CG_II_TIMEOUT, 0, NULL, true);
+            record(res, ii, CG_II_TIMEOUT, 0, NULL, true, CG_BY_NONE);
             *timed_out = true;
             continue;
         }
@@ -668,7 +776,8 @@ static void heur_only(const cg_map_params *p, const sweep *sw,
         if (!sw->proven[i])
             *timed_out = true;
         record(res, ii, sw->proven[i] ? CG_II_INFEASIBLE : CG_II_TIMEOUT,
-               sw->psecs[i], NULL, !sw->proven[i] && sw->capped[i]);
+               sw->psecs[i], NULL, !sw->proven[i] && sw->capped[i],
+               sw->proven[i] ? CG_BY_BOUND : CG_BY_NONE);
     }
 }
 
@@ -722,7 +831,8 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     if (rc < 0)
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory "
                      "mapping '%s'", cg_dfg_name(g));
-    if (rc == 0 && p->search != CG_SEARCH_ILP)
+    if (rc == 0 && p->search != CG_SEARCH_ILP &&
+        p->search != CG_SEARCH_SAT)
         rc = heur_search(nl, g, p, res, &sw, d);
     if (rc == 0 && p->search == CG_SEARCH_HEURISTIC)
         heur_only(p, &sw, res, &timed_out);
@@ -731,7 +841,7 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     if (rc == 0 && sw.mapped_ii > 0) {
         res->ii = sw.mapped_ii;
         record(res, sw.mapped_ii, CG_II_MAPPED, sw.secs, NULL,
-               sw.capped[sw.mapped_ii - res->mii.mii]);
+               sw.capped[sw.mapped_ii - res->mii.mii], CG_BY_HEURISTIC);
     }
     free(sw.proven);
     free(sw.psecs);

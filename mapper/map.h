@@ -159,13 +159,16 @@ typedef enum cg_map_status {
  * the same model and proves impossible IIs GLPK times out on
  * (docs/mapper.md, "Solvers"). */
 typedef enum cg_map_solver { CG_SOLVER_GLPK, CG_SOLVER_CBC } cg_map_solver;
-/* Which searches run (docs/mapper.md): the heuristic then the ILP at the
- * IIs below its (the default), the heuristic alone (fast; lower IIs stay
- * open), or the ILP alone (every II from the lowest, no heuristic and so
- * no repair of its partial mappings). */
+/* Which searches run (docs/mapper.md): the heuristic and the annealer,
+ * then the exact SAT mapper (and the ILP where SAT is undecided) at the
+ * IIs below theirs (the default), the heuristic alone (fast; lower IIs
+ * stay open), the ILP alone (every II from the lowest, no heuristic and
+ * so no repair of its partial mappings), or the SAT mapper alone (every
+ * II from the lowest). */
 typedef enum cg_map_search { CG_SEARCH_AUTO, CG_SEARCH_HEURISTIC,
-                             CG_SEARCH_ILP } cg_map_search;
-/* "auto", "heuristic", "ilp": 0, or -1 when name is none of them. */
+                             CG_SEARCH_ILP, CG_SEARCH_SAT } cg_map_search;
+/* "auto", "heuristic", "ilp", "sat": 0, or -1 when name is none of
+ * them. */
 int cg_map_search_parse(const char *name, cg_map_search *out);
 const char *cg_map_search_name(cg_map_search s);
 
@@ -221,6 +224,17 @@ typedef struct cg_map_params {
     int restricted_above; /* DFGs of more nodes get the restricted ILP
                              models before the full one; smaller ones go
                              straight to the full model (>= 0) */
+    long sat_conflicts;   /* work limit per II: conflicts of the SAT
+                             mapper over all its horizon steps, 0 = none */
+    int sat_horizon;      /* schedule slack the SAT model encodes: each op
+                             starts at most this many cycles after its
+                             place in the shortest schedule (>= 0); an II
+                             it refutes is proven for this slack */
+    long sat_max_literals; /* the SAT mapper skips an II whose routing
+                             variables would pass this (memory), 0 = no
+                             limit */
+    const char *dump_cnf; /* write the SAT model of each II it tries here
+                             (DIMACS, "-<ii>" appended), NULL = none */
 } cg_map_params;
 /* 60 s per II, no loop limit, IIs from the MII to 16, both searches,
  * seed 1, GLPK, 40000 steps, 100000 moves, 5000 nodes, 100000
@@ -238,6 +252,14 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
 typedef enum cg_ii_outcome { CG_II_MAPPED, CG_II_INFEASIBLE,
                              CG_II_TIMEOUT } cg_ii_outcome;
 
+/* What decided an II: the heuristic or the annealer (a mapping), the
+ * register bound (bound.c), the ILP's LP relaxation, the ILP (GLPK or
+ * CBC), the SAT mapper; NONE when nothing did. */
+typedef enum cg_map_prover { CG_BY_NONE, CG_BY_HEURISTIC, CG_BY_BOUND,
+                             CG_BY_LP, CG_BY_ILP, CG_BY_SAT } cg_map_prover;
+/* "-", "heuristic", "bound", "lp", "ilp", "sat". */
+const char *cg_map_prover_name(cg_map_prover b);
+
 typedef struct cg_map_result {
     cg_map_status status;
     cg_mii mii;
@@ -250,6 +272,10 @@ typedef struct cg_map_result {
         int rows, cols, nonzeros; /* the ILP's size */
         bool capped;              /* a wall-clock cap, not a work limit,
                                      ended this II's search */
+        cg_map_prover by;         /* what mapped or refuted it */
+        int horizon;              /* refuted by SAT: the schedule slack
+                                     the refutation covers (-1 = any) */
+        long conflicts;           /* SAT conflicts spent on it */
     } tried[64];
     double seconds;             /* total */
     bool capped;                /* some II was capped, or the loop's time

@@ -34,6 +34,49 @@ int cg__map_min_latency(const cg_netlist *nl, cg_op op);
 int cg__map_csr(int nnodes, int nedges, const int *key, size_t stride,
                 int **off, int **ids);
 
+/* A binary min-heap of (key, value) for the Dijkstra searches of the ILP
+ * and the SAT mapper; the caller owns key and val, sized for every push. */
+typedef struct cg__heap {
+    int n;
+    long *key;
+    int *val;
+} cg__heap;
+
+static inline void cg__heap_push(cg__heap *h, long key, int val)
+{
+    int i = h->n++;
+    while (i > 0 && h->key[(i - 1) / 2] > key) {
+        h->key[i] = h->key[(i - 1) / 2];
+        h->val[i] = h->val[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->key[i] = key;
+    h->val[i] = val;
+}
+
+static inline int cg__heap_pop(cg__heap *h, long *key)
+{
+    int top = h->val[0];
+    *key = h->key[0];
+    long k = h->key[--h->n];
+    int v = h->val[h->n], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && h->key[c + 1] < h->key[c])
+            c++;
+        if (h->key[c] >= k)
+            break;
+        h->key[i] = h->key[c];
+        h->val[i] = h->val[c];
+        i = c;
+    }
+    h->key[i] = k;
+    h->val[i] = v;
+    return top;
+}
+
 /* ---- ilp_graph.c: the compressed MRRG ----------------------------------- */
 
 /* The MRRG with every chain of ROUTE nodes that have one in-edge and one
@@ -103,6 +146,10 @@ typedef struct cg__ilp_opts {
 
 typedef struct cg__ilp_out {
     cg_ii_outcome outcome;
+    cg_map_prover by;    /* what decided it (set by the II search) */
+    int horizon;         /* by SAT: the slack its refutation covers */
+    long conflicts;      /* SAT conflicts spent */
+    bool too_big;        /* the SAT model passed sat_max_literals */
     int rows, cols, nonzeros;
     bool capped;         /* TIMEOUT because of the wall-clock cap, not of
                             a work limit */

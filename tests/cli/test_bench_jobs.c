@@ -209,7 +209,7 @@ static void run_stopped(const char *const *args, int workers,
 
 #define HEADER                                                               \
     "benchmark      loop           nodes ResMII RecMII bottleneck   II "     \
-    "status                   proof                 time     FUs  util "    \
+    "status                   proof                      time     FUs  util "    \
     "const  IO mem routes  tiles  DMA bytes  ratio     cycles    stalls "    \
     "verified\n"
 #define ACC_ROW                                                              \
@@ -218,11 +218,11 @@ static void run_stopped(const char *const *args, int workers,
     "17      -          -      -          -         - yes\n"
 #define SPIN_ROW                                                             \
     "spin           -                  -      -      - -             - "     \
-    "interrupted              -                        -       -     -     " \
+    "interrupted              -                             -       -     -     " \
     "-   -   -      -      -          -      -          -         - -\n"
 #define ACC_ROW_STOPPED                                                      \
     "acc            -                  -      -      - -             - "     \
-    "interrupted              -                        -       -     -     " \
+    "interrupted              -                             -       -     -     " \
     "-   -   -      -      -          -      -          -         - -\n"
 #define CSV_SPIN                                                             \
     "\"spin\",\"" SPIN "\",\"-\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\","    \

@@ -126,7 +126,7 @@ static void test_tiled_rows(void **state)
     mask_times(r.out);
     assert_string_equal(r.out,
         "benchmark      loop           nodes ResMII RecMII bottleneck   II status   "
-        "                proof                 time     FUs  util const  IO mem "
+        "                proof                      time     FUs  util const  IO mem "
         "routes  tiles  DMA bytes  ratio     cycles    stalls verified\n"
         "saxpy          saxpy             12      1      1 -             1 mapped "
         "                  optimal TIME    4/16   25%     2   3   3     89      "

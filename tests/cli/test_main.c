@@ -351,7 +351,7 @@ static void test_dfg_memory_order(void **state)
     mask_times(r.out);
     assert_string_equal(r.out,
         "loop             nodes ResMII RecMII bottleneck   II status          "
-        "         proof                 time     FUs  util const  IO mem "
+        "         proof                      time     FUs  util const  IO mem "
         "routes checked\n"
         "histogram           20      1      2 -             2 mapped          "
         "         optimal TIME    7/16   25%     8   1   3    131 yes\n");

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include <jansson.h>
@@ -71,6 +72,7 @@ static bool check_record(const json_t *rec)
         json_t *tries = json_object_get(rec, "tries");
         assert_int_equal(json_array_size(tries), ii - mii + 1);
         bool proven = true;
+        json_int_t horizon = -1; /* least slack of the SAT refutations */
         for (json_int_t k = mii; k <= ii; k++) {
             json_t *t = json_array_get(tries, (size_t)(k - mii));
             assert_int_equal(num(t, "ii"), k);
@@ -81,11 +83,25 @@ static bool check_record(const json_t *rec)
                 assert_true(strcmp(o, "infeasible") == 0 ||
                             strcmp(o, "timeout") == 0);
             proven &= k == ii || strcmp(o, "infeasible") == 0;
+            json_t *h = json_object_get(t, "horizon");
+            if (k < ii && strcmp(str(t, "by"), "sat") == 0 &&
+                json_is_integer(h) &&
+                (horizon < 0 || json_integer_value(h) < horizon))
+                horizon = json_integer_value(h);
+            if (k < ii && strcmp(o, "infeasible") == 0)
+                assert_string_not_equal(str(t, "by"), "-");
         }
         /* the row says optimal exactly when every lower II is proven
-         * impossible; otherwise which ones are open */
+         * impossible, with the SAT refutations' horizon when one rests
+         * on it; otherwise which ones are open */
+        char want[64];
+        if (horizon >= 0)
+            snprintf(want, sizeof want, "optimal (schedule +%lld)",
+                     (long long)horizon);
+        else
+            snprintf(want, sizeof want, "optimal");
         if (proven)
-            assert_string_equal(str(rec, "proof"), "optimal");
+            assert_string_equal(str(rec, "proof"), want);
         else
             assert_memory_equal(str(rec, "proof"), "open: II ", 9);
     }

@@ -36,13 +36,13 @@ static void test_open(void **state)
     (void)state;
     cg_map_result r = result(CG_MAP_MAPPED, 2, 1, 2, "ittm");
     expect(&r, "open: II 3..4", "II 3..4 hit the work limit (--steps, "
-           "--moves, --ilp-nodes) without a mapping or a proof; II 5 may not be the "
+           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; II 5 may not be the "
            "least: larger work limits or --solver cbc may map a lower II or "
            "prove it infeasible");
     /* the wall clock, not a work limit, ended II 4 */
     r.tried[2].capped = true;
     expect(&r, "open: II 3..4", "II 3 hit the work limit (--steps, "
-           "--moves, --ilp-nodes) without a mapping or a proof; II 4 hit a "
+           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; II 4 hit a "
            "wall-clock cap (--timeout 60 s, or --time-limit): a faster or "
            "idle machine may settle it; II 5 may not be the least: larger work "
            "limits or --solver cbc may map a lower II or prove it "
@@ -51,7 +51,7 @@ static void test_open(void **state)
      * proofs is its own range */
     r = result(CG_MAP_MAPPED, 2, 2, 2, ".it.im");
     expect(&r, "open: II 2, 4..5", "II 4 hit the work limit (--steps, "
-           "--moves, --ilp-nodes) without a mapping or a proof; II 2, 5 were not "
+           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; II 2, 5 were not "
            "tried; II 7 may not be the least: larger work limits or "
            "--solver cbc may map a lower II or prove it infeasible");
     /* an II timed out once, then proven: settled */
@@ -66,7 +66,7 @@ static void test_not_mapped(void **state)
     (void)state;
     cg_map_result r = result(CG_MAP_TIMEOUT, 1, 1, 1, "itt");
     expect(&r, "open: II 2..3", "II 2..3 hit the work limit (--steps, "
-           "--moves, --ilp-nodes) without a mapping or a proof; no II mapped: larger "
+           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; no II mapped: larger "
            "work limits, --solver cbc or a larger --max-ii may map it");
     r = result(CG_MAP_INFEASIBLE, 1, 1, 1, "iiii");
     expect(&r, "-", "every II from 1 to 4 is proven infeasible: a larger "

@@ -185,6 +185,20 @@ static inline cg_dfg *accumulator(bool with_output)
     return g;
 }
 
+/* x fans out to k ops (x+x, x*x, ...), each to an output. */
+static inline cg_dfg *fanout(int k)
+{
+    cg_dfg *g = cg_dfg_create("fanout");
+    int x = dfg_node(g, CG_OP_INPUT, "x");
+    for (int i = 0; i < k; i++) {
+        int v = dfg_node(g, i % 2 ? CG_OP_MUL : CG_OP_ADD, NULL);
+        cg_dfg_add_edge(g, x, v, 0, 0, -1);
+        cg_dfg_add_edge(g, x, v, 1, 0, -1);
+        cg_dfg_add_edge(g, v, dfg_node(g, CG_OP_OUTPUT, NULL), 0, 0, -1);
+    }
+    return g;
+}
+
 /* A mapping's rules, re-checked here without the library's checker:
  * every op on a FUNC node that supports it in context start mod II, no
  * FUNC node twice, each route a chain of MRRG edges from the producer's

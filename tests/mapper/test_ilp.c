@@ -161,25 +161,12 @@ static void test_infeasible(void **state)
     cg_netlist_destroy(nl);
 }
 
-/* x fans out to k ops (x+x, x*x, ...), each to an output, on the 2x2 at
- * II=1: k=2 maps; k=3 does not (x leaves its IO on one wire, and three
- * PEs cannot all hear it in one cycle).  Without the symmetry breaking the
- * LP relaxation is feasible there, so the branch and bound itself must
- * prove it. */
-static cg_dfg *fanout(int k)
-{
-    cg_dfg *g = cg_dfg_create("fanout");
-    int x = dfg_node(g, CG_OP_INPUT, "x");
-    for (int i = 0; i < k; i++) {
-        int v = dfg_node(g, i % 2 ? CG_OP_MUL : CG_OP_ADD, NULL);
-        cg_dfg_add_edge(g, x, v, 0, 0, -1);
-        cg_dfg_add_edge(g, x, v, 1, 0, -1);
-        cg_dfg_add_edge(g, v, dfg_node(g, CG_OP_OUTPUT, NULL), 0, 0, -1);
-    }
-    return g;
-}
-
-/* The ILP of fanout(k) at II=1 on the 2x2, without the spatial
+/* fanout(k) (ilp_test_util.h) on the 2x2 at II=1: k=2 maps; k=3 does not
+ * (x leaves its IO on one wire, and three PEs cannot all hear it in one
+ * cycle).  Without the symmetry breaking the LP relaxation is feasible
+ * there, so the branch and bound itself must prove it.
+ *
+ * The ILP of fanout(k) at II=1 on the 2x2, without the spatial
  * symmetry breaking (which lets the LP relaxation itself prove k=3
  * impossible, test_sym.c): relax_only solves only the relaxation. */
 static cg__ilp_out solve_plain(const cg_netlist *nl, int k, bool relax_only,

@@ -369,7 +369,8 @@ static void test_policy_params(void **state)
     cg_diags_destroy(d);
 }
 
-/* ls at II 3 with a heuristic given one step: it maps nothing, so the
+/* ls at II 3 with a heuristic given one step: it maps nothing, and the
+ * SAT mapper is kept out (its model passes a literal limit of 1), so the
  * ILP decides.  With the default partial tries the repair completes the
  * heuristic's partial mapping with a small model; with none there is
  * nothing to repair and the II gets exactly the models of the ILP alone. */
@@ -382,6 +383,7 @@ static void test_partial_tries(void **state)
     p.min_ii = 3;
     p.heur_steps = 1;
     p.nego_moves = 0;
+    p.sat_max_literals = 1;
     cg_diags *d = cg_diags_create();
     int rows[3];
     for (int run = 0; run < 3; run++) {
@@ -405,9 +407,9 @@ static void test_partial_tries(void **state)
 }
 
 /* A chain of 5 adds (7 nodes) on the 4x4 at II 1, the heuristic given one
- * step and no repair: above restricted_above nodes a restricted model
- * around the annealed placement maps it, a small model; at or below, the
- * full model does. */
+ * step, no repair and no SAT mapper (a literal limit of 1): above
+ * restricted_above nodes a restricted model around the annealed placement
+ * maps it, a small model; at or below, the full model does. */
 static void test_restricted_above(void **state)
 {
     (void)state;
@@ -417,6 +419,7 @@ static void test_restricted_above(void **state)
     p.heur_steps = 1;
     p.nego_moves = 0;
     p.partial_tries = 0;
+    p.sat_max_literals = 1;
     cg_diags *d = cg_diags_create();
     int rows[2];
     for (int run = 0; run < 2; run++) {
