@@ -73,7 +73,7 @@ static double rnd(heur *H)
 
 static int modii(const heur *H, int64_t t)
 {
-    return (int)(((t % H->ii) + H->ii) % H->ii);
+    return cg__modii(t, H->ii);
 }
 
 static int64_t floor_ii(const heur *H, int64_t t)

@@ -236,8 +236,9 @@ typedef struct cg_map_params {
     const char *dump_cnf; /* write the SAT model of each II it tries here
                              (DIMACS, "-<ii>" appended), NULL = none */
 } cg_map_params;
-/* 60 s per II, no loop limit, IIs from the MII to 16, both searches,
- * seed 1, GLPK, 40000 steps, 100000 moves, 5000 nodes, 100000
+/* 60 s per II, no loop limit, IIs from the MII to 16, the auto search,
+ * seed 1, GLPK, 40000 steps, 100000 moves, 50000 SAT conflicts with
+ * horizon 4 and at most 20000000 routing literals, 5000 nodes, 100000
  * iterations; 8 partial
  * tries, a sixteenth of the nodes per repair round within half of the
  * II's time, a quarter per restricted model, clustering above 48 nodes

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "map.h"
 
@@ -33,6 +34,13 @@ int cg__map_min_latency(const cg_netlist *nl, cg_op op);
  * no memory (the caller frees what was set). */
 int cg__map_csr(int nnodes, int nedges, const int *key, size_t stride,
                 int **off, int **ids);
+
+/* t modulo ii in 0 .. ii-1 (ii >= 1), for negative t too: the context
+ * of cycle t. */
+static inline int cg__modii(int64_t t, int ii)
+{
+    return (int)(((t % ii) + ii) % ii);
+}
 
 /* A binary min-heap of (key, value) for the Dijkstra searches of the ILP
  * and the SAT mapper; the caller owns key and val, sized for every push. */

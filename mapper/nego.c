@@ -126,7 +126,7 @@ static int next_stamp(int *cur, int *arr, size_t n)
 
 static int modii(const nego *N, int64_t t)
 {
-    return (int)(((t % N->ii) + N->ii) % N->ii);
+    return cg__modii(t, N->ii);
 }
 
 static int func_of(const nego *N, int v)

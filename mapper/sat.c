@@ -81,11 +81,6 @@ typedef struct sat {
     bool oom;
 } sat;
 
-static int modii(int t, int ii)
-{
-    return ((t % ii) + ii) % ii;
-}
-
 static bool passable(const cg_mrrg *m, int i)
 {
     const cg_mrrg_node *nd = cg_mrrg_get_node(m, i);
@@ -236,7 +231,7 @@ static int make_x(sat *S)
             if (i == ncand[v])
                 break;
             int p = cand[v][i], ctx = cg_mrrg_get_node(S->m, p)->context;
-            int t = S->asap[v] + modii(ctx - S->asap[v], S->ii);
+            int t = S->asap[v] + cg__modii(ctx - S->asap[v], S->ii);
             for (; t <= S->alap[v]; t += S->ii)
                 S->x[v][S->nx[v]++] = (xvar){p, t, cg__cnf_var(S->c)};
         }
@@ -367,8 +362,7 @@ static void domain(sat *S, int u, const long *ea, const long *la,
         if (ea[i] == LONG_MAX || la[i] == LONG_MAX || ea[i] > -la[i])
             continue;
         int ctx = cg_mrrg_get_node(S->m, i)->context;
-        long lo = ea[i] + modii(ctx - (int)modii((int)(ea[i] % S->ii),
-                                                 S->ii), S->ii);
+        long lo = ea[i] + cg__modii(ctx - (long)ea[i], S->ii);
         long hi = -la[i];
         if (lo > hi)
             continue;
