@@ -5,6 +5,7 @@
 #include "cli/saved.h"
 
 #include "mapper/mapping_io.h"
+#include "verify/verify.h"
 #include "xml/xml.h"
 
 #include <getopt.h>

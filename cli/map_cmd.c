@@ -10,6 +10,7 @@
 #include "common/diag.h"
 #include "dfg/dfg.h"
 #include "mapper/map.h"
+#include "verify/verify.h"
 #include "xml/xml.h"
 
 #include <errno.h>

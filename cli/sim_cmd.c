@@ -14,6 +14,7 @@
 
 #include "common/util.h"
 #include "flow/flow.h"
+#include "verify/verify.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -3,6 +3,7 @@
 #define CG_FLOW_INTERNAL_H
 
 #include "flow/flow.h"
+#include "verify/verify.h"
 
 /* A verification run (verify.c) under the time limit (limit.c): fn fills
  * v, adding its messages to d. */

@@ -47,7 +47,7 @@
 
 #include "../common/util.h"
 #include "cluster_internal.h"
-#include "map_internal.h"
+#include "model_internal.h"
 
 void cg__cluster_params_init(cg__cluster_params *p)
 {

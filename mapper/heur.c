@@ -24,7 +24,7 @@
 #include "../common/util.h"
 #include "cluster_internal.h"
 #include "heur_internal.h"
-#include "map_internal.h"
+#include "model_internal.h"
 #include "names_internal.h"
 
 #define INF (1 << 28)

@@ -1,7 +1,8 @@
 /* heur_internal.h: what the heuristic mapper's files share (not a public
  * header): the exact-delay router (route.c) and the heuristic modulo
- * scheduler / placer that uses it (heur.c).  Kept apart from
- * map_internal.h so that the ILP's files and these evolve independently. */
+ * scheduler / placer that uses it (heur.c).  Kept apart from the exact
+ * models (exact_internal.h) so that the ILP's files and these evolve
+ * independently. */
 #ifndef CG_HEUR_INTERNAL_H
 #define CG_HEUR_INTERNAL_H
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../common/util.h"
-#include "map_internal.h"
+#include "exact_internal.h"
 #include "sym_internal.h"
 
 static int indeg(const cg_mrrg *m, int i)

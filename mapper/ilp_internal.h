@@ -6,7 +6,7 @@
 #include <glpk.h>
 #include <stdbool.h>
 
-#include "map_internal.h"
+#include "exact_internal.h"
 
 typedef struct cg__lp {
     int ncols, ccap;

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "imm_internal.h"
-#include "map_internal.h"
+#include "model_internal.h"
 
 bool cg__imm_takes(const cg_nl_prim *pr, int k)
 {

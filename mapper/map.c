@@ -43,10 +43,12 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "../verify/verify.h"
 #include "cluster_internal.h"
+#include "exact_internal.h"
 #include "heur_internal.h"
 #include "imm_internal.h"
-#include "map_internal.h"
+#include "place_internal.h"
 #include "sat_internal.h"
 
 int cg_map_solver_parse(const char *name, cg_map_solver *out)

@@ -1,10 +1,10 @@
 /* map.h: the mapper stage: the modulo routing resource graph (MRRG), the
- * minimum initiation interval (MII), the exact ILP mapper (GLPK), the
- * independent checker and the cycle-accurate simulator.
+ * minimum initiation interval (MII), the mapping type and its writers, and
+ * the II search (heuristic, annealer, exact ILP with GLPK or CBC).
  *
  * Data flows one way: netlist (arch.h) + DFG (dfg.h) -> MRRG -> mapping ->
- * checker, simulator.  The checker and the simulator trust nothing from the
- * solver: they read only the netlist, the MRRG, the DFG and a cg_mapping.
+ * checker, simulator (verify/verify.h, a stage of their own that reads only
+ * the netlist, the MRRG, the DFG and a cg_mapping, never the searches).
  *
  * "Could not map" (infeasible up to some II, time out) is an outcome recorded
  * in cg_map_result, not an error.  Errors (bad input: an op no unit
@@ -293,41 +293,6 @@ typedef struct cg_map_result {
 int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
            cg_map_result *res, cg_diags *d);
 void cg_map_result_free(cg_map_result *res); /* frees mapping and mrrg */
-
-/* ---- the checker ---------------------------------------------------------- */
-
-/* Verify every rule: each op on a FUNC node that supports it in the context
- * start mod II (a load/store with a bank on a MEMUnit that reaches it), on
- * a unit at least as wide as the node and routed through ports at least as
- * wide as its value (docs/mapper.md, "Widths"), no
- * FUNC or ROUTE node used twice, each route a connected path of MRRG edges
- * from the producer to the right operand pin, timing start(dst) +
- * distance*II == start(src) + route latency for every edge, and the memory
- * order of cg_map_mem_orders.  A const with place -1 is an immediate: it
- * needs a value, and each edge it feeds no route and a consumer on a unit
- * that takes an immediate on that operand with a field the value fits.
- * Returns 0 when valid; otherwise -1 with one error per violation. */
-int cg_map_check(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
-                 const cg_mapping *m, cg_diags *d);
-
-/* ---- the simulator ------------------------------------------------------- */
-
-/* Execute the configured array cycle by cycle for iters iterations, on mem,
- * with inputs/outputs indexed by DFG node id as in cg_dfg_run().  Side
- * effects of iterations outside 0..iters-1 are suppressed.  A MEMUnit
- * accesses memory in the cycle its op starts; memory operations of one
- * cycle take effect in iteration order, then node order; the mapping must
- * order dependent accesses in time (cg_map_mem_orders; the simulator shows
- * it when it does not).  A load/store with a bank b >= 0 addresses bank b
- * of mem, which is the tile memory: its bytes [b*B, (b+1)*B) from mem->base,
- * B = the memory's bytes / banks.  A const with place -1 is configured as
- * the immediate field of each operand it feeds (sign-extended by the unit).
- * Returns 0, or -1 with an error (access outside mem or outside its bank,
- * division by zero, a route the array cannot be configured for, an
- * immediate on a unit without one there). */
-int cg_sim_run(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
-               const cg_mapping *m, int64_t iters, cg_mem *mem,
-               const uint64_t *inputs, uint64_t *outputs, cg_diags *d);
 
 #ifdef __cplusplus
 }

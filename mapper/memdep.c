@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "../common/util.h"
-#include "map_internal.h"
+#include "model_internal.h"
 
 /* Offsets beyond this are treated as unknown (no overflow below). */
 #define BIG ((int64_t)1 << 40)

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "map.h"
-#include "map_internal.h"
+#include "model_internal.h"
 
 /* Latency of one op on primitive pr (which supports it). */
 static int unit_latency(const cg_nl_prim *pr)

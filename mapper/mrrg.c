@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../common/util.h"
-#include "map_internal.h"
+#include "model_internal.h"
 
 struct cg_mrrg {
     int ii;

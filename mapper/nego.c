@@ -27,7 +27,7 @@
 
 #include "../common/util.h"
 #include "heur_internal.h"
-#include "map_internal.h"
+#include "model_internal.h"
 
 #define INF (1 << 28)
 #define LB_NONE 255 /* lower_bounds: no delay below stride (<= 97) */

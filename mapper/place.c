@@ -11,7 +11,8 @@
 #include <stdlib.h>
 
 #include "../common/util.h"
-#include "map_internal.h"
+#include "model_internal.h"
+#include "place_internal.h"
 
 typedef struct anneal {
     const cg_netlist *nl;

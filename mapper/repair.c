@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "../common/util.h"
-#include "map_internal.h"
+#include "exact_internal.h"
 
 /* The rounds: DFG hops around the skipped ops, the cells a freed op may
  * move, and the cells around a skipped op's center within which every op

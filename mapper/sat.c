@@ -45,7 +45,7 @@
 #include <string.h>
 
 #include "../common/util.h"
-#include "map_internal.h"
+#include "exact_internal.h"
 #include "sat_internal.h"
 #include "sym_internal.h"
 

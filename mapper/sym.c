@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "map_internal.h"
+#include "model_internal.h"
 #include "sym_internal.h"
 
 typedef struct key {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../mapper/map.h"
+#include "../verify/verify.h"
 
 int cg_tile_program_run(const cg_tile_program *g, cg_mem *ext, cg_mem *tile,
                         cg_tile_compute_fn compute, void *ctx, cg_diags *d)

@@ -54,7 +54,8 @@ static void test_files(void **state)
     const char *want[] = {
         "bin/cgramap", "lib/libcg_common.a", "lib/libcg_arch.a",
         "lib/libcg_xml.a", "lib/libcg_dfg.a", "lib/libcg_extract.a",
-        "lib/libcg_mapper.a", "lib/libcg_tiling.a", "lib/libcg_flow.a",
+        "lib/libcg_mapper.a", "lib/libcg_mapper_model.a",
+        "lib/libcg_verify.a", "lib/libcg_tiling.a", "lib/libcg_flow.a",
         "lib/pkgconfig/cgramap.pc", "include/cgramap/arch/arch.h",
         "include/cgramap/xml/xml.h", "include/cgramap/dfg/dfg.h",
         "include/cgramap/dfg/extract.h", "include/cgramap/mapper/map.h",
@@ -63,6 +64,7 @@ static void test_files(void **state)
         "include/cgramap/common/limits.h", "include/cgramap/common/util.h",
         "include/cgramap/common/strmap.h", "include/cgramap/common/arena.h",
         "include/cgramap/mapper/mapping_io.h",
+        "include/cgramap/verify/verify.h",
         "share/cgramap/module_templates.xml"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         if (!present(want[i]))
@@ -127,6 +129,7 @@ static void test_cplusplus(void **state)
           "#include \"xml/xml.h\"\n#include \"dfg/dfg.h\"\n"
           "#include \"dfg/extract.h\"\n#include \"mapper/map.h\"\n"
           "#include \"mapper/mapping_io.h\"\n"
+          "#include \"verify/verify.h\"\n"
           "#include \"tiling/tile.h\"\n#include \"flow/flow.h\"\n"
           "#include <cstdio>\n"
           "int main() {\n"

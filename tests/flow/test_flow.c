@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "flow/flow.h"
+#include "verify/verify.h"
 
 typedef struct fixture {
     cg_arch *arch;

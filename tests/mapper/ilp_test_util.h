@@ -20,6 +20,7 @@
 #include "dfg/dfg.h"
 #include "mapper/heur_internal.h"
 #include "mapper/map.h"
+#include "verify/verify.h"
 
 /* Flatten a (which must succeed) and destroy it and d. */
 static inline cg_netlist *flatten_or_fail(cg_arch *a, cg_diags *d)

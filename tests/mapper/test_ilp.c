@@ -1,4 +1,4 @@
-/* test_ilp.c: one ILP at one II (mapper/ilp*.c, through map_internal.h):
+/* test_ilp.c: one ILP at one II (mapper/ilp*.c, through exact_internal.h):
  * a small DFG mapped, reconvergent paths of different lengths balanced by
  * the timing rows, a recurrence closing exactly at II, an II proven
  * infeasible (by the relaxation, and by the branch and bound), a model
@@ -11,7 +11,8 @@
 
 #include <unistd.h>
 
-#include "mapper/map_internal.h"
+#include "mapper/exact_internal.h"
+#include "mapper/place_internal.h"
 #include "mapper/sym_internal.h"
 
 typedef struct solved {

@@ -398,7 +398,7 @@ static cg_netlist *xml_netlist(const char *path)
 }
 
 /* relu: narrow loads, sext, icmp against 0, select on in_c (see
- * test_sim.c); here with a constant 5 on select's in_b so that the
+ * verify/test_sim.c); here with a constant 5 on select's in_b so that the
  * immediate reaches every operand kind. */
 static cg_dfg *relu5_dfg(void)
 {

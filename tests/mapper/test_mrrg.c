@@ -3,7 +3,7 @@
  * the delay of a Register (one cycle, into the next context modulo II) and
  * of a FuncUnit (its latency), operand pins, mux inputs, and a bad II. */
 #include "ilp_test_util.h"
-#include "mapper/map_internal.h"
+#include "mapper/model_internal.h"
 #include "xml/xml.h"
 
 /* ROUTE node of prim.port in context c, or FUNC node of prim (port NULL). */

@@ -4,8 +4,8 @@
  * partial mappings (cg__heur_opts.partial) are consistent. */
 #include "ilp_test_util.h"
 
+#include "mapper/exact_internal.h"
 #include "mapper/heur_internal.h"
-#include "mapper/map_internal.h"
 
 /* A sum tree of 8 inputs, each times a const, to one output: 24 nodes. */
 static cg_dfg *tree_dfg(void)

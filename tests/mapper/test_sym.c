@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-#include "mapper/map_internal.h"
+#include "mapper/exact_internal.h"
 #include "mapper/sym_internal.h"
 #include "xml/xml.h"
 

@@ -39,6 +39,7 @@
 #include "flow/flow.h"
 #include "mapper/map.h"
 #include "tiling/tile.h"
+#include "verify/verify.h"
 #include "xml/xml.h"
 
 typedef struct bench {

@@ -15,9 +15,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "imm_internal.h"
-#include "map_internal.h"
-#include "names_internal.h"
+#include "../mapper/imm_internal.h"
+#include "../mapper/model_internal.h"
+#include "../mapper/names_internal.h"
+#include "verify.h"
 
 typedef struct chk {
     const cg_netlist *nl;

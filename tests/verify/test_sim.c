@@ -1,4 +1,4 @@
-/* test_sim.c: the cycle-accurate simulator (mapper/sim.c) on sq mapped on
+/* test_sim.c: the cycle-accurate simulator (verify/sim.c) on sq mapped on
  * pipe (map_fixture.h): the balanced mapping gives the expected live-out
  * and byte-identical memory (also for 1 iteration, where the prologue and
  * epilogue are all suppressed stages); the unbalanced one -- rejected by
@@ -7,7 +7,7 @@
  * with messages naming the op and the iteration; a DFG with a recurrence
  * and reconvergent paths mapped by the ILP on the 2x2 mesh passes the
  * checker and simulates to the expected memory and live-out. */
-#include "map_fixture.h"
+#include "../mapper/map_fixture.h"
 
 typedef sq_fx fx;
 

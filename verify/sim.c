@@ -40,9 +40,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "imm_internal.h"
-#include "map_internal.h"
-#include "names_internal.h"
+#include "../mapper/imm_internal.h"
+#include "../mapper/model_internal.h"
+#include "../mapper/names_internal.h"
+#include "verify.h"
 
 /* Longest schedule (last start - first start) the simulator accepts. */
 #define CG_SIM_MAX_SPAN 1000000

@@ -1,46 +1,14 @@
-/* map_internal.h: what the files of the ILP mapper share (not a public
- * header): the compressed routing graph, the heuristic placement, and one
- * ILP attempt at one II. */
-#ifndef CG_MAP_INTERNAL_H
-#define CG_MAP_INTERNAL_H
+/* exact_internal.h: what the exact models share with the II search (not a
+ * public header): the heap of the ILP's and the SAT mapper's Dijkstra
+ * searches, the compressed routing graph the ILP is built on, one ILP
+ * attempt at one II, and the ILP as the finisher of the heuristic's partial
+ * mappings (repair). */
+#ifndef CG_EXACT_INTERNAL_H
+#define CG_EXACT_INTERNAL_H
 
 #include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 
-#include "map.h"
-
-/* Does primitive pr execute op (FuncUnit/MEMUnit op lists, IO input/output,
- * ConstUnit const)? */
-bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op);
-/* May node n run on primitive pr: pr supports n's op and, for a load or
- * store with a bank, pr is a MEMUnit reaching every bank or that one? */
-bool cg__map_node_fits(const cg_nl_prim *pr, const cg_dfg_node *n);
-/* Bits MRRG node id holds: its port's width, else its primitive's. */
-int cg__mrrg_node_width(const cg_mrrg *m, const cg_netlist *nl, int id);
-/* The node that plays id's part k contexts later (k < 0: earlier),
- * modulo II: the MRRG repeats itself context by context, edges and
- * delays included. */
-int cg__mrrg_shift(const cg_mrrg *m, int id, int k);
-/* Grid (Manhattan) distance between primitives p and q of nl; 0 when
- * either is off the grid. */
-int cg__prim_dist(const cg_netlist *nl, int p, int q);
-/* Smallest latency of op over the units supporting it, -1 when none. */
-int cg__map_min_latency(const cg_netlist *nl, cg_op op);
-
-/* Compressed sparse rows of a graph whose edge e has its key node (tail
- * for out-edges, head for in-edges) at key + e * stride bytes: off[i] ..
- * off[i+1]-1 index ids, the edge ids of node i in increasing order.  -1 on
- * no memory (the caller frees what was set). */
-int cg__map_csr(int nnodes, int nedges, const int *key, size_t stride,
-                int **off, int **ids);
-
-/* t modulo ii in 0 .. ii-1 (ii >= 1), for negative t too: the context
- * of cycle t. */
-static inline int cg__modii(int64_t t, int ii)
-{
-    return (int)(((t % ii) + ii) % ii);
-}
+#include "model_internal.h"
 
 /* A binary min-heap of (key, value) for the Dijkstra searches of the ILP
  * and the SAT mapper; the caller owns key and val, sized for every push. */
@@ -117,14 +85,6 @@ typedef struct cg__kgraph {
 
 cg__kgraph *cg__kgraph_build(const cg_mrrg *m, const cg_netlist *nl);
 void cg__kgraph_destroy(cg__kgraph *k);
-
-/* ---- place.c: heuristic placement ---------------------------------------- */
-
-/* Simulated annealing of DFG nodes onto primitives (II slots each),
- * minimising the grid distance along DFG edges.  cand[v] lists the
- * primitives that support node v.  Fills prim[v]; -1 when nothing fits. */
-int cg__place_anneal(const cg_netlist *nl, const cg_dfg *g, int ii,
-                     unsigned seed, int *prim);
 
 /* ---- ilp.c: one ILP at one II ------------------------------------------ */
 

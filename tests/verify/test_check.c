@@ -1,11 +1,11 @@
-/* test_check.c: the independent checker (mapper/check.c) on hand-made
+/* test_check.c: the independent checker (verify/check.c) on hand-made
  * mappings of sq on pipe (map_fixture.h): the balanced mapping passes; each
  * broken one gets exactly its messages: unbalanced reconvergent timing, a
  * routing node carrying two values, a route to the wrong pin, a
  * disconnected route, an unsupported op, a wrong context, two ops on one
  * unit, a mapping for another II, and one value entering a mux by two
  * inputs. */
-#include "map_fixture.h"
+#include "../mapper/map_fixture.h"
 
 typedef sq_fx fx;
 
