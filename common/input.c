@@ -1,9 +1,9 @@
 /* input.c: cg_input_read, the one reader of the architecture, template
  * and DFG files, so that each failure says the same thing whatever the
  * file. */
-#include "common/input.h"
-#include "common/limits.h"
-#include "common/util.h"
+#include "input.h"
+#include "limits.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #ifndef CG_INPUT_H
 #define CG_INPUT_H
 
-#include "common/diag.h"
+#include "diag.h"
 
 #include <stddef.h>
 

@@ -3,7 +3,7 @@
  * schedule), verify.c and tiled.c (the proof), limit.c (the reference run
  * in a child process), proof.c (what the II is known to be, what the
  * mapping uses). */
-#include "flow/flow_internal.h"
+#include "flow_internal.h"
 
 #include <math.h>
 #include <string.h>

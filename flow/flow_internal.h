@@ -2,8 +2,8 @@
 #ifndef CG_FLOW_INTERNAL_H
 #define CG_FLOW_INTERNAL_H
 
-#include "flow/flow.h"
-#include "verify/verify.h"
+#include "../verify/verify.h"
+#include "flow.h"
 
 /* A verification run (verify.c) under the time limit (limit.c): fn fills
  * v, adding its messages to d. */

@@ -7,8 +7,8 @@
  * kills it and reports "reference run exceeded N s".  The child hands back
  * its verification and its messages as JSON in an anonymous temporary
  * file. */
-#include "common/util.h"
-#include "flow/flow_internal.h"
+#include "../common/util.h"
+#include "flow_internal.h"
 
 #include <jansson.h>
 

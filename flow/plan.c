@@ -10,7 +10,7 @@
  * way the double-buffered timeline is scheduled with the II and pipeline
  * depth of the mapping that was made.
  */
-#include "flow/flow_internal.h"
+#include "flow_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

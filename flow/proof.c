@@ -4,7 +4,7 @@
  * array (FuncUnits and their utilisation, the other slots apart).  The
  * flow's result, the main job's rows and `cgramap map`'s row all come
  * from here, so they never disagree. */
-#include "flow/flow.h"
+#include "flow.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * final images must be byte-identical.  Without a mapping the interpreter
  * runs the tile DFG: the same comparison then proves the tiling alone.
  */
-#include "flow/flow_internal.h"
+#include "flow_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

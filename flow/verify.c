@@ -9,13 +9,13 @@
  * Without a mapping the interpreter runs where the simulator would: the
  * same comparison then proves the extraction or the tiling alone.
  */
-#include "flow/flow_internal.h"
+#include "flow_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/op.h"
-#include "common/util.h"
+#include "../common/op.h"
+#include "../common/util.h"
 
 /* One verification: its inputs, then what the replays found. */
 typedef struct verify {

@@ -44,12 +44,12 @@
 
 #include "../common/util.h"
 #include "../verify/verify.h"
-#include "cluster_internal.h"
-#include "exact_internal.h"
-#include "heur_internal.h"
-#include "imm_internal.h"
-#include "place_internal.h"
-#include "sat_internal.h"
+#include "exact/exact_internal.h"
+#include "exact/sat_internal.h"
+#include "model/imm_internal.h"
+#include "search/cluster_internal.h"
+#include "search/heur_internal.h"
+#include "search/place_internal.h"
 
 int cg_map_solver_parse(const char *name, cg_map_solver *out)
 {

@@ -15,9 +15,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "../mapper/imm_internal.h"
-#include "../mapper/model_internal.h"
-#include "../mapper/names_internal.h"
+#include "../mapper/model/imm_internal.h"
+#include "../mapper/model/model_internal.h"
+#include "../mapper/model/names_internal.h"
 #include "verify.h"
 
 typedef struct chk {

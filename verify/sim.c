@@ -40,9 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../mapper/imm_internal.h"
-#include "../mapper/model_internal.h"
-#include "../mapper/names_internal.h"
+#include "../mapper/model/imm_internal.h"
+#include "../mapper/model/model_internal.h"
+#include "../mapper/model/names_internal.h"
 #include "verify.h"
 
 /* Longest schedule (last start - first start) the simulator accepts. */

@@ -4,10 +4,11 @@
  * The contract: both take only what a mapping is -- the netlist (arch.h),
  * the MRRG it refers to and the DFG it maps (mapper/map.h), and the
  * cg_mapping itself -- and trust nothing else.  They are built on the
- * mapper's model (the MRRG, the mapping type, immediates and node names)
- * and never on the searches or the exact models, so a mapping from any
- * mapper, or read back from a file (mapper/mapping_io.h), is judged by the
- * same rules.
+ * mapper's model (the MRRG, the mapping type, immediates and node names:
+ * mapper/map.h and mapper/model/) and never on the searches or the exact
+ * models (mapper/search/, mapper/exact/), so a mapping from any mapper, or
+ * read back from a file (mapper/mapping_io.h), is judged by the same
+ * rules.
  * The mapper stage (cg_map) checks what it returns with cg_map_check; the
  * flow stage checks and simulates again, and the tiled run (tiling/)
  * simulates each tile with cg_sim_run.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # benchmarks/perf/nego.sh CGRAMAP [RUNS]: the speed of the negotiated
-# annealer (mapper/nego.c).  Each case maps one DFG at one II it does not
+# annealer (mapper/search/nego.c).  Each case maps one DFG at one II it does not
 # reach, so the annealer spends all of --moves, and the wall time is
 # dominated by the moves (the heuristic first gets --steps 300).  Prints
 # the median of RUNS (default 3) wall times per case and microseconds per

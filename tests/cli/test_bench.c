@@ -656,7 +656,7 @@ static void test_usage_and_nothing_found(void **state)
 /* --solver: x fans out to three ops on a 2x2 mesh (tests/cli/data/solver).
  * The heuristic finds nothing at II=1; the ILP (the same model for both
  * solvers) proves II=1 impossible, then II=2 maps.  The record names the
- * solver.  (tests/mapper/test_ilp.c shows each solver's branch and bound
+ * solver.  (tests/mapper/exact/test_ilp.c shows each solver's branch and bound
  * proving it where the relaxation cannot.) */
 static void test_solver(void **state)
 {

@@ -18,7 +18,7 @@
 
 #include "arch/arch.h"
 #include "dfg/dfg.h"
-#include "mapper/heur_internal.h"
+#include "mapper/search/heur_internal.h"
 #include "mapper/map.h"
 #include "verify/verify.h"
 

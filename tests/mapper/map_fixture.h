@@ -21,7 +21,7 @@
 #define MAP_FIXTURE_H
 
 #include "ilp_test_util.h"
-#include "mapper/names_internal.h"
+#include "mapper/model/names_internal.h"
 
 enum { N_N, N_ONE, N_A, N_S, N_O, N_ST };       /* node ids of sq */
 enum { E_NN, E_ONE, E_NA0, E_NA1, E_NS, E_AS, E_SO, E_AST, E_SST };

@@ -13,7 +13,7 @@
 #include "map_fixture.h"
 
 #include "arch/arch_internal.h"
-#include "mapper/model_internal.h"
+#include "mapper/model/model_internal.h"
 
 enum { ITERS = 4, X = 30000 };
 

@@ -1,0 +1,83 @@
+/* sat_internal.h: the exact SAT mapper (not a public header).  sat.c
+ * encodes one II of a DFG on the MRRG as CNF (docs/mapper.md, "The SAT
+ * mapper"); sat_cnf.c holds the clauses and hands them to CaDiCaL. */
+#ifndef CG_SAT_INTERNAL_H
+#define CG_SAT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../map.h"
+
+/* ---- sat_cnf.c: clauses and the solver ----------------------------------- */
+
+typedef struct cg__cnf cg__cnf;
+
+cg__cnf *cg__cnf_create(void);
+void cg__cnf_destroy(cg__cnf *c); /* accepts NULL */
+/* A new variable (1, 2, ...), 0 on no memory. */
+int cg__cnf_var(cg__cnf *c);
+int cg__cnf_nvars(const cg__cnf *c);
+long cg__cnf_nclauses(const cg__cnf *c);
+/* Add a literal of the clause being built; 0 ends it (IPASIR style).
+ * -1 on no memory (the formula is then void). */
+int cg__cnf_add(cg__cnf *c, int lit);
+/* Add the clause lits[0..n-1]. */
+int cg__cnf_clause(cg__cnf *c, const int *lits, int n);
+/* At most one of lits[0..n-1] (pairwise up to 4, else a sequential
+ * counter: n - 1 new variables, 3n - 4 clauses). */
+int cg__cnf_at_most_one(cg__cnf *c, const int *lits, int n);
+/* The clauses in DIMACS form. */
+int cg__cnf_write_dimacs(const cg__cnf *c, FILE *out);
+
+typedef enum cg__sat_answer { CG__SAT_UNKNOWN, CG__SAT_SAT,
+                              CG__SAT_UNSAT } cg__sat_answer;
+
+/* Solve the clauses added so far (those added since the last call are
+ * passed on first) under the assumptions lits[0..nassume-1], with at most
+ * `conflicts` conflicts (0 = no limit) and until the wall clock reaches
+ * deadline (cg_clock_now() time; 0 = none).  *used: the conflicts this
+ * call spent (counted by the learnt clauses, deterministic); *capped when
+ * the deadline, not the conflict limit, ended it. */
+cg__sat_answer cg__cnf_solve(cg__cnf *c, const int *assume, int nassume,
+                             long conflicts, double deadline, long *used,
+                             bool *capped);
+/* After SAT: the value of var (true or false). */
+bool cg__cnf_value(cg__cnf *c, int var);
+/* After UNSAT: was assumption lit used in the refutation? */
+bool cg__cnf_failed(cg__cnf *c, int lit);
+
+/* ---- sat.c: one II --------------------------------------------------------- */
+
+typedef struct cg__sat_opts {
+    int horizon;         /* schedule slack encoded: every op starts within
+                            `horizon` cycles of its earliest start in the
+                            shortest possible schedule (>= 0) */
+    long conflicts;      /* work limit for the II, 0 = none */
+    double timeout_s;    /* wall-clock cap (out->capped when it ends it) */
+    long max_literals;   /* refuse to build a larger model (work bound on
+                            memory), 0 = none */
+    const char *dump_cnf; /* write the formula here (DIMACS), NULL = none */
+} cg__sat_opts;
+
+typedef struct cg__sat_out {
+    cg_ii_outcome outcome;
+    int horizon;         /* INFEASIBLE: the schedule slack the refutation
+                            covers (-1: every slack, from the schedule's
+                            recurrences alone) */
+    int vars;            /* of the formula */
+    long clauses;
+    long conflicts;      /* spent */
+    bool capped;         /* TIMEOUT because of the wall clock */
+    bool too_big;        /* TIMEOUT because the model passed max_literals */
+    cg_mapping *mapping; /* MAPPED: owned by the caller */
+} cg__sat_out;
+
+/* Encode g at m's II and solve it, widening the horizon step by step
+ * (0, 1, ..., o->horizon) by assumptions.  0 with out filled, -1 on an
+ * internal error (out of memory, CNF file not writable) with an error in
+ * d. */
+int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
+                  const cg__sat_opts *o, cg__sat_out *out, cg_diags *d);
+
+#endif

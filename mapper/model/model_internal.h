@@ -1,0 +1,48 @@
+/* model_internal.h: the mapper's model helpers (not a public header): which
+ * unit may run a node, the widths and the context shift of MRRG nodes, grid
+ * distance, the least latency of an op, compressed rows of a graph, the
+ * context of a cycle modulo II.  What the searches, the exact models and
+ * the verification stage (verify/) all build on; it declares nothing of
+ * the searches, the ILP or the SAT mapper. */
+#ifndef CG_MODEL_INTERNAL_H
+#define CG_MODEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../map.h"
+
+/* Does primitive pr execute op (FuncUnit/MEMUnit op lists, IO input/output,
+ * ConstUnit const)? */
+bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op);
+/* May node n run on primitive pr: pr supports n's op and, for a load or
+ * store with a bank, pr is a MEMUnit reaching every bank or that one? */
+bool cg__map_node_fits(const cg_nl_prim *pr, const cg_dfg_node *n);
+/* Bits MRRG node id holds: its port's width, else its primitive's. */
+int cg__mrrg_node_width(const cg_mrrg *m, const cg_netlist *nl, int id);
+/* The node that plays id's part k contexts later (k < 0: earlier),
+ * modulo II: the MRRG repeats itself context by context, edges and
+ * delays included. */
+int cg__mrrg_shift(const cg_mrrg *m, int id, int k);
+/* Grid (Manhattan) distance between primitives p and q of nl; 0 when
+ * either is off the grid. */
+int cg__prim_dist(const cg_netlist *nl, int p, int q);
+/* Smallest latency of op over the units supporting it, -1 when none. */
+int cg__map_min_latency(const cg_netlist *nl, cg_op op);
+
+/* Compressed sparse rows of a graph whose edge e has its key node (tail
+ * for out-edges, head for in-edges) at key + e * stride bytes: off[i] ..
+ * off[i+1]-1 index ids, the edge ids of node i in increasing order.  -1 on
+ * no memory (the caller frees what was set). */
+int cg__map_csr(int nnodes, int nedges, const int *key, size_t stride,
+                int **off, int **ids);
+
+/* t modulo ii in 0 .. ii-1 (ii >= 1), for negative t too: the context
+ * of cycle t. */
+static inline int cg__modii(int64_t t, int ii)
+{
+    return (int)(((t % ii) + ii) % ii);
+}
+
+#endif

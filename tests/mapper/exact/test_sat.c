@@ -1,0 +1,321 @@
+/* test_sat.c: the exact SAT mapper (mapper/exact/sat.c, sat_cnf.c): small
+ * DFGs mapped and re-checked (verify_mapping, and the library's checker);
+ * reconvergent paths balanced by exact delays; a recurrence closing at
+ * II; IIs refuted, with the horizon the refutation covers or none (a
+ * recurrence); the optimum II found and proven by the II search with
+ * --mapper sat; a mapping simulated to the interpreter's memory and
+ * live-out; the conflict limit (undecided, and the same answer twice);
+ * the DIMACS file of --dump-cnf; and a zero-delay routing cycle, whose
+ * self-supporting values the loop clauses cut. */
+#include "../ilp_test_util.h"
+
+#include "../map_fixture.h"
+
+#include <unistd.h>
+
+#include "mapper/exact/sat_internal.h"
+
+typedef struct solved {
+    cg_mrrg *m;
+    cg__sat_out out;
+} solved;
+
+static solved solve_opts(const cg_netlist *nl, const cg_dfg *g, int ii,
+                         const cg__sat_opts *o)
+{
+    cg_diags *d = cg_diags_create();
+    solved s;
+    s.m = cg_mrrg_build(nl, ii, d);
+    assert_non_null(s.m);
+    int rc = cg__sat_solve(s.m, nl, g, o, &s.out, d);
+    if (rc != 0)
+        cg_diags_print(d, stderr);
+    assert_int_equal(rc, 0);
+    assert_int_equal(s.out.outcome == CG_II_MAPPED, s.out.mapping != NULL);
+    if (s.out.mapping) {
+        assert_true(verify_mapping(nl, s.m, g, s.out.mapping) > 0);
+        assert_int_equal(cg_map_check(nl, s.m, g, s.out.mapping, d), 0);
+    }
+    cg_diags_destroy(d);
+    return s;
+}
+
+/* Solve with horizon 4, no conflict limit. */
+static solved solve_at(const cg_netlist *nl, const cg_dfg *g, int ii)
+{
+    cg__sat_opts o = {4, 0, 60, 0, NULL};
+    return solve_opts(nl, g, ii, &o);
+}
+
+static void done(solved *s)
+{
+    cg_mapping_destroy(s->out.mapping);
+    cg_mrrg_destroy(s->m);
+}
+
+static void test_map_small(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = axpy_dfg();
+    solved s = solve_at(nl, g, 1);
+    assert_int_equal(s.out.outcome, CG_II_MAPPED);
+    assert_true(s.out.vars > 0 && s.out.clauses > 0);
+    done(&s);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* a -> b -> c -> e and a -> e directly: the direct route waits exactly
+ * as long as the two ops take. */
+static void test_reconvergent(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = cg_dfg_create("reconv");
+    int a = dfg_node(g, CG_OP_INPUT, "a"), b = dfg_node(g, CG_OP_ADD, "b");
+    int c = dfg_node(g, CG_OP_MUL, "c"), e = dfg_node(g, CG_OP_SUB, "e");
+    int o = dfg_node(g, CG_OP_OUTPUT, "o");
+    cg_dfg_add_edge(g, a, b, 0, 0, -1);
+    cg_dfg_add_edge(g, a, b, 1, 0, -1);
+    cg_dfg_add_edge(g, b, c, 0, 0, -1);
+    cg_dfg_add_edge(g, b, c, 1, 0, -1);
+    cg_dfg_add_edge(g, c, e, 0, 0, -1);
+    int direct = cg_dfg_add_edge(g, a, e, 1, 0, -1);
+    cg_dfg_add_edge(g, e, o, 0, 0, -1);
+    solved s = solve_at(nl, g, 2);
+    assert_int_equal(s.out.outcome, CG_II_MAPPED);
+    const cg_mapping *map = s.out.mapping;
+    assert_true(map->start[e] - map->start[a] >= 2);
+    assert_int_equal(route_latency(s.m, map, map->place[a], direct),
+                     map->start[e] - map->start[a]);
+    done(&s);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* s = s + x * k carried one iteration: the route back takes II cycles. */
+static void test_recurrence(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = cg_dfg_create("mac");
+    int x = dfg_node(g, CG_OP_INPUT, "x"), k = dfg_node(g, CG_OP_CONST, "k");
+    int mu = dfg_node(g, CG_OP_MUL, "m"), s = dfg_node(g, CG_OP_ADD, "s");
+    int o = dfg_node(g, CG_OP_OUTPUT, "o");
+    cg_dfg_add_edge(g, x, mu, 0, 0, -1);
+    cg_dfg_add_edge(g, k, mu, 1, 0, -1);
+    cg_dfg_add_edge(g, mu, s, 0, 0, -1);
+    int back = cg_dfg_add_edge(g, s, s, 1, 1, -1);
+    cg_dfg_add_edge(g, s, o, 0, 0, -1);
+    for (int ii = 1; ii <= 2; ii++) {
+        solved r = solve_at(nl, g, ii);
+        assert_int_equal(r.out.outcome, CG_II_MAPPED);
+        assert_int_equal(route_latency(r.m, r.out.mapping,
+                                       r.out.mapping->place[s], back), ii);
+        done(&r);
+    }
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* tiny (one IO, one adder of latency 1): the accumulator with an output
+ * needs the one IO twice in a context at II 2 and 3, refuted within the
+ * horizon; at II 1 no route closes the recurrence (latency + register
+ * is 2 cycles), refuted for every horizon; without the output it maps
+ * at II 2. */
+static void test_infeasible(void **state)
+{
+    (void)state;
+    cg_netlist *nl = tiny_netlist(CG_OPSET(CG_OP_ADD), 1);
+    cg_dfg *g = accumulator(true);
+    for (int ii = 2; ii <= 3; ii++) {
+        solved r = solve_at(nl, g, ii);
+        assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
+        assert_int_equal(r.out.horizon, 4);
+        done(&r);
+    }
+    solved r1 = solve_at(nl, g, 1);
+    assert_int_equal(r1.out.outcome, CG_II_INFEASIBLE);
+    assert_int_equal(r1.out.horizon, -1);
+    assert_int_equal(r1.out.vars, 0); /* decided before any encoding */
+    done(&r1);
+    cg_dfg *g2 = accumulator(false);
+    solved r = solve_at(nl, g2, 2);
+    assert_int_equal(r.out.outcome, CG_II_MAPPED);
+    done(&r);
+    cg_dfg_destroy(g);
+    cg_dfg_destroy(g2);
+    cg_netlist_destroy(nl);
+}
+
+/* x fans out to k ops on the 2x2: at II 1, k = 2 maps and k = 3 does not
+ * (x leaves its IO on one wire, three PEs cannot all hear it in one
+ * cycle); the II search with the SAT mapper alone finds II 2 for k = 3
+ * and says II 1 is refuted with horizon 4. */
+
+static void test_fanout(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g2 = fanout(2), *g3 = fanout(3);
+    solved a = solve_at(nl, g2, 1);
+    assert_int_equal(a.out.outcome, CG_II_MAPPED);
+    done(&a);
+    solved b = solve_at(nl, g3, 1);
+    assert_int_equal(b.out.outcome, CG_II_INFEASIBLE);
+    assert_int_equal(b.out.horizon, 4);
+    done(&b);
+    cg_map_params p;
+    cg_map_params_init(&p);
+    p.search = CG_SEARCH_SAT;
+    p.max_ii = 4;
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g3, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.ii, 2);
+    assert_int_equal(r.ntried, 2);
+    assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
+    assert_int_equal(r.tried[0].by, CG_BY_SAT);
+    assert_int_equal(r.tried[0].horizon, 4);
+    assert_int_equal(r.tried[1].outcome, CG_II_MAPPED);
+    assert_int_equal(r.tried[1].by, CG_BY_SAT);
+    assert_string_equal(cg_map_prover_name(r.tried[0].by), "sat");
+    cg_map_result_free(&r);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g2);
+    cg_dfg_destroy(g3);
+    cg_netlist_destroy(nl);
+}
+
+/* scale (a load, a multiply, a store, two recurrences) mapped by the II
+ * search with the SAT mapper alone, then simulated: memory and live-out
+ * equal the interpreter's on the same data. */
+static void test_simulated(void **state)
+{
+    (void)state;
+    enum { BYTES = 256, ITERS = 6 };
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = scale_dfg();
+    cg_map_params p;
+    cg_map_params_init(&p);
+    p.search = CG_SEARCH_SAT;
+    p.max_ii = 4;
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+    uint8_t mem[BYTES], want[BYTES];
+    for (int j = 0; j < BYTES; j++)
+        mem[j] = want[j] = (uint8_t)(j * 7 + 1);
+    uint64_t in[10] = {[5] = 64}, out[10] = {0}, wout[10] = {0};
+    cg_mem m = {mem, 0, BYTES}, wm = {want, 0, BYTES};
+    assert_int_equal(cg_dfg_run(g, ITERS, &wm, in, wout, d), 0);
+    assert_int_equal(cg_sim_run(nl, r.mrrg, g, r.mapping, ITERS, &m, in, out,
+                                d), 0);
+    assert_int_equal(cg_diags_size(d), 0);
+    assert_int_equal(out[9], wout[9]);
+    assert_memory_equal(mem, want, BYTES);
+    assert_memory_not_equal(mem, (uint8_t[BYTES]){0}, BYTES);
+    cg_map_result_free(&r);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* A conflict limit too small to decide leaves the II undecided, not
+ * capped, with the same conflicts spent each time; a decided II comes
+ * out the same twice, byte for byte. */
+static void test_conflict_limit(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = fanout(3);
+    cg__sat_opts o = {4, 1, 60, 0, NULL};
+    solved a = solve_opts(nl, g, 1, &o), b = solve_opts(nl, g, 1, &o);
+    assert_int_equal(a.out.outcome, CG_II_TIMEOUT);
+    assert_false(a.out.capped);
+    assert_int_equal(a.out.conflicts, b.out.conflicts);
+    assert_true(a.out.conflicts >= 1);
+    done(&a);
+    done(&b);
+    cg_dfg *h = scale_dfg();
+    o.conflicts = 0;
+    solved c = solve_opts(nl, h, 2, &o), e = solve_opts(nl, h, 2, &o);
+    assert_int_equal(c.out.outcome, CG_II_MAPPED);
+    assert_int_equal(c.out.conflicts, e.out.conflicts);
+    const cg_mapping *x = c.out.mapping, *y = e.out.mapping;
+    assert_memory_equal(x->place, y->place, sizeof(int) * (size_t)x->nnodes);
+    assert_memory_equal(x->start, y->start,
+                        sizeof(int64_t) * (size_t)x->nnodes);
+    for (int i = 0; i < x->nedges; i++) {
+        assert_int_equal(x->route_len[i], y->route_len[i]);
+        assert_memory_equal(x->route[i], y->route[i],
+                            sizeof(int) * (size_t)x->route_len[i]);
+    }
+    done(&c);
+    done(&e);
+    cg_dfg_destroy(h);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* --dump-cnf: the DIMACS header gives the formula's size; an unwritable
+ * path is an error naming it. */
+static void test_dump_cnf(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = axpy_dfg();
+    char path[] = "/tmp/cg_sat_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    cg__sat_opts o = {2, 0, 60, 0, path};
+    solved s = solve_opts(nl, g, 1, &o);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int vars = 0;
+    long clauses = 0;
+    assert_int_equal(fscanf(f, "p cnf %d %ld", &vars, &clauses), 2);
+    assert_int_equal(vars, s.out.vars);
+    assert_int_equal(clauses, s.out.clauses);
+    long zeros = 0;
+    int lit;
+    while (fscanf(f, "%d", &lit) == 1)
+        zeros += lit == 0;
+    assert_int_equal(zeros, clauses);
+    fclose(f);
+    unlink(path);
+    done(&s);
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, 1, d);
+    o.dump_cnf = "/nonexistent/dir/x.cnf";
+    cg__sat_out out;
+    assert_int_equal(cg__sat_solve(m, nl, g, &o, &out, d), -1);
+    char *text = diag_text(d);
+    assert_string_equal(text, "/nonexistent/dir/x.cnf: error: cannot write "
+                              "the SAT model of 'axpy' at II=1\n");
+    free(text);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_map_small),
+        cmocka_unit_test(test_reconvergent),
+        cmocka_unit_test(test_recurrence),
+        cmocka_unit_test(test_infeasible),
+        cmocka_unit_test(test_fanout),
+        cmocka_unit_test(test_simulated),
+        cmocka_unit_test(test_conflict_limit),
+        cmocka_unit_test(test_dump_cnf),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
