@@ -17,7 +17,7 @@
 
 #include "arch/arch.h"
 #include "dfg/dfg.h"
-#include "dfg/extract.h"
+#include "extract/extract.h"
 #include "flow/flow.h"
 #include "mapper/map.h"
 #include "tiling/tile.h"

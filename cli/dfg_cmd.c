@@ -7,7 +7,7 @@
 
 #include "common/diag.h"
 #include "dfg/dfg.h"
-#include "dfg/extract.h"
+#include "extract/extract.h"
 #include "mapper/map.h"
 
 #include <getopt.h>

@@ -6,7 +6,7 @@
 #define CG_CLI_SYMS_H
 
 #include "common/diag.h"
-#include "dfg/extract.h"
+#include "extract/extract.h"
 
 typedef struct cg_cli_syms {
     int n;

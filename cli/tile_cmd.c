@@ -11,7 +11,7 @@
 
 #include "arch/arch.h"
 #include "common/diag.h"
-#include "dfg/extract.h"
+#include "extract/extract.h"
 #include "tiling/tile.h"
 #include "xml/xml.h"
 

@@ -34,7 +34,7 @@
 #include "../arch/arch.h"
 #include "../common/diag.h"
 #include "../dfg/dfg.h"
-#include "../dfg/extract.h"
+#include "../extract/extract.h"
 #include "../mapper/map.h"
 #include "../tiling/tile.h"
 

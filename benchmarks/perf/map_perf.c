@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dfg/extract.h"
+#include "extract/extract.h"
 #include "mapper/map.h"
 
 static const char *status_name(const cg_map_result *r)

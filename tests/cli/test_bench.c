@@ -737,7 +737,7 @@ static void test_repair_tries(void **state)
     assert_true(rows[0] > 0 && rows[0] * 10 < rows[1]);
 }
 
-#define PARAMS "tests/dfg/data/params.c"
+#define PARAMS "tests/extract/data/params.c"
 #define VADD "tests/cli/data/params"
 
 /* "kernel 'fn' of loop 'loop': parameter 'p' has no value; ..." */

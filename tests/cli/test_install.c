@@ -58,7 +58,7 @@ static void test_files(void **state)
         "lib/libcg_verify.a", "lib/libcg_tiling.a", "lib/libcg_flow.a",
         "lib/pkgconfig/cgramap.pc", "include/cgramap/arch/arch.h",
         "include/cgramap/xml/xml.h", "include/cgramap/dfg/dfg.h",
-        "include/cgramap/dfg/extract.h", "include/cgramap/mapper/map.h",
+        "include/cgramap/extract/extract.h", "include/cgramap/mapper/map.h",
         "include/cgramap/tiling/tile.h", "include/cgramap/flow/flow.h",
         "include/cgramap/common/diag.h",
         "include/cgramap/common/limits.h", "include/cgramap/common/util.h",
@@ -127,7 +127,7 @@ static void test_cplusplus(void **state)
           "#include \"common/util.h\"\n#include \"common/arena.h\"\n"
           "#include \"arch/arch.h\"\n"
           "#include \"xml/xml.h\"\n#include \"dfg/dfg.h\"\n"
-          "#include \"dfg/extract.h\"\n#include \"mapper/map.h\"\n"
+          "#include \"extract/extract.h\"\n#include \"mapper/map.h\"\n"
           "#include \"mapper/mapping_io.h\"\n"
           "#include \"verify/verify.h\"\n"
           "#include \"tiling/tile.h\"\n#include \"flow/flow.h\"\n"

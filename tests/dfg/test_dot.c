@@ -2,7 +2,7 @@
  * write -> read -> write round trips that compare every field, CGRA-ME
  * files (no widths, no values, recurrences closed by cycles), every
  * syntax form accepted, and every error with its exact message and line.
- * The benchmarks' DFGs round-trip in test_extract.c. */
+ * The benchmarks' DFGs round-trip in tests/extract/test_extract.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

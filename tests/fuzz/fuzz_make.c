@@ -1,10 +1,10 @@
 /* fuzz_make.c: the benchmark Makefile reader (LOOP_TAGS, DFG_FLAGS, CFLAGS;
- * dfg/extract_make.c).  The input is written to a Makefile in a fresh
+ * extract/extract_make.c).  The input is written to a Makefile in a fresh
  * folder, so that relative includes find only what the input names. */
 #include <stdio.h>
 #include <unistd.h>
 
-#include "../../dfg/extract.h"
+#include "../../extract/extract.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -35,7 +35,7 @@
 #include <dirent.h>
 
 #include "arch/arch.h"
-#include "dfg/extract.h"
+#include "extract/extract.h"
 #include "flow/flow.h"
 #include "mapper/map.h"
 #include "tiling/tile.h"

@@ -1,1 +1,1 @@
-../../../dfg/data/make/rules.mk
+../../../extract/data/make/rules.mk

@@ -1,5 +1,5 @@
 /* control.c: loops extracted in CGRA-ME's shape, the loop control left to
- * the array's controller (tests/dfg/test_extract.c). */
+ * the array's controller (tests/extract/test_extract.c). */
 #define N 32
 int a[N];
 

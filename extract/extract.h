@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "../common/diag.h"
-#include "dfg.h"
+#include "../dfg/dfg.h"
 
 #ifdef __cplusplus
 extern "C" {

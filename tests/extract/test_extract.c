@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "dfg/extract.h"
+#include "extract/extract.h"
 
 static const char *const benches[] = {
     "accumulate", "bicg", "cap", "conv2", "conv3", "dot", "fir", "gemm",
@@ -63,24 +63,24 @@ static void test_errors(void **state)
     cg_diags *d = cg_diags_create();
     cg_dfg **gs = NULL;
     int n = 0;
-    assert_int_equal(cg_extract_file("tests/dfg/data/errors.c", NULL, NULL,
+    assert_int_equal(cg_extract_file("tests/extract/data/errors.c", NULL, NULL,
                                      &gs, &n, d), -1);
     assert_int_equal(cg_diags_size(d), 5);
-    assert_diag(d, 0, "tests/dfg/data/errors.c:9: error: loop 'call': calls "
+    assert_diag(d, 0, "tests/extract/data/errors.c:9: error: loop 'call': calls "
                 "'lookup'; calls are not supported in loop bodies (make the "
                 "callee static inline or move the call out of the loop)");
-    assert_diag(d, 1, "tests/dfg/data/errors.c:15: error: loop 'blocks': has "
+    assert_diag(d, 1, "tests/extract/data/errors.c:15: error: loop 'blocks': has "
                 "3 blocks in its body; only single-block bodies are "
                 "supported (write if/else as ?: without stores inside, or "
                 "tag the inner loop)");
-    assert_diag(d, 2, "tests/dfg/data/errors.c:24: error: loop 'exits': has 2 "
+    assert_diag(d, 2, "tests/extract/data/errors.c:24: error: loop 'exits': has 2 "
                 "exits; only loops with one exit are supported (remove the "
                 "break, return or goto)");
-    assert_diag(d, 3, "tests/dfg/data/errors.c:39: error: loop 'nowhere' not "
+    assert_diag(d, 3, "tests/extract/data/errors.c:39: error: loop 'nowhere' not "
                 "found: no loop of the optimized code spans this line (the "
                 "optimizer removed or fully unrolled it, or the tag is not "
                 "inside a loop)");
-    assert_diag(d, 4, "tests/dfg/data/errors.c:48: error: loop 'gone' not "
+    assert_diag(d, 4, "tests/extract/data/errors.c:48: error: loop 'gone' not "
                 "found: the loop at line 48 is gone from the optimized code "
                 "(fully unrolled, replaced by a formula or removed); the "
                 "nearest remaining loop starts at line 46");
@@ -97,11 +97,11 @@ static void test_no_such_tag(void **state)
     cg_diags *d = cg_diags_create();
     cg_dfg **gs = NULL;
     int n = 0;
-    assert_int_equal(cg_extract_file("tests/dfg/data/errors.c", "nosuch",
+    assert_int_equal(cg_extract_file("tests/extract/data/errors.c", "nosuch",
                                      NULL, &gs, &n, d), -1);
     assert_int_equal(n, 0);
     assert_int_equal(cg_diags_size(d), 1);
-    assert_diag(d, 0, "tests/dfg/data/errors.c: error: no loop tagged "
+    assert_diag(d, 0, "tests/extract/data/errors.c: error: no loop tagged "
                 "'nosuch' (tags in the file: call, blocks, exits, good, "
                 "nowhere, gone)");
     free(gs);
@@ -115,9 +115,9 @@ static void test_clang_error(void **state)
     cg_diags *d = cg_diags_create();
     cg_extract_params p;
     cg_extract_params_init(&p);
-    assert_null(cg_extract_open("tests/dfg/data/broken.c", &p, d));
+    assert_null(cg_extract_open("tests/extract/data/broken.c", &p, d));
     assert_int_equal(cg_diags_errors(d), 1);
-    assert_diag(d, 0, "tests/dfg/data/broken.c:6: error: clang-16: use of "
+    assert_diag(d, 0, "tests/extract/data/broken.c:6: error: clang-16: use of "
                 "undeclared identifier 'undeclared'");
     assert_diag(d, 1, "note: broken.c:6:16: error: use of undeclared "
                 "identifier 'undeclared'");
@@ -131,12 +131,12 @@ static void test_cflags(void **state)
     cg_extract_params p;
     cg_extract_params_init(&p);
     p.cflags = "-DN=12 -Wall";
-    cg_dfg *g = extract("tests/dfg/data/cflags.c", "scale", &p);
+    cg_dfg *g = extract("tests/extract/data/cflags.c", "scale", &p);
     assert_int_equal(cg_extract_trip(g), 12);
     cg_dfg_destroy(g);
     cg_diags *d = cg_diags_create();
-    assert_null(cg_extract_open("tests/dfg/data/cflags.c", NULL, d));
-    assert_diag(d, 0, "tests/dfg/data/cflags.c:3: error: clang-16: \"compile "
+    assert_null(cg_extract_open("tests/extract/data/cflags.c", NULL, d));
+    assert_diag(d, 0, "tests/extract/data/cflags.c:3: error: clang-16: \"compile "
                 "with -DN=<size>\"");
     cg_diags_destroy(d);
 }
@@ -145,13 +145,13 @@ static void test_missing_file(void **state)
 {
     (void)state;
     cg_diags *d = cg_diags_create();
-    assert_null(cg_extract_open("tests/dfg/data/none.c", NULL, d));
-    assert_diag(d, 0, "tests/dfg/data/none.c: error: cannot read the file: "
+    assert_null(cg_extract_open("tests/extract/data/none.c", NULL, d));
+    assert_diag(d, 0, "tests/extract/data/none.c: error: cannot read the file: "
                 "No such file or directory");
     /* a folder: once "cannot read clang's bitcode" (fopen takes it) */
-    assert_null(cg_extract_open("tests/dfg/data", NULL, d));
+    assert_null(cg_extract_open("tests/extract/data", NULL, d));
     assert_int_equal(cg_diags_size(d), 2);
-    assert_diag(d, 1, "tests/dfg/data: error: is a directory, not a C file; "
+    assert_diag(d, 1, "tests/extract/data: error: is a directory, not a C file; "
                 "name a .c file with //DFGLOOP tags");
     cg_diags_destroy(d);
 }
@@ -162,17 +162,17 @@ static void test_clang_noise(void **state)
 {
     (void)state;
     cg_diags *d = cg_diags_create();
-    assert_null(cg_extract_open("tests/dfg/data/noisy.c", NULL, d));
+    assert_null(cg_extract_open("tests/extract/data/noisy.c", NULL, d));
     assert_int_equal(cg_diags_size(d), 10);
-    assert_diag(d, 0, "tests/dfg/data/noisy.c:2: error: clang-16: unknown "
+    assert_diag(d, 0, "tests/extract/data/noisy.c:2: error: clang-16: unknown "
                 "type name 'not'");
     assert_diag(d, 1, "note: noisy.c:2:1: error: unknown type name 'not'");
     assert_diag(d, 8, "note: noisy.c:3:1: error: unknown type name 'not'");
     assert_diag(d, 9, "note: (35 more lines of clang's messages not shown)");
     cg_diags_clear(d);
-    assert_null(cg_extract_open("tests/dfg/data/nul.c", NULL, d));
+    assert_null(cg_extract_open("tests/extract/data/nul.c", NULL, d));
     assert_int_equal(cg_diags_size(d), 1);
-    assert_diag(d, 0, "tests/dfg/data/nul.c:3: error: a NUL byte; a C file is "
+    assert_diag(d, 0, "tests/extract/data/nul.c:3: error: a NUL byte; a C file is "
                 "text (is this the right file?)");
     cg_diags_destroy(d);
 }
@@ -184,21 +184,21 @@ static void test_tag_reader(void **state)
 {
     (void)state;
     cg_diags *d = cg_diags_create();
-    cg_extract_prog *x = cg_extract_open("tests/dfg/data/tags.c", NULL, d);
+    cg_extract_prog *x = cg_extract_open("tests/extract/data/tags.c", NULL, d);
     assert_non_null(x);
     assert_int_equal(cg_extract_ntags(x), 2);
     assert_string_equal(cg_extract_tag(x, 0), "k");
     assert_int_equal(cg_extract_tag_line(x, 0), 11);
     assert_string_equal(cg_extract_tag(x, 1), "two");
     assert_int_equal(cg_diags_size(d), 1);
-    assert_diag(d, 0, "tests/dfg/data/tags.c:5: warning: a //DFGLOOP tag "
+    assert_diag(d, 0, "tests/extract/data/tags.c:5: warning: a //DFGLOOP tag "
                 "inside a /* */ comment is ignored; take it out of the "
                 "comment to extract the loop");
     cg_diags_clear(d);
     cg_dfg *g = cg_extract_loop(x, "two", d);
     assert_non_null(g);
     assert_int_equal(cg_diags_size(d), 1);
-    assert_diag(d, 0, "tests/dfg/data/tags.c:16: warning: loop tag 'two': 2 "
+    assert_diag(d, 0, "tests/extract/data/tags.c:16: warning: loop tag 'two': 2 "
                 "loops start on line 16 (columns 5, 33); the tag names the "
                 "last one, at column 33; put each loop on a line of its own "
                 "to tag another");
@@ -212,18 +212,18 @@ static void test_run_needs_parameter(void **state)
 {
     (void)state;
     cg_diags *d = cg_diags_create();
-    cg_extract_prog *x = cg_extract_open("tests/dfg/data/errors.c", NULL, d);
+    cg_extract_prog *x = cg_extract_open("tests/extract/data/errors.c", NULL, d);
     assert_non_null(x);
     cg_mem m;
     assert_int_equal(cg_extract_image(x, &m), 0);
     assert_int_equal(cg_extract_run(x, "good", &m, NULL, NULL, NULL, d), -1);
-    assert_diag(d, 0, "tests/dfg/data/errors.c: error: loop 'good' was not "
+    assert_diag(d, 0, "tests/extract/data/errors.c: error: loop 'good' was not "
                 "extracted; extract it before running it");
     cg_diags_clear(d);
     cg_dfg *g = cg_extract_loop(x, "good", d);
     assert_non_null(g);
     assert_int_equal(cg_extract_run(x, "good", &m, NULL, NULL, NULL, d), -1);
-    assert_diag(d, 0, "tests/dfg/data/errors.c: error: kernel 'good' of loop "
+    assert_diag(d, 0, "tests/extract/data/errors.c: error: kernel 'good' of loop "
                 "'good': parameter 'k' has no value; give it one with --sym "
                 "k=VALUE (on the command line, or in DFG_FLAGS of the "
                 "benchmark's Makefile)");
@@ -255,22 +255,22 @@ static void test_run_unused_parameter(void **state)
 {
     (void)state;
     cg_diags *d = cg_diags_create();
-    cg_extract_prog *x = cg_extract_open("tests/dfg/data/params.c", NULL, d);
+    cg_extract_prog *x = cg_extract_open("tests/extract/data/params.c", NULL, d);
     assert_non_null(x);
     assert_int_equal(run_params(x, "plain", 0, d), 1);
     assert_int_equal(cg_diags_size(d), 1);
-    assert_diag(d, 0, "tests/dfg/data/params.c: note: kernel 'kernel': "
+    assert_diag(d, 0, "tests/extract/data/params.c: note: kernel 'kernel': "
                 "parameter 'c' has no value, and neither loop 'plain' nor a "
                 "loop around it uses it, so the native run passes 0");
     cg_diags_clear(d);
     run_params(x, "scaled", -1, d);
-    assert_diag(d, 0, "tests/dfg/data/params.c: error: kernel 'kernel' of "
+    assert_diag(d, 0, "tests/extract/data/params.c: error: kernel 'kernel' of "
                 "loop 'scaled': parameter 'c' has no value; give it one with "
                 "--sym c=VALUE (on the command line, or in DFG_FLAGS of the "
                 "benchmark's Makefile)");
     cg_diags_clear(d);
     run_params(x, "inner", -1, d);
-    assert_diag(d, 0, "tests/dfg/data/params.c: error: kernel 'nest' of "
+    assert_diag(d, 0, "tests/extract/data/params.c: error: kernel 'nest' of "
                 "loop 'inner': parameter 'm' has no value; give it one with "
                 "--sym m=VALUE (on the command line, or in DFG_FLAGS of the "
                 "benchmark's Makefile)");
@@ -312,7 +312,7 @@ static void test_makefile(void **state)
     cg_diags_destroy(d);
 }
 
-#define MK "tests/dfg/data/make/"
+#define MK "tests/extract/data/make/"
 
 /* CGRA-ME's folders: `include ../../rules.mk` is followed (relative to the
  * Makefile), its ?= defaults apply where the Makefile set nothing, and the
@@ -449,7 +449,7 @@ static void count_iters(void *arg, const cg_extract_instance *in)
 static void test_array_control(void **state)
 {
     (void)state;
-    const char *path = "tests/dfg/data/control.c";
+    const char *path = "tests/extract/data/control.c";
     cg_extract_params p;
     cg_extract_params_init(&p);
     cg_dfg *g = extract(path, "bounded", &p);
@@ -488,7 +488,7 @@ static void test_array_control(void **state)
     cg_dfg_destroy(g);
     g = cg_extract_loop(x, "sentinel", d);
     assert_non_null(g);
-    assert_diag(d, 0, "tests/dfg/data/control.c:19: warning: loop "
+    assert_diag(d, 0, "tests/extract/data/control.c:19: warning: loop "
                 "'sentinel': its exit depends on memory (the load at line "
                 "19); with the loop control left to the array's controller, "
                 "the controller must know the trip count before the loop "
@@ -511,7 +511,7 @@ static void keep_first(void *arg, const cg_extract_instance *in)
         f->in0 = in->inputs[0];
 }
 
-/* tests/dfg/data/native.c: a global pointer gets the largest writable
+/* tests/extract/data/native.c: a global pointer gets the largest writable
  * global as target (buf), so reading through it runs and its live-in is
  * buf's layout address, narrowed to 32 bits (a pointer live-in lies in
  * the layout); a fixed-size stack array has its place in the layout
@@ -522,7 +522,7 @@ static void keep_first(void *arg, const cg_extract_instance *in)
 static void test_native_corners(void **state)
 {
     (void)state;
-    const char *path = "tests/dfg/data/native.c";
+    const char *path = "tests/extract/data/native.c";
     cg_extract_params p;
     cg_extract_params_init(&p);
     p.nsyms = 1;
@@ -569,7 +569,7 @@ static void test_native_corners(void **state)
     assert_int_equal(cg_extract_run(x, "sized", &m, keep_first, &f, NULL,
                                     d), -1);
     assert_int_equal(f.probes, 0);
-    assert_diag(d, 0, "tests/dfg/data/native.c: error: loop 'sized': a "
+    assert_diag(d, 0, "tests/extract/data/native.c: error: loop 'sized': a "
                 "pointer it reads (DFG node 0) points outside the layout's "
                 "globals and fixed-size stack arrays (a stack array of "
                 "variable size, or memory not from a global); the array's "
@@ -656,7 +656,7 @@ static void test_symbolic_trip(void **state)
 static void test_matching(void **state)
 {
     (void)state;
-    cg_dfg *g = extract("tests/dfg/data/match.c", "inner", NULL);
+    cg_dfg *g = extract("tests/extract/data/match.c", "inner", NULL);
     const cg_nest *n = cg_dfg_nest(g);
     assert_int_equal(n->nloops, 2);
     assert_int_equal(n->loops[0].line, 7);
@@ -664,7 +664,7 @@ static void test_matching(void **state)
     assert_int_equal(n->accesses[0].index.coef[0], 32);
     assert_int_equal(n->accesses[0].index.coef[1], 4);
     cg_dfg_destroy(g);
-    g = extract("tests/dfg/data/match.c", "below", NULL);
+    g = extract("tests/extract/data/match.c", "below", NULL);
     n = cg_dfg_nest(g);
     assert_int_equal(n->nloops, 1);
     assert_int_equal(n->loops[0].line, 14);
@@ -694,7 +694,7 @@ static void test_second_counter(void **state)
 static void test_or_index(void **state)
 {
     (void)state;
-    cg_dfg *g = extract("tests/dfg/data/orindex.c", "orindex", NULL);
+    cg_dfg *g = extract("tests/extract/data/orindex.c", "orindex", NULL);
     const cg_nest *n = cg_dfg_nest(g);
     assert_int_equal(n->naccesses, 3);
     int seen = 0;
@@ -793,7 +793,7 @@ static void test_widths(void **state)
 {
     (void)state;
     const char *saxpy = "benchmarks/microbench/saxpy/saxpy.c";
-    const char *w = "tests/dfg/data/widths.c";
+    const char *w = "tests/extract/data/widths.c";
     const char *const none[] = {NULL};
     expect_widths(saxpy, "saxpy", 64, 10, none); /* LLVM's widths */
     expect_widths(saxpy, "saxpy", 32, 0, none);
@@ -809,12 +809,12 @@ static void test_widths(void **state)
      * counter and the other addresses narrow (they fit), a[...]'s do not */
     expect_widths(w, "gather", 32, 0, none);
     expect_widths(w, "gather", 17, 5, (const char *const[]){
-        "tests/dfg/data/widths.c:49: warning: loop 'gather': 'const3' "
+        "tests/extract/data/widths.c:49: warning: loop 'gather': 'const3' "
         "(const) and the ops tied to it stay 64 bits, wider than the address "
         "width 17: 'zext13' (zext) extends 32 bits, more than 17", NULL});
     /* load, const 0, add, output */
     expect_widths(w, "wide", 32, 4, (const char *const[]){
-        "tests/dfg/data/widths.c:20: warning: loop 'wide': 'load7' (load) "
+        "tests/extract/data/widths.c:20: warning: loop 'wide': 'load7' (load) "
         "and the ops tied to it stay 64 bits, wider than the address width "
         "32: 'load7' (load) accesses 64-bit data", NULL});
     /* B[k][j] with j fixed is not split (its start &B[0][j] is no
@@ -826,7 +826,7 @@ static void test_widths(void **state)
     expect_widths(w, "symtrip", 32, 0, none);
     /* for (long i = 0; i < m; i++): nothing bounds it */
     expect_widths(w, "symlong", 32, 12, (const char *const[]){
-        "tests/dfg/data/widths.c:38: warning: loop 'symlong': 'const0' "
+        "tests/extract/data/widths.c:38: warning: loop 'symlong': 'const0' "
         "(const) and the ops tied to it stay 64 bits, wider than the address "
         "width 32: 'icmp14' (icmp) compares unknown with unknown, not proven "
         "to fit in 32 bits", NULL});
@@ -871,7 +871,7 @@ static char *listing(const cg_dfg *g)
 }
 
 /* The exact graphs of a few benchmarks (CG_UPDATE_GOLDEN=1 rewrites
- * tests/dfg/golden/extract/NAME.txt; review the diff). */
+ * tests/extract/golden/NAME.txt; review the diff). */
 static void test_golden(void **state)
 {
     (void)state;
@@ -881,7 +881,7 @@ static void test_golden(void **state)
         char src[256], gold[256];
         snprintf(src, sizeof src, "benchmarks/microbench/%s/%s.c", names[i],
                  names[i]);
-        snprintf(gold, sizeof gold, "tests/dfg/golden/extract/%s.txt",
+        snprintf(gold, sizeof gold, "tests/extract/golden/%s.txt",
                  names[i]);
         cg_dfg *g = extract(src, names[i], NULL);
         char *have = listing(g);

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 #include <dirent.h>
 
-#include "dfg/extract.h"
+#include "extract/extract.h"
 #include "flow/flow.h"
 
 /* One tagged loop of one benchmark, with or without phi/leaf removal. */
@@ -276,7 +276,7 @@ static void collect_folder(const char *root, const char *name, variant *out,
     cg_diags_destroy(d);
 }
 
-/* The narrowing's own cases (tests/dfg/data/widths.c): an unknown offset
+/* The narrowing's own cases (tests/extract/data/widths.c): an unknown offset
  * proven by inbounds, a 64-bit sum, symbolic trip counts, a loaded index,
  * each both ways; the loaded index also narrowed in part, at 17 bits. */
 static void collect_widths(variant *out, int *n, int cap)
@@ -288,8 +288,8 @@ static void collect_widths(variant *out, int *n, int cap)
             if (way == 2 && strcmp(tags[i], "gather"))
                 continue;
             variant v = {.raw = way == 1, .addr_width = way == 2 ? 17 : 0};
-            snprintf(v.dir, sizeof v.dir, "tests/dfg/data");
-            snprintf(v.file, sizeof v.file, "tests/dfg/data/widths.c");
+            snprintf(v.dir, sizeof v.dir, "tests/extract/data");
+            snprintf(v.file, sizeof v.file, "tests/extract/data/widths.c");
             snprintf(v.tag, sizeof v.tag, "%s", tags[i]);
             snprintf(v.flags, sizeof v.flags, "--sym k=3 --sym n=10 "
                      "--sym m=10");
@@ -303,7 +303,7 @@ static void collect_widths(variant *out, int *n, int cap)
 /* Every folder of benchmarks/microbench and benchmarks/large with a
  * Makefile, every tag of its LOOP_TAGS, with the default options, with
  * phi/leaf removal off and with the array's loop control; then the loops
- * of tests/dfg/data/widths.c. */
+ * of tests/extract/data/widths.c. */
 static int collect(variant **out)
 {
     static const char *const roots[] = {"benchmarks/microbench",

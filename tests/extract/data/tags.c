@@ -1,5 +1,5 @@
 /* Tags the reader must skip (in a comment, in a string) and a tag on a
- * line with two loops (tests/dfg/test_extract.c, test_tag_reader). */
+ * line with two loops (tests/extract/test_extract.c, test_tag_reader). */
 int a[16], b[16];
 /* An old version:
    for (int i = 0; i < 16; i++) //DFGLOOP: old

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dfg_internal.h"
+#include "../dfg/dfg_internal.h"
 #include "extract_internal.h"
 
 typedef struct xnode {

@@ -1,5 +1,5 @@
 /* widths: index arithmetic narrowed to the address width, or kept wide
- * with a warning that says why (tests/dfg/test_extract.c). */
+ * with a warning that says why (tests/extract/test_extract.c). */
 int a[64], out[64];
 long big[64], total;
 

@@ -1,4 +1,4 @@
-/* native.c: kernels the native run must handle (tests/dfg/test_extract.c):
+/* native.c: kernels the native run must handle (tests/extract/test_extract.c):
  * a global pointer, an array on the stack, one of variable size (no place
  * in the layout), a loop clang folds away. */
 #define N 32
