@@ -1,10 +1,11 @@
 # A thin wrapper around CMake.  `make run` and `make test` set everything up.
-BUILD      ?= build
-ASAN_BUILD ?= build-asan
-JOBS       ?= 2
+BUILD         ?= build
+ASAN_BUILD    ?= build-asan
+RELEASE_BUILD ?= build-release
+JOBS          ?= 2
 
-.PHONY: all setup build run test test-asan install clean perf perf-growth \
-        fuzz fuzz-build
+.PHONY: all setup build run test test-asan test-release install clean perf \
+        perf-growth fuzz fuzz-build
 
 all: build
 
@@ -24,17 +25,30 @@ run: build
 	$(BUILD)/cli/cgramap arch
 	$(BUILD)/cli/cgramap -j 2 benchmarks/microbench benchmarks/tiled
 
-test: build
+# Warnings are errors here (CG_WERROR, off for users' builds): `make test`
+# configures $(BUILD) with it every time, so a later `make run` or `make
+# build` in the same folder keeps it.
+test: setup
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCG_WERROR=ON
+	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	$(MAKE) test-asan
+	$(MAKE) test-release
 	$(MAKE) fuzz FUZZ_SECONDS=20
 
 test-asan: setup
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCG_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCG_SANITIZE=ON \
+	    -DCG_WERROR=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+
+# What a user's `-DCMAKE_BUILD_TYPE=Release` build compiles (-O3 finds
+# warnings -O2 does not), built with warnings as errors; nothing run.
+test-release: setup
+	cmake -S . -B $(RELEASE_BUILD) -DCMAKE_BUILD_TYPE=Release -DCG_WERROR=ON
+	cmake --build $(RELEASE_BUILD) -j $(JOBS)
 
 # libFuzzer targets (docs/fuzzing.md), built with clang-16, ASan and UBSan in
 # their own folder, each run FUZZ_SECONDS under nice, one at a time.
@@ -44,7 +58,7 @@ FUZZ_TARGETS ?= xml expr dot make
 
 fuzz-build: setup
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang-16 \
-	    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCG_FUZZ=ON
+	    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCG_FUZZ=ON -DCG_WERROR=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) \
 	    --target $(FUZZ_TARGETS:%=fuzz_%)
 
@@ -62,4 +76,4 @@ perf-growth: build
 	benchmarks/perf/growth.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(FUZZ_BUILD)

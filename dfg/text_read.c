@@ -149,7 +149,7 @@ static int node_of(const long long *ids, int n, const char *w)
 static void edge_line(cg__fdfg *f, const tline *t, const long long *ids,
                       int *next_operand)
 {
-    int n = cg_dfg_nnodes(f->g), src, dst;
+    int n = cg_dfg_nnodes(f->g), src = -1, dst = -1;
     long long dist, operand = -1;
     if (t->n < 4 || t->n > 5 || !whole(t->w[3], 0, INT_MAX, &dist) ||
         (t->n == 5 && !whole(t->w[4], 0, 2, &operand))) {

@@ -366,8 +366,8 @@ static void test_sweep(void **state)
                                  "cgra-cols=4]/sum.sum.txt"), &st), 0);
     const char *want[] = {
         "\narray default_4x4.xml[cgra-rows=2,cgra-cols=4]: cost 217.0\n",
-        "\narray default_4x4.xml[cgra-rows=2,cgra-cols=3]: not read (the "
-        "messages below say why); its loops are not run\n",
+        ("\narray default_4x4.xml[cgra-rows=2,cgra-cols=3]: not read (the "
+         "messages below say why); its loops are not run\n"),
         "\narray default_4x4.xml[cgra-rows=3,cgra-cols=4]: cost 315.5\n",
         "\narray default_4x4.xml[cgra-rows=3,cgra-cols=3]: not read",
     };

@@ -39,7 +39,12 @@ static inline char *netlist_text(const cg_arch *a, int summary)
     fclose(f);
     cg_netlist_destroy(nl);
     cg_diags_destroy(d);
-    return buf;
+    /* A copy: gcc -O3 takes pointers into the memstream's buffer for
+     * pointers to the local buf (-Wdangling-pointer). */
+    char *text = strdup(buf);
+    assert_non_null(text);
+    free(buf);
+    return text;
 }
 
 static inline const char *src_dir(void)
