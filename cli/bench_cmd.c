@@ -131,7 +131,7 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
         if (cg_cli_seconds("cgramap", "--timeout", optarg, &x)) return 2;
         o->map.timeout_s = x;
         return 0;
-    case 'I': return bench_int("--max-ii", optarg, 64, &o->map.max_ii) ? 2 : 0;
+    case 'I': return bench_int("--max-ii", optarg, CG_MAP_MAX_II, &o->map.max_ii) ? 2 : 0;
     case 'S':
         if (cg_map_solver_parse(optarg, &o->map.solver) == 0)
             return 0;

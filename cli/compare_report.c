@@ -380,8 +380,12 @@ static void page_writer(void *arg, FILE *f)
             m->timeout_s);
     if (m->time_limit_s > 0)
         fprintf(f, " and %g s per loop", m->time_limit_s);
-    fprintf(f, ", II up to %d. Two arrays compare by II when both rows are "
-            "<em>optimal</em>.</p>\n", m->max_ii);
+    if (m->max_ii > 0)
+        fprintf(f, ", II up to %d", m->max_ii);
+    else
+        fputs(", II up to twice the MII (at least 16)", f);
+    fputs(". Two arrays compare by II when both rows are <em>optimal</em>."
+          "</p>\n", f);
     arrays_table(f, p, ks);
     fputs("<h2>Charts</h2>\n", f);
     cg_cli_chart_ii(p->arr, p->narr, p->recs, f);

@@ -78,7 +78,8 @@ static int map_parse(int argc, char **argv, map_opts *o)
             o->p.timeout_s = x;
             break;
         case 'I':
-            if (cg_cli_whole("cgramap map", "--max-ii", optarg, 1, 64, &x))
+            if (cg_cli_whole("cgramap map", "--max-ii", optarg, 1,
+                             CG_MAP_MAX_II, &x))
                 return 2;
             o->p.max_ii = (int)x;
             break;

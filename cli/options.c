@@ -37,7 +37,8 @@ void cg_cli_help(void)
 "      --report DIR        the comparison as DIR/index.html with SVG charts\n"
 "      --templates T.xml   module templates for a two-file architecture\n"
 "      --timeout S         seconds per II tried (default 60)\n"
-"      --max-ii N          highest II tried, up to 64 (default 16)\n"
+"      --max-ii N          highest II tried, up to 64 (default\n"
+"                          max(16, 2 x MII))\n"
 "      --solver NAME       the ILP's MIP solver: glpk (default) or cbc\n"
 "      --loop-control M    dfg: the DFG keeps the exit compare; array: the\n"
 "                          array's controller runs the loop (CGRA-ME);\n"
@@ -160,7 +161,7 @@ int cg_cli_effort_opt(const char *prog, int code, const char *v,
         p->nego_moves = (long)x;
         return 0;
     case CG_CLI_OPT_II:
-        if (cg_cli_whole(prog, "--ii", v, 1, 64, &x))
+        if (cg_cli_whole(prog, "--ii", v, 1, CG_MAP_MAX_II, &x))
             return -1;
         p->min_ii = p->max_ii = (int)x;
         return 0;

@@ -97,7 +97,6 @@ void cg_map_params_init(cg_map_params *p)
 {
     memset(p, 0, sizeof *p);
     p->timeout_s = 60;
-    p->max_ii = 16;
     p->seed = 1;
     p->heur_steps = 40000;
     p->nego_moves = 100000;
@@ -113,6 +112,14 @@ void cg_map_params_init(cg_map_params *p)
     p->sat_conflicts = 50000;
     p->sat_horizon = 4;
     p->sat_max_literals = 20000000;
+}
+
+int cg_map_top_ii(const cg_map_params *p, int mii)
+{
+    if (p->max_ii > 0)
+        return p->max_ii;
+    int top = 2 * mii > 16 ? 2 * mii : 16;
+    return top < CG_MAP_MAX_II ? top : CG_MAP_MAX_II;
 }
 
 /* A share in (0, 1]; -1 with an error naming field otherwise. */
@@ -154,6 +161,15 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
     bad |= check_count(file, "cluster_threshold", p->cluster_threshold, d);
     bad |= check_share(file, "cluster_step_share", p->cluster_step_share, d);
     bad |= check_count(file, "restricted_above", p->restricted_above, d);
+    if (p->max_ii < 0 || p->max_ii > CG_MAP_MAX_II ||
+        p->min_ii < 0 || p->min_ii > CG_MAP_MAX_II) {
+        cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is %d; it "
+                     "must be 0 to %d", p->max_ii < 0 || p->max_ii >
+                     CG_MAP_MAX_II ? "max_ii" : "min_ii",
+                     p->max_ii < 0 || p->max_ii > CG_MAP_MAX_II ? p->max_ii
+                     : p->min_ii, CG_MAP_MAX_II);
+        bad = -1;
+    }
     if (p->sat_horizon < 0 || p->sat_horizon > 64) {
         cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.sat_horizon "
                      "is %d; it must be 0 to 64", p->sat_horizon);
@@ -424,8 +440,8 @@ static void record(cg_map_result *res, int ii, cg_ii_outcome o, double s,
                    const cg__ilp_out *out, bool capped, cg_map_prover by)
 {
     res->capped |= capped;
-    if (res->ntried >= 64)
-        return;
+    if (res->ntried >= CG_MAP_MAX_II)
+        return; /* cannot happen: one entry per II, check_range */
     int t = res->ntried++;
     res->tried[t].capped = capped;
     res->tried[t].ii = ii;
@@ -801,10 +817,14 @@ static int check_range(const cg_dfg *g, const cg_map_params *p,
     else if (mii->mii > p->max_ii)
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
                      "'%s' needs II >= %d (ResMII %d, bottleneck op '%s'; "
-                     "RecMII %d) but the highest II allowed is %d: raise "
-                     "the II limit",
+                     "RecMII %d) but the highest II allowed is %d: %s",
                      cg_dfg_name(g), mii->mii, mii->res_mii,
-                     cg_op_name(mii->bottleneck), mii->rec_mii, p->max_ii);
+                     cg_op_name(mii->bottleneck), mii->rec_mii, p->max_ii,
+                     mii->mii > CG_MAP_MAX_II
+                         ? "the mapper tries no II above that; split the "
+                           "loop or give the array more units of that op"
+                         : "raise the II limit (--max-ii), or leave it out "
+                           "to follow the MII");
     else
         return 0;
     return -1;
@@ -819,6 +839,9 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     res->status = CG_MAP_ERROR;
     if (cg_mii_compute(nl, g, &res->mii, d) < 0)
         return -1;
+    cg_map_params top = *p;
+    top.max_ii = cg_map_top_ii(p, res->mii.mii);
+    p = &top;
     if (check_range(g, p, &res->mii, d) < 0)
         return -1;
     int span = p->max_ii - res->mii.mii + 1;

@@ -176,8 +176,11 @@ const char *cg_map_search_name(cg_map_search s);
 int cg_map_solver_parse(const char *name, cg_map_solver *out);
 const char *cg_map_solver_name(cg_map_solver s);
 
+/* The highest II the mapper tries: an II limit above it is an error. */
+#define CG_MAP_MAX_II 64
+
 /* What decides a result is the input, the seed and the work limits
- * (heur_steps, nego_moves, ilp_nodes, lp_iters): the same on every machine, loaded or
+ * (heur_steps, nego_moves, sat_conflicts, ilp_nodes, lp_iters): the same on every machine, loaded or
  * not.  The wall-clock limits (timeout_s, time_limit_s) only cap a run;
  * an II they end is marked `capped` in the result, and only such an II
  * may come out differently on a slower or busier machine. */
@@ -188,7 +191,9 @@ typedef struct cg_map_params {
     int min_ii;           /* lowest II tried, 0 = the MII; IIs between
                              the MII and it are left open (untried).
                              Below the MII it is an error */
-    int max_ii;           /* highest II tried */
+    int max_ii;           /* highest II tried, 1..CG_MAP_MAX_II; 0 (the
+                             default) follows the loop's MII:
+                             cg_map_top_ii */
     cg_map_search search; /* CG_SEARCH_AUTO by default */
     const char *dump_lp;  /* write the model of each II tried here (CPLEX
                              LP form, "-<ii>" appended), NULL = none */
@@ -236,7 +241,8 @@ typedef struct cg_map_params {
     const char *dump_cnf; /* write the SAT model of each II it tries here
                              (DIMACS, "-<ii>" appended), NULL = none */
 } cg_map_params;
-/* 60 s per II, no loop limit, IIs from the MII to 16, the auto search,
+/* 60 s per II, no loop limit, IIs from the MII to cg_map_top_ii's, the
+ * auto search,
  * seed 1, GLPK, 40000 steps, 100000 moves, 50000 SAT conflicts with
  * horizon 4 and at most 20000000 routing literals, 5000 nodes, 100000
  * iterations; 8 partial
@@ -244,6 +250,12 @@ typedef struct cg_map_params {
  * II's time, a quarter per restricted model, clustering above 48 nodes
  * with half of the steps in the regions, restricted models above 6. */
 void cg_map_params_init(cg_map_params *p);
+
+/* The highest II tried for a loop of MII mii: p->max_ii when set, else
+ * max(16, 2 * mii), at most CG_MAP_MAX_II: small loops keep 16, large
+ * ones (sha256's MII is 34) get room above their bound. */
+int cg_map_top_ii(const cg_map_params *p, int mii);
+
 /* The policy fields above in their ranges: 0, or -1 with one error per
  * field out of range, at file (NULL = none), naming the field, its value
  * and the range.  cg_map checks first, at its DFG's file. */
@@ -277,7 +289,7 @@ typedef struct cg_map_result {
         int horizon;              /* refuted by SAT: the schedule slack
                                      the refutation covers (-1 = any) */
         long conflicts;           /* SAT conflicts spent on it */
-    } tried[64];
+    } tried[CG_MAP_MAX_II];
     double seconds;             /* total */
     bool capped;                /* some II was capped, or the loop's time
                                    limit left IIs untried */

@@ -15,7 +15,7 @@ static cg_map_params params(double timeout, int max_ii)
 {
     cg_map_params p;
     cg_map_params_init(&p);
-    assert_int_equal(p.max_ii, 16);
+    assert_int_equal(p.max_ii, 0);
     assert_true(p.timeout_s == 60);
     p.timeout_s = timeout;
     p.max_ii = max_ii;
@@ -170,11 +170,59 @@ static void test_mii_above_limit(void **state)
     assert_string_equal(cg_diags_get(d, 0)->msg,
                         "'wide' needs II >= 5 (ResMII 5, bottleneck op "
                         "'input'; RecMII 0) but the highest II allowed is 3: "
-                        "raise the II limit");
+                        "raise the II limit (--max-ii), or leave it out to "
+                        "follow the MII");
     cg_map_result_free(&r);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
     cg_diags_destroy(d);
+}
+
+/* The highest II tried follows the MII unless max_ii is set: twenty
+ * inputs on tiny's one IO map at II 20 with the defaults (16 would
+ * refuse them), and an MII above CG_MAP_MAX_II is an error that says no
+ * limit helps. */
+static void test_top_ii_follows_mii(void **state)
+{
+    (void)state;
+    cg_map_params p;
+    cg_map_params_init(&p);
+    assert_int_equal(cg_map_top_ii(&p, 1), 16);
+    assert_int_equal(cg_map_top_ii(&p, 8), 16);
+    assert_int_equal(cg_map_top_ii(&p, 9), 18);
+    assert_int_equal(cg_map_top_ii(&p, 40), CG_MAP_MAX_II);
+    p.max_ii = 5;
+    assert_int_equal(cg_map_top_ii(&p, 40), 5);
+    p.max_ii = 0;
+    p.timeout_s = 20;
+    cg_netlist *nl = tiny_netlist(CG_OPSET(CG_OP_ADD), 0);
+    for (int n = 20; n <= 70; n += 50) {
+        cg_dfg *g = cg_dfg_create("many");
+        cg_dfg_set_file(g, "m.c");
+        for (int i = 0; i < n; i++)
+            dfg_node(g, CG_OP_INPUT, NULL);
+        cg_map_result r;
+        cg_diags *d = cg_diags_create();
+        int rc = cg_map(nl, g, &p, &r, d);
+        if (n == 20) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(r.status, CG_MAP_MAPPED);
+            assert_int_equal(r.ii, 20);
+            assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+        } else {
+            assert_int_equal(rc, -1);
+            assert_string_equal(cg_diags_get(d, 0)->msg,
+                                "'many' needs II >= 70 (ResMII 70, "
+                                "bottleneck op 'input'; RecMII 0) but the "
+                                "highest II allowed is 64: the mapper tries "
+                                "no II above that; split the loop or give "
+                                "the array more units of that op");
+        }
+        cg_map_result_free(&r);
+        cg_diags_destroy(d);
+        cg_dfg_destroy(g);
+    }
+    cg_netlist_destroy(nl);
 }
 
 /* min_ii: IIs below it are not tried (no entry in tried[]); a fixed II
@@ -531,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_optimal_above_mii),
         cmocka_unit_test(test_unsupported_op),
         cmocka_unit_test(test_mii_above_limit),
+        cmocka_unit_test(test_top_ii_follows_mii),
         cmocka_unit_test(test_min_ii),
         cmocka_unit_test(test_search_choice),
         cmocka_unit_test(test_cluster_steps),

@@ -359,7 +359,8 @@ static void test_map_mii_on_reduced(void **state)
     char *s = diag_text(d);
     assert_string_equal(s, "error: 'two' needs II >= 2 (ResMII 2, bottleneck "
                            "op 'const'; RecMII 0) but the highest II allowed "
-                           "is 1: raise the II limit\n");
+                           "is 1: raise the II limit (--max-ii), or "
+                           "leave it out to follow the MII\n");
     free(s);
     cg_map_result_free(&r);
     cg_netlist_destroy(nl);
