@@ -24,6 +24,9 @@
 
 #include "cli/syms.h"
 
+typedef struct cg_cli_progress cg_cli_progress;
+typedef struct cg_cli_progress_slot cg_cli_progress_slot;
+
 typedef struct cg_cli_opts {
     const char *arch, *templates;
     cg_map_params map;
@@ -35,6 +38,9 @@ typedef struct cg_cli_opts {
     double run_limit_s;       /* --run-timeout: a loop's reference run
                                  (default CG_FLOW_RUN_LIMIT_S) */
     int loop_control;         /* --loop-control: CG_CLI_LOOP_* */
+    bool no_progress;         /* --no-progress */
+    cg_cli_progress *progress; /* the run's progress line, NULL = none */
+    cg_cli_progress_slot *slot; /* in a worker: its note in the line */
 } cg_cli_opts;
 
 /* The flow parameters of o: cg_flow_params_init's with o's mapper
@@ -119,6 +125,28 @@ void cg_cli_proof_note(const json_t *cols, const cg_dfg *g, cg_diags *d);
 typedef void (*cg_cli_done_fn)(void *arg, int i, json_t *recs);
 int cg_cli_run_jobs(const cg_cli_jobs *jobs, const cg_netlist *nl,
                      const cg_cli_opts *o, cg_cli_done_fn on_done, void *arg);
+
+/* ---- progress (progress.c) ---------------------------------------------- */
+
+/* The progress line of a run of jobs, drawn on tty: NULL when out of
+ * memory (the run then goes without one). */
+cg_cli_progress *cg_cli_progress_create(const cg_cli_jobs *jobs, FILE *tty);
+void cg_cli_progress_destroy(cg_cli_progress *p);
+/* Job's slot, shared with the worker that runs it; NULL for NULL p. */
+cg_cli_progress_slot *cg_cli_progress_slot_of(cg_cli_progress *p, int job);
+/* In a worker: it starts loop (NULL s: nothing). */
+void cg_cli_progress_loop(cg_cli_progress_slot *s, const char *loop);
+/* The mapper's progress callback (cg_map_progress_fn), arg a slot. */
+void cg_cli_progress_stage(void *arg, int ii, cg_map_stage stage);
+/* In the parent: job runs or no longer does; done files are reported. */
+void cg_cli_progress_running(cg_cli_progress *p, int job, bool on);
+void cg_cli_progress_done(cg_cli_progress *p, int done);
+/* Draw the line (done files, each running job's loop, II, stage and
+ * seconds in it), or clear it before rows are printed; due when a second
+ * has passed since the last draw.  NULL p: nothing. */
+void cg_cli_progress_draw(cg_cli_progress *p);
+void cg_cli_progress_clear(cg_cli_progress *p);
+bool cg_cli_progress_due(const cg_cli_progress *p);
 
 /* ---- report -------------------------------------------------------------- */
 

@@ -25,24 +25,13 @@ typedef struct report {
     const cg_cli_jobs *jobs;
     json_t *all;       /* every record, in order */
     int failed;
-    bool progress;     /* stderr is a terminal */
+    cg_cli_progress *progress; /* NULL unless stderr is a terminal */
 } report;
-
-static void progress(const report *r, int done)
-{
-    if (!r->progress)
-        return;
-    fprintf(stderr, "\r\033[K");
-    if (done < r->jobs->n)
-        fprintf(stderr, "[%d/%d] %s", done, r->jobs->n,
-                r->jobs->v[done].path);
-    fflush(stderr);
-}
 
 static void on_done(void *arg, int i, json_t *recs)
 {
     report *r = arg;
-    progress(r, r->jobs->n); /* clear the line before the rows */
+    cg_cli_progress_clear(r->progress); /* the rows go where it was */
     size_t k;
     json_t *rec;
     json_array_foreach(recs, k, rec) {
@@ -51,7 +40,10 @@ static void on_done(void *arg, int i, json_t *recs)
     }
     json_array_extend(r->all, recs);
     json_decref(recs);
-    progress(r, i + 1);
+    fflush(stdout);
+    cg_cli_progress_done(r->progress, i + 1);
+    if (i + 1 < r->jobs->n)
+        cg_cli_progress_draw(r->progress);
 }
 
 /* The last line of a run a signal stopped: how much of it is missing
@@ -78,15 +70,20 @@ static int bench_run(const cg_netlist *nl, const cg_cli_opts *o,
     int bad = 0;
     for (int i = 0; i < npaths; i++)
         bad |= cg_cli_scan(paths[i], &jobs) != 0;
-    report r = {&jobs, json_array(), bad, isatty(2) == 1};
+    report r = {&jobs, json_array(), bad, NULL};
     if (!r.all) {
         fprintf(stderr, "cgramap: out of memory\n");
         cg_cli_jobs_free(&jobs);
         return 1;
     }
+    cg_cli_opts ro = *o;
+    if (!o->no_progress && isatty(2) == 1)
+        ro.progress = r.progress = cg_cli_progress_create(&jobs, stderr);
     cg_cli_row_header(stdout);
-    progress(&r, 0);
-    int sig = cg_cli_run_jobs(&jobs, nl, o, on_done, &r);
+    fflush(stdout);
+    int sig = cg_cli_run_jobs(&jobs, nl, &ro, on_done, &r);
+    cg_cli_progress_clear(r.progress);
+    cg_cli_progress_destroy(r.progress);
     if (sig < 0) { /* out of memory, said */
         r.failed = 1;
         sig = 0;
@@ -131,7 +128,10 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
         if (cg_cli_seconds("cgramap", "--timeout", optarg, &x)) return 2;
         o->map.timeout_s = x;
         return 0;
-    case 'I': return bench_int("--max-ii", optarg, CG_MAP_MAX_II, &o->map.max_ii) ? 2 : 0;
+    case 'I':
+        return bench_int("--max-ii", optarg, CG_MAP_MAX_II, &o->map.max_ii)
+                   ? 2 : 0;
+    case 'Q': o->no_progress = true; return 0;
     case 'S':
         if (cg_map_solver_parse(optarg, &o->map.solver) == 0)
             return 0;
@@ -209,6 +209,7 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o,
         {"loop-control", required_argument, NULL, 'L'},
         {"param", required_argument, NULL, 'P'},
         {"report", required_argument, NULL, 'O'},
+        {"no-progress", no_argument, NULL, 'Q'},
         CG_CLI_EFFORT_OPTIONS,
         {NULL, 0, NULL, 0},
     };

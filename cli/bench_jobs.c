@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,7 +37,8 @@ static void on_stop(int sig)
     stop_sig = sig;
 }
 
-/* Only there so that SIGCHLD ends sigsuspend (reap). */
+/* Only there so that SIGCHLD, and SIGALRM for the progress line, end
+ * sigsuspend (reap). */
 static void on_child(int sig)
 {
     (void)sig;
@@ -44,7 +46,7 @@ static void on_child(int sig)
 
 /* What the run changed and puts back: dispositions and the signal mask. */
 typedef struct sigs {
-    struct sigaction intr, term, chld;
+    struct sigaction intr, term, chld, alrm;
     sigset_t mask;
 } sigs;
 
@@ -59,6 +61,7 @@ static void catch_signals(sigs *old)
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     sigaddset(&block, SIGCHLD);
+    sigaddset(&block, SIGALRM);
     sigprocmask(SIG_BLOCK, &block, &old->mask);
     stop_sig = 0;
     struct sigaction sa;
@@ -66,6 +69,7 @@ static void catch_signals(sigs *old)
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_child;
     sigaction(SIGCHLD, &sa, &old->chld);
+    sigaction(SIGALRM, &sa, &old->alrm);
     sa.sa_handler = on_stop;
     sigaction(SIGINT, NULL, &old->intr);
     sigaction(SIGTERM, NULL, &old->term);
@@ -80,6 +84,7 @@ static void restore_signals(const sigs *old)
     sigaction(SIGINT, &old->intr, NULL);
     sigaction(SIGTERM, &old->term, NULL);
     sigaction(SIGCHLD, &old->chld, NULL);
+    sigaction(SIGALRM, &old->alrm, NULL);
     sigprocmask(SIG_SETMASK, &old->mask, NULL);
 }
 
@@ -130,17 +135,22 @@ static void worker(const cg_cli_job *j, const cg_netlist *nl,
     _exit(rc ? 3 : 0); /* no atexit handlers: the parent owns stdio */
 }
 
-static int start(slot *s, const cg_cli_job *j, const cg_netlist *nl,
-                 const cg_cli_opts *o, const sigs *old)
+/* Start job i's worker in s; its notes go to its progress slot. */
+static int start(slot *s, const cg_cli_jobs *jobs, int i,
+                 const cg_netlist *nl, const cg_cli_opts *o, const sigs *old)
 {
     s->out = tmpfile();
     if (!s->out)
         return -1;
     fflush(stdout);
     fflush(stderr);
+    cg_cli_opts w = *o;
+    w.slot = cg_cli_progress_slot_of(o->progress, i);
     s->pid = fork();
     if (s->pid == 0)
-        worker(j, nl, o, s->out, old);
+        worker(&jobs->v[i], nl, &w, s->out, old);
+    if (s->pid > 0)
+        cg_cli_progress_running(o->progress, i, true);
     return s->pid < 0 ? -1 : 0;
 }
 
@@ -169,30 +179,54 @@ static void finish(slot *s, const cg_cli_job *j, int status)
 }
 
 /* Finish the worker pid; false when pid is none of ours. */
-static bool finish_pid(slot *slots, const cg_cli_jobs *jobs, pid_t pid,
-                       int status)
+static bool finish_pid(slot *slots, const cg_cli_jobs *jobs,
+                       const cg_cli_opts *o, pid_t pid, int status)
 {
     for (int i = 0; pid > 0 && i < jobs->n; i++)
         if (slots[i].pid == pid) {
             finish(&slots[i], &jobs->v[i], status);
+            cg_cli_progress_running(o->progress, i, false);
             return true;
         }
     return false;
 }
 
 /* Wait for one worker or a stop signal, with the signals blocked except
- * in sigsuspend; true when a worker ended. */
-static bool reap(slot *slots, const cg_cli_jobs *jobs, const sigs *old)
+ * in sigsuspend, drawing the progress line when it is due; true when a
+ * worker ended. */
+static bool reap(slot *slots, const cg_cli_jobs *jobs, const cg_cli_opts *o,
+                 const sigs *old)
 {
     sigset_t wait_mask = old->mask;
     sigdelset(&wait_mask, SIGINT);
     sigdelset(&wait_mask, SIGTERM);
     sigdelset(&wait_mask, SIGCHLD);
+    sigdelset(&wait_mask, SIGALRM);
     int status;
     pid_t pid;
-    while ((pid = waitpid(-1, &status, WNOHANG)) == 0 && !stop_sig)
+    while ((pid = waitpid(-1, &status, WNOHANG)) == 0 && !stop_sig) {
         sigsuspend(&wait_mask);
-    return finish_pid(slots, jobs, pid, status);
+        if (cg_cli_progress_due(o->progress))
+            cg_cli_progress_draw(o->progress);
+    }
+    return finish_pid(slots, jobs, o, pid, status);
+}
+
+/* SIGALRM every second while a progress line is drawn, or none. */
+static void tick(const cg_cli_opts *o, bool on)
+{
+    if (!o->progress)
+        return;
+    struct itimerval t = {{on, 0}, {on, 0}};
+    setitimer(ITIMER_REAL, &t, NULL);
+    sigset_t pending, alrm;
+    sigemptyset(&alrm);
+    sigaddset(&alrm, SIGALRM);
+    int sig;
+    /* a tick still pending would kill cgramap once its handler is put
+     * back: take it while it is blocked */
+    if (!on && sigpending(&pending) == 0 && sigismember(&pending, SIGALRM))
+        sigwait(&alrm, &sig);
 }
 
 static int running_count(const slot *slots, const cg_cli_jobs *jobs)
@@ -205,7 +239,8 @@ static int running_count(const slot *slots, const cg_cli_jobs *jobs)
 
 /* Forward sig to the running workers and wait for them, killing those
  * still there after CG_CLI_STOP_GRACE_S. */
-static void stop_workers(slot *slots, const cg_cli_jobs *jobs, int sig)
+static void stop_workers(slot *slots, const cg_cli_jobs *jobs,
+                         const cg_cli_opts *o, int sig)
 {
     for (int i = 0; i < jobs->n; i++)
         if (slots[i].pid > 0)
@@ -216,7 +251,7 @@ static void stop_workers(slot *slots, const cg_cli_jobs *jobs, int sig)
                     running_count(slots, jobs) > 0; t++) {
         pid_t pid;
         while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-            finish_pid(slots, jobs, pid, status);
+            finish_pid(slots, jobs, o, pid, status);
         nanosleep(&nap, NULL);
     }
     for (int i = 0; i < jobs->n; i++)
@@ -260,26 +295,29 @@ int cg_cli_run_jobs(const cg_cli_jobs *jobs, const cg_netlist *nl,
     }
     sigs old;
     catch_signals(&old);
+    tick(o, true);
     int next = 0, reported = 0, running = 0;
     while (reported < jobs->n && !stop_sig) {
         while (running < o->jobs && next < jobs->n) {
-            if (start(&slots[next], &jobs->v[next], nl, o, &old) == 0)
+            if (start(&slots[next], jobs, next, nl, o, &old) == 0)
                 running++;
             else
                 run_inline(&slots[next], &jobs->v[next], nl, o);
             next++;
         }
         report_done(slots, jobs, &reported, on_done, arg);
-        if (reported < jobs->n && running > 0 && reap(slots, jobs, &old))
+        if (reported < jobs->n && running > 0 &&
+            reap(slots, jobs, o, &old))
             running--;
     }
     int sig = stop_sig;
     if (sig) {
-        stop_workers(slots, jobs, sig);
+        stop_workers(slots, jobs, o, sig);
         for (int i = next; i < jobs->n; i++)
             slots[i].recs = interrupted(&jobs->v[i]);
         report_done(slots, jobs, &reported, on_done, arg);
     }
+    tick(o, false);
     restore_signals(&old);
     free(slots);
     return sig;

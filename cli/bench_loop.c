@@ -16,6 +16,10 @@ void cg_cli_flow_params(const cg_cli_opts *o, cg_flow_params *p)
 {
     cg_flow_params_init(p);
     p->map = o->map;
+    if (o->slot) {
+        p->map.progress = cg_cli_progress_stage;
+        p->map.progress_arg = o->slot;
+    }
     p->run_limit_s = o->run_limit_s;
     p->nsyms = o->syms.n;
     memcpy(p->syms, o->syms.v, (size_t)o->syms.n * sizeof *o->syms.v);
@@ -171,6 +175,7 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
 {
     cg_flow_params fp;
     cg_cli_flow_params(o, &fp);
+    cg_cli_progress_loop(o->slot, cg_dfg_name(g));
     cg_flow_result fr;
     cg_flow_loop(nl, g, x, &fp, &fr, d);
     map_files mf = {&fr.map, nl, fr.mapped, cg_dfg_name(g), NULL, 0};

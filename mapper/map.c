@@ -114,6 +114,19 @@ void cg_map_params_init(cg_map_params *p)
     p->sat_max_literals = 20000000;
 }
 
+const char *cg_map_stage_name(cg_map_stage s)
+{
+    static const char *names[] = {"bound", "heuristic", "annealer", "SAT",
+                                  "ILP"};
+    return s >= CG_STAGE_BOUND && s <= CG_STAGE_ILP ? names[s] : "?";
+}
+
+static void progress(const cg_map_params *p, int ii, cg_map_stage s)
+{
+    if (p->progress)
+        p->progress(p->progress_arg, ii, s);
+}
+
 int cg_map_top_ii(const cg_map_params *p, int mii)
 {
     if (p->max_ii > 0)
@@ -260,6 +273,7 @@ static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
                    const cg_map_params *p, double deadline,
                    cg__ilp_out *out, cg_diags *d)
 {
+    progress(p, cg_mrrg_ii(m), CG_STAGE_SAT);
     double left = deadline - cg_clock_now();
     char *cnf = lp_name(p->dump_cnf, cg_mrrg_ii(m));
     if (p->dump_cnf && !cnf) {
@@ -294,6 +308,7 @@ static int try_ilp(const cg_netlist *nl, const cg_dfg *g,
                    const cg_mapping *partial, double deadline,
                    cg__ilp_out *out, cg_diags *d)
 {
+    progress(p, ii, CG_STAGE_ILP);
     int n = cg_dfg_nnodes(g);
     int *center = malloc(sizeof(int) * ((size_t)n + 1));
     char *lp = lp_name(p->dump_lp, ii);
@@ -625,6 +640,7 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
 {
     *partial = NULL;
     double t0 = cg_clock_now();
+    progress(p, ii, CG_STAGE_BOUND);
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
     if (!m)
         return -1;
@@ -645,10 +661,13 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                        false,       NULL,               p->partial_tries,
                        NULL,        0};
     cg_mapping *map = NULL;
+    progress(p, ii, CG_STAGE_HEURISTIC);
     rc = norders < 0 ? -1
                      : heur_run(nl, m, g, p, &o, &map, d);
-    if (rc == 0 && !o.timed_out && p->nego_moves > 0)
+    if (rc == 0 && !o.timed_out && p->nego_moves > 0) {
+        progress(p, ii, CG_STAGE_ANNEALER);
         rc = nego_run(nl, m, g, p, t0, &o, &map, d);
+    }
     *capped = o.timed_out;
     if (rc == 0)
         *partial = o.partial;

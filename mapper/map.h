@@ -179,6 +179,20 @@ const char *cg_map_solver_name(cg_map_solver s);
 /* The highest II the mapper tries: an II limit above it is an error. */
 #define CG_MAP_MAX_II 64
 
+/* The stages of the search at one II, for a progress display. */
+typedef enum cg_map_stage {
+    CG_STAGE_BOUND,     /* the register bound (bound.c) */
+    CG_STAGE_HEURISTIC, /* the constructive heuristic (heur.c) */
+    CG_STAGE_ANNEALER,  /* the negotiated annealer (nego.c) */
+    CG_STAGE_SAT,       /* the SAT mapper (sat.c) */
+    CG_STAGE_ILP        /* the ILP's attempts (ilp.c) */
+} cg_map_stage;
+/* "bound", "heuristic", "annealer", "SAT", "ILP". */
+const char *cg_map_stage_name(cg_map_stage s);
+/* Called as the search enters a stage at an II.  It only watches: it must
+ * not call the mapper, and nothing it does changes the result. */
+typedef void (*cg_map_progress_fn)(void *arg, int ii, cg_map_stage stage);
+
 /* What decides a result is the input, the seed and the work limits
  * (heur_steps, nego_moves, sat_conflicts, ilp_nodes, lp_iters): the same on every machine, loaded or
  * not.  The wall-clock limits (timeout_s, time_limit_s) only cap a run;
@@ -240,6 +254,8 @@ typedef struct cg_map_params {
                              limit */
     const char *dump_cnf; /* write the SAT model of each II it tries here
                              (DIMACS, "-<ii>" appended), NULL = none */
+    cg_map_progress_fn progress; /* NULL = none */
+    void *progress_arg;          /* progress's first argument */
 } cg_map_params;
 /* 60 s per II, no loop limit, IIs from the MII to cg_map_top_ii's, the
  * auto search,

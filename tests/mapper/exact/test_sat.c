@@ -189,6 +189,40 @@ static void test_fanout(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* The progress callback sees each stage as the auto search enters it:
+ * at II 1 the bound, the heuristic and the annealer fail, II 2 maps by
+ * the heuristic, then SAT refutes II 1. */
+static void note_stage(void *arg, int ii, cg_map_stage stage)
+{
+    char *log = arg;
+    size_t n = strlen(log);
+    snprintf(log + n, 256 - n, "%d %s;", ii, cg_map_stage_name(stage));
+}
+
+static void test_progress(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = fanout(3);
+    char log[256] = "";
+    cg_map_params p;
+    cg_map_params_init(&p);
+    p.max_ii = 4;
+    p.progress = note_stage;
+    p.progress_arg = log;
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.ii, 2);
+    assert_string_equal(log, "1 bound;1 heuristic;1 annealer;2 bound;"
+                             "2 heuristic;1 SAT;");
+    cg_map_result_free(&r);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* scale (a load, a multiply, a store, two recurrences) mapped by the II
  * search with the SAT mapper alone, then simulated: memory and live-out
  * equal the interpreter's on the same data. */
@@ -313,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_recurrence),
         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_fanout),
+        cmocka_unit_test(test_progress),
         cmocka_unit_test(test_simulated),
         cmocka_unit_test(test_conflict_limit),
         cmocka_unit_test(test_dump_cnf),
