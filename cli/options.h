@@ -40,7 +40,7 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
 #define CG_CLI_EFFORT_HELP                                                   \
     "      --seed N            seed of the heuristic (default 1)\n"           \
     "      --steps N           work limit per II: ops the heuristic places\n" \
-    "                          over its restarts (default 40000)\n"           \
+    "                          over its restarts (default 5000)\n"           \
     "      --moves N           work limit per II: moves of the negotiated\n" \
     "                          annealer when the heuristic fails there,\n"   \
     "                          0 = none (default 100000)\n"                  \
@@ -56,9 +56,10 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "      --time-limit S      wall-clock cap for a whole loop (default none)\n" \
     "      --ii N              try II N only (sets --max-ii N; lower IIs\n"   \
     "                          are reported open, not tried)\n"               \
-    "      --mapper M          auto (heuristic and annealer, then SAT and\n" \
-    "                          the ILP below their II; default), heuristic\n" \
-    "                          (with the annealer), ilp or sat (alone)\n"   \
+    "      --mapper M          auto (per II: heuristic, SAT, annealer;\n"   \
+    "                          the ILP where SAT's model is too large;\n"   \
+    "                          default), heuristic (with the annealer),\n"  \
+    "                          ilp or sat (alone)\n"                         \
     "      --repair-tries N    heuristic attempts at a partial mapping for\n" \
     "                          the ILP to repair, 0 = no repair (default 8)\n" \
     "      --cluster-above N   DFGs of more nodes are clustered first, the\n" \

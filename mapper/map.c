@@ -1,17 +1,21 @@
 /* map.c: the II search.
  *
- * First the heuristic (heur.c: modulo scheduling, placement and routing
- * with exact delays; above the clustering threshold first inside cluster
- * regions, cluster.c) from the MII upward, heur_steps steps per II, and
- * where it fails the negotiated annealer (nego.c) from its best partial
- * mapping, nego_moves moves, until one maps; the mapping goes through
- * cg_map_check like every other.  A checked mapping at the MII is optimal
- * and ends the search.  Otherwise each II below the heuristic's, from the
- * MII up, gets the exact SAT mapper (sat.c), within sat_conflicts
- * conflicts and the per-II wall-clock cap: it maps the II or refutes it
- * for schedules within sat_horizon cycles of the shortest.  Where its
- * model is larger than sat_max_literals, the exact ILP takes the II
- * instead, within its work limits (lp_iters, ilp_nodes), in this order:
+ * From the MII upward, each II gets the register bound (bound.c), then the
+ * heuristic (heur.c: modulo scheduling, placement and routing with exact
+ * delays; above the clustering threshold first inside cluster regions,
+ * cluster.c), heur_steps steps; where it fails, in the auto search, the
+ * exact SAT mapper (sat.c) with sat_climb_share of sat_conflicts: it maps
+ * the II or refutes it for schedules within sat_horizon cycles of the
+ * shortest; and where neither decided, the negotiated annealer (nego.c)
+ * from the heuristic's best partial mapping, nego_moves moves.  The first
+ * II mapped ends the climb; every mapping goes through cg_map_check.  SAT
+ * sits before the annealer because on small loops it maps in a second
+ * what the annealer searches for tens of seconds, and a refuted II needs
+ * no annealer at all; its share is small so that a hard II does not hold
+ * up the climb.  Then each II below the one mapped that nothing decided
+ * gets SAT again with all of sat_conflicts; where its model is larger
+ * than sat_max_literals the exact ILP takes the II instead, within its
+ * work limits (lp_iters, ilp_nodes), in this order:
  *   R. the repair of the heuristic's best partial mapping at that II
  *      (repair.c): most ops kept, a widening neighbourhood of the ones it
  *      skipped solved exactly,
@@ -26,11 +30,11 @@
  * Steps 1-3 solve the MIP with params->solver (GLPK or CBC, ilp_cbc.c);
  * step 0 is always GLPK's simplex.  --mapper ilp runs R-3 alone at every
  * II, --mapper sat the SAT mapper alone.
- * The first II mapped below wins; if none, the heuristic's mapping
+ * The first II the ILP maps below wins; if none, the climb's mapping
  * stands, and the outcomes of the lower IIs (infeasible or timed out) say
  * whether it is proven optimal; each II tried records what decided it
- * (cg_map_prover).  When the heuristic maps nothing up to max_ii, the
- * exact mappers try every II as above.
+ * (cg_map_prover).  When the climb maps nothing up to max_ii, the ILP
+ * tries every II it may take as above.
  * A restricted model that is infeasible or times out proves nothing; the
  * II's outcome is that of the first mapped model, else of the full one.
  * Every mapping is checked by cg_map_check before it is returned; a mapping
@@ -98,7 +102,7 @@ void cg_map_params_init(cg_map_params *p)
     memset(p, 0, sizeof *p);
     p->timeout_s = 60;
     p->seed = 1;
-    p->heur_steps = 40000;
+    p->heur_steps = 5000;
     p->nego_moves = 100000;
     p->ilp_nodes = 5000;
     p->lp_iters = 100000;
@@ -110,6 +114,7 @@ void cg_map_params_init(cg_map_params *p)
     p->cluster_step_share = 0.5;
     p->restricted_above = 6;
     p->sat_conflicts = 50000;
+    p->sat_climb_share = 1.0 / 20;
     p->sat_horizon = 4;
     p->sat_max_literals = 20000000;
 }
@@ -174,6 +179,7 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
     bad |= check_count(file, "cluster_threshold", p->cluster_threshold, d);
     bad |= check_share(file, "cluster_step_share", p->cluster_step_share, d);
     bad |= check_count(file, "restricted_above", p->restricted_above, d);
+    bad |= check_share(file, "sat_climb_share", p->sat_climb_share, d);
     if (p->max_ii < 0 || p->max_ii > CG_MAP_MAX_II ||
         p->min_ii < 0 || p->min_ii > CG_MAP_MAX_II) {
         cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is %d; it "
@@ -270,7 +276,7 @@ static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
  * conflicts are the work limit); its outcome into *out.  0, or -1 on an
  * error. */
 static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
-                   const cg_map_params *p, double deadline,
+                   const cg_map_params *p, long conflicts, double deadline,
                    cg__ilp_out *out, cg_diags *d)
 {
     progress(p, cg_mrrg_ii(m), CG_STAGE_SAT);
@@ -281,7 +287,7 @@ static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
                      "CNF file at II=%d", cg_mrrg_ii(m));
         return -1;
     }
-    cg__sat_opts so = {p->sat_horizon, p->sat_conflicts,
+    cg__sat_opts so = {p->sat_horizon, conflicts,
                        left > 0 ? left : 0.001, p->sat_max_literals, cnf};
     cg__sat_out sout;
     int rc = cg__sat_solve(m, nl, g, &so, &sout, d);
@@ -371,19 +377,22 @@ static int try_ilp(const cg_netlist *nl, const cg_dfg *g,
     return rc;
 }
 
-/* One II: the SAT mapper (auto and sat searches), then, where it is
- * undecided, the ILP's attempts (auto and ilp).  The II's wall-clock cap
- * covers both.  0 with *out filled, -1 on error. */
+/* One II: the SAT mapper (auto and sat searches; not when too_big, the
+ * climb found its model too large), then, where it is undecided, the
+ * ILP's attempts (auto and ilp).  The II's wall-clock cap covers both.
+ * 0 with *out filled, -1 on error. */
 static int try_ii(const cg_netlist *nl, const cg_dfg *g,
                   const cg_map_params *p, const cg__kgraph *k, int ii,
-                  const cg_mapping *partial, cg__ilp_out *out, cg_diags *d)
+                  const cg_mapping *partial, bool too_big, cg__ilp_out *out,
+                  cg_diags *d)
 {
     double deadline = cg_clock_now() + p->timeout_s;
     memset(out, 0, sizeof *out); /* map_at frees out->mapping on -1 too */
     out->outcome = CG_II_TIMEOUT;
+    out->too_big = too_big;
     int rc = 0;
-    if (p->search != CG_SEARCH_ILP)
-        rc = try_sat(nl, g, k->m, p, deadline, out, d);
+    if (p->search != CG_SEARCH_ILP && !too_big)
+        rc = try_sat(nl, g, k->m, p, p->sat_conflicts, deadline, out, d);
     if (rc < 0 || p->search == CG_SEARCH_SAT)
         return rc;
     if (out->outcome != CG_II_TIMEOUT)
@@ -395,10 +404,10 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     if (p->search == CG_SEARCH_AUTO && !out->too_big)
         return p->dump_lp ? dump_only(nl, g, k->m, p->dump_lp, d) : 0;
     long conflicts = out->conflicts;
-    bool too_big = out->too_big;
+    bool big = out->too_big;
     rc = try_ilp(nl, g, p, k, ii, partial, deadline, out, d);
     out->conflicts = conflicts;
-    out->too_big = too_big;
+    out->too_big = big;
     return rc;
 }
 
@@ -474,7 +483,7 @@ static void record(cg_map_result *res, int ii, cg_ii_outcome o, double s,
  * error. */
 static int map_at(const cg_netlist *nl, const cg_dfg *g,
                   const cg_map_params *p, int ii, const cg_mapping *partial,
-                  cg_map_result *res, cg_diags *d)
+                  bool too_big, cg_map_result *res, cg_diags *d)
 {
     double t0 = cg_clock_now();
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
@@ -487,7 +496,7 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
         return -1;
     }
     cg__ilp_out out;
-    int rc = try_ii(nl, g, p, k, ii, partial, &out, d);
+    int rc = try_ii(nl, g, p, k, ii, partial, too_big, &out, d);
     cg__kgraph_destroy(k);
     if (rc == 0)
         record(res, ii, out.outcome, cg_clock_now() - t0, &out,
@@ -628,17 +637,44 @@ static int nego_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     return rc;
 }
 
-/* The heuristic at one II, and where it fails the annealer; 1 when one
- * mapped and the mapping is checked (res owns the MRRG and mapping), 2
- * when the register bound (bound.c) proves the II impossible, 0 when
- * neither found anything (*partial then the heuristic's best partial
- * mapping, or NULL), -1 on an error.  *capped when the wall clock, not
- * the steps or moves, ended the search. */
+/* In the auto search, SAT at the II where the heuristic failed, before
+ * the annealer, with sat_climb_share of its conflicts and what is left
+ * of the II's cap (it started at t0): SAT maps most small loops in a
+ * second where the annealer would search for tens.  Its outcome into
+ * *sat (the mapping stays in *map); 0, or -1 on an error. */
+static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
+                  const cg_map_params *p, double t0, cg__ilp_out *sat,
+                  cg_mapping **map, cg_diags *d)
+{
+    memset(sat, 0, sizeof *sat);
+    sat->outcome = CG_II_TIMEOUT;
+    long conflicts = p->sat_conflicts > 0
+                     ? (long)ceil(p->sat_conflicts * p->sat_climb_share) : 0;
+    if (try_sat(nl, g, m, p, conflicts, t0 + p->timeout_s, sat, d) < 0)
+        return -1;
+    *map = sat->mapping;
+    sat->mapping = NULL;
+    if (sat->outcome != CG_II_TIMEOUT && p->dump_lp &&
+        dump_only(nl, g, m, p->dump_lp, d) < 0)
+        return -1;
+    return 0;
+}
+
+/* The heuristic at one II, then in the auto search SAT (into *sat, when
+ * *sat_ran), and where neither decided the annealer; 1 when one mapped
+ * and the mapping is checked (res owns the MRRG and mapping; sat->outcome
+ * says whether SAT mapped it), 2 when the register bound (bound.c) proves
+ * the II impossible, 3 when SAT refutes it, 0 when nothing decided it
+ * (*partial then the heuristic's best partial mapping, or NULL), -1 on an
+ * error.  *capped when the wall clock, not the steps or moves, ended the
+ * heuristic's search. */
 static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                    const cg_map_params *p, int ii, cg_map_result *res,
-                   bool *capped, cg_mapping **partial, cg_diags *d)
+                   bool *capped, cg_mapping **partial, cg__ilp_out *sat,
+                   bool *sat_ran, cg_diags *d)
 {
     *partial = NULL;
+    *sat_ran = false;
     double t0 = cg_clock_now();
     progress(p, ii, CG_STAGE_BOUND);
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
@@ -664,6 +700,14 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     progress(p, ii, CG_STAGE_HEURISTIC);
     rc = norders < 0 ? -1
                      : heur_run(nl, m, g, p, &o, &map, d);
+    if (rc == 0 && !o.timed_out && p->search == CG_SEARCH_AUTO) {
+        *sat_ran = true;
+        rc = sat_at(nl, g, m, p, t0, sat, &map, d);
+        if (rc == 0 && sat->outcome == CG_II_MAPPED)
+            rc = 1;
+        if (rc == 0 && sat->outcome == CG_II_INFEASIBLE)
+            rc = 3;
+    }
     if (rc == 0 && !o.timed_out && p->nego_moves > 0) {
         progress(p, ii, CG_STAGE_ANNEALER);
         rc = nego_run(nl, m, g, p, t0, &o, &map, d);
@@ -678,7 +722,8 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
                      "out of memory ordering '%s' at II=%d", cg_dfg_name(g),
                      ii);
-    if (rc == 1 && p->dump_lp && dump_only(nl, g, m, p->dump_lp, d) < 0) {
+    if (rc == 1 && !(*sat_ran && sat->outcome == CG_II_MAPPED) &&
+        p->dump_lp && dump_only(nl, g, m, p->dump_lp, d) < 0) {
         cg_mapping_destroy(map);
         rc = -1;
     }
@@ -702,6 +747,8 @@ typedef struct sweep {
     bool *capped;    /* per II: the wall clock ended the heuristic there */
     cg_mapping **partial; /* per II: its best partial mapping, or NULL */
     double loop_end; /* the loop's wall-clock cap (time_limit_s), 0 = none */
+    bool *sat_ran;   /* per II: SAT ran there after the heuristic */
+    cg__ilp_out *sat; /* per II: its outcome (no mapping) */
 } sweep;
 
 /* The parameters of one II: its wall-clock cap is the smaller of the
@@ -730,14 +777,15 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
                 sw->capped[i - res->mii.mii] = true;
             return 0;
         }
-        int rc = heur_at(nl, g, &q, ii, res, &sw->capped[ii - res->mii.mii],
-                         &sw->partial[ii - res->mii.mii], d);
+        int i = ii - res->mii.mii;
+        int rc = heur_at(nl, g, &q, ii, res, &sw->capped[i], &sw->partial[i],
+                         &sw->sat[i], &sw->sat_ran[i], d);
         double secs = cg_clock_now() - t0;
         if (rc < 0)
             return -1;
-        sw->psecs[ii - res->mii.mii] = secs;
-        if (rc == 2) {
-            sw->proven[ii - res->mii.mii] = true;
+        sw->psecs[i] = secs;
+        if (rc == 2 || rc == 3) {
+            sw->proven[i] = true;
         } else if (rc == 1) {
             sw->mapped_ii = ii;
             sw->secs = secs;
@@ -763,9 +811,11 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
     int rc = 0;
     for (int ii = sw->lo; ii <= last && rc == 0; ii++) {
         res->ii = ii;
-        if (sw->proven[ii - res->mii.mii]) {
-            record(res, ii, CG_II_INFEASIBLE, sw->psecs[ii - res->mii.mii],
-                   NULL, false, CG_BY_BOUND);
+        int i = ii - res->mii.mii;
+        const cg__ilp_out *sat = sw->sat_ran[i] ? &sw->sat[i] : NULL;
+        if (sw->proven[i]) {
+            record(res, ii, CG_II_INFEASIBLE, sw->psecs[i], sat, false,
+                   CG_BY_BOUND);
             if (p->dump_lp) { /* the model is still promised */
                 cg_mrrg *m = cg_mrrg_build(nl, ii, d);
                 rc = m ? dump_only(nl, g, m, p->dump_lp, d) : -1;
@@ -780,12 +830,15 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
             continue;
         }
         int ntried = res->ntried;
-        rc = map_at(nl, g, &q, ii, sw->partial[ii - res->mii.mii], res, d);
+        rc = map_at(nl, g, &q, ii, sw->partial[i], sat && sat->too_big,
+                    res, d);
         if (rc >= 0 && res->ntried > ntried) {
+            if (sat) /* the climb's conflicts count too */
+                res->tried[ntried].conflicts += sat->conflicts;
             /* a heuristic the wall clock stopped leaves the II open to a
                faster machine, whatever the ILP said after it */
-            res->tried[ntried].capped |= sw->capped[ii - res->mii.mii];
-            res->capped |= sw->capped[ii - res->mii.mii];
+            res->tried[ntried].capped |= sw->capped[i];
+            res->capped |= sw->capped[i];
         }
         if (rc == 0 && res->ntried &&
             res->tried[res->ntried - 1].outcome == CG_II_TIMEOUT)
@@ -869,9 +922,12 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
                 calloc((size_t)span + 1, sizeof(double)),
                 calloc((size_t)span + 1, sizeof(bool)),
                 calloc((size_t)span + 1, sizeof(cg_mapping *)),
-                p->time_limit_s > 0 ? t0 + p->time_limit_s : 0};
+                p->time_limit_s > 0 ? t0 + p->time_limit_s : 0,
+                calloc((size_t)span + 1, sizeof(bool)),
+                calloc((size_t)span + 1, sizeof(cg__ilp_out))};
     bool timed_out = false;
-    int rc = !sw.proven || !sw.psecs || !sw.capped || !sw.partial ? -1 : 0;
+    int rc = !sw.proven || !sw.psecs || !sw.capped || !sw.partial ||
+             !sw.sat_ran || !sw.sat ? -1 : 0;
     if (rc < 0)
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory "
                      "mapping '%s'", cg_dfg_name(g));
@@ -884,8 +940,10 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
         rc = ilp_search(nl, g, p, &sw, res, &timed_out, d);
     if (rc == 0 && sw.mapped_ii > 0) {
         res->ii = sw.mapped_ii;
-        record(res, sw.mapped_ii, CG_II_MAPPED, sw.secs, NULL,
-               sw.capped[sw.mapped_ii - res->mii.mii], CG_BY_HEURISTIC);
+        int i = sw.mapped_ii - res->mii.mii;
+        bool by_sat = sw.sat_ran[i] && sw.sat[i].outcome == CG_II_MAPPED;
+        record(res, sw.mapped_ii, CG_II_MAPPED, sw.secs,
+               by_sat ? &sw.sat[i] : NULL, sw.capped[i], CG_BY_HEURISTIC);
     }
     free(sw.proven);
     free(sw.psecs);
@@ -893,6 +951,8 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     for (int i = 0; sw.partial && i < span; i++)
         cg_mapping_destroy(sw.partial[i]);
     free(sw.partial);
+    free(sw.sat_ran);
+    free(sw.sat);
     res->seconds = cg_clock_now() - t0;
     if (rc < 0)
         return -1;

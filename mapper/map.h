@@ -245,6 +245,12 @@ typedef struct cg_map_params {
                              straight to the full model (>= 0) */
     long sat_conflicts;   /* work limit per II: conflicts of the SAT
                              mapper over all its horizon steps, 0 = none */
+    double sat_climb_share; /* of sat_conflicts (rounded up) SAT spends at
+                             an II of the climb where the heuristic
+                             failed, before the annealer: enough to map
+                             most loops, so that a hard II does not hold
+                             up the climb; the full limit follows below
+                             the II mapped */
     int sat_horizon;      /* schedule slack the SAT model encodes: each op
                              starts at most this many cycles after its
                              place in the shortest schedule (>= 0); an II
@@ -259,7 +265,8 @@ typedef struct cg_map_params {
 } cg_map_params;
 /* 60 s per II, no loop limit, IIs from the MII to cg_map_top_ii's, the
  * auto search,
- * seed 1, GLPK, 40000 steps, 100000 moves, 50000 SAT conflicts with
+ * seed 1, GLPK, 5000 steps, 100000 moves, 50000 SAT conflicts (a
+ * twentieth of them in the climb) with
  * horizon 4 and at most 20000000 routing literals, 5000 nodes, 100000
  * iterations; 8 partial
  * tries, a sixteenth of the nodes per repair round within half of the

@@ -1037,6 +1037,7 @@ static void search(sat *S, cg__sat_out *out, double deadline)
             bool cut;
             out->mapping = extract(S, &cut);
             if (cut) {
+                out->loop_rounds++;
                 k--; /* the same slack again, with the loop clauses */
                 continue;
             }

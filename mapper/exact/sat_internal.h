@@ -70,6 +70,8 @@ typedef struct cg__sat_out {
     long conflicts;      /* spent */
     bool capped;         /* TIMEOUT because of the wall clock */
     bool too_big;        /* TIMEOUT because the model passed max_literals */
+    int loop_rounds;     /* solutions whose zero-delay cycles got loop
+                            clauses before the answer */
     cg_mapping *mapping; /* MAPPED: owned by the caller */
 } cg__sat_out;
 

@@ -190,8 +190,8 @@ static void test_fanout(void **state)
 }
 
 /* The progress callback sees each stage as the auto search enters it:
- * at II 1 the bound, the heuristic and the annealer fail, II 2 maps by
- * the heuristic, then SAT refutes II 1. */
+ * at II 1 the bound and the heuristic fail and SAT refutes it (so the
+ * annealer never runs), then II 2 maps by the heuristic. */
 static void note_stage(void *arg, int ii, cg_map_stage stage)
 {
     char *log = arg;
@@ -215,10 +215,69 @@ static void test_progress(void **state)
     assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
     assert_int_equal(r.status, CG_MAP_MAPPED);
     assert_int_equal(r.ii, 2);
-    assert_string_equal(log, "1 bound;1 heuristic;1 annealer;2 bound;"
-                             "2 heuristic;1 SAT;");
+    assert_string_equal(log, "1 bound;1 heuristic;1 SAT;2 bound;"
+                             "2 heuristic;");
+    assert_int_equal(r.tried[0].by, CG_BY_SAT);
+    assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
+    assert_int_equal(r.tried[0].horizon, 4);
+    assert_true(r.tried[0].conflicts > 0);
+    assert_int_equal(r.tried[1].by, CG_BY_HEURISTIC);
     cg_map_result_free(&r);
     cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* A zero-delay routing cycle: muxes b and c feed each other.  x (on io0
+ * or io2) reaches f.in_a through mux a, y must reach f.in_b through a
+ * then b: both need a in the same cycle, so no II maps.  y may also
+ * circle through the cycle d <-> e (which reaches f only through a), and
+ * b <-> c can hold a y that no producer feeds: without loop clauses that
+ * is a solution (every support and forward clause holds).  The mapper
+ * finds the sink unreached, adds the loop clause and refutes the II. */
+static cg_netlist *loop_netlist(void)
+{
+    cg_diags *d = cg_diags_create();
+    int top;
+    cg_arch *a = top_only(&top, d);
+    cg_arch_set_grid(a, 1, 1);
+    cg_prim_params p;
+    cg_prim_params_init(&p, CG_PRIM_IO);
+    cg_arch_add_prim(a, top, "io0", &p, d);
+    cg_arch_add_prim(a, top, "io2", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_FUNC);
+    cg_arch_add_prim(a, top, "f", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_MUX);
+    const char *mux[] = {"b", "c", "d", "e"};
+    for (int i = 0; i < 4; i++)
+        cg_arch_add_prim(a, top, mux[i], &p, d);
+    p.ninput = 3;
+    cg_arch_add_prim(a, top, "a", &p, d);
+    cg_arch_connect(a, top, "io0.out", "a.in0", d);
+    cg_arch_connect(a, top, "io2.out", "a.in1 d.in0", d);
+    cg_arch_connect(a, top, "a.out", "f.in_a b.in0", d);
+    cg_arch_connect(a, top, "b.out", "f.in_b c.in0 c.in1", d);
+    cg_arch_connect(a, top, "c.out", "b.in1", d);
+    cg_arch_connect(a, top, "d.out", "e.in0 e.in1", d);
+    cg_arch_connect(a, top, "e.out", "d.in1 a.in2", d);
+    return flatten_or_fail(a, d);
+}
+
+static void test_zero_delay_cycle(void **state)
+{
+    (void)state;
+    cg_netlist *nl = loop_netlist();
+    cg_dfg *g = cg_dfg_create("xy");
+    int x = cg_dfg_add_node(g, CG_OP_INPUT, 32, "x");
+    int y = cg_dfg_add_node(g, CG_OP_INPUT, 32, "y");
+    int s = cg_dfg_add_node(g, CG_OP_ADD, 32, "s");
+    cg_dfg_add_edge(g, x, s, 0, 0, -1);
+    cg_dfg_add_edge(g, y, s, 1, 0, -1);
+    solved r = solve_at(nl, g, 1);
+    assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
+    assert_int_equal(r.out.horizon, 4);
+    assert_true(r.out.loop_rounds >= 1);
+    done(&r);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
 }
@@ -348,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_fanout),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_zero_delay_cycle),
         cmocka_unit_test(test_simulated),
         cmocka_unit_test(test_conflict_limit),
         cmocka_unit_test(test_dump_cnf),
