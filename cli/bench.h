@@ -41,6 +41,9 @@ typedef struct cg_cli_opts {
     bool no_progress;         /* --no-progress */
     cg_cli_progress *progress; /* the run's progress line, NULL = none */
     cg_cli_progress_slot *slot; /* in a worker: its note in the line */
+    int shard, nshards;       /* --shard I/N (cli/shard.h), 0/0 = none */
+    bool count_loops;         /* a shard's plan: each job's records are
+                                 its loops' node counts, nothing mapped */
 } cg_cli_opts;
 
 /* The flow parameters of o: cg_flow_params_init's with o's mapper
@@ -52,6 +55,10 @@ enum { CG_CLI_LOOP_AUTO, CG_CLI_LOOP_DFG, CG_CLI_LOOP_ARRAY };
 struct cg_netlist;
 /* Whether loops get CGRA-ME's shape (extraction's array_control) on nl. */
 bool cg_cli_array_control(const cg_cli_opts *o, const struct cg_netlist *nl);
+/* The main job's note on one array that leaves loop control to the
+ * array (--loop-control auto, no icmp unit), into d. */
+void cg_cli_control_note(const cg_cli_opts *o, const struct cg_netlist *nl,
+                         cg_diags *d);
 
 /* ---- scan ---------------------------------------------------------------- */
 
@@ -64,6 +71,9 @@ typedef struct cg_cli_job {
     char *path;
     char *bench;     /* a Makefile folder's name, else the file's stem */
     char *makefile;  /* the folder's Makefile, NULL when none */
+    int loop;        /* -1: every loop of the file; k >= 0: only its k-th
+                        loop, a shard's unit (a file that fails as a whole
+                        gives its error record for k = 0 alone) */
 } cg_cli_job;
 
 typedef struct cg_cli_jobs {
@@ -81,7 +91,9 @@ void cg_cli_jobs_free(cg_cli_jobs *j);
 
 /* The JSON records of every loop of job j (an array, never NULL).  A loop
  * that fails at any step still gets a record with status "error" and its
- * messages. */
+ * messages.  With o->count_loops nothing is mapped: one record per loop,
+ * {"loop", "nodes"} (nodes absent when the loop did not extract), or the
+ * file's error record when it fails as a whole. */
 json_t *cg_cli_job_run(const cg_cli_job *j, const cg_netlist *nl,
                        const cg_cli_opts *o);
 

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/compare.h"
 #include "cli/options.h"
+#include "cli/shard.h"
 
 #include "arch/arch.h"
 #include "common/diag.h"
@@ -123,6 +124,9 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
         return cg_cli_cmp_add_arch(co, optarg) ? 2 : 0;
     case 'P': return cg_cli_cmp_add_param(co, optarg) ? 2 : 0;
     case 'O': co->report_dir = optarg; return 0;
+    case 'H':
+        return cg_cli_shard_parse("cgramap", optarg, &o->shard,
+                                  &o->nshards) ? 2 : 0;
     case 't': o->templates = optarg; return 0;
     case 'T':
         if (cg_cli_seconds("cgramap", "--timeout", optarg, &x)) return 2;
@@ -191,8 +195,29 @@ static int make_dir(const char *dir, const char *opt)
     return -1;
 }
 
-static int bench_parse(int argc, char **argv, cg_cli_opts *o,
-                       cg_cli_cmp_opts *co)
+/* A shard writes its part with --json; the CSV and the report are the
+ * merge's, from every part.  0, or 2 after the message. */
+static int shard_check(const cg_cli_opts *o, const cg_cli_cmp_opts *co)
+{
+    if (!o->nshards)
+        return 0;
+    const char *merged = o->csv ? "--csv" : co->report_dir ? "--report"
+                                                           : NULL;
+    if (merged) {
+        fprintf(stderr, "cgramap: %s is written by cgramap merge from every "
+                "shard's part, not by one shard: give it to merge\n", merged);
+        return 2;
+    }
+    if (!o->json) {
+        fprintf(stderr, "cgramap: --shard %d/%d writes its part with --json "
+                "PART.json: give it\n", o->shard, o->nshards);
+        return 2;
+    }
+    return 0;
+}
+
+int cg_cli_bench_parse(int argc, char **argv, cg_cli_opts *o,
+                       cg_cli_cmp_opts *co, int *paths_at)
 {
     static const struct option opts[] = {
         {"arch", required_argument, NULL, 'a'},
@@ -210,6 +235,7 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o,
         {"param", required_argument, NULL, 'P'},
         {"report", required_argument, NULL, 'O'},
         {"no-progress", no_argument, NULL, 'Q'},
+        {"shard", required_argument, NULL, 'H'},
         CG_CLI_EFFORT_OPTIONS,
         {NULL, 0, NULL, 0},
     };
@@ -229,7 +255,8 @@ static int bench_parse(int argc, char **argv, cg_cli_opts *o,
                 " --help)\n");
         return 2;
     }
-    if (cg_cli_cmp_check(co) != 0)
+    *paths_at = optind;
+    if (cg_cli_cmp_check(co) != 0 || shard_check(o, co) != 0)
         return 2;
     /* Found now, not after every loop has run. */
     if ((o->json && cg_cli_check_writable(o->json, "--json") < 0) ||
@@ -248,11 +275,14 @@ int cg_cli_main_job(int argc, char **argv)
 {
     cg_cli_opts o;
     cg_cli_cmp_opts co;
-    int rc = bench_parse(argc, argv, &o, &co);
+    int at;
+    int rc = cg_cli_bench_parse(argc, argv, &o, &co, &at);
     if (rc)
         return rc;
+    if (o.nshards)
+        return cg_cli_shard_run(&co, &o, argv + at, argc - at);
     if (cg_cli_cmp_wanted(&co))
-        return cg_cli_compare(&co, &o, argv + optind, argc - optind);
+        return cg_cli_compare(&co, &o, argv + at, argc - at);
     cg_diags *d = cg_diags_create();
     if (!d) {
         fprintf(stderr, "cgramap: out of memory\n");
@@ -261,14 +291,10 @@ int cg_cli_main_job(int argc, char **argv)
     cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
                         : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
-    if (nl && o.loop_control == CG_CLI_LOOP_AUTO &&
-        cg_cli_array_control(&o, nl))
-        cg_diags_add(d, CG_SEV_NOTE, o.arch, 0, "no unit of the architecture "
-                     "computes icmp: loops extracted from C leave their loop "
-                     "control to the array's controller, as CGRA-ME's do (no "
-                     "exit compare); --loop-control dfg keeps it");
+    if (nl)
+        cg_cli_control_note(&o, nl, d);
     cg_diags_print(d, stderr);
-    rc = nl ? bench_run(nl, &o, argv + optind, argc - optind) : 1;
+    rc = nl ? bench_run(nl, &o, argv + at, argc - at) : 1;
     cg_netlist_destroy(nl);
     cg_arch_destroy(a);
     cg_diags_destroy(d);

@@ -234,33 +234,66 @@ static cg_dfg *refold(const cg_cli_job *j, const cg_extract_prog *x,
     return g;
 }
 
-/* The loops of a compiled C file: the Makefile's LOOP_TAGS, else all. */
+/* Loop tag of file j through the flow into its record; fd, the file's
+ * warnings, go into it (the first loop's). */
+static void run_tag(const cg_cli_job *j, cg_extract_prog *x, const char *tag,
+                    cg_diags *fd, cg_extract_prog **kept,
+                    const cg_netlist *nl, const cg_cli_opts *o, json_t *recs)
+{
+    cg_diags *d = cg_diags_create();
+    if (fd)
+        cg_diags_append(d, fd); /* the file's warnings, once */
+    cg_extract_prog *from = x;
+    cg_diags *dt = cg_diags_create(); /* its "not found" may go */
+    cg_dfg *g = cg_extract_loop(x, tag, dt);
+    if (!g && cg_extract_loop_gone(x, tag))
+        g = refold(j, x, tag, kept, &from, dt);
+    cg_diags_append(d, dt);
+    cg_diags_destroy(dt);
+    push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, from, nl, o, d)
+                     : cg_cli_error_record(j->bench, j->path, tag, d),
+             j->path);
+    cg_dfg_destroy(g);
+    cg_diags_destroy(d);
+}
+
+/* A shard's plan: the loop's name and node count (the cost estimate,
+ * cli/shard.h); no node count when it does not extract as it is. */
+static json_t *count_record(const char *tag, const cg_dfg *g)
+{
+    json_t *rec = json_pack("{s:s}", "loop", tag);
+    if (g)
+        json_object_set_new(rec, "nodes", json_integer(cg_dfg_nnodes(g)));
+    return rec;
+}
+
+static void count_tag(const cg_cli_job *j, cg_extract_prog *x,
+                      const char *tag, json_t *recs)
+{
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = d ? cg_extract_loop(x, tag, d) : NULL;
+    push_rec(recs, count_record(tag, g), j->path);
+    cg_dfg_destroy(g);
+    cg_diags_destroy(d);
+}
+
+/* The loops of a compiled C file: the Makefile's LOOP_TAGS, else all;
+ * only the j->loop-th when j is a shard's unit. */
 static void run_tags(const cg_cli_job *j, cg_extract_prog *x, char *tags,
                      const cg_netlist *nl, const cg_cli_opts *o,
                      cg_diags *fd, json_t *recs)
 {
     cg_extract_prog *kept = NULL;
     char *save = NULL, *t = tags ? strtok_r(tags, " \t", &save) : NULL;
-    for (int i = 0; tags ? t != NULL : i < cg_extract_ntags(x); i++) {
+    for (int i = 0; tags ? t != NULL : i < cg_extract_ntags(x);
+         i++, t = tags ? strtok_r(NULL, " \t", &save) : NULL) {
         const char *tag = tags ? t : cg_extract_tag(x, i);
-        cg_diags *d = cg_diags_create();
-        if (i == 0)
-            cg_diags_append(d, fd); /* the file's warnings, once */
-        cg_extract_prog *from = x;
-        cg_diags *dt = cg_diags_create(); /* its "not found" may go */
-        cg_dfg *g = cg_extract_loop(x, tag, dt);
-        if (!g && cg_extract_loop_gone(x, tag))
-            g = refold(j, x, tag, &kept, &from, dt);
-        cg_diags_append(d, dt);
-        cg_diags_destroy(dt);
-        push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, from, nl, o,
-                                           d)
-                         : cg_cli_error_record(j->bench, j->path, tag, d),
-                 j->path);
-        cg_dfg_destroy(g);
-        cg_diags_destroy(d);
-        if (tags)
-            t = strtok_r(NULL, " \t", &save);
+        if (j->loop >= 0 && i != j->loop)
+            continue;
+        if (o->count_loops)
+            count_tag(j, x, tag, recs);
+        else
+            run_tag(j, x, tag, i == 0 ? fd : NULL, &kept, nl, o, recs);
     }
     cg_extract_close(kept);
 }
@@ -276,6 +309,17 @@ bool cg_cli_array_control(const cg_cli_opts *o, const cg_netlist *nl)
             return false;
     }
     return true;
+}
+
+void cg_cli_control_note(const cg_cli_opts *o, const cg_netlist *nl,
+                         cg_diags *d)
+{
+    if (o->loop_control == CG_CLI_LOOP_AUTO && cg_cli_array_control(o, nl))
+        cg_diags_add(d, CG_SEV_NOTE, o->arch, 0, "no unit of the "
+                     "architecture computes icmp: loops extracted from C "
+                     "leave their loop control to the array's controller, as "
+                     "CGRA-ME's do (no exit compare); --loop-control dfg "
+                     "keeps it");
 }
 
 /* A job whose diagnostics cannot even be created says so and gives no
@@ -317,7 +361,7 @@ static void run_c(const cg_cli_job *j, const cg_netlist *nl,
                      "file (put '//DFGLOOP: name' on the line of a loop)");
     if (x && !untagged)
         run_tags(j, x, tags, nl, o, d, recs);
-    else
+    else if (j->loop <= 0) /* the file's one record: its first unit's */
         push_rec(recs, cg_cli_error_record(j->bench, j->path, NULL, d), j->path);
     cg_extract_close(x);
     cg_extract_makefile_free(&mk);
@@ -331,9 +375,13 @@ static void run_dot(const cg_cli_job *j, const cg_netlist *nl,
     if (!diags_ok(d, j))
         return;
     cg_dfg *g = cg_dfg_read_file(j->path, d); /* .dot, or another mapper's */
-    push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, NULL, nl, o, d)
-                     : cg_cli_error_record(j->bench, j->path, NULL, d),
-             j->path);
+    if (g && o->count_loops)
+        push_rec(recs, count_record(cg_dfg_name(g), g), j->path);
+    else
+        push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, NULL, nl, o,
+                                           d)
+                         : cg_cli_error_record(j->bench, j->path, NULL, d),
+                 j->path);
     cg_dfg_destroy(g);
     cg_diags_destroy(d);
 }

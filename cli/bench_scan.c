@@ -77,6 +77,7 @@ static int push(cg_cli_jobs *js, cg_cli_job_kind kind, const char *path,
     j->path = p;
     j->bench = bench;
     j->makefile = mk;
+    j->loop = -1;
     return 0;
 }
 

@@ -36,8 +36,7 @@ static void on_done(void *arg, int i, json_t *recs)
     json_decref(recs);
 }
 
-/* --mapping-dir DIR: each array's mappings in DIR/LABEL. */
-static char *array_mapping_dir(const char *dir, const char *label)
+char *cg_cli_cmp_mapping_dir(const char *dir, const char *label)
 {
     size_t n = strlen(dir) + strlen(label) + 2;
     char *p = malloc(n);
@@ -55,6 +54,16 @@ static char *array_mapping_dir(const char *dir, const char *label)
     return p;
 }
 
+void cg_cli_cmp_array_line(const cg_cli_array *x, FILE *out)
+{
+    if (x->ok)
+        fprintf(out, "\narray %s: cost %.1f\n", x->label, x->cost.total);
+    else
+        fprintf(out, "\narray %s: not read (the messages below say why); "
+                "its loops are not run\n", x->label);
+    fflush(out);
+}
+
 /* Read array x and run every job on it; the signal that stopped the run,
  * or 0. */
 static int run_array(cg_cli_array *x, const cg_cli_jobs *jobs,
@@ -68,12 +77,7 @@ static int run_array(cg_cli_array *x, const cg_cli_jobs *jobs,
     x->ok = nl != NULL;
     if (nl)
         cg_cli_cost_of(nl, &x->cost);
-    if (nl)
-        printf("\narray %s: cost %.1f\n", x->label, x->cost.total);
-    else
-        printf("\narray %s: not read (the messages below say why); its "
-               "loops are not run\n", x->label);
-    fflush(stdout);
+    cg_cli_cmp_array_line(x, stdout);
     cg_diags_print(d, stderr);
     cg_diags_destroy(d);
     if (!nl) {
@@ -83,8 +87,8 @@ static int run_array(cg_cli_array *x, const cg_cli_jobs *jobs,
     }
     cg_cli_row_header(stdout);
     cg_cli_opts oa = *o;
-    char *mdir = o->mapping_dir ? array_mapping_dir(o->mapping_dir,
-                                                    x->label) : NULL;
+    char *mdir = o->mapping_dir ? cg_cli_cmp_mapping_dir(o->mapping_dir,
+                                                         x->label) : NULL;
     oa.mapping_dir = mdir;
     r->label = x->label;
     if (o->mapping_dir && !mdir)
@@ -101,15 +105,16 @@ static int run_array(cg_cli_array *x, const cg_cli_jobs *jobs,
     return sig;
 }
 
-static int write_reports(const cg_cli_array *arr, int n, const cmp_run *r,
-                         const cg_cli_cmp_opts *c, const cg_cli_opts *o)
+int cg_cli_cmp_write_reports(const cg_cli_array *arr, int n,
+                             json_t *recs, const cg_cli_cmp_opts *c,
+                             const cg_cli_opts *o)
 {
     int bad = 0;
-    if (o->json && cg_cli_write_json(o->json, r->all) != 0)
+    if (o->json && cg_cli_write_json(o->json, recs) != 0)
         bad = 1;
-    if (o->csv && cg_cli_write_csv(o->csv, r->all) != 0)
+    if (o->csv && cg_cli_write_csv(o->csv, recs) != 0)
         bad = 1;
-    if (c->report_dir && cg_cli_report(c->report_dir, arr, n, r->all, o) != 0)
+    if (c->report_dir && cg_cli_report(c->report_dir, arr, n, recs, o) != 0)
         bad = 1;
     return bad;
 }
@@ -140,7 +145,7 @@ int cg_cli_compare(const cg_cli_cmp_opts *c, const cg_cli_opts *o,
         printf("\n");
         cg_cli_cmp_table(arr, n, r.all, stdout);
     }
-    r.failed |= write_reports(arr, n, &r, c, o);
+    r.failed |= cg_cli_cmp_write_reports(arr, n, r.all, c, o);
     json_decref(r.all);
     cg_cli_jobs_free(&jobs);
     cg_cli_arrays_free(arr, n);

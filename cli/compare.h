@@ -101,6 +101,17 @@ char *cg_cli_set_arch_attr(const char *text, const char *name,
 int cg_cli_compare(const cg_cli_cmp_opts *c, const cg_cli_opts *o,
                    char *const *paths, int npaths);
 
+/* The line an array's rows come under: "array LABEL: cost C", or that
+ * it was not read. */
+void cg_cli_cmp_array_line(const cg_cli_array *x, FILE *out);
+/* --mapping-dir DIR: array label's mappings go to DIR/LABEL (made when
+ * missing); malloc'd, or NULL after "DIR/LABEL: error: ...". */
+char *cg_cli_cmp_mapping_dir(const char *dir, const char *label);
+/* --json, --csv and --report of every record (each with its "arch");
+ * 1 when one could not be written (said), else 0. */
+int cg_cli_cmp_write_reports(const cg_cli_array *arr, int n, json_t *recs,
+                             const cg_cli_cmp_opts *c, const cg_cli_opts *o);
+
 /* The (benchmark, loop) pairs of recs in their first order: an array of
  * records (the first of each pair), borrowed. */
 json_t *cg_cli_cmp_kernels(const json_t *recs);

@@ -1,0 +1,151 @@
+/* test_shard_split.c: which shard runs which unit (cli/shard_split.c,
+ * linked in): the deal is by cost, not by count, the same every time,
+ * ties broken by unit and shard order; and --shard's I/N values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/shard.h"
+
+/* The cost each shard got. */
+static void loads(const double *cost, const int *shard, int n, int nshards,
+                  double *load)
+{
+    memset(load, 0, sizeof *load * (size_t)nshards);
+    for (int k = 0; k < n; k++) {
+        assert_true(shard[k] >= 1 && shard[k] <= nshards);
+        load[shard[k] - 1] += cost[k];
+    }
+}
+
+/* One large unit and many small ones: by count each shard would get the
+ * same number of units; by cost the large one stands alone. */
+static void test_by_cost(void **state)
+{
+    (void)state;
+    double cost[9] = {1, 1, 1, 1, 1, 1, 1, 1, 8};
+    int shard[9];
+    assert_int_equal(cg_cli_shard_split(cost, 9, 2, shard), 0);
+    assert_int_equal(shard[8], 1); /* the largest first, to shard 1 */
+    for (int k = 0; k < 8; k++)
+        assert_int_equal(shard[k], 2);
+    double load[2];
+    loads(cost, shard, 9, 2, load);
+    assert_true(load[0] == 8 && load[1] == 8);
+}
+
+/* Largest first to the least loaded: 10 9 8 7 6 5 4 3 2 1 in 3 shards
+ * gives 19, 18, 18 (the greedy deal, worked by hand). */
+static void test_greedy(void **state)
+{
+    (void)state;
+    double cost[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+    int shard[10];
+    const int want[10] = {1, 2, 3, 3, 2, 1, 1, 2, 3, 3};
+    assert_int_equal(cg_cli_shard_split(cost, 10, 3, shard), 0);
+    for (int k = 0; k < 10; k++)
+        assert_int_equal(shard[k], want[k]);
+    double load[3];
+    loads(cost, shard, 10, 3, load);
+    assert_true(load[0] == 19 && load[1] == 18 && load[2] == 18);
+}
+
+/* Equal costs go in unit order to shards in order; more shards than
+ * units leaves the last shards empty. */
+static void test_ties_and_empty(void **state)
+{
+    (void)state;
+    double cost[4] = {5, 5, 5, 5};
+    int shard[4];
+    assert_int_equal(cg_cli_shard_split(cost, 4, 6, shard), 0);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(shard[k], k + 1);
+    assert_int_equal(cg_cli_shard_split(cost, 4, 2, shard), 0);
+    const int want[4] = {1, 2, 1, 2};
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(shard[k], want[k]);
+    assert_int_equal(cg_cli_shard_split(cost, 0, 3, shard), 0);
+}
+
+/* The same costs in another order: each unit keeps the shard its cost
+ * and rank give it, whatever qsort does with equal elements. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    double cost[N];
+    int a[N], b[N];
+    for (int k = 0; k < N; k++)
+        cost[k] = (double)((k * 37) % 11 + 1); /* many ties */
+    assert_int_equal(cg_cli_shard_split(cost, N, 4, a), 0);
+    assert_int_equal(cg_cli_shard_split(cost, N, 4, b), 0);
+    assert_memory_equal(a, b, sizeof a);
+    double load[4], sum = 0, most = 0;
+    loads(cost, a, N, 4, load);
+    for (int s = 0; s < 4; s++) {
+        sum += load[s];
+        most = load[s] > most ? load[s] : most;
+    }
+    /* greedy: the busiest shard is within the largest unit of the mean */
+    assert_true(most <= sum / 4 + 11);
+}
+
+/* cg_cli_shard_parse with its stderr into buf. */
+static int parse_captured(const char *v, int *i, int *n, char *buf,
+                          size_t cap)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    dup2(fileno(f), 2);
+    int rc = cg_cli_shard_parse("cgramap", v, i, n);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(f);
+    size_t got = fread(buf, 1, cap - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    return rc;
+}
+
+static void test_parse(void **state)
+{
+    (void)state;
+    int i = 0, n = 0;
+    char err[512];
+    assert_int_equal(parse_captured("2/3", &i, &n, err, sizeof err), 0);
+    assert_int_equal(i, 2);
+    assert_int_equal(n, 3);
+    assert_string_equal(err, "");
+    assert_int_equal(parse_captured("4096/4096", &i, &n, err, sizeof err), 0);
+    static const char *const bad[] = {"0/3", "4/3", "3", "1/", "/3", "1/3x",
+                                      "-1/3", "1/4097", "a/b", "1/+3"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        assert_int_equal(parse_captured(bad[k], &i, &n, err, sizeof err), -1);
+        char want[256];
+        snprintf(want, sizeof want, "cgramap: Invalid value for --shard: %s "
+                 "(I/N: shard I of N, 1 <= I <= N <= 4096)\n", bad[k]);
+        assert_string_equal(err, want);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_by_cost),
+        cmocka_unit_test(test_greedy),
+        cmocka_unit_test(test_ties_and_empty),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
