@@ -83,10 +83,10 @@ static int write_svg(const cg_netlist *nl, const char *path)
     return cg_cli_write_svg(path, dot_writer, (void *)nl);
 }
 
-static cg_netlist *arch_load(const arch_opts *o, cg_diags *d)
+cg_netlist *cg_cli_load_netlist(const char *arch, const char *templates,
+                                cg_diags *d)
 {
-    cg_arch *a = o->arch ? cg_xml_read(o->arch, o->templates, d)
-                         : cg_arch_default(d);
+    cg_arch *a = arch ? cg_xml_read(arch, templates, d) : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
     cg_arch_destroy(a);
     return nl;
@@ -99,7 +99,7 @@ int cg_cli_arch(int argc, char **argv)
     if (p) return p == 1 ? 0 : 2;
     cg_diags *d = cg_diags_create();
     if (!d) { fputs("cgramap: out of memory\n", stderr); return 1; }
-    cg_netlist *nl = arch_load(&o, d);
+    cg_netlist *nl = cg_cli_load_netlist(o.arch, o.templates, d);
     cg_diags_print(d, stderr);
     int rc = nl ? 0 : 1;
     if (nl) {

@@ -288,15 +288,12 @@ int cg_cli_main_job(int argc, char **argv)
         fprintf(stderr, "cgramap: out of memory\n");
         return 1;
     }
-    cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
-                        : cg_arch_default(d);
-    cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
+    cg_netlist *nl = cg_cli_load_netlist(o.arch, o.templates, d);
     if (nl)
         cg_cli_control_note(&o, nl, d);
     cg_diags_print(d, stderr);
     rc = nl ? bench_run(nl, &o, argv + at, argc - at) : 1;
     cg_netlist_destroy(nl);
-    cg_arch_destroy(a);
     cg_diags_destroy(d);
     return rc;
 }

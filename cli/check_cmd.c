@@ -20,9 +20,7 @@ int cg_cli_saved_init(cg_cli_saved *s, const char *arch,
     s->d = cg_diags_create();
     if (!s->d)
         return -1;
-    s->arch = arch ? cg_xml_read(arch, templates, s->d)
-                   : cg_arch_default(s->d);
-    s->nl = s->arch ? cg_arch_flatten(s->arch, s->d) : NULL;
+    s->nl = cg_cli_load_netlist(arch, templates, s->d);
     s->g = s->nl ? cg_dfg_read_dot(dot, s->d) : NULL;
     s->m = s->g ? cg_mapping_read(mapping, s->nl, s->g, &s->mrrg, s->d)
                 : NULL;
@@ -36,7 +34,6 @@ void cg_cli_saved_free(cg_cli_saved *s)
     cg_mrrg_destroy(s->mrrg);
     cg_dfg_destroy(s->g);
     cg_netlist_destroy(s->nl);
-    cg_arch_destroy(s->arch);
     cg_diags_destroy(s->d);
 }
 

@@ -17,6 +17,14 @@ int cg_cli_sweep(int argc, char **argv); /* sweep_cmd.c */
 /* The main job, `cgramap [OPTION]... PATH...`. */
 int cg_cli_main_job(int argc, char **argv);
 
+struct cg_diags;
+struct cg_netlist;
+/* The flattened netlist of --arch (NULL: the embedded default) with its
+ * --templates; NULL with errors in d (arch_cmd.c). */
+struct cg_netlist *cg_cli_load_netlist(const char *arch,
+                                       const char *templates,
+                                       struct cg_diags *d);
+
 /* Write path through fn(arg, f): a regular or new file whole or not at
  * all, anything else (FIFO, device, "-" for stdout) in place (files.c);
  * 0, or -1 with "path: error: cannot write this file" on stderr. */

@@ -186,9 +186,7 @@ int cg_cli_map(int argc, char **argv)
     if (p) return p == 1 ? 0 : 2;
     cg_diags *d = cg_diags_create();
     if (!d) { fputs("cgramap: out of memory\n", stderr); return 1; }
-    cg_arch *a = o.arch ? cg_xml_read(o.arch, o.templates, d)
-                        : cg_arch_default(d);
-    cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
+    cg_netlist *nl = cg_cli_load_netlist(o.arch, o.templates, d);
     cg_dfg *g = nl ? cg_dfg_read_file(o.dot, d) : NULL;
     if (g && !cg_dfg_file(g)) /* no source named: errors name the file */
         cg_dfg_set_file(g, o.dot);
@@ -196,7 +194,6 @@ int cg_cli_map(int argc, char **argv)
     cg_diags_print(d, stderr);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
-    cg_arch_destroy(a);
     cg_diags_destroy(d);
     return rc;
 }

@@ -11,7 +11,6 @@
 
 typedef struct cg_cli_saved {
     cg_diags *d;      /* every error of reading, checking, simulating */
-    cg_arch *arch;
     cg_netlist *nl;
     cg_dfg *g;
     cg_mrrg *mrrg;    /* at the mapping's II */

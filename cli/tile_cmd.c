@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 
 typedef struct tile_opts {
-    const char *file, *loop, *arch;
+    const char *file, *loop, *arch, *templates;
     const char *export_4d; /* PREFIX: PREFIX.ext.hex and PREFIX.tile.hex */
     int json;
     int no_makefile;
@@ -33,10 +33,11 @@ typedef struct tile_opts {
 
 static void tile_help(void)
 {
-    printf("Usage: cgramap tile FILE.c --loop TAG [--arch A.xml] [--mem BYTES]"
-           "\n"
-           "                   [--ii N] [--depth N] [--json] [--no-makefile]"
-           " [--sym NAME=VALUE]...\n"
+    printf("Usage: cgramap tile FILE.c --loop TAG [--arch A.xml"
+           " [--templates T.xml]]\n"
+           "                   [--mem BYTES] [--ii N] [--depth N] [--json]"
+           " [--no-makefile]\n"
+           "                   [--sym NAME=VALUE]...\n"
            "Tile the loop nest around the loop tagged TAG for the tile memory"
            " of the\n"
            "architecture (default: the embedded 4x4 mesh) and print the tile"
@@ -45,6 +46,8 @@ static void tile_help(void)
            "\n"
            "double-buffered schedule.\n"
            "  --arch A.xml   architecture to tile for\n"
+           "  --templates T.xml\n"
+           "                 module templates for a two-file architecture\n"
            "  --mem BYTES    use this tile-memory capacity instead of the"
            " declared one\n"
            "  --ii N         initiation interval assumed for compute time"
@@ -97,6 +100,7 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
     static const struct option opts[] = {
         {"loop", required_argument, NULL, 'l'},
         {"arch", required_argument, NULL, 'a'},
+        {"templates", required_argument, NULL, 't'},
         {"mem", required_argument, NULL, 'm'},
         {"ii", required_argument, NULL, 'i'},
         {"depth", required_argument, NULL, 'd'},
@@ -117,6 +121,7 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
         switch (c) {
         case 'l': o->loop = optarg; break;
         case 'a': o->arch = optarg; break;
+        case 't': o->templates = optarg; break;
         case 'j': o->json = 1; break;
         case 'n': o->no_makefile = 1; break;
         case 's':
@@ -156,7 +161,8 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
     }
     if (optind != argc - 1 || !o->loop) {
         fprintf(stderr, "cgramap tile: usage: cgramap tile FILE.c --loop TAG"
-                " [--arch A.xml] [--mem BYTES] [--ii N] [--depth N] [--json]"
+                " [--arch A.xml [--templates T.xml]] [--mem BYTES] [--ii N]"
+                " [--depth N] [--json]"
                 " [--no-makefile] [--export-4d PREFIX] [--sym NAME=VALUE]"
                 " (see cgramap tile"
                 " --help)\n");
@@ -277,8 +283,7 @@ int cg_cli_tile(int argc, char **argv)
     int prc = tile_parse(argc, argv, &o);
     if (prc) return prc == 1 ? 0 : 2;
     cg_diags *d = cg_diags_create();
-    cg_arch *a = o.arch ? cg_xml_read(o.arch, NULL, d) : cg_arch_default(d);
-    cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
+    cg_netlist *nl = cg_cli_load_netlist(o.arch, o.templates, d);
     cg_extract_params ep;
     cg_extract_params_init(&ep);
     if (nl)
@@ -301,7 +306,6 @@ int cg_cli_tile(int argc, char **argv)
     free(gs);
     cg_extract_makefile_free(&mk);
     cg_netlist_destroy(nl);
-    cg_arch_destroy(a);
     cg_diags_destroy(d);
     return rc;
 }

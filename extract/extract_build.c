@@ -338,15 +338,6 @@ static vref value(bx *b, LLVMValueRef v, int line)
     return plain(0);
 }
 
-static LLVMValueRef incoming(LLVMValueRef phi, LLVMBasicBlockRef from)
-{
-    unsigned n = LLVMCountIncoming(phi);
-    for (unsigned i = 0; i < n; i++)
-        if (LLVMGetIncomingBlock(phi, i) == from)
-            return LLVMGetIncomingValue(phi, i);
-    return NULL;
-}
-
 /* With phi removal, a header phi is its latch value one iteration earlier,
  * starting from its preheader value.  Called once the body is built.  A phi
  * fed by another phi (a value kept for two iterations, e.g. a reused load)
@@ -358,7 +349,8 @@ static vref phi_ref(bx *b, LLVMValueRef phi)
     if (map_get(b, phi, &r))
         return r;
     int line = line_of(phi) ? line_of(phi) : b->l->line; /* phis have none */
-    LLVMValueRef init = incoming(phi, b->pre), latch = incoming(phi, b->body);
+    LLVMValueRef init = cg__ex_incoming(phi, b->pre);
+    LLVMValueRef latch = cg__ex_incoming(phi, b->body);
     if (latch == phi)
         return value(b, init, line);
     vref l = value(b, latch, line);
@@ -771,8 +763,8 @@ static void phi_operands(bx *b)
         if (!map_get(b, i, &p))
             continue; /* phi_nodes() made every header phi a node */
         int line = line_of(i) ? line_of(i) : b->l->line;
-        vref init = value(b, incoming(i, b->pre), line);
-        vref latch = value(b, incoming(i, b->body), line);
+        vref init = value(b, cg__ex_incoming(i, b->pre), line);
+        vref latch = value(b, cg__ex_incoming(i, b->body), line);
         latch.phi = NULL; /* a phi node here: it exists */
         latch.dist += 1;
         latch.init = init.node;

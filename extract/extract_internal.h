@@ -90,6 +90,9 @@ bool cg__ex_in_loop(const cg__ex_loop *l, LLVMBasicBlockRef b);
 /* The block outside l that enters its header (the last one found), and
  * in *n how many do (one for a loop with a preheader). */
 LLVMBasicBlockRef cg__ex_preheader(const cg__ex_loop *l, int *n);
+/* The value phi takes when entered from block from, NULL when from is
+ * not one of its predecessors (extract_loops.c). */
+LLVMValueRef cg__ex_incoming(LLVMValueRef phi, LLVMBasicBlockRef from);
 /* The loop a tag names; with an error, -2 when the optimized code has no
  * loop there (removed, unrolled, folded) and -1 otherwise. */
 int cg__ex_match_tag(const cg_extract_prog *x, const cg__ex_tag *t,

@@ -194,6 +194,15 @@ static bool dominates(const fgraph *g, int a, int b)
     }
 }
 
+LLVMValueRef cg__ex_incoming(LLVMValueRef phi, LLVMBasicBlockRef from)
+{
+    unsigned n = LLVMCountIncoming(phi);
+    for (unsigned i = 0; i < n; i++)
+        if (LLVMGetIncomingBlock(phi, i) == from)
+            return LLVMGetIncomingValue(phi, i);
+    return NULL;
+}
+
 LLVMBasicBlockRef cg__ex_preheader(const cg__ex_loop *l, int *n)
 {
     LLVMBasicBlockRef pre = NULL;

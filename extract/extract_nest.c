@@ -44,15 +44,6 @@ static const char *name_of(LLVMValueRef v)
     return s && len ? s : NULL;
 }
 
-static LLVMValueRef incoming(LLVMValueRef phi, LLVMBasicBlockRef from)
-{
-    unsigned n = LLVMCountIncoming(phi);
-    for (unsigned i = 0; i < n; i++)
-        if (LLVMGetIncomingBlock(phi, i) == from)
-            return LLVMGetIncomingValue(phi, i);
-    return NULL;
-}
-
 /* The single latch, outside predecessor and exiting block of l. */
 static bool edges(const cg__ex_loop *l, LLVMBasicBlockRef *latch,
                   LLVMBasicBlockRef *outside, LLVMBasicBlockRef *exiting)
@@ -204,7 +195,8 @@ static bool counter(LLVMValueRef phi, LLVMBasicBlockRef outside,
                     LLVMBasicBlockRef latch, cg__ex_iv *iv,
                     LLVMValueRef *next)
 {
-    LLVMValueRef st = incoming(phi, outside), nx = incoming(phi, latch);
+    LLVMValueRef st = cg__ex_incoming(phi, outside);
+    LLVMValueRef nx = cg__ex_incoming(phi, latch);
     if (!st || !nx || !LLVMIsAInstruction(nx))
         return false;
     LLVMOpcode o = LLVMGetInstructionOpcode(nx);

@@ -292,27 +292,6 @@ static double relax_min(const cg_tile_model *m, const cg_tile_target *t,
     return relax_order(&r, ls, grid);
 }
 
-static bool next_perm(int *v, int n)
-{
-    int i = n - 2;
-    while (i >= 0 && v[i] >= v[i + 1])
-        i--;
-    if (i < 0)
-        return false;
-    int j = n - 1;
-    while (v[j] <= v[i])
-        j--;
-    int tmp = v[i];
-    v[i] = v[j];
-    v[j] = tmp;
-    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
-        tmp = v[a];
-        v[a] = v[b];
-        v[b] = tmp;
-    }
-    return true;
-}
-
 /* The relaxation over every order (every permutation up to 4 loops, else
  * the plan's order), and at the plan's own sizes so the bound never exceeds
  * what the plan achieves through rounding of the grid. */
@@ -338,7 +317,7 @@ static double halo_bound(const cg_tile_model *m, const cg_tile_target *t,
         double b = relax_min(m, t, v);
         if (b < best)
             best = b;
-    } while (next_perm(v, m->nloops));
+    } while (cg__tile_next_perm(v, m->nloops));
     return best;
 }
 

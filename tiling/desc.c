@@ -94,9 +94,8 @@ void cg__tile_desc_label(const cg_tile_desc *d, char *buf, size_t len)
         snprintf(buf, len, "DMA %s descriptor", dir);
 }
 
-static int fail(cg_diags *diag, const cg_tile_desc *d, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(cg_diags *diag, const cg_tile_desc *d, const char *fmt, ...)
+int cg__tile_desc_fail(cg_diags *diag, const cg_tile_desc *d, int entry,
+                       const char *fmt, ...)
 {
     char label[96], msg[512];
     va_list ap;
@@ -104,7 +103,11 @@ static int fail(cg_diags *diag, const cg_tile_desc *d, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     cg__tile_desc_label(d, label, sizeof label);
-    cg_diags_add(diag, CG_SEV_ERROR, NULL, 0, "%s: %s", label, msg);
+    if (entry >= 0)
+        cg_diags_add(diag, CG_SEV_ERROR, NULL, 0, "%s, entry %d of the "
+                     "list: %s", label, entry, msg);
+    else
+        cg_diags_add(diag, CG_SEV_ERROR, NULL, 0, "%s: %s", label, msg);
     return -1;
 }
 
@@ -125,15 +128,15 @@ static bool span_add(int64_t *acc, int64_t a, int64_t b)
 static int check_dim(const cg_tile_desc *d, int k, cg_diags *diag)
 {
     if (d->size[k] < 1)
-        return fail(diag, d, "dimension %d has size %" PRId64 "; every size "
+        return cg__tile_desc_fail(diag, d, -1, "dimension %d has size %" PRId64 "; every size "
                     "must be at least 1 (drop an empty transfer instead of "
                     "describing it)", k, d->size[k]);
     if (d->pad_lo[k] < 0 || d->pad_hi[k] < 0)
-        return fail(diag, d, "dimension %d has padding %" PRId64 "/%" PRId64
+        return cg__tile_desc_fail(diag, d, -1, "dimension %d has padding %" PRId64 "/%" PRId64
                     " (lo/hi); padding counts elements and cannot be "
                     "negative", k, d->pad_lo[k], d->pad_hi[k]);
     if (d->pad_lo[k] + d->pad_hi[k] > d->size[k])
-        return fail(diag, d, "dimension %d pads %" PRId64 " + %" PRId64
+        return cg__tile_desc_fail(diag, d, -1, "dimension %d pads %" PRId64 " + %" PRId64
                     " elements of its %" PRId64 "; pad_lo + pad_hi may be "
                     "at most the size", k, d->pad_lo[k], d->pad_hi[k],
                     d->size[k]);
@@ -156,26 +159,26 @@ static int check_spans(const cg_tile_desc *d, cg_diags *diag)
              !__builtin_mul_overflow(n, d->size[k], &n) && n <= SPAN_LIMIT;
     if (ok && !__builtin_mul_overflow(n, d->repeat, &n) && n <= SPAN_LIMIT)
         return 0;
-    return fail(diag, d, "addresses or element count reach 2^62; check the "
+    return cg__tile_desc_fail(diag, d, -1, "addresses or element count reach 2^62; check the "
                 "sizes, strides, repeat and offsets");
 }
 
 int cg__tile_desc_check(const cg_tile_desc *d, cg_diags *diag)
 {
     if (d->dir != CG_TILE_IN && d->dir != CG_TILE_OUT)
-        return fail(diag, d, "direction %d; use CG_TILE_IN or CG_TILE_OUT",
+        return cg__tile_desc_fail(diag, d, -1, "direction %d; use CG_TILE_IN or CG_TILE_OUT",
                     (int)d->dir);
     if (d->ndims < 1 || d->ndims > CG_TILE_DESC_DIMS)
-        return fail(diag, d, "%d dimension(s); use 1 to %d (a single "
+        return cg__tile_desc_fail(diag, d, -1, "%d dimension(s); use 1 to %d (a single "
                     "element is one dimension of size 1; fold further "
                     "dimensions into the repeat or separate descriptors)",
                     d->ndims, CG_TILE_DESC_DIMS);
     if (d->elem_size != 1 && d->elem_size != 2 && d->elem_size != 4 &&
         d->elem_size != 8)
-        return fail(diag, d, "element size %d bytes; use 1, 2, 4 or 8",
+        return cg__tile_desc_fail(diag, d, -1, "element size %d bytes; use 1, 2, 4 or 8",
                     d->elem_size);
     if (d->repeat < 1)
-        return fail(diag, d, "repeat %" PRId64 "; use 1 for a single issue",
+        return cg__tile_desc_fail(diag, d, -1, "repeat %" PRId64 "; use 1 for a single issue",
                     d->repeat);
     for (int k = 0; k < d->ndims; k++)
         if (check_dim(d, k, diag) < 0)
@@ -248,7 +251,7 @@ static int report(const cg_tile_desc *d, const int64_t *x, int64_t r,
                  ext ? "external" : "tile-memory", m->base,
                  m->base + m->size - 1);
     bool reads = ext == (d->dir == CG_TILE_IN);
-    return fail(diag, d, "element (%s) of issue %" PRId64 " %s %s bytes "
+    return cg__tile_desc_fail(diag, d, -1, "element (%s) of issue %" PRId64 " %s %s bytes "
                 "%s..%s, outside %s; fix the descriptor's base, offset or "
                 "strides, or give an image that covers them", idx, r,
                 reads ? "reads" : "writes", ext ? "external" : "tile-memory",

@@ -15,28 +15,13 @@
 /* keeps a buffer below 1 GiB: a bigger one is a runaway repeat */
 #define MAX_ENTRIES (1 << 24)
 
-static int fail(cg_diags *diag, const cg_tile_desc *d, int i,
-                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(cg_diags *diag, const cg_tile_desc *d, int i,
-                const char *fmt, ...)
-{
-    char label[96], msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    cg__tile_desc_label(d, label, sizeof label);
-    cg_diags_add(diag, CG_SEV_ERROR, NULL, 0, "%s, entry %d of the list: %s",
-                 label, i, msg);
-    return -1;
-}
 
 static int whole(cg_diags *diag, const cg_tile_desc *d, int i, bool tile,
                  const char *what, int64_t bytes)
 {
     if (bytes % d->elem_size == 0)
         return 0;
-    return fail(diag, d, i, "the %s-side %s is %" PRId64 " bytes, not a "
+    return cg__tile_desc_fail(diag, d, i, "the %s-side %s is %" PRId64 " bytes, not a "
                 "whole number of %d-byte elements; the 4D data mover counts "
                 "in elements, so align it", tile ? "tile" : "external", what,
                 bytes, d->elem_size);
@@ -50,7 +35,7 @@ static int exportable(const cg_tile_desc *d, int i, bool tile,
         return -1;
     for (int k = 0; k < d->ndims; k++)
         if (d->pad_lo[k] || d->pad_hi[k])
-            return fail(diag, d, i, "dimension %d has padding %" PRId64
+            return cg__tile_desc_fail(diag, d, i, "dimension %d has padding %" PRId64
                         "/%" PRId64 " (lo/hi), which the 4D data mover cannot "
                         "express; lower an OUT first (lowering drops its "
                         "padding) and zero-fill an IN's padding another way",
@@ -123,10 +108,11 @@ int cg_tile_desc_export_4d(const cg_tile_desc *v, int n, bool tile_side,
             return -1;
         count += entries(&v[i]);
         if (count > MAX_ENTRIES)
-            return fail(diag, &v[i], i, "the list needs more than %d 4D "
-                        "entries (each repeat and each index of dimensions "
-                        "4 and up is one); lower it for a 4-dimension "
-                        "engine first, or export it in parts", MAX_ENTRIES);
+            return cg__tile_desc_fail(
+                diag, &v[i], i, "the list needs more than %d 4D entries "
+                "(each repeat and each index of dimensions 4 and up is one); "
+                "lower it for a 4-dimension engine first, or export it in "
+                "parts", MAX_ENTRIES);
     }
     size_t words = 1 + (size_t)count * WORDS_PER_ENTRY;
     uint64_t *w = malloc(words * sizeof *w);

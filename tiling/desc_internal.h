@@ -13,6 +13,12 @@ int cg__tile_desc_check(const cg_tile_desc *d, cg_diags *diag);
 /* "DMA IN descriptor (array 2, tile 5)" into buf: how messages name d. */
 void cg__tile_desc_label(const cg_tile_desc *d, char *buf, size_t len);
 
+/* An error about descriptor d (its label first, then ", entry N of the
+ * list" when entry >= 0) into diag; -1 (desc.c, desc_export.c). */
+int cg__tile_desc_fail(cg_diags *diag, const cg_tile_desc *d, int entry,
+                       const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Elements of d outside the array (padding) in one issue. */
 int64_t cg__tile_desc_real(const cg_tile_desc *d);
 

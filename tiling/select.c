@@ -477,7 +477,7 @@ static uint64_t order_sig(const cg_tile_model *m, const int *order)
     return sig;
 }
 
-static bool next_perm(int *v, int n)
+bool cg__tile_next_perm(int *v, int n)
 {
     int i = n - 2;
     while (i >= 0 && v[i] >= v[i + 1])
@@ -521,7 +521,7 @@ static int orders(const cg_tile_model *m, bool all, int (*out)[8])
                 sigs[n] = sg;
                 memcpy(out[n++], v, sizeof(int) * (size_t)L);
             }
-        } while (next_perm(v, L));
+        } while (cg__tile_next_perm(v, L));
         return n;
     }
     for (int in = 0; in < L; in++) {

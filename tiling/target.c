@@ -92,26 +92,38 @@ int cg_tile_target_from_netlist(const cg_netlist *nl, const char *memory,
     return 0;
 }
 
-cg_tile_plan *cg_tile_plan_nest(const cg_nest *n, const char *file,
-                                const cg_netlist *nl, const cg_tile_params *p,
-                                cg_diags *d)
+int cg__tile_target_of(const cg_netlist *nl, const cg_tile_params **p,
+                       cg_tile_params *defp, cg_tile_target *t, cg_diags *d)
 {
-    cg_tile_params defp;
-    if (!p) {
-        cg_tile_params_init(&defp);
-        p = &defp;
+    if (!*p) {
+        cg_tile_params_init(defp);
+        *p = defp;
     }
-    cg_tile_target t;
-    if (cg_tile_target_from_netlist(nl, p->memory, p->mem_bytes, &t, d) < 0)
-        return NULL;
-    cg_tile_model *m = cg_tile_model_build(n, file, d);
+    return cg_tile_target_from_netlist(nl, (*p)->memory, (*p)->mem_bytes, t,
+                                       d);
+}
+
+cg_tile_plan *cg__tile_plan_owning(cg_tile_model *m, const cg_tile_target *t,
+                                   const cg_tile_params *p, cg_diags *d)
+{
     if (!m)
         return NULL;
-    cg_tile_plan *pl = cg_tile_plan_model(m, &t, p, d);
+    cg_tile_plan *pl = cg_tile_plan_model(m, t, p, d);
     if (!pl) {
         cg_tile_model_destroy(m);
         return NULL;
     }
     pl->own_model = m;
     return pl;
+}
+
+cg_tile_plan *cg_tile_plan_nest(const cg_nest *n, const char *file,
+                                const cg_netlist *nl, const cg_tile_params *p,
+                                cg_diags *d)
+{
+    cg_tile_params defp;
+    cg_tile_target t;
+    if (cg__tile_target_of(nl, &p, &defp, &t, d) < 0)
+        return NULL;
+    return cg__tile_plan_owning(cg_tile_model_build(n, file, d), &t, p, d);
 }

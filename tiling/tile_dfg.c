@@ -578,23 +578,12 @@ cg_tile_plan *cg_tile_plan_dfg(const cg_dfg *g, const cg_netlist *nl,
         return NULL;
     }
     cg_tile_params defp;
-    if (!p) {
-        cg_tile_params_init(&defp);
-        p = &defp;
-    }
     cg_tile_target t;
-    if (cg_tile_target_from_netlist(nl, p->memory, p->mem_bytes, &t, d) < 0)
+    if (cg__tile_target_of(nl, &p, &defp, &t, d) < 0)
         return NULL;
     cg_tile_model *m = cg__tile_model_build(n, cg_dfg_file(g), node_name,
                                             (void *)g, d);
-    if (!m)
-        return NULL;
-    cg_tile_model_keep_inner(m, cg_tile_dfg_carries(g));
-    cg_tile_plan *pl = cg_tile_plan_model(m, &t, p, d);
-    if (!pl) {
-        cg_tile_model_destroy(m);
-        return NULL;
-    }
-    pl->own_model = m;
-    return pl;
+    if (m)
+        cg_tile_model_keep_inner(m, cg_tile_dfg_carries(g));
+    return cg__tile_plan_owning(m, &t, p, d);
 }

@@ -72,6 +72,19 @@ static inline int64_t cg__ceil_div(int64_t a, int64_t b)
 bool cg__tile_separable(const cg_tile_access_info *x, int D, int L,
                         bool *unit);
 
+/* The target of nl for p's memory, *p set to defp (initialised) when
+ * NULL: 0, or -1 with an error (target.c). */
+int cg__tile_target_of(const cg_netlist *nl, const cg_tile_params **p,
+                       cg_tile_params *defp, cg_tile_target *t, cg_diags *d);
+/* Plan m on t; the plan owns m, destroyed when planning fails; NULL for
+ * a NULL m (its builder said why) (target.c). */
+cg_tile_plan *cg__tile_plan_owning(cg_tile_model *m, const cg_tile_target *t,
+                                   const cg_tile_params *p, cg_diags *d);
+
+/* The next permutation of v[0..n) in lexicographic order; false after
+ * the last (select.c; the tile-order searches of select.c and bound.c). */
+bool cg__tile_next_perm(int *v, int n);
+
 /* Key loops of array a for sizes/order: loops whose tile index selects the
  * array's box (its loops, and every changing loop outside its reuse
  * suffix).  *streamed: the innermost changing loop is one of its loops. */

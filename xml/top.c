@@ -302,21 +302,26 @@ static char *resolve_ref(cg__xctx *c, const xmlNode *n, const char *ref,
     return out;
 }
 
+typedef struct resolve_arg {
+    cg__xctx *c;
+    const xmlNode *n;
+    const cg__xvar *env;
+    const pattern *p;
+    long r, col;
+} resolve_arg;
+
+static char *resolve_one(void *arg, const char *item)
+{
+    resolve_arg *a = arg;
+    return resolve_ref(a->c, a->n, item, a->env, a->p, a->r, a->col);
+}
+
 static char **resolve_list(cg__xctx *c, const xmlNode *n, const char *s,
                            const cg__xvar *env, const pattern *p, long r,
                            long col, int *cnt)
 {
-    char **v = cg__xml_split(s, cnt);
-    for (int i = 0; v && i < *cnt; i++) {
-        char *x = resolve_ref(c, n, v[i], env, p, r, col);
-        if (!x) {
-            cg__xml_free_list(v, *cnt);
-            return NULL;
-        }
-        free(v[i]);
-        v[i] = x;
-    }
-    return v;
+    resolve_arg a = {c, n, env, p, r, col};
+    return cg__xml_map_list(c, n, s, resolve_one, &a, cnt);
 }
 
 static int top_connection(cg__xctx *c, const xmlNode *n, const cg__xvar *env,

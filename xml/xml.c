@@ -379,16 +379,15 @@ int cg__xml_connection_lists(cg__xctx *c, const xmlNode *n, char **src,
     return rc;
 }
 
-/* Interpolate every element of a reference list. */
-static char **interp_list(cg__xctx *c, const xmlNode *n, const char *s,
-                          const cg__xvar *env, int *cnt)
+char **cg__xml_map_list(cg__xctx *c, const xmlNode *n, const char *s,
+                        char *(*fn)(void *arg, const char *item), void *arg,
+                        int *cnt)
 {
     char **v = cg__xml_split(s, cnt);
-    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n), s};
     if (!v)
         cg__xml_error(c, n, "out of memory");
     for (int i = 0; v && i < *cnt; i++) {
-        char *x = cg__xml_interp(v[i], env, &src);
+        char *x = fn(arg, v[i]);
         if (!x) {
             cg__xml_free_list(v, *cnt);
             return NULL;
@@ -397,6 +396,25 @@ static char **interp_list(cg__xctx *c, const xmlNode *n, const char *s,
         v[i] = x;
     }
     return v;
+}
+
+typedef struct interp_arg {
+    const cg__xvar *env;
+    cg__xsrc src;
+} interp_arg;
+
+static char *interp_one(void *arg, const char *item)
+{
+    interp_arg *a = arg;
+    return cg__xml_interp(item, a->env, &a->src);
+}
+
+/* Interpolate every element of a reference list. */
+static char **interp_list(cg__xctx *c, const xmlNode *n, const char *s,
+                          const cg__xvar *env, int *cnt)
+{
+    interp_arg a = {env, {c->d, cg__xml_file(n), cg__xml_line(n), s}};
+    return cg__xml_map_list(c, n, s, interp_one, &a, cnt);
 }
 
 static int body_connection(cg__xctx *c, int mod, const xmlNode *n,

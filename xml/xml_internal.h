@@ -110,6 +110,12 @@ int cg__xml_instance(cg__xctx *c, int mod, const xmlNode *n,
  * strings, count in *n, free with cg__xml_free_list). */
 char **cg__xml_split(const char *s, int *n);
 void cg__xml_free_list(char **v, int n);
+/* s split as cg__xml_split does, each element replaced by fn(arg, it)
+ * (a new string); NULL when fn returns NULL (it said why) or out of
+ * memory (said at n). */
+char **cg__xml_map_list(cg__xctx *c, const xmlNode *n, const char *s,
+                        char *(*fn)(void *arg, const char *item), void *arg,
+                        int *cnt);
 /* A <connection>'s source and target lists (raw text, malloc'd) and
  * whether it is a select-from. */
 int cg__xml_connection_lists(cg__xctx *c, const xmlNode *n, char **src,

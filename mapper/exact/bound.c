@@ -27,9 +27,8 @@
 #include <glpk.h>
 #include <stdlib.h>
 
+#include "../model/model_internal.h"
 #include "../search/heur_internal.h"
-
-#define INF (1 << 28)
 
 /* Delay nodes of the MRRG and the largest delay entering one. */
 static int delay_nodes(const cg_mrrg *m, int *kmax)
@@ -120,7 +119,7 @@ int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
     if (emin && lat && cg__heur_min_delays(nl, m, g, emin, lat) == 0) {
         rc = 0;
         for (int e = 0; e < ne; e++)
-            if (emin[e] >= INF)
+            if (emin[e] >= CG__DIST_INF)
                 rc = 1; /* an edge no route can carry */
         int kmax;
         int have = delay_nodes(m, &kmax);

@@ -38,6 +38,10 @@ int cg__map_min_latency(const cg_netlist *nl, cg_op op);
 int cg__map_csr(int nnodes, int nedges, const int *key, size_t stride,
                 int **off, int **ids);
 
+/* An unreachable distance or delay in the searches' shortest paths: far
+ * above any route latency, and still free of overflow when two are added. */
+#define CG__DIST_INF (1 << 28)
+
 /* t modulo ii in 0 .. ii-1 (ii >= 1), for negative t too: the context
  * of cycle t. */
 static inline int cg__modii(int64_t t, int ii)

@@ -27,7 +27,6 @@
 #include "cluster_internal.h"
 #include "heur_internal.h"
 
-#define INF (1 << 28)
 
 typedef struct heur {
     const cg_netlist *nl;
@@ -139,7 +138,7 @@ static int index_mrrg(heur *H)
 static void dist_from(const heur *H, int f, int *dist, int *queue, bool *inq)
 {
     for (int i = 0; i < H->nn; i++) {
-        dist[i] = INF;
+        dist[i] = CG__DIST_INF;
         inq[i] = false;
     }
     int qh = 0, qt = 0, cap = H->nn + 1;
@@ -183,7 +182,7 @@ static int make_dmin(heur *H)
         return -1;
     }
     for (int i = 0; i < 3 * H->nf * H->nf; i++)
-        H->dmin[i] = INF;
+        H->dmin[i] = CG__DIST_INF;
     for (int p = 0; p < H->np; p++) {
         if (H->fidx[p] < 0)
             continue;
@@ -311,7 +310,7 @@ static void heights(heur *H)
 static int edge_min(const heur *H, int e)
 {
     const cg_dfg_edge *ed = cg_dfg_get_edge(H->g, e);
-    int best = INF;
+    int best = CG__DIST_INF;
     for (int i = 0; i < H->ncand[ed->src]; i++)
         for (int j = 0; j < H->ncand[ed->dst]; j++) {
             int dm = dmin(H, H->cand[ed->src][i], H->cand[ed->dst][j],
@@ -319,7 +318,7 @@ static int edge_min(const heur *H, int e)
             if (dm < best)
                 best = dm;
         }
-    return best >= INF ? 0 : best;
+    return best >= CG__DIST_INF ? 0 : best;
 }
 
 /* asap/alap: the earliest and latest starts along distance-0 edges with
@@ -651,7 +650,7 @@ static bool window_of(const heur *H, int v, int q, window *w)
         } else if (H->place[ed->src] >= 0) {
             int p = cg_mrrg_get_node(H->m, H->place[ed->src])->prim;
             int dm = dmin(H, p, q, ed->operand);
-            if (dm >= INF)
+            if (dm >= CG__DIST_INF)
                 return false;
             lower(w, H->start[ed->src] + dm - dii);
         }
@@ -662,7 +661,7 @@ static bool window_of(const heur *H, int v, int q, window *w)
             continue;
         int p = cg_mrrg_get_node(H->m, H->place[ed->dst])->prim;
         int dm = dmin(H, q, p, ed->operand);
-        if (dm >= INF)
+        if (dm >= CG__DIST_INF)
             return false;
         upper(w, H->start[ed->dst] + (int64_t)ed->distance * H->ii - dm);
     }
@@ -1018,7 +1017,7 @@ int cg__heur_min_delays(const cg_netlist *nl, const cg_mrrg *m,
     }
     for (int e = 0; rc == 0 && e < H.ne; e++) {
         const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
-        edge_min[e] = INF;
+        edge_min[e] = CG__DIST_INF;
         for (int i = 0; i < H.ncand[ed->src]; i++)
             for (int j = 0; j < H.ncand[ed->dst]; j++) {
                 int dm = dmin(&H, H.cand[ed->src][i], H.cand[ed->dst][j],

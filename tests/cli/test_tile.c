@@ -42,6 +42,28 @@ static void jacobi_text(void **state)
     golden(&r, "tile_jacobi2d.txt");
 }
 
+/* --templates: a two-file architecture (CGRA-ME's module templates beside
+ * the architecture) is read with its templates, so what stops it is the
+ * tile memory it lacks; without them its module 'pe' is unknown. */
+static void two_file_arch(void **state)
+{
+    (void)state;
+    const char *arch = "benchmarks/archs/two_file/mesh_arch.xml";
+    run r;
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
+                                     "--arch", arch, "--templates",
+                                     "benchmarks/archs/two_file/"
+                                     "module_templates.xml", NULL});
+    assert_string_equal(r.err, "error: the architecture declares no tile "
+                        "memory; tiling needs a <memory> (and a <dma>)\n");
+    assert_int_equal(r.status, 1);
+    run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
+                                     "--arch", arch, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "benchmarks/archs/two_file/mesh_arch.xml:11:"
+                                  " error: unknown module 'pe'"));
+}
+
 /* File `path` against tests/cli/golden/name (CG_UPDATE_GOLDEN=1 rewrites
  * the golden). */
 static void golden_file(const char *path, const char *name)
@@ -277,7 +299,8 @@ static void bad_values(void **state)
     run_cgramap(&r, (const char *[]){"tile", JACOBI, NULL});
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap tile: usage: cgramap tile FILE.c "
-                        "--loop TAG [--arch A.xml] [--mem BYTES] [--ii N] "
+                        "--loop TAG [--arch A.xml [--templates T.xml]] "
+                        "[--mem BYTES] [--ii N] "
                         "[--depth N] [--json] [--no-makefile] "
                         "[--export-4d PREFIX] [--sym NAME=VALUE] (see "
                         "cgramap tile --help)\n");
@@ -286,6 +309,7 @@ static void bad_values(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(two_file_arch),
         cmocka_unit_test(jacobi_text),
         cmocka_unit_test(jacobi_json),
         cmocka_unit_test(help),
