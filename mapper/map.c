@@ -115,6 +115,11 @@ void cg_map_params_init(cg_map_params *p)
     p->restricted_above = 6;
     p->sat_conflicts = 50000;
     p->sat_climb_share = 1.0 / 20;
+    p->anneal = (cg_map_anneal_params){.w_shared = 4.0, .w_unrouted = 20.0,
+                                       .w_order = 20.0, .w_len = 0.05,
+                                       .w_short = 4.0, .t_start = 2.0,
+                                       .t_end = 0.05, .rounds = 300,
+                                       .h_step = 0.2, .p_grow = 1.05};
     p->sat_horizon = 4;
     p->sat_max_literals = 20000000;
 }
@@ -162,10 +167,41 @@ static int check_count(const char *file, const char *field, int v,
     return -1;
 }
 
+/* The annealer's weights: finite and >= 0, the schedule in its ranges;
+ * -1 with one error naming the first field out of range. */
+static int check_anneal(const char *file, const cg_map_anneal_params *a,
+                        cg_diags *d)
+{
+    const struct {
+        const char *name;
+        double v, lo;
+    } f[] = {{"w_shared", a->w_shared, 0},   {"w_unrouted", a->w_unrouted, 0},
+             {"w_order", a->w_order, 0},     {"w_len", a->w_len, 0},
+             {"w_short", a->w_short, 0},     {"h_step", a->h_step, 0},
+             {"p_grow", a->p_grow, 1},       {"t_end", a->t_end, 0}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (!(f[i].v >= f[i].lo && f[i].v <= 1e9)) { /* NaN fails too */
+            cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.anneal.%s "
+                         "is %g; it must be at least %g and at most 1e9",
+                         f[i].name, f[i].v, f[i].lo);
+            return -1;
+        }
+    if (!(a->t_end > 0 && a->t_start > a->t_end && a->t_start <= 1e9) ||
+        a->rounds < 1) {
+        cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.anneal: "
+                     "t_start %g, t_end %g, rounds %d; the temperature must "
+                     "fall (t_start > t_end > 0) over at least one round",
+                     a->t_start, a->t_end, a->rounds);
+        return -1;
+    }
+    return 0;
+}
+
 int cg_map_params_check(const cg_map_params *p, const char *file,
                         cg_diags *d)
 {
     int bad = 0;
+    bad |= check_anneal(file, &p->anneal, d);
     bad |= check_count(file, "partial_tries", p->partial_tries, d);
     if (p->nego_moves < 0) {
         cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.nego_moves "
@@ -628,6 +664,7 @@ static int nego_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     cg__nego_opts no = {0};
     no.seed = o->seed;
     no.max_moves = p->nego_moves;
+    no.w = &p->anneal;
     no.timeout_s = left;
     no.orders = o->orders;
     no.norders = o->norders;

@@ -193,6 +193,24 @@ const char *cg_map_stage_name(cg_map_stage s);
  * not call the mapper, and nothing it does changes the result. */
 typedef void (*cg_map_progress_fn)(void *arg, int ii, cg_map_stage stage);
 
+/* The negotiated annealer's cost weights and cooling schedule (nego.c,
+ * docs/mapper.md "The negotiated annealer"), tuned on fir, conv3, mults2
+ * (II 2) and sobel (II 3) on the default 4x4.  A move is judged by
+ * w_shared per extra holder of a routing node (times 1 + its history),
+ * w_unrouted plus w_short per cycle lacking for each unrouted edge (times
+ * 1 + its history), w_order per memory order broken and w_len per route
+ * node.  The temperature falls geometrically from t_start to t_end over
+ * the moves allowed; rounds times along the way the nodes still shared
+ * and the edges still unrouted get h_step more history and sharing gets
+ * p_grow times dearer. */
+typedef struct cg_map_anneal_params {
+    double w_shared, w_unrouted, w_order, w_len, w_short;
+    double t_start, t_end; /* t_start > t_end > 0 */
+    int rounds;            /* >= 1 */
+    double h_step;         /* >= 0 */
+    double p_grow;         /* >= 1 */
+} cg_map_anneal_params;
+
 /* What decides a result is the input, the seed and the work limits
  * (heur_steps, nego_moves, sat_conflicts, ilp_nodes, lp_iters): the same on every machine, loaded or
  * not.  The wall-clock limits (timeout_s, time_limit_s) only cap a run;
@@ -260,6 +278,7 @@ typedef struct cg_map_params {
                              limit */
     const char *dump_cnf; /* write the SAT model of each II it tries here
                              (DIMACS, "-<ii>" appended), NULL = none */
+    cg_map_anneal_params anneal; /* the annealer's weights and schedule */
     cg_map_progress_fn progress; /* NULL = none */
     void *progress_arg;          /* progress's first argument */
 } cg_map_params;

@@ -159,6 +159,7 @@ int cg__units_dmin(const cg__units *u, int p, int q, int k);
 typedef struct cg__nego_opts {
     unsigned seed;
     long max_moves;          /* work limit: annealing moves, > 0 */
+    const cg_map_anneal_params *w; /* weights and schedule */
     double timeout_s;        /* wall-clock cap (reported in timed_out) */
     const cg__heur_order *orders; /* extra precedences, NULL = none */
     int norders;

@@ -29,27 +29,11 @@
 #include "../model/model_internal.h"
 #include "heur_internal.h"
 
-#define INF (1 << 28)
 #define LB_NONE 255 /* lower_bounds: no delay below stride (<= 97) */
 #define SLOTS 4 /* distinct (value, arrival, pred) a node may hold */
 
-/* Weights of the cost a move is judged by. */
-#define W_SHARED 4.0   /* per extra holder of a node, times 1 + history */
-#define W_UNROUTED 20.0 /* per edge with no route of its delay */
-#define W_ORDER 20.0   /* per memory order broken */
-#define W_LEN 0.05     /* per route node */
-#define W_SHORT 4.0    /* per cycle an unrouted edge lacks */
-
-/* The schedule, tuned on fir, conv3, mults2 (II 2) and sobel (II 3) on the
- * default 4x4 (docs/mapper.md): the temperature falls geometrically from
- * T_START to T_END over the moves allowed; ROUNDS times along the way the
- * nodes still shared and the edges still unrouted get H_STEP more history
- * and sharing gets P_GROW times dearer. */
-#define T_START 2.0
-#define T_END 0.05
-#define ROUNDS 300
-#define H_STEP 0.2
-#define P_GROW 1.05
+/* The cost weights and the cooling schedule are cg_map_anneal_params
+ * (map.h), in o->w. */
 
 typedef struct holder {
     int value, arrive, pred, count;
@@ -180,7 +164,9 @@ static void release(nego *N, int x, int v, int a, int p)
  * history. */
 static double unrouted_price(const nego *N, int e)
 {
-    return (W_UNROUTED + W_SHORT * N->r[e].short_by) * (1 + N->ehist[e]);
+    const cg_map_anneal_params *w = N->o->w;
+    return (w->w_unrouted + w->w_short * N->r[e].short_by) *
+           (1 + N->ehist[e]);
 }
 
 /* Put route e's nodes on the board (add) or take them off. */
@@ -418,7 +404,7 @@ static void route_edge(nego *N, int e)
     int sink = cg_mrrg_pin(N->m, func_of(N, ed->dst), ed->operand);
     int dm = cg__units_dmin(&N->U, N->prim[ed->src], N->prim[ed->dst],
                             ed->operand);
-    r->short_by = dm < INF && delay < dm ? (int)(dm - delay < 64 ? dm - delay
+    r->short_by = dm < CG__DIST_INF && delay < dm ? (int)(dm - delay < 64 ? dm - delay
                                                                  : 64)
                                          : 0;
     if (delay < 0 || delay >= N->stride || sink < 0 || f < 0)
@@ -488,8 +474,9 @@ static int broken_orders(const nego *N)
 
 static double total(const nego *N)
 {
-    return W_SHARED * N->shared + N->unr +
-           W_ORDER * N->viol + W_LEN * (double)N->len;
+    const cg_map_anneal_params *w = N->o->w;
+    return w->w_shared * N->shared + N->unr + w->w_order * N->viol +
+           w->w_len * (double)N->len;
 }
 
 static bool legal(const nego *N)
@@ -507,16 +494,16 @@ static void negotiate(nego *N)
     N->unr = 0;
     for (int e = 0; e < N->ne; e++)
         if (!N->r[e].ok) {
-            N->ehist[e] += H_STEP;
+            N->ehist[e] += N->o->w->h_step;
             N->unr += unrouted_price(N, e);
         }
     N->shared = 0;
     for (int x = 0; x < N->nn; x++)
         if (N->nocc[x] > 1) {
-            N->hist[x] += H_STEP;
+            N->hist[x] += N->o->w->h_step;
             N->shared += (N->nocc[x] - 1) * (1 + N->hist[x]);
         }
-    N->pres *= P_GROW;
+    N->pres *= N->o->w->p_grow;
     if (N->pres > 1000)
         N->pres = 1000;
 }
@@ -556,7 +543,7 @@ static void window(const nego *N, int v, int q, int64_t *lo, bool *hlo,
         if (ed->src == v || N->prim[ed->src] < 0 || follower(N, ed->src))
             continue;
         int dm = cg__units_dmin(&N->U, N->prim[ed->src], q, ed->operand);
-        if (dm >= INF)
+        if (dm >= CG__DIST_INF)
             continue;
         int64_t t = N->start[ed->src] + dm - (int64_t)ed->distance * N->ii;
         if (!*hlo || t > *lo)
@@ -568,7 +555,7 @@ static void window(const nego *N, int v, int q, int64_t *lo, bool *hlo,
         if (ed->dst == v || N->prim[ed->dst] < 0)
             continue;
         int dm = cg__units_dmin(&N->U, q, N->prim[ed->dst], ed->operand);
-        if (dm >= INF)
+        if (dm >= CG__DIST_INF)
             continue;
         int64_t t = N->start[ed->dst] + (int64_t)ed->distance * N->ii - dm;
         if (!*hhi || t < *hi)
@@ -614,12 +601,12 @@ static void follow(nego *N, int v)
         int u = ed->src;
         if (u == v || !follower(N, u))
             continue;
-        int best = -1, bestd = INF;
+        int best = -1, bestd = CG__DIST_INF;
         int64_t bestt = 0;
         for (int i = 0; i < N->U.ncand[u]; i++) {
             int p = N->U.cand[u][i];
             int dm = cg__units_dmin(&N->U, p, N->prim[v], ed->operand);
-            if (dm >= INF || dm > bestd || (dm == bestd && rnd(N) < 0.5))
+            if (dm >= CG__DIST_INF || dm > bestd || (dm == bestd && rnd(N) < 0.5))
                 continue;
             for (int k = 0; k < N->ii; k++) {
                 int64_t t = N->start[v] + (int64_t)ed->distance * N->ii -
@@ -963,12 +950,13 @@ static int anneal(nego *N)
         if (pr->col + 1 > cols)
             cols = pr->col + 1;
     }
-    double temp = T_START;
-    long period = o->max_moves / ROUNDS;
+    double temp = o->w->t_start;
+    long period = o->max_moves / o->w->rounds;
     if (period < 2L * N->n + 8)
         period = 2L * N->n + 8;
     /* cool geometrically from temp to tmin over the moves allowed */
-    double cool = pow(T_END / temp, (double)period / (double)o->max_moves);
+    double cool = pow(o->w->t_end / temp,
+                      (double)period / (double)o->max_moves);
     for (o->moves = 0; o->moves < o->max_moves; o->moves++) {
         if (N->oom || N->broken)
             return -1;
@@ -982,7 +970,7 @@ static int anneal(nego *N)
         move(N, temp, radius);
         if ((o->moves + 1) % period == 0) {
             negotiate(N);
-            temp = temp * cool > T_END ? temp * cool : T_END;
+            temp = temp * cool > o->w->t_end ? temp * cool : o->w->t_end;
         }
     }
     if (N->oom || N->broken)

@@ -350,6 +350,51 @@ static void test_cluster_steps(void **state)
     cg_diags_destroy(d);
 }
 
+/* The annealer's weights and schedule are parameters with the values
+ * nego.c was tuned with; a weight out of range, or a temperature that
+ * does not fall, is an error naming it, and cg_map maps nothing. */
+static void test_anneal_params(void **state)
+{
+    (void)state;
+    cg_map_params p;
+    cg_map_params_init(&p);
+    assert_true(p.anneal.w_shared == 4.0 && p.anneal.w_unrouted == 20.0);
+    assert_true(p.anneal.w_order == 20.0 && p.anneal.w_len == 0.05);
+    assert_true(p.anneal.w_short == 4.0 && p.anneal.t_start == 2.0);
+    assert_true(p.anneal.t_end == 0.05 && p.anneal.rounds == 300);
+    assert_true(p.anneal.h_step == 0.2 && p.anneal.p_grow == 1.05);
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map_params_check(&p, NULL, d), 0);
+    p.anneal.p_grow = 0.5;
+    assert_int_equal(cg_map_params_check(&p, "k.c", d), -1);
+    assert_string_equal(cg_diags_get(d, 0)->msg, "cg_map_params.anneal.p_grow "
+                        "is 0.5; it must be at least 1 and at most 1e9");
+    cg_diags_clear(d);
+    cg_map_params_init(&p);
+    p.anneal.w_len = NAN;
+    assert_int_equal(cg_map_params_check(&p, "k.c", d), -1);
+    assert_string_equal(cg_diags_get(d, 0)->msg, "cg_map_params.anneal.w_len "
+                        "is nan; it must be at least 0 and at most 1e9");
+    cg_diags_clear(d);
+    cg_map_params_init(&p);
+    p.anneal.t_start = 0.01;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = axpy_dfg();
+    cg_dfg_set_file(g, "axpy.c");
+    cg_map_result r;
+    assert_int_equal(cg_map(nl, g, &p, &r, d), -1);
+    assert_null(r.mapping);
+    assert_int_equal(cg_diags_size(d), 1);
+    assert_string_equal(cg_diags_get(d, 0)->msg, "cg_map_params.anneal: "
+                        "t_start 0.01, t_end 0.05, rounds 300; the "
+                        "temperature must fall (t_start > t_end > 0) over at "
+                        "least one round");
+    cg_map_result_free(&r);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 /* The policy's defaults are the constants the search used before it had
  * fields (so every result stays as it was); each bad field is an error
  * naming it, its value and its range, and cg_map maps nothing. */
@@ -584,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_search_choice),
         cmocka_unit_test(test_cluster_steps),
         cmocka_unit_test(test_policy_params),
+        cmocka_unit_test(test_anneal_params),
         cmocka_unit_test(test_partial_tries),
         cmocka_unit_test(test_restricted_above),
         cmocka_unit_test(test_cluster_threshold),

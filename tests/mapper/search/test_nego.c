@@ -32,6 +32,14 @@ static cg_mapping *nego_at(const cg_netlist *nl, const cg_mrrg *m,
     return map;
 }
 
+/* The annealer's default weights and schedule (cg_map_params_init's). */
+static const cg_map_anneal_params *anneal_defaults(void)
+{
+    static cg_map_params p;
+    cg_map_params_init(&p);
+    return &p.anneal;
+}
+
 static cg__nego_opts opts(unsigned seed, long moves)
 {
     cg__nego_opts o;
@@ -39,6 +47,7 @@ static cg__nego_opts opts(unsigned seed, long moves)
     o.seed = seed;
     o.max_moves = moves;
     o.timeout_s = 60;
+    o.w = anneal_defaults();
     return o;
 }
 
