@@ -45,6 +45,16 @@ static const char *num(const json_t *rec, const char *key, char *buf,
     return buf;
 }
 
+/* The II as text: "-" when no II was tried (an error row, whose record
+ * says 0). */
+static const char *ii_text(const json_t *rec, char *buf, size_t n)
+{
+    json_t *v = json_object_get(rec, "ii");
+    if (!json_is_integer(v) || json_integer_value(v) <= 0)
+        return "-";
+    return num(rec, "ii", buf, n);
+}
+
 static const char *status_text(const json_t *rec, char *buf, size_t n)
 {
     const char *s = str(rec, "status");
@@ -87,7 +97,7 @@ void cg_cli_map_cells(const json_t *rec, FILE *out)
         snprintf(b[7], 32, "%.0f%%", 100 * json_number_value(util));
     fprintf(out, MAP_FMT, num(rec, "nodes", b[0], 32),
             num(rec, "res_mii", b[1], 32), num(rec, "rec_mii", b[2], 32),
-            str(rec, "bottleneck"), num(rec, "ii", b[3], 32),
+            str(rec, "bottleneck"), ii_text(rec, b[3], 32),
             status_text(rec, st, sizeof st), str(rec, "proof"),
             real(rec, "seconds", "%.2fs", b[4], 32), fus(rec, b[5], 32),
             json_is_number(util) ? b[7] : "-",

@@ -143,9 +143,14 @@ static const char *unsupported_fix(cg_op op)
 {
     switch (op) {
     case CG_OP_INPUT:
-    case CG_OP_OUTPUT:
-        return "live-ins and live-outs need IO: give the mesh IO blocks "
+        return "live-ins need IO: give the mesh IO blocks "
                "(io=\"every-side-port\", docs/xml.md) or add IO primitives";
+    case CG_OP_OUTPUT:
+        return "live-outs and the loop's exit test need IO: give the mesh "
+               "IO blocks (io=\"every-side-port\", docs/xml.md) or add IO "
+               "primitives; or let the array's controller run the loop "
+               "(cgramap --loop-control array), whose exit test then needs "
+               "none";
     case CG_OP_CONST:
         return "constants need a ConstUnit, or immediates on the units "
                "that use them (immediate=, docs/xml.md)";
