@@ -5,7 +5,8 @@
 # the seed and the work limits only; a wall-clock cap is the one thing
 # that may change it, and a row it decided says `capped`.  Prints each
 # run's wall time and mapping seconds, then the rows that differ (JSON
-# fields other than the seconds), and exits 1 when any does.
+# fields other than the seconds) and whether a cap explains it, and exits
+# 1 when a row differs with no cap on either side.
 #   benchmarks/perf/determinism.sh CGRAMAP [LOAD]
 set -eu
 CGRAMAP=$1
@@ -46,12 +47,18 @@ for name, s in (("quiet", qs), ("loaded", ls)):
     wall = open(f"{tmp}/{name}.time").read().split()[-1]
     capped = sum(1 for r in (q if name == "quiet" else l) if r.get("capped"))
     print(f"{name:7} wall {wall:>7} s  mapping {s:7.1f} s  capped rows {capped}")
+def capped(r):
+    return bool(r.get("capped")) or any(t.get("capped") for t in r.get("tries", []))
 diff = [(a, b) for a, b in zip(q, l) if a != b]
 if len(q) != len(l):
     print(f"row counts differ: {len(q)} and {len(l)}")
+bad = 0
 for a, b in diff:
     keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
-    print(f"differs: {a['benchmark']}/{a['loop']}: {', '.join(keys)}")
-print(f"{len(q) - len(diff)} of {len(q)} rows identical but for seconds")
-sys.exit(1 if diff or len(q) != len(l) else 0)
+    why = "a wall-clock cap, marked" if capped(a) or capped(b) else "NOT capped"
+    bad += not (capped(a) or capped(b))
+    print(f"differs ({why}): {a['benchmark']}/{a['loop']}: {', '.join(keys)}")
+print(f"{len(q) - len(diff)} of {len(q)} rows identical but for seconds; "
+      f"{bad} differ without a cap")
+sys.exit(1 if bad or len(q) != len(l) else 0)
 EOF
