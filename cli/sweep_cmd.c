@@ -365,9 +365,15 @@ static void cancel_old_merge(const json_t *state)
 static int submit(const script *x, json_t *state)
 {
     int n = x->s->shards;
-    char list[8192], queued[4096], id[64], args[8192];
+    /* args holds a list or the queued ids, the folder and the words */
+    char list[8192], queued[4096], id[64], args[8192 + 4096 + 64];
     to_submit(x->dir, state, n, list, queued, sizeof queued);
     cancel_old_merge(state);
+    if (strlen(x->dir) > 4000) {
+        fprintf(stderr, "%s: error: the sweep folder's name is too long for "
+                "sbatch's command line; use a shorter path\n", x->dir);
+        return 1;
+    }
     if (list[0]) {
         snprintf(args, sizeof args, "--array=%s '%s/sweep.sbatch'", list,
                  x->dir);
