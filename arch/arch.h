@@ -253,11 +253,14 @@ int cg_netlist_addr_width(const cg_netlist *nl);
  * on netlists they edit or reload. */
 int cg_netlist_check(const cg_netlist *nl, cg_diags *d);
 
+/* The writers return 0 when every byte reached out (flushed), or -1 with
+ * errno ENOMEM (out of memory: nothing written) or the write's error
+ * (ENOSPC for a full disk, ...). */
 /* Deterministic text form of the whole netlist (golden tests). */
-void cg_netlist_write(const cg_netlist *nl, FILE *out);
+int cg_netlist_write(const cg_netlist *nl, FILE *out);
 /* Human summary: grid, blocks, FuncUnits per opcode, MEMUnits, registers,
  * muxes, register files, IOs, const units, memories and DMA. */
-void cg_netlist_summary(const cg_netlist *nl, FILE *out);
+int cg_netlist_summary(const cg_netlist *nl, FILE *out);
 /* The pictures' geometry, in points with y growing upward (Graphviz's
  * convention): xy[2i], xy[2i+1] get the centre of primitive i (blocks on
  * their grid, a block's primitives on a small grid inside its cell,
@@ -268,7 +271,7 @@ void cg_netlist_layout(const cg_netlist *nl, double *xy, double size[2]);
 /* Graphviz picture of the array on its grid: primitives pinned at
  * cg_netlist_layout's points (inputscale=72), one outline per block, every
  * connection an arrow.  Render with `neato -Tsvg`. */
-void cg_netlist_write_dot(const cg_netlist *nl, FILE *out);
+int cg_netlist_write_dot(const cg_netlist *nl, FILE *out);
 
 #ifdef __cplusplus
 }

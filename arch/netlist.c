@@ -219,7 +219,7 @@ static void write_dma(const cg_dma_params *d, FILE *out)
     fputc('\n', out);
 }
 
-void cg_netlist_write(const cg_netlist *nl, FILE *out)
+int cg_netlist_write(const cg_netlist *nl, FILE *out)
 {
     fprintf(out, "grid %d %d\n", nl->rows, nl->cols);
     for (int i = 0; i < nl->nmems; i++)
@@ -241,6 +241,7 @@ void cg_netlist_write(const cg_netlist *nl, FILE *out)
         }
         fputc('\n', out);
     }
+    return cg_write_end(out, true);
 }
 
 /* ---- summary ------------------------------------------------------------ */
@@ -337,7 +338,7 @@ static void summary_imm(const cg_netlist *nl, FILE *out)
         fprintf(out, "units with immediates: %d (%d..%d bits)\n", n, lo, hi);
 }
 
-void cg_netlist_summary(const cg_netlist *nl, FILE *out)
+int cg_netlist_summary(const cg_netlist *nl, FILE *out)
 {
     fprintf(out, "grid: %dx%d\n", nl->rows, nl->cols);
     fprintf(out, "blocks: %d\n", nl->nblocks);
@@ -359,13 +360,14 @@ void cg_netlist_summary(const cg_netlist *nl, FILE *out)
                 nl->mems[i].banks, nl->mems[i].ports);
     if (!nl->has_dma) {
         fprintf(out, "DMA: none\n");
-        return;
+        return cg_write_end(out, true);
     }
     const cg_dma_params *d = &nl->dma;
     fprintf(out, "DMA: %d channel(s), %g bytes/cycle, %d setup cycles, %d "
             "dims, external memory %lld bytes\n", d->channels,
             d->bytes_per_cycle, d->setup_cycles, d->max_dims,
             (long long)d->ext_bytes);
+    return cg_write_end(out, true);
 }
 
 /* ---- Graphviz ----------------------------------------------------------- */
@@ -509,11 +511,11 @@ static void dot_blocks(const cg_netlist *nl, const double *xy, FILE *out)
     }
 }
 
-void cg_netlist_write_dot(const cg_netlist *nl, FILE *out)
+int cg_netlist_write_dot(const cg_netlist *nl, FILE *out)
 {
     double *xy = malloc(((size_t)nl->nprims + 1) * 2 * sizeof *xy), size[2];
     if (!xy)
-        return;
+        return cg_write_end(out, false);
     cg_netlist_layout(nl, xy, size);
     fprintf(out, "/* positions in points (inputscale=72): neato -Tsvg */\n"
             "digraph cgra {\n  layout=neato;\n  inputscale=72;\n"
@@ -534,4 +536,5 @@ void cg_netlist_write_dot(const cg_netlist *nl, FILE *out)
         }
     }
     fprintf(out, "}\n");
+    return cg_write_end(out, true);
 }

@@ -68,9 +68,14 @@ static int arch_parse(int argc, char **argv, arch_opts *o)
     return 0;
 }
 
-static void dot_writer(void *nl, FILE *f)
+static int dot_writer(void *nl, FILE *f)
 {
-    cg_netlist_write_dot(nl, f);
+    return cg_netlist_write_dot(nl, f);
+}
+
+static int summary_writer(void *nl, FILE *f)
+{
+    return cg_netlist_summary(nl, f);
 }
 
 static int write_dot(const cg_netlist *nl, const char *path)
@@ -103,7 +108,7 @@ int cg_cli_arch(int argc, char **argv)
     cg_diags_print(d, stderr);
     int rc = nl ? 0 : 1;
     if (nl) {
-        cg_netlist_summary(nl, stdout);
+        if (cg_cli_write_file("-", summary_writer, nl) != 0) rc = 1;
         if (o.dot && write_dot(nl, o.dot) != 0) rc = 1;
         if (o.svg && write_svg(nl, o.svg) != 0) rc = 1;
     }

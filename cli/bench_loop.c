@@ -36,30 +36,30 @@ typedef struct map_files {
     int norders;
 } map_files;
 
-static void write_txt(void *a, FILE *f)
+static int write_txt(void *a, FILE *f)
 {
     const map_files *m = a;
-    cg_mapping_write(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
+    return cg_mapping_write(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
 }
 
-static void write_json(void *a, FILE *f)
+static int write_json(void *a, FILE *f)
 {
     const map_files *m = a;
-    cg_mapping_write_json(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
+    return cg_mapping_write_json(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
 }
 
-static void write_dot(void *a, FILE *f)
+static int write_dot(void *a, FILE *f)
 {
     const map_files *m = a;
-    cg_mapping_write_dot(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
+    return cg_mapping_write_dot(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
 }
 
 /* The graph mapped, so that `cgramap check` and `sim` can read the
  * mapping back (a tiled loop's tile DFG exists nowhere else). */
-static void write_dfg(void *a, FILE *f)
+static int write_dfg(void *a, FILE *f)
 {
     const map_files *m = a;
-    cg_dfg_write_dot_ordered(m->g, m->orders, m->norders, f);
+    return cg_dfg_write_dot_ordered(m->g, m->orders, m->norders, f);
 }
 
 /* DIR/<bench>.<loop>.{txt,json,dot,dfg.dot} and the .dot rendered as

@@ -4,6 +4,8 @@
 #include "cli/bench.h"
 #include "cli/commands.h"
 
+#include "common/util.h"
+
 #include <csv.h>
 #include <string.h>
 
@@ -137,10 +139,12 @@ bool cg_cli_record_ok(const json_t *rec)
            strcmp(v, "no") != 0 && strncmp(v, "not verified", 12) != 0;
 }
 
-static void json_writer(void *arg, FILE *f)
+static int json_writer(void *arg, FILE *f)
 {
-    json_dumpf(arg, f, JSON_INDENT(2) | JSON_SORT_KEYS);
-    fputc('\n', f);
+    bool built = json_dumpf(arg, f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
+    if (built)
+        fputc('\n', f);
+    return cg_write_end(f, built);
 }
 
 int cg_cli_write_json(const char *path, json_t *recs)
@@ -177,7 +181,7 @@ static void csv_field(FILE *f, const json_t *v, bool last)
 
 /* RFC 4180: a header line, then one line per record.  Records of a
  * comparison (cli/compare.c) name their array: "arch" comes first. */
-static void csv_writer(void *arg, FILE *f)
+static int csv_writer(void *arg, FILE *f)
 {
     const json_t *recs = arg;
     bool arch = json_object_get(json_array_get(recs, 0), "arch") != NULL;
@@ -193,6 +197,7 @@ static void csv_writer(void *arg, FILE *f)
         for (int c = 0; csv_cols[c]; c++)
             csv_field(f, json_object_get(rec, csv_cols[c]), !csv_cols[c + 1]);
     }
+    return cg_write_end(f, true);
 }
 
 int cg_cli_write_csv(const char *path, const json_t *recs)

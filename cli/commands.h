@@ -26,10 +26,15 @@ struct cg_netlist *cg_cli_load_netlist(const char *arch,
                                        struct cg_diags *d);
 
 /* Write path through fn(arg, f): a regular or new file whole or not at
- * all, anything else (FIFO, device, "-" for stdout) in place (files.c);
- * 0, or -1 with "path: error: cannot write this file" on stderr. */
-typedef void (*cg_cli_writer)(void *arg, FILE *f);
+ * all, anything else (FIFO, device, "-" for stdout) in place (files.c).
+ * fn returns 0, or -1 with errno set (the library writers' convention).
+ * 0, or -1 with "path: error: cannot write this file (why)" on stderr
+ * ("cgramap: error: cannot write standard output (why)" for "-"). */
+typedef int (*cg_cli_writer)(void *arg, FILE *f);
 int cg_cli_write_file(const char *path, cg_cli_writer fn, void *arg);
+/* strerror(err), but "out of memory" for ENOMEM: the words of cgramap's
+ * other messages, which tests/fuzz/oom.sh looks for. */
+const char *cg_cli_strerror(int err);
 /* Render the Graphviz source dot(arg, f) writes with `neato -Tsvg` and
  * write the SVG to path whole or not at all; 0, or -1 with the reason
  * (neato missing or failing, path unwritable) on stderr. */

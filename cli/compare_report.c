@@ -8,6 +8,7 @@
  * the figures back from the picture. */
 #include "cli/compare.h"
 #include "cli/commands.h"
+#include "common/util.h"
 
 #include <math.h>
 #include <string.h>
@@ -357,7 +358,7 @@ static void kernels_table(FILE *f, const page *p, const json_t *ks)
     fputs("</table>\n", f);
 }
 
-static void page_writer(void *arg, FILE *f)
+static int page_writer(void *arg, FILE *f)
 {
     const page *p = arg;
     json_t *ks = cg_cli_cmp_kernels(p->recs);
@@ -397,16 +398,18 @@ static void page_writer(void *arg, FILE *f)
           "1/II, the steady state of the modulo schedule.</p>\n</body>\n"
           "</html>\n", f);
     json_decref(ks);
+    return cg_write_end(f, ks != NULL);
 }
 
 typedef void (*chart_fn)(const cg_cli_array *, int, const json_t *, FILE *);
 
-static void chart_writer(void *arg, FILE *f)
+static int chart_writer(void *arg, FILE *f)
 {
     const page *p = ((void **)arg)[0];
     chart_fn fn = *(chart_fn *)((void **)arg)[1];
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
     fn(p->arr, p->narr, p->recs, f);
+    return cg_write_end(f, true);
 }
 
 int cg_cli_report(const char *dir, const cg_cli_array *arr, int narr,

@@ -137,11 +137,13 @@ static int state_orders(cg_dfg **gs, int n, cg_diags *d)
     return 0;
 }
 
-static void write_graphs(void *arg, FILE *f)
+static int write_graphs(void *arg, FILE *f)
 {
     cg_dfg **gs = ((void **)arg)[0];
     int n = *(int *)((void **)arg)[1];
-    for (int i = 0; i < n; i++) cg_dfg_write_dot(gs[i], f);
+    for (int i = 0; i < n; i++)
+        if (cg_dfg_write_dot(gs[i], f) != 0) return -1;
+    return 0;
 }
 
 int cg_cli_dfg(int argc, char **argv)
@@ -159,9 +161,9 @@ int cg_cli_dfg(int argc, char **argv)
         rc = 1;
     cg_diags_print(d, stderr);
     void *arg[2] = {gs, &n};
-    if (!o.out)
-        write_graphs(arg, stdout);
-    else if (rc == 0 && cg_cli_write_file(o.out, write_graphs, arg) != 0)
+    /* on standard output, the graphs made before an error still show */
+    if ((!o.out || rc == 0) &&
+        cg_cli_write_file(o.out ? o.out : "-", write_graphs, arg) != 0)
         rc = 1;
     for (int i = 0; i < n; i++) cg_dfg_destroy(gs[i]);
     free(gs);

@@ -19,18 +19,40 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int fail(const char *path)
+const char *cg_cli_strerror(int err)
 {
-    fprintf(stderr, "%s: error: cannot write this file\n", path);
+    return err == ENOMEM ? "out of memory" : strerror(err);
+}
+
+/* The failure, with errno's reason; standard output is named, not "-". */
+static int fail(const char *path, int err)
+{
+    const char *why = cg_cli_strerror(err);
+    if (!strcmp(path, "-"))
+        fprintf(stderr, "cgramap: error: cannot write standard output "
+                "(%s)\n", why);
+    else
+        fprintf(stderr, "%s: error: cannot write this file (%s)\n", path,
+                why);
     return -1;
 }
 
-/* fn's output into f, then closed; 0 when every byte went out. */
+/* errno after a failed call that may not have set it. */
+static int cause(void)
+{
+    return errno ? errno : EIO;
+}
+
+/* fn's output into f, then closed; 0 when every byte went out, else the
+ * errno of the first failure. */
 static int finish(FILE *f, cg_cli_writer fn, void *arg)
 {
-    fn(arg, f);
-    int bad = ferror(f);
-    return (fclose(f) | bad) ? -1 : 0;
+    errno = 0;
+    int err = fn(arg, f) != 0 ? cause() : 0;
+    errno = 0;
+    if (fclose(f) != 0 && !err)
+        err = cause();
+    return err;
 }
 
 /* Is st the file open as descriptor fd? */
@@ -52,11 +74,13 @@ static int write_in_place(const char *path, const struct stat *st,
                                                       : NULL;
     if (s) {
         fflush(stdout);
-        fn(arg, s);
-        return fflush(s) || ferror(s) ? fail(path) : 0;
+        errno = 0;
+        int bad = fn(arg, s) != 0 || fflush(s) != 0 || ferror(s);
+        return bad ? fail(path, cause()) : 0;
     }
     FILE *f = fopen(path, "w");
-    return f && finish(f, fn, arg) == 0 ? 0 : fail(path);
+    int err = f ? finish(f, fn, arg) : errno;
+    return err ? fail(path, err) : 0;
 }
 
 /* The mode a new file gets: 0666 less the umask (read without changing
@@ -76,17 +100,19 @@ static int write_whole(const char *path, const char *real, mode_t mode,
     size_t n = strlen(real) + 16;
     char *tmp = malloc(n);
     if (!tmp)
-        return fail(path);
+        return fail(path, ENOMEM);
     snprintf(tmp, n, "%s.tmpXXXXXX", real);
     int fd = mkstemp(tmp);
     FILE *f = fd >= 0 && fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
+    int err = f ? finish(f, fn, arg) : errno;
     if (!f && fd >= 0)
         close(fd);
-    int rc = f && finish(f, fn, arg) == 0 && rename(tmp, real) == 0 ? 0 : -1;
-    if (rc < 0 && fd >= 0)
+    if (!err && rename(tmp, real) != 0)
+        err = errno;
+    if (err && fd >= 0)
         unlink(tmp);
     free(tmp);
-    return rc < 0 ? fail(path) : 0;
+    return err ? fail(path, err) : 0;
 }
 
 int cg_cli_write_file(const char *path, cg_cli_writer fn, void *arg)
@@ -99,7 +125,7 @@ int cg_cli_write_file(const char *path, cg_cli_writer fn, void *arg)
         return write_in_place(path, &st, fn, arg);
     char real[PATH_MAX];
     if (exists && !realpath(path, real))
-        return fail(path);
+        return fail(path, errno);
     return write_whole(path, exists ? real : path,
                        exists ? st.st_mode & 07777 : new_mode(), fn, arg);
 }

@@ -140,10 +140,10 @@ typedef struct map_job {
     const cg_dfg *g;
 } map_job;
 
-static void mapping_writer(void *arg, FILE *f)
+static int mapping_writer(void *arg, FILE *f)
 {
     const map_job *j = arg;
-    cg_mapping_write(j->res->mapping, j->res->mrrg, j->nl, j->g, f);
+    return cg_mapping_write(j->res->mapping, j->res->mrrg, j->nl, j->g, f);
 }
 
 /* Map, check, print the row; the exit status. */

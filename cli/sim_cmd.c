@@ -240,10 +240,11 @@ static int compare(const cg_cli_saved *s, const sim_opts *o,
     return rc;
 }
 
-static void write_mem(void *arg, FILE *f)
+static int write_mem(void *arg, FILE *f)
 {
     const cg_mem *m = arg;
     fwrite(m->data, 1, m->size, f);
+    return cg_write_end(f, true);
 }
 
 /* Simulate, print, compare, write; the exit status. */

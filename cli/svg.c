@@ -3,7 +3,9 @@
  * through a pipe into memory and is written whole, so a missing or failing
  * neato leaves no file behind. */
 #include "cli/commands.h"
+#include "common/util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -55,10 +57,11 @@ typedef struct svg_text {
     size_t len;
 } svg_text;
 
-static void write_text(void *arg, FILE *f)
+static int write_text(void *arg, FILE *f)
 {
     const svg_text *t = arg;
     fwrite(t->buf, 1, t->len, f);
+    return cg_write_end(f, true);
 }
 
 int cg_cli_write_svg(const char *path, cg_cli_writer dot, void *arg)
@@ -69,14 +72,18 @@ int cg_cli_write_svg(const char *path, cg_cli_writer dot, void *arg)
                 "picture's source\n", path);
         return -1;
     }
-    dot(arg, src);
+    errno = 0;
+    int err = dot(arg, src) != 0 ? (errno ? errno : EIO) : 0;
     char *buf = NULL;
     size_t len = 0;
-    int st = fflush(src) == 0 && fseek(src, 0, SEEK_SET) == 0
+    int st = !err && fflush(src) == 0 && fseek(src, 0, SEEK_SET) == 0
                  ? render(src, &buf, &len) : -1;
     fclose(src);
     int rc = -1;
-    if (st == 127)
+    if (err)
+        fprintf(stderr, "%s: error: cannot write the picture's source "
+                "(%s)\n", path, cg_cli_strerror(err));
+    else if (st == 127)
         fprintf(stderr, "%s: error: drawing this picture needs graphviz's "
                 "neato, which is not installed (apt-get install graphviz)\n",
                 path);

@@ -10,6 +10,7 @@
  * PATHs and the files in the rows read as in a run on one machine. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/commands.h"
+#include "common/util.h"
 #include "cli/options.h"
 #include "cli/shard.h"
 #include "cli/sweep.h"
@@ -203,7 +204,7 @@ static void sbatch_head(FILE *f, const script *x, const char *what,
         fprintf(f, "#SBATCH --account=%s\n", x->s->account);
 }
 
-static void write_shards(void *arg, FILE *f)
+static int write_shards(void *arg, FILE *f)
 {
     const script *x = arg;
     sbatch_head(f, x, "one array task per shard of the sweep",
@@ -230,9 +231,10 @@ static void write_shards(void *arg, FILE *f)
     fputs("\nrc=$?\n# 1: a loop did not map or verify; its row is in the "
           "part\nif [ \"$rc\" -le 1 ] && [ -s \"$part\" ]; then exit 0; fi\n"
           "echo \"$rc\" > \"$dir/parts/shard-$i.failed\"\nexit \"$rc\"\n", f);
+    return cg_write_end(f, true);
 }
 
-static void write_merge(void *arg, FILE *f)
+static int write_merge(void *arg, FILE *f)
 {
     const script *x = arg;
     sbatch_head(f, x, "the parts into what one run of the sweep prints "
@@ -254,6 +256,7 @@ static void write_merge(void *arg, FILE *f)
     for (int s = 1; s <= x->s->shards; s++)
         fprintf(f, " \\\n    \"$dir/parts/shard-%d.json\"", s);
     fputc('\n', f);
+    return cg_write_end(f, true);
 }
 
 /* DIR, DIR/parts and DIR/logs; 0, or -1 after the message. */
@@ -399,10 +402,12 @@ static int submit(const script *x, json_t *state)
 
 /* ---- the command --------------------------------------------------------- */
 
-static void state_writer(void *arg, FILE *f)
+static int state_writer(void *arg, FILE *f)
 {
-    json_dumpf(arg, f, JSON_INDENT(2));
-    fputc('\n', f);
+    bool built = json_dumpf(arg, f, JSON_INDENT(2)) == 0;
+    if (built)
+        fputc('\n', f);
+    return cg_write_end(f, built);
 }
 
 /* The sweep's state: the one there when it has this shard count, else a

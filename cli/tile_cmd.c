@@ -11,6 +11,7 @@
 
 #include "arch/arch.h"
 #include "common/diag.h"
+#include "common/util.h"
 #include "extract/extract.h"
 #include "tiling/tile.h"
 #include "xml/xml.h"
@@ -172,23 +173,32 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
     return 0;
 }
 
+/* What `tile` prints: the plan, the program and its schedule. */
+typedef struct tile_out {
+    const cg_tile_plan *plan;
+    const cg_tile_program *g;
+    const cg_tile_sched *s;
+} tile_out;
+
 /* The plan, the program's descriptors and the schedule. */
-static void tile_text(const cg_tile_plan *plan, const cg_tile_program *g,
-                      const cg_tile_sched *s)
+static int tile_text(void *arg, FILE *f)
 {
-    const cg_tile_descs *l = cg_tile_program_descs(g);
-    cg_tile_plan_write(plan, stdout);
-    printf("\ndescriptors: %d, lowered to the DMA limits\n", l->n);
-    cg_tile_desc_write_table(l->v, l->n, cg_tile_plan_get_model(plan),
-                             stdout);
-    printf("\n");
-    cg_tile_sched_write(s, plan, stdout);
+    const tile_out *t = arg;
+    const cg_tile_descs *l = cg_tile_program_descs(t->g);
+    if (cg_tile_plan_write(t->plan, f) != 0)
+        return -1;
+    fprintf(f, "\ndescriptors: %d, lowered to the DMA limits\n", l->n);
+    if (cg_tile_desc_write_table(l->v, l->n,
+                                 cg_tile_plan_get_model(t->plan), f) != 0)
+        return -1;
+    fprintf(f, "\n");
+    return cg_tile_sched_write(t->s, t->plan, f);
 }
 
-static int tile_json(const cg_tile_plan *plan, const cg_tile_program *g,
-                     const cg_tile_sched *s)
+static int tile_json(void *arg, FILE *f)
 {
-    return cg_tile_write_json(plan, g, s, stdout) == 0 ? 0 : 1;
+    const tile_out *t = arg;
+    return cg_tile_write_json(t->plan, t->g, t->s, f);
 }
 
 /* One side's 4D buffer, one word per line. */
@@ -197,11 +207,12 @@ typedef struct words {
     size_t n;
 } words;
 
-static void write_words(void *arg, FILE *f)
+static int write_words(void *arg, FILE *f)
 {
     const words *w = arg;
     for (size_t i = 0; i < w->n; i++)
         fprintf(f, "%016llx\n", (unsigned long long)w->v[i]);
+    return cg_write_end(f, true);
 }
 
 /* Both sides exported before either file is written, so a descriptor the
@@ -244,11 +255,8 @@ static int tile_print(const tile_opts *o, const cg_tile_plan *plan,
     cg_tile_sched s;
     int rc = 1;
     if (g && cg_tile_schedule(plan, g, o->p.ii, o->p.depth, &s, d) == 0) {
-        rc = 0;
-        if (o->json)
-            rc = tile_json(plan, g, &s);
-        else
-            tile_text(plan, g, &s);
+        tile_out t = {plan, g, &s};
+        rc = cg_cli_write_file("-", o->json ? tile_json : tile_text, &t);
         if (rc == 0 && o->export_4d)
             rc = export_4d(o->export_4d, g, !o->json, d);
     }

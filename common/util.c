@@ -88,6 +88,20 @@ char *cg_slurp_stream_max(FILE *f, size_t max, size_t *len)
     return buf;
 }
 
+int cg_write_end(FILE *out, bool built)
+{
+    int err = fflush(out) != 0 ? errno : 0;
+    if (ferror(out)) {
+        errno = err ? err : EIO;
+        return -1;
+    }
+    if (!built) {
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
+}
+
 char *cg_slurp_stream(FILE *f, size_t *len)
 {
     return cg_slurp_stream_max(f, SIZE_MAX / 4, len);

@@ -6,6 +6,7 @@
 #ifndef CG_UTIL_H
 #define CG_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +49,13 @@ char *cg_slurp_stream(FILE *f, size_t *len);
  * end). */
 char *cg_slurp_max(const char *path, size_t max, size_t *len);
 char *cg_slurp_stream_max(FILE *f, size_t max, size_t *len);
+
+/* The end of every writer of a stream (cg_dfg_write_dot, cg_mapping_write,
+ * ...): out flushed, so that a full disk shows now and not at fclose.  0
+ * when built is true and every byte reached out; else -1 with errno
+ * ENOMEM (built false: the writer ran out of memory and wrote nothing or
+ * a part) or the write's error (EIO when the stream no longer says). */
+int cg_write_end(FILE *out, bool built);
 
 #ifdef __cplusplus
 }

@@ -127,8 +127,10 @@ cg_dfg *cg_dfg_read_text(const char *path, cg_diags *d);
  * error naming them. */
 cg_dfg *cg_dfg_read_file(const char *path, cg_diags *d);
 
-/* Write cgramap's .dot form: CGRA-ME readable, and lossless. */
-void cg_dfg_write_dot(const cg_dfg *g, FILE *out);
+/* Write cgramap's .dot form: CGRA-ME readable, and lossless.  0 when every
+ * byte reached out (flushed), or -1 with errno set by the failed write
+ * (ENOSPC for a full disk, ...). */
+int cg_dfg_write_dot(const cg_dfg *g, FILE *out);
 
 /* ---- the interpreter --------------------------------------------------- */
 
@@ -178,8 +180,8 @@ void cg_dfg_clear_mem_order(cg_dfg *g);
  * of the order g states (n < 0: none).  The main job's --mapping-dir
  * passes the order the mapper derived from the nest, which the .dot
  * cannot hold: read back, the graph is ordered as it was mapped. */
-void cg_dfg_write_dot_ordered(const cg_dfg *g, const cg_mem_order *v, int n,
-                              FILE *out);
+int cg_dfg_write_dot_ordered(const cg_dfg *g, const cg_mem_order *v, int n,
+                             FILE *out);
 
 /* ---- the loop nest (filled by the extractor, read by the tiler) -------- */
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/util.h"
 #include "dfg.h"
 
 /* A bare Graphviz id that is not a keyword; anything else is quoted. */
@@ -110,15 +111,15 @@ static void put_mem_order(FILE *out, const cg_dfg *g, const cg_mem_order *v,
 
 /* The name is quoted when it is G: the reader takes an unquoted G for
  * CGRA-ME's placeholder and names the graph after its file instead. */
-void cg_dfg_write_dot(const cg_dfg *g, FILE *out)
+int cg_dfg_write_dot(const cg_dfg *g, FILE *out)
 {
     const cg_mem_order *v;
     int n = cg_dfg_mem_order(g, &v);
-    cg_dfg_write_dot_ordered(g, v, n, out);
+    return cg_dfg_write_dot_ordered(g, v, n, out);
 }
 
-void cg_dfg_write_dot_ordered(const cg_dfg *g, const cg_mem_order *v, int n,
-                              FILE *out)
+int cg_dfg_write_dot_ordered(const cg_dfg *g, const cg_mem_order *v, int n,
+                             FILE *out)
 {
     const char *name = cg_dfg_name(g);
     fputs("digraph ", out);
@@ -135,4 +136,5 @@ void cg_dfg_write_dot_ordered(const cg_dfg *g, const cg_mem_order *v, int n,
     for (int e = 0; e < cg_dfg_nedges(g); e++)
         put_edge(out, g, cg_dfg_get_edge(g, e));
     fputs("}\n", out);
+    return cg_write_end(out, true);
 }

@@ -130,21 +130,26 @@ typedef struct cg_mapping {
 
 cg_mapping *cg_mapping_create(int ii, int nnodes, int nedges);
 void cg_mapping_destroy(cg_mapping *m); /* accepts NULL */
+/* The writers below, like every writer of cgramap's headers, flush out
+ * and return 0 when every byte reached it, or -1 with errno ENOMEM (out of
+ * memory: nothing or a part written) or the write's error (ENOSPC for a
+ * full disk, ...).  A caller writing a file should write a temporary one
+ * and rename it on 0, as the cgramap program does. */
 /* Text form: placements, start times, and each route by MRRG node names
  * ("block_1_2.func@c1", "block_1_2.reg.out@c0") with its latency. */
-void cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
-                      const cg_netlist *nl, const cg_dfg *g, FILE *out);
+int cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
+                     const cg_netlist *nl, const cg_dfg *g, FILE *out);
 /* The configuration as JSON: placements, routes and, per context, the op
  * each unit runs and the input each mux selects. */
-void cg_mapping_write_json(const cg_mapping *m, const cg_mrrg *mrrg,
-                           const cg_netlist *nl, const cg_dfg *g, FILE *out);
+int cg_mapping_write_json(const cg_mapping *m, const cg_mrrg *mrrg,
+                          const cg_netlist *nl, const cg_dfg *g, FILE *out);
 /* A Graphviz picture on the array's grid (cg_netlist_layout), one panel
  * per context: each unit's op and DFG node, the value each routing
  * primitive carries, unused primitives faint, route steps between
  * primitives as arrows coloured per value (a delay labelled).  Render
  * with `neato -Tsvg`. */
-void cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
-                          const cg_netlist *nl, const cg_dfg *g, FILE *out);
+int cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
+                         const cg_netlist *nl, const cg_dfg *g, FILE *out);
 
 /* ---- the ILP mapper ------------------------------------------------------ */
 

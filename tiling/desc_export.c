@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/util.h"
 #include "desc_internal.h"
 #include "tile_internal.h"
 
@@ -197,8 +198,8 @@ static void write_row(const cg_tile_desc *d, int i, const cg_tile_model *m,
             size, pad, ea, es, ta, ts, rep, cg_tile_desc_ext_bytes(d));
 }
 
-void cg_tile_desc_write_table(const cg_tile_desc *v, int n,
-                              const cg_tile_model *m, FILE *out)
+int cg_tile_desc_write_table(const cg_tile_desc *v, int n,
+                             const cg_tile_model *m, FILE *out)
 {
     fprintf(out, "%4s %-3s %-8s %5s %4s %-14s %-10s %-12s %-14s %-10s %-14s "
             "%-18s %8s\n", "#", "dir", "array", "tile", "elem", "sizes",
@@ -206,6 +207,7 @@ void cg_tile_desc_write_table(const cg_tile_desc *v, int n,
             "tile strides", "repeat (ext/tile)", "bytes");
     for (int i = 0; i < n; i++)
         write_row(&v[i], i, m, out);
+    return cg_write_end(out, true);
 }
 
 /* ---- JSON --------------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* print.c: the plan and the schedule as readable text and as JSON
  * (jansson), for the CLI's `tile` command and the benchmark rows.
  */
+#include "../common/util.h"
 #include "tile_internal.h"
 
 static void dims_text(const int64_t *v, int n, char *buf, size_t len)
@@ -32,7 +33,7 @@ static void write_view(const cg_tile_array_info *ai, FILE *out)
                     (long long)ai->dims[d]);
 }
 
-void cg_tile_plan_write(const cg_tile_plan *p, FILE *out)
+int cg_tile_plan_write(const cg_tile_plan *p, FILE *out)
 {
     const cg_tile_model *m = p->m;
     const cg_tile_summary *s = &p->s;
@@ -77,6 +78,7 @@ void cg_tile_plan_write(const cg_tile_plan *p, FILE *out)
             "compute per tile: %s\n", (long long)s->mem_used,
             (long long)s->mem_bytes, 100.0 * s->mem_use,
             s->dma_ok ? "yes" : "no");
+    return cg_write_end(out, true);
 }
 
 static json_t *ints(const int64_t *v, int n)
@@ -93,10 +95,11 @@ int cg_tile_write_json(const cg_tile_plan *p, const cg_tile_program *g,
     json_t *j = json_pack("{s:o, s:o, s:o}", "plan", cg__tile_plan_json(p),
                           "descriptors", cg__tile_program_json(g, p),
                           "schedule", cg__tile_sched_json(s));
-    int rc = j && json_dumpf(j, out, JSON_INDENT(2) | JSON_SORT_KEYS) == 0
-             && fputc('\n', out) != EOF ? 0 : -1;
+    bool built = j && json_dumpf(j, out, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
+    if (built)
+        fputc('\n', out);
     json_decref(j);
-    return rc;
+    return cg_write_end(out, built);
 }
 
 json_t *cg__tile_plan_json(const cg_tile_plan *p)

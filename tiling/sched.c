@@ -14,6 +14,7 @@
  * Transfer times are cg_tile_desc_cycles, compute times
  * cg_tile_compute_cycles.
  */
+#include "../common/util.h"
 #include "tile_internal.h"
 
 #include <stdlib.h>
@@ -150,8 +151,8 @@ int cg_tile_schedule_plan(const cg_tile_plan *p, int ii, int depth,
 
 /* ---- printing ------------------------------------------------------------- */
 
-void cg_tile_sched_write(const cg_tile_sched *s, const cg_tile_plan *p,
-                         FILE *out)
+int cg_tile_sched_write(const cg_tile_sched *s, const cg_tile_plan *p,
+                        FILE *out)
 {
     const cg_tile_target *t = &p->t;
     fprintf(out, "schedule: II %d, depth %d, DMA %d channel(s) of %g "
@@ -167,6 +168,7 @@ void cg_tile_sched_write(const cg_tile_sched *s, const cg_tile_plan *p,
             "bytes in, %lld bytes out\n", (long long)s->dma_busy_cycles,
             (long long)s->ntransfers, (long long)s->in_bytes,
             (long long)s->out_bytes);
+    return cg_write_end(out, true);
 }
 
 json_t *cg__tile_sched_json(const cg_tile_sched *s)

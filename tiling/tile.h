@@ -298,9 +298,9 @@ int cg_tile_desc_exec(const cg_tile_desc *d, cg_mem *ext, cg_mem *tile,
 int cg_tile_desc_export_4d(const cg_tile_desc *v, int n, bool tile_side,
                            uint64_t **buf, size_t *nwords, cg_diags *diag);
 /* Readable table, one line per descriptor; array names from m (may be
- * NULL). */
-void cg_tile_desc_write_table(const cg_tile_desc *v, int n,
-                              const cg_tile_model *m, FILE *out);
+ * NULL).  0, or -1 on a write error (errno set; as the writers below). */
+int cg_tile_desc_write_table(const cg_tile_desc *v, int n,
+                             const cg_tile_model *m, FILE *out);
 
 /* ---- the program: transfers and compute steps in order ------------------ */
 
@@ -393,13 +393,16 @@ int cg_tile_schedule_plan(const cg_tile_plan *p, int ii, int depth,
 
 /* ---- printing ---------------------------------------------------------------- */
 
-void cg_tile_plan_write(const cg_tile_plan *p, FILE *out);
-void cg_tile_sched_write(const cg_tile_sched *s, const cg_tile_plan *p,
-                         FILE *out);
+/* Each writer flushes out and returns 0 when every byte reached it, or -1
+ * with errno ENOMEM (out of memory: nothing written) or the write's error
+ * (ENOSPC for a full disk, ...). */
+int cg_tile_plan_write(const cg_tile_plan *p, FILE *out);
+int cg_tile_sched_write(const cg_tile_sched *s, const cg_tile_plan *p,
+                        FILE *out);
 /* The plan, the program's descriptors and the schedule as one JSON
  * object {"descriptors", "plan", "schedule"}, keys sorted, indented by 2,
  * and a newline (what `cgramap tile --json` prints).  0, or -1 on no
- * memory or a write error. */
+ * memory or a write error, as above. */
 int cg_tile_write_json(const cg_tile_plan *p, const cg_tile_program *g,
                        const cg_tile_sched *s, FILE *out);
 

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "../../common/util.h"
 #include "imm_internal.h"
 #include "names_internal.h"
 
@@ -66,8 +67,8 @@ static int64_t route_latency(const cg_mapping *m, const cg_mrrg *mrrg,
     return lat;
 }
 
-void cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
-                      const cg_netlist *nl, const cg_dfg *g, FILE *out)
+int cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
+                     const cg_netlist *nl, const cg_dfg *g, FILE *out)
 {
     char b[200];
     fprintf(out, "mapping '%s' II=%d nodes=%d edges=%d\n", cg_dfg_name(g),
@@ -96,6 +97,24 @@ void cg_mapping_write(const cg_mapping *m, const cg_mrrg *mrrg,
                     cg__map_node_name(mrrg, nl, m->route[e][i], b, sizeof b));
         fputc('\n', out);
     }
+    return cg_write_end(out, true);
+}
+
+/* a, or NULL (a freed) when ok is false: a jansson call failed for want
+ * of memory, and a part of a would be missing without a word. */
+static json_t *whole(json_t *a, bool ok)
+{
+    if (ok)
+        return a;
+    json_decref(a);
+    return NULL;
+}
+
+/* v appended to a (v stolen); false when either is NULL or the append
+ * failed. */
+static bool append(json_t *a, json_t *v)
+{
+    return v && json_array_append_new(a, v) == 0;
 }
 
 static json_t *placements_json(const cg_mapping *m, const cg_mrrg *mrrg,
@@ -103,21 +122,22 @@ static json_t *placements_json(const cg_mapping *m, const cg_mrrg *mrrg,
 {
     char b[200];
     json_t *a = json_array();
-    for (int v = 0; v < m->nnodes; v++) {
+    bool ok = a != NULL;
+    for (int v = 0; v < m->nnodes && ok; v++) {
         const cg_dfg_node *n = cg_dfg_get_node(g, v);
         const cg_mrrg_node *f = cg_mrrg_get_node(mrrg, m->place[v]);
-        json_array_append_new(a, json_pack(
+        ok = append(a, json_pack(
             "{s:i, s:s, s:s, s:s, s:s, s:i, s:I}", "node", v, "name", n->name,
             "op", cg_op_name(n->op),
             "unit", f ? cg_netlist_prim(nl, f->prim)->name : "",
             "mrrg", cg__imm_node(m, g, v) ? ""
                     : cg__map_node_name(mrrg, nl, m->place[v], b, sizeof b),
             "context", f ? f->context : -1, "start", (json_int_t)m->start[v]));
-        if (cg__imm_node(m, g, v))
-            json_object_set_new(json_array_get(a, json_array_size(a) - 1),
-                                "immediate", json_true());
+        if (ok && cg__imm_node(m, g, v))
+            ok = json_object_set_new(json_array_get(a, json_array_size(a) - 1),
+                                     "immediate", json_true()) == 0;
     }
-    return a;
+    return whole(a, ok);
 }
 
 static json_t *routes_json(const cg_mapping *m, const cg_mrrg *mrrg,
@@ -125,34 +145,37 @@ static json_t *routes_json(const cg_mapping *m, const cg_mrrg *mrrg,
 {
     char b[200];
     json_t *a = json_array();
-    for (int e = 0; e < m->nedges; e++) {
+    bool ok = a != NULL;
+    for (int e = 0; e < m->nedges && ok; e++) {
         const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
         json_t *nodes = json_array();
-        for (int i = 0; i < m->route_len[e]; i++)
-            json_array_append_new(nodes, json_string(cg__map_node_name(
-                                             mrrg, nl, m->route[e][i], b,
-                                             sizeof b)));
-        json_array_append_new(a, json_pack(
+        bool nok = nodes != NULL;
+        for (int i = 0; i < m->route_len[e] && nok; i++)
+            nok = append(nodes, json_string(cg__map_node_name(
+                                    mrrg, nl, m->route[e][i], b, sizeof b)));
+        ok = append(a, json_pack(
             "{s:i, s:s, s:s, s:i, s:i, s:I, s:o}", "edge", e,
             "src", cg_dfg_get_node(g, x->src)->name,
             "dst", cg_dfg_get_node(g, x->dst)->name, "operand", x->operand,
             "distance", x->distance,
             "latency", (json_int_t)route_latency(m, mrrg, g, e),
-            "nodes", nodes));
-        if (cg__imm_edge(m, g, e))
-            json_object_set_new(json_array_get(a, json_array_size(a) - 1),
-                                "immediate", json_true());
+            "nodes", whole(nodes, nok)));
+        if (ok && cg__imm_edge(m, g, e))
+            ok = json_object_set_new(json_array_get(a, json_array_size(a) - 1),
+                                     "immediate", json_true()) == 0;
     }
-    return a;
+    return whole(a, ok);
 }
 
 /* The immediates op v reads on unit pr: per operand, its pin, the field's
- * bits and the value the unit feeds (signed).  NULL when none. */
+ * bits and the value the unit feeds (signed).  NULL when none, or with
+ * *ok false when out of memory. */
 static json_t *imm_json(const cg_mapping *m, const cg_netlist *nl,
-                        const cg_dfg *g, const cg_nl_prim *pr, int v)
+                        const cg_dfg *g, const cg_nl_prim *pr, int v,
+                        bool *ok)
 {
     json_t *a = NULL;
-    for (int e = 0; e < m->nedges; e++) {
+    for (int e = 0; e < m->nedges && *ok; e++) {
         const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
         if (x->dst != v || !cg__imm_edge(m, g, e))
             continue;
@@ -162,33 +185,40 @@ static json_t *imm_json(const cg_mapping *m, const cg_netlist *nl,
                    x->operand < pr->nports;
         if (!a)
             a = json_array();
-        json_array_append_new(a, json_pack(
+        *ok = append(a, json_pack(
             "{s:i, s:s, s:s, s:i, s:I}", "operand", x->operand, "port",
             pin ? cg_netlist_port(nl, pr->port0 + x->operand)->name : "",
             "const", k->name, "bits", bits, "value",
             (json_int_t)cg_sext(cg__imm_operand(k, bits), k->width)));
     }
-    return a;
+    return whole(a, *ok);
 }
 
 /* What unit f runs: op v, with a const's value, an icmp's predicate and
- * the immediates it reads. */
+ * the immediates it reads; NULL when out of memory. */
 static json_t *op_json(const cg_mapping *m, const cg_netlist *nl,
                        const cg_dfg *g, const cg_mrrg_node *f, int v)
 {
-    json_t *imm = imm_json(m, nl, g, cg_netlist_prim(nl, f->prim), v);
+    bool ok = true;
+    json_t *imm = imm_json(m, nl, g, cg_netlist_prim(nl, f->prim), v, &ok);
     const cg_dfg_node *n = cg_dfg_get_node(g, v);
     json_t *o = json_pack("{s:s, s:s, s:s, s:i}", "unit",
                           cg_netlist_prim(nl, f->prim)->name, "op",
                           cg_op_name(n->op), "node", n->name, "width",
                           n->width);
-    if (n->op == CG_OP_CONST && n->has_value)
-        json_object_set_new(o, "value", json_integer((json_int_t)n->value));
-    if (n->op == CG_OP_ICMP)
-        json_object_set_new(o, "pred", json_string(cg_pred_name(n->pred)));
-    if (imm)
-        json_object_set_new(o, "immediates", imm);
-    return o;
+    ok = ok && o;
+    if (ok && n->op == CG_OP_CONST && n->has_value)
+        ok = json_object_set_new(o, "value",
+                                 json_integer((json_int_t)n->value)) == 0;
+    if (ok && n->op == CG_OP_ICMP)
+        ok = json_object_set_new(o, "pred",
+                                 json_string(cg_pred_name(n->pred))) == 0;
+    if (ok && imm) {
+        ok = json_object_set_new(o, "immediates", imm) == 0;
+        imm = NULL;
+    }
+    json_decref(imm);
+    return whole(o, ok);
 }
 
 /* Context c's configuration: the ops its units run and, for every mux
@@ -199,12 +229,13 @@ static json_t *context_json(const cg_mapping *m, const cg_mrrg *mrrg,
                             bool *seen)
 {
     json_t *ops = json_array(), *mux = json_array();
-    for (int v = 0; v < m->nnodes; v++) {
+    bool ok = ops && mux;
+    for (int v = 0; v < m->nnodes && ok; v++) {
         const cg_mrrg_node *f = cg_mrrg_get_node(mrrg, m->place[v]);
         if (f && f->context == c)
-            json_array_append_new(ops, op_json(m, nl, g, f, v));
+            ok = append(ops, op_json(m, nl, g, f, v));
     }
-    for (int e = 0; e < m->nedges; e++) {
+    for (int e = 0; e < m->nedges && ok; e++) {
         int at = m->place[cg_dfg_get_edge(g, e)->src];
         for (int i = 0; i < m->route_len[e]; i++) {
             int to = m->route[e][i];
@@ -215,35 +246,43 @@ static json_t *context_json(const cg_mapping *m, const cg_mrrg *mrrg,
                 cg_mrrg_get_edge(mrrg, me)->mux_input < 0)
                 continue;
             seen[to] = true;
-            json_array_append_new(mux, json_pack(
+            ok = ok && append(mux, json_pack(
                 "{s:s, s:i, s:s}", "mux", cg_netlist_prim(nl, n->prim)->name,
                 "select", cg_mrrg_get_edge(mrrg, me)->mux_input, "value",
                 cg_dfg_get_node(g, cg_dfg_get_edge(g, e)->src)->name));
         }
     }
+    if (!ok) {
+        json_decref(ops);
+        json_decref(mux);
+        return NULL;
+    }
     return json_pack("{s:i, s:o, s:o}", "context", c, "ops", ops,
                      "muxes", mux);
 }
 
-void cg_mapping_write_json(const cg_mapping *m, const cg_mrrg *mrrg,
-                           const cg_netlist *nl, const cg_dfg *g, FILE *out)
+/* The whole document built before a byte is written, so that no memory
+ * writes nothing rather than a part. */
+int cg_mapping_write_json(const cg_mapping *m, const cg_mrrg *mrrg,
+                          const cg_netlist *nl, const cg_dfg *g, FILE *out)
 {
     bool *seen = calloc((size_t)cg_mrrg_nnodes(mrrg) + 1, sizeof *seen);
-    if (!seen)
-        return;
-    json_t *ctx = json_array();
-    for (int c = 0; c < m->ii; c++)
-        json_array_append_new(ctx, context_json(m, mrrg, nl, g, c, seen));
+    json_t *ctx = seen ? json_array() : NULL;
+    bool ok = ctx != NULL;
+    for (int c = 0; c < m->ii && ok; c++)
+        ok = append(ctx, context_json(m, mrrg, nl, g, c, seen));
     free(seen);
     json_t *root = json_pack("{s:s, s:i, s:o, s:o, s:o}", "dfg",
                              cg_dfg_name(g), "ii", m->ii, "placements",
                              placements_json(m, mrrg, nl, g), "routes",
-                             routes_json(m, mrrg, nl, g), "contexts", ctx);
-    if (root) {
-        json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+                             routes_json(m, mrrg, nl, g), "contexts",
+                             whole(ctx, ok));
+    bool built = root && json_dumpf(root, out, JSON_INDENT(2) |
+                                               JSON_PRESERVE_ORDER) == 0;
+    if (built)
         fputc('\n', out);
-    }
     json_decref(root);
+    return cg_write_end(out, built);
 }
 
 /* A Graphviz label: quoted, '"' and '\' escaped, newlines as \n. */
@@ -443,8 +482,8 @@ static void pic_route(pic *p, int e, FILE *out)
     }
 }
 
-void cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
-                          const cg_netlist *nl, const cg_dfg *g, FILE *out)
+int cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
+                         const cg_netlist *nl, const cg_dfg *g, FILE *out)
 {
     size_t np = (size_t)cg_netlist_nprims(nl) + 1;
     pic p = {m, mrrg, nl, g, malloc(np * 2 * sizeof(double)), {0, 0},
@@ -455,7 +494,8 @@ void cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
         for (size_t i = 0; i < (size_t)m->ii * np; i++)
             p.use[i] = (pic_use){-1, -1, 0};
     }
-    if (p.xy && p.use && p.drawn && pic_fill(&p)) {
+    bool built = p.xy && p.use && p.drawn && pic_fill(&p);
+    if (built) {
         fprintf(out, "/* positions in points (inputscale=72): neato -Tsvg */"
                 "\ndigraph ");
         dot_str(out, cg_dfg_name(g));
@@ -474,4 +514,5 @@ void cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
     free(p.xy);
     free(p.use);
     free(p.drawn);
+    return cg_write_end(out, built);
 }

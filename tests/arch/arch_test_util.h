@@ -26,11 +26,11 @@ static inline char *nl_text(const cg_netlist *nl, int form)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (form == AS_WRITE)
-        cg_netlist_write(nl, f);
+        assert_int_equal(cg_netlist_write(nl, f), 0);
     else if (form == AS_SUMMARY)
-        cg_netlist_summary(nl, f);
+        assert_int_equal(cg_netlist_summary(nl, f), 0);
     else
-        cg_netlist_write_dot(nl, f);
+        assert_int_equal(cg_netlist_write_dot(nl, f), 0);
     fclose(f);
     return buf;
 }

@@ -307,7 +307,8 @@ static void test_arch_unwritable_dot(void **state)
         "arch", "--dot", "/nonexistent_dir/a.dot", NULL});
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err,
-        "/nonexistent_dir/a.dot: error: cannot write this file\n");
+        "/nonexistent_dir/a.dot: error: cannot write this file (No such file or "
+        "directory)\n");
 }
 
 static void test_dfg(void **state)

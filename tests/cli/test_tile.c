@@ -135,7 +135,7 @@ static void export_4d_unwritable(void **state)
                                      "/nonexistent/j", NULL});
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "/nonexistent/j.ext.hex: error: cannot write "
-                        "this file\n");
+                        "this file (No such file or directory)\n");
 }
 
 static int64_t get_int(json_t *o, const char *path1, const char *path2)

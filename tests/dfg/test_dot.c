@@ -25,7 +25,7 @@ static char *dot_text(const cg_dfg *g)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    cg_dfg_write_dot(g, f);
+    assert_int_equal(cg_dfg_write_dot(g, f), 0);
     fclose(f);
     return buf;
 }

@@ -38,7 +38,8 @@ static char *dot_text(const cg_dfg *g)
     FILE *f = open_memstream(&s, &n);
     if (!f)
         abort();
-    cg_dfg_write_dot(g, f);
+    if (cg_dfg_write_dot(g, f) != 0)
+        abort();
     fclose(f);
     return s;
 }

@@ -253,7 +253,7 @@ static inline void map_checked(const cg_netlist *nl, const cg_dfg *g,
     assert_int_equal(r->status, CG_MAP_MAPPED);
     assert_int_equal(cg_map_check(nl, r->mrrg, g, r->mapping, d), 0);
     if (getenv("CG_SHOW_MAPPING"))
-        cg_mapping_write(r->mapping, r->mrrg, nl, g, stderr);
+        (void)cg_mapping_write(r->mapping, r->mrrg, nl, g, stderr);
 }
 
 /* A test's state: pipe, its MRRG at II=1, sq and the balanced mapping,

@@ -618,7 +618,7 @@ static void write_table(const void *ctx, FILE *f)
 {
     const table_ctx *c = ctx;
     const cg_tile_descs *l = cg_tile_program_descs(c->g);
-    cg_tile_desc_write_table(l->v, l->n, c->p->model, f);
+    assert_int_equal(cg_tile_desc_write_table(l->v, l->n, c->p->model, f), 0);
 }
 
 static void golden_program(void **state)

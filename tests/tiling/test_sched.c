@@ -216,7 +216,7 @@ typedef struct wctx {
 static void write_sched(const void *ctx, FILE *out)
 {
     const wctx *c = ctx;
-    cg_tile_sched_write(c->s, c->p, out);
+    assert_int_equal(cg_tile_sched_write(c->s, c->p, out), 0);
 }
 
 static void golden_text_and_json(void **state)

@@ -326,7 +326,7 @@ static void selection_bounded(void **state)
 
 static void write_plan(const void *p, FILE *f)
 {
-    cg_tile_plan_write(p, f);
+    assert_int_equal(cg_tile_plan_write(p, f), 0);
 }
 
 /* The text and JSON forms of a plan (selection time left out of the JSON

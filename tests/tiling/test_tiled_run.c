@@ -269,8 +269,8 @@ static void prove(const bench *b, const setup *s, int64_t mem, tiling *t)
     assert_int_equal(cg_dfg_check(tg, d), 0);
     assert_rebased(tg, s->g);
     if (getenv("CG_TILED_DUMP")) { /* debugging: the plan and tile DFG */
-        cg_tile_plan_write(t->ft.plan, stderr);
-        cg_dfg_write_dot(tg, stderr);
+        (void)cg_tile_plan_write(t->ft.plan, stderr);
+        (void)cg_dfg_write_dot(tg, stderr);
     }
     snprintf(t->name, sizeof t->name, "%s (%lld-byte tile memory)", b->name,
              (long long)sum->mem_bytes);

@@ -33,9 +33,9 @@ static inline char *netlist_text(const cg_arch *a, int summary)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (summary)
-        cg_netlist_summary(nl, f);
+        assert_int_equal(cg_netlist_summary(nl, f), 0);
     else
-        cg_netlist_write(nl, f);
+        assert_int_equal(cg_netlist_write(nl, f), 0);
     fclose(f);
     cg_netlist_destroy(nl);
     cg_diags_destroy(d);

@@ -30,7 +30,7 @@ static char *written(const cg_mapping *m, const cg_mrrg *mrrg,
 {
     FILE *f = tmpfile();
     assert_non_null(f);
-    cg_mapping_write(m, mrrg, nl, g, f);
+    assert_int_equal(cg_mapping_write(m, mrrg, nl, g, f), 0);
     rewind(f);
     char *s = cg_slurp_stream(f, NULL);
     fclose(f);

@@ -10,15 +10,15 @@
 
 #include <jansson.h>
 
-typedef void (*writer)(const cg_mapping *, const cg_mrrg *,
-                       const cg_netlist *, const cg_dfg *, FILE *);
+typedef int (*writer)(const cg_mapping *, const cg_mrrg *,
+                      const cg_netlist *, const cg_dfg *, FILE *);
 
 /* Write with w and compare with golden/<name> (or replace it). */
 static void golden(sq_fx *f, writer w, const char *name)
 {
     FILE *t = tmpfile();
     assert_non_null(t);
-    w(f->map, f->m, f->nl, f->g, t);
+    assert_int_equal(w(f->map, f->m, f->nl, f->g, t), 0);
     rewind(t);
     char *got = cg_slurp_stream(t, NULL);
     fclose(t);
@@ -143,7 +143,7 @@ static void test_dot_panels(void **state)
     for (int v = 0; v < map->nnodes; v++)
         map->place[v] = -1;
     FILE *t = tmpfile();
-    cg_mapping_write_dot(map, m, f->nl, f->g, t);
+    assert_int_equal(cg_mapping_write_dot(map, m, f->nl, f->g, t), 0);
     rewind(t);
     char *got = cg_slurp_stream(t, NULL);
     fclose(t);
@@ -174,7 +174,7 @@ static void test_json_of_ilp_mapping(void **state)
     cg_diags *d = cg_diags_create();
     map_checked(nl, g, &r, d);
     FILE *t = tmpfile();
-    cg_mapping_write_json(r.mapping, r.mrrg, nl, g, t);
+    assert_int_equal(cg_mapping_write_json(r.mapping, r.mrrg, nl, g, t), 0);
     rewind(t);
     char *text = cg_slurp_stream(t, NULL);
     fclose(t);
