@@ -256,7 +256,7 @@ static int tile_print(const tile_opts *o, const cg_tile_plan *plan,
     int rc = 1;
     if (g && cg_tile_schedule(plan, g, o->p.ii, o->p.depth, &s, d) == 0) {
         tile_out t = {plan, g, &s};
-        rc = cg_cli_write_file("-", o->json ? tile_json : tile_text, &t);
+        rc = cg_cli_write_file("-", o->json ? tile_json : tile_text, &t) != 0;
         if (rc == 0 && o->export_4d)
             rc = export_4d(o->export_4d, g, !o->json, d);
     }

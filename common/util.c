@@ -90,7 +90,10 @@ char *cg_slurp_stream_max(FILE *f, size_t max, size_t *len)
 
 int cg_write_end(FILE *out, bool built)
 {
-    int err = fflush(out) != 0 ? errno : 0;
+    /* A write that failed earlier (json_dumpf stops at it) left its errno;
+     * the flush of what came after may then succeed. */
+    int before = errno;
+    int err = fflush(out) != 0 ? errno : before;
     if (ferror(out)) {
         errno = err ? err : EIO;
         return -1;

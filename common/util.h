@@ -54,7 +54,8 @@ char *cg_slurp_stream_max(FILE *f, size_t max, size_t *len);
  * ...): out flushed, so that a full disk shows now and not at fclose.  0
  * when built is true and every byte reached out; else -1 with errno
  * ENOMEM (built false: the writer ran out of memory and wrote nothing or
- * a part) or the write's error (EIO when the stream no longer says). */
+ * a part) or the write's error: the flush's, or the errno an earlier
+ * failed write left (EIO when there is none). */
 int cg_write_end(FILE *out, bool built);
 
 #ifdef __cplusplus

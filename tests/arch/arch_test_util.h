@@ -19,18 +19,22 @@
 
 enum { AS_WRITE, AS_SUMMARY, AS_DOT };
 
+/* The netlist written to f in one of the three forms; the writer's
+ * result. */
+static inline int nl_write(const cg_netlist *nl, int form, FILE *f)
+{
+    return form == AS_WRITE     ? cg_netlist_write(nl, f)
+           : form == AS_SUMMARY ? cg_netlist_summary(nl, f)
+                                : cg_netlist_write_dot(nl, f);
+}
+
 /* The netlist as text in one of the three forms. */
 static inline char *nl_text(const cg_netlist *nl, int form)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    if (form == AS_WRITE)
-        assert_int_equal(cg_netlist_write(nl, f), 0);
-    else if (form == AS_SUMMARY)
-        assert_int_equal(cg_netlist_summary(nl, f), 0);
-    else
-        assert_int_equal(cg_netlist_write_dot(nl, f), 0);
+    assert_int_equal(nl_write(nl, form, f), 0);
     fclose(f);
     return buf;
 }

@@ -1,7 +1,10 @@
 /* test_netlist.c: reading the netlist (arch/netlist.c): accessors and
  * their bounds, lookups, the summary and the Graphviz picture (golden),
- * and the natural order of primitive names. */
+ * the writers' failure on a full disk, and the natural order of primitive
+ * names. */
 #include "arch_test_util.h"
+
+#include <errno.h>
 
 #include "xml/xml.h"
 
@@ -71,6 +74,25 @@ static void test_forms(void **state)
     cg_diags_destroy(d);
 }
 
+/* Each writer says when its bytes did not reach the file: /dev/full fails
+ * every write, seen when the writer flushes. */
+static void test_writers_full(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_netlist *nl = small(d);
+    for (int form = AS_WRITE; form <= AS_DOT; form++) {
+        FILE *f = fopen("/dev/full", "w");
+        assert_non_null(f);
+        errno = 0;
+        assert_int_equal(nl_write(nl, form, f), -1);
+        assert_int_equal(errno, ENOSPC);
+        fclose(f);
+    }
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 /* The checker passes flatten's output and finds a broken invariant. */
 static void test_check(void **state)
 {
@@ -119,6 +141,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_accessors),
         cmocka_unit_test(test_forms),
+        cmocka_unit_test(test_writers_full),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_natural_order),
     };

@@ -31,12 +31,20 @@ static inline void slurp(const char *path, char *buf, size_t cap)
     free(s);
 }
 
-/* Run cgramap with args (NULL-terminated), capturing both streams. */
-static inline void run_cgramap(run *r, const char *const *args)
+/* Run cgramap with args (NULL-terminated), capturing stderr, and stdout
+ * unless to_path names the file it goes to instead (/dev/full: a
+ * standard output that fails; r->out is then empty). */
+static inline void run_cgramap_to(run *r, const char *to_path,
+                                  const char *const *args)
 {
     char out[] = "/tmp/cg_cli_outXXXXXX", err[] = "/tmp/cg_cli_errXXXXXX";
     int fo = mkstemp(out), fe = mkstemp(err);
     assert_true(fo >= 0 && fe >= 0);
+    if (to_path) {
+        close(fo);
+        fo = open(to_path, O_WRONLY);
+        assert_true(fo >= 0);
+    }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fo, 1);
@@ -59,6 +67,12 @@ static inline void run_cgramap(run *r, const char *const *args)
     slurp(err, r->err, sizeof r->err);
     unlink(out);
     unlink(err);
+}
+
+/* Run cgramap with args (NULL-terminated), capturing both streams. */
+static inline void run_cgramap(run *r, const char *const *args)
+{
+    run_cgramap_to(r, NULL, args);
 }
 
 /* Replace every time ("  0.12s", "12.50s") by " TIME" in place: the rest of

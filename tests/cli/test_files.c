@@ -1,15 +1,22 @@
-/* test_files.c: the report files of the main job (cli/files.c), run as
- * users run it: an unwritable --json/--csv found before any loop runs, new
- * files created with the umask's mode and replaced ones keeping theirs, a
- * symbolic link kept, "-", /dev/stdout and a FIFO written in place. */
+/* test_files.c: the output files of cgramap (cli/files.c), run as users
+ * run it: an unwritable --json/--csv found before any loop runs, new files
+ * created with the umask's mode and replaced ones keeping theirs, a
+ * symbolic link kept, "-", /dev/stdout and a FIFO written in place; and
+ * every kind of output file, and standard output, failing (/dev/full, a
+ * parent that is a file, a file size limit for a disk that fills up): the
+ * error names the file and why, the exit status is 1, and a file is left
+ * as it was with no temporary file beside it. */
 #define _XOPEN_SOURCE 700 /* mkdtemp, symlink */
+#include <dirent.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "run_cgramap.h"
@@ -17,6 +24,10 @@
 /* One small loop: it maps at II 1 in milliseconds. */
 #define ACC "tests/cli/data/bench/loose/acc.dot"
 #define CSV_HEADER "\"benchmark\",\"file\",\"loop\","
+#define SUM "benchmarks/microbench/sum/sum.c"
+#define JACOBI "benchmarks/microbench/jacobi2d/jacobi2d.c"
+#define FULL_ERR "/dev/full: error: cannot write this file (No space left " \
+                 "on device)\n"
 
 /* A fresh folder and a path in it. */
 static void temp_path(char *dir, char *path, size_t n, const char *name)
@@ -145,6 +156,142 @@ static void test_fifo(void **state)
     rmdir(dir);
 }
 
+/* Each command's output file on /dev/full: written through the writer,
+ * whose failure shows at its flush. */
+static void test_dev_full(void **state)
+{
+    (void)state;
+    const char *const cmds[][10] = {
+        {"dfg", SUM, "-o", "/dev/full", NULL},
+        {"arch", "--dot", "/dev/full", NULL},
+        {"arch", "--svg", "/dev/full", NULL},
+        {"map", ACC, "--mapping", "/dev/full", NULL},
+        {"--json", "/dev/full", ACC, NULL},
+        {"--csv", "/dev/full", ACC, NULL},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        run r;
+        run_cgramap(&r, cmds[i]);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.err, FULL_ERR);
+    }
+}
+
+/* A path whose parent is a file: the temporary cannot be made. */
+static void test_parent_is_file(void **state)
+{
+    (void)state;
+    char dir[32], file[64], path[80], want[160];
+    temp_path(dir, file, sizeof file, "f");
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/x.dot", file);
+    snprintf(want, sizeof want, "%s: error: cannot write this file (Not a "
+             "directory)\n", path);
+    run r;
+    run_cgramap(&r, (const char *const[]){"dfg", SUM, "-o", path, NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, want);
+    unlink(file);
+    rmdir(dir);
+}
+
+/* run_cgramap with every file it writes limited to max bytes, its own
+ * standard output and error included: a disk that fills up (a write past
+ * the limit fails with EFBIG; SIGXFSZ ignored, as the child inherits). */
+static void run_limited(run *r, rlim_t max, const char *const *args)
+{
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = max;
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    run_cgramap(r, args);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+}
+
+/* The names in dir, "." and ".." left out, joined by blanks. */
+static void list_dir(const char *dir, char *buf, size_t n)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    buf[0] = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s ", e->d_name);
+    closedir(d);
+}
+
+/* A replaced file that cannot be written whole keeps its old content, and
+ * its temporary file is gone. */
+static void test_replaced_file_kept(void **state)
+{
+    (void)state;
+    char dir[32], path[64], want[160], names[256], text[64];
+    temp_path(dir, path, sizeof path, "acc.txt");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    run r;
+    run_limited(&r, 200, (const char *const[]){"map", ACC, "--mapping", path,
+                                               NULL});
+    snprintf(want, sizeof want, "%s: error: cannot write this file (File "
+             "too large)\n", path);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, want);
+    slurp(path, text, sizeof text);
+    assert_string_equal(text, "old\n");
+    list_dir(dir, names, sizeof names);
+    assert_string_equal(names, "acc.txt ");
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Standard output that cannot take the graphs, the plan, the summary or
+ * the mapping. */
+static void test_stdout_fails(void **state)
+{
+    (void)state;
+    const char *const cmds[][10] = {
+        {"dfg", SUM, NULL},
+        {"tile", JACOBI, "--loop", "jacobi2d", "--mem", "512", NULL},
+        {"tile", JACOBI, "--loop", "jacobi2d", "--mem", "512", "--json",
+         NULL},
+        {"arch", NULL},
+        {"map", ACC, "--mapping", "-", NULL},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        run r;
+        run_cgramap_to(&r, "/dev/full", cmds[i]);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.err, "cgramap: error: cannot write standard "
+                            "output (No space left on device)\n");
+    }
+}
+
+/* --mapping-dir on a disk that fills up: of the five files (the smallest
+ * 233 bytes) none is left, whole or in part, and no temporary file. */
+static void test_mapping_dir_nothing_partial(void **state)
+{
+    (void)state;
+    char dir[32], sub[64], names[256];
+    temp_path(dir, sub, sizeof sub, "maps");
+    assert_int_equal(mkdir(sub, 0700), 0);
+    run r;
+    run_limited(&r, 200, (const char *const[]){"--mapping-dir", sub, ACC,
+                                               NULL});
+    assert_int_equal(r.status, 1);
+    list_dir(sub, names, sizeof names);
+    assert_string_equal(names, "");
+    rmdir(sub);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -153,6 +300,11 @@ int main(void)
         cmocka_unit_test(test_symlink_kept),
         cmocka_unit_test(test_stdout),
         cmocka_unit_test(test_fifo),
+        cmocka_unit_test(test_dev_full),
+        cmocka_unit_test(test_parent_is_file),
+        cmocka_unit_test(test_replaced_file_kept),
+        cmocka_unit_test(test_stdout_fails),
+        cmocka_unit_test(test_mapping_dir_nothing_partial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 /* test_dot.c: the Graphviz form of DFGs (dfg/dot_*.c): golden writes,
  * write -> read -> write round trips that compare every field, CGRA-ME
  * files (no widths, no values, recurrences closed by cycles), every
- * syntax form accepted, and every error with its exact message and line.
- * The benchmarks' DFGs round-trip in tests/extract/test_extract.c. */
+ * syntax form accepted, every error with its exact message and line, and
+ * the writers' failure on a full disk.  The benchmarks' DFGs round-trip
+ * in tests/extract/test_extract.c. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -229,6 +231,25 @@ static void test_golden_banks(void **state)
             n->bank = n->op == CG_OP_LOAD ? 1 : 0;
     }
     golden(g, "banks");
+}
+
+/* Both writers say when their bytes did not reach the file: /dev/full
+ * fails every write, seen when the writer flushes. */
+static void test_write_full(void **state)
+{
+    (void)state;
+    cg_dfg *g = mem_graph();
+    cg_mem_order o = {3, 6, 0, 0};
+    for (int ordered = 0; ordered < 2; ordered++) {
+        FILE *f = fopen("/dev/full", "w");
+        assert_non_null(f);
+        errno = 0;
+        assert_int_equal(ordered ? cg_dfg_write_dot_ordered(g, &o, 1, f)
+                                 : cg_dfg_write_dot(g, f), -1);
+        assert_int_equal(errno, ENOSPC);
+        fclose(f);
+    }
+    cg_dfg_destroy(g);
 }
 
 /* A stated memory order (what `cgramap dfg` writes): load3 before store6
@@ -959,6 +980,7 @@ int main(void)
         cmocka_unit_test(test_golden_mem),
         cmocka_unit_test(test_golden_banks),
         cmocka_unit_test(test_golden_order),
+        cmocka_unit_test(test_write_full),
         cmocka_unit_test(test_order_errors),
         cmocka_unit_test(test_odd_names),
         cmocka_unit_test(test_cgrame),

@@ -1,6 +1,7 @@
 /* Tests for tiling/sched.c: double-buffered timelines computed by hand
  * (every transfer of c = a + b in tiles of 50 elements moves 200 bytes:
  * 10 setup + 200/4 = 60 cycles), the printers and the parameter errors. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -239,6 +240,30 @@ static void golden_text_and_json(void **state)
     fixture_free(f);
 }
 
+/* The plan, the schedule, the descriptor table and the JSON of vadd
+ * written to /dev/full: each writer says that its bytes did not reach
+ * the file (seen when it flushes). */
+static void writers_full(void **state)
+{
+    (void)state;
+    fixture *f = vadd(200, 1);
+    cg_tile_sched s = sched(f, 1, 0);
+    const cg_tile_descs *l = cg_tile_program_descs(f->g);
+    for (int i = 0; i < 4; i++) {
+        FILE *t = fopen("/dev/full", "w");
+        assert_non_null(t);
+        errno = 0;
+        int rc = i == 0   ? cg_tile_plan_write(f->p.plan, t)
+                 : i == 1 ? cg_tile_sched_write(&s, f->p.plan, t)
+                 : i == 2 ? cg_tile_desc_write_table(l->v, l->n, NULL, t)
+                          : cg_tile_write_json(f->p.plan, f->g, &s, t);
+        assert_int_equal(rc, -1);
+        assert_int_equal(errno, ENOSPC);
+        fclose(t);
+    }
+    fixture_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +275,7 @@ int main(void)
         cmocka_unit_test(bounds_over_many_plans),
         cmocka_unit_test(bad_parameters),
         cmocka_unit_test(golden_text_and_json),
+        cmocka_unit_test(writers_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

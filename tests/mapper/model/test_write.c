@@ -2,12 +2,13 @@
  * mapping of sq on pipe (map_fixture.h), compared with golden files in
  * tests/mapper/golden/ (regenerate with CG_UPDATE_GOLDEN=1 and review the
  * diff): text, JSON configuration, Graphviz, also with a const as an
- * immediate; the names of MRRG nodes; and the JSON of an ILP mapping at
- * II=2 read back with jansson. */
+ * immediate; the names of MRRG nodes; the JSON of an ILP mapping at II=2
+ * read back with jansson; and each writer's failure on a full disk. */
 #include "../map_fixture.h"
 
 #include "common/util.h"
 
+#include <errno.h>
 #include <jansson.h>
 
 typedef int (*writer)(const cg_mapping *, const cg_mrrg *,
@@ -55,6 +56,23 @@ static void test_json(void **state)
 static void test_dot(void **state)
 {
     golden(*state, cg_mapping_write_dot, "sq.dot");
+}
+
+/* Each writer says when its bytes did not reach the file: /dev/full fails
+ * every write, seen when the writer flushes. */
+static void test_full(void **state)
+{
+    sq_fx *f = *state;
+    const writer w[] = {cg_mapping_write, cg_mapping_write_json,
+                        cg_mapping_write_dot};
+    for (int i = 0; i < 3; i++) {
+        FILE *t = fopen("/dev/full", "w");
+        assert_non_null(t);
+        errno = 0;
+        assert_int_equal(w[i](f->map, f->m, f->nl, f->g, t), -1);
+        assert_int_equal(errno, ENOSPC);
+        fclose(t);
+    }
 }
 
 /* sq with 'one' as an 8-bit immediate of f0's in_b (pipe_netlist_imm). */
@@ -227,6 +245,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_text, sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_json, sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_dot, sq_setup, sq_teardown),
+        cmocka_unit_test_setup_teardown(test_full, sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_dot_panels, sq_setup,
                                         sq_teardown),
         cmocka_unit_test_setup_teardown(test_node_names, sq_setup,
