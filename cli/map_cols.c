@@ -10,17 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *status_word(cg_map_status s)
-{
-    switch (s) {
-    case CG_MAP_MAPPED: return "mapped";
-    case CG_MAP_INFEASIBLE: return "infeasible";
-    case CG_MAP_TIMEOUT: return "timeout";
-    case CG_MAP_ERROR: break;
-    }
-    return "error";
-}
-
 static const char *outcome_word(cg_ii_outcome o)
 {
     return o == CG_II_MAPPED ? "mapped"
@@ -77,7 +66,7 @@ json_t *cg_cli_map_cols(const cg_map_result *r, const cg_netlist *nl,
     cg_flow_proof pf;
     cg_flow_proof_of(r, timeout_s, &pf);
     json_t *cols = json_pack("{s:i, s:s, s:f, s:s, s:s, s:b, s:o}", "ii",
-                             r->ii, "status", status_word(r->status),
+                             r->ii, "status", cg_map_status_name(r->status),
                              "seconds", r->seconds, "proof", pf.text,
                              "proof_hint", pf.hint, "capped", r->capped,
                              "tries", tries(r));

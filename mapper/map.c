@@ -90,6 +90,13 @@ const char *cg_map_search_name(cg_map_search s)
                                     : "auto";
 }
 
+const char *cg_map_status_name(cg_map_status s)
+{
+    static const char *names[] = {"mapped", "infeasible", "timeout",
+                                  "error"};
+    return s >= CG_MAP_MAPPED && s <= CG_MAP_ERROR ? names[s] : "error";
+}
+
 const char *cg_map_prover_name(cg_map_prover b)
 {
     static const char *names[] = {"-", "heuristic", "bound", "lp", "ilp",

@@ -159,6 +159,9 @@ typedef enum cg_map_status {
     CG_MAP_TIMEOUT,    /* some II timed out, none mapped */
     CG_MAP_ERROR       /* bad input, see diags */
 } cg_map_status;
+/* "mapped", "infeasible", "timeout", "error" (also for a value outside
+ * the enum): the words of the rows and the JSON records. */
+const char *cg_map_status_name(cg_map_status s);
 
 /* The MIP solver of the ILP.  GLPK is the default; CBC (COIN-OR) solves
  * the same model and proves impossible IIs GLPK times out on

@@ -25,16 +25,6 @@
 #include "extract/extract.h"
 #include "mapper/map.h"
 
-static const char *status_name(const cg_map_result *r)
-{
-    switch (r->status) {
-    case CG_MAP_MAPPED: return "mapped";
-    case CG_MAP_INFEASIBLE: return "infeasible";
-    case CG_MAP_TIMEOUT: return "timeout";
-    default: return "error";
-    }
-}
-
 static const char *outcome_name(cg_ii_outcome o)
 {
     return o == CG_II_MAPPED ? "M" : o == CG_II_INFEASIBLE ? "I" : "T";
@@ -120,7 +110,7 @@ static void row(const char *bench, const cg_dfg *g, const cg_netlist *nl,
         st->proven += mapped && optimal(&r);
         int b = biggest(&r);
         printf("%d (%d/%d) | %d | %s%s | %.1f | ", r.mii.mii, r.mii.res_mii,
-               r.mii.rec_mii, r.ii, status_name(&r),
+               r.mii.rec_mii, r.ii, cg_map_status_name(r.status),
                mapped ? optimal(&r) ? ", optimal" : ", lower II open" : "",
                r.seconds);
         if (b < 0)

@@ -5,7 +5,7 @@
  * above the II limit; the lowest II (min_ii, --ii) and the choice of
  * searches (heuristic alone, ILP alone); the policy fields: their
  * defaults, their errors, partial tries feeding the repair, the clustering
- * threshold. */
+ * threshold; the status names. */
 #include "ilp_test_util.h"
 
 #include <math.h>
@@ -56,6 +56,19 @@ static void test_maps_at_mii(void **state)
 
 /* tiny (one IO, one adder of latency 1): the accumulator with an output
  * has MII 2 and is proven impossible at II 2, 3 and 4 (see test_ilp.c). */
+/* The words of the rows and records, one per status; a value outside
+ * the enum is an error, not a read past the table. */
+static void test_status_names(void **state)
+{
+    (void)state;
+    assert_string_equal(cg_map_status_name(CG_MAP_MAPPED), "mapped");
+    assert_string_equal(cg_map_status_name(CG_MAP_INFEASIBLE), "infeasible");
+    assert_string_equal(cg_map_status_name(CG_MAP_TIMEOUT), "timeout");
+    assert_string_equal(cg_map_status_name(CG_MAP_ERROR), "error");
+    assert_string_equal(cg_map_status_name((cg_map_status)7), "error");
+    assert_string_equal(cg_map_status_name((cg_map_status)-1), "error");
+}
+
 static void test_infeasible_up_to_max_ii(void **state)
 {
     (void)state;
@@ -620,6 +633,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_maps_at_mii),
+        cmocka_unit_test(test_status_names),
         cmocka_unit_test(test_infeasible_up_to_max_ii),
         cmocka_unit_test(test_optimal_above_mii),
         cmocka_unit_test(test_unsupported_op),
