@@ -28,7 +28,8 @@ struct cg_dfg {
     bool oom;            /* an allocation failed (cg__dfg_oom) */
 };
 
-const char *cg__dfg_intern(cg_dfg *g, const char *s)
+/* A private copy of s owned by g (NULL for NULL or no memory). */
+static const char *intern(cg_dfg *g, const char *s)
 {
     if (!s)
         return NULL;
@@ -79,14 +80,14 @@ const char *cg_dfg_file(const cg_dfg *g) { return g->file; }
 
 void cg_dfg_set_file(cg_dfg *g, const char *file)
 {
-    g->file = cg__dfg_intern(g, file);
+    g->file = intern(g, file);
 }
 
 /* A name not yet used by any node: want itself, else want.1, want.2, ... */
 static const char *unique_name(cg_dfg *g, const char *want)
 {
     if (cg_dfg_find(g, want) < 0)
-        return cg__dfg_intern(g, want);
+        return intern(g, want);
     size_t len = strlen(want) + 24;
     char *buf = malloc(len);
     if (!buf)
@@ -96,7 +97,7 @@ static const char *unique_name(cg_dfg *g, const char *want)
         if (cg_dfg_find(g, buf) < 0)
             break;
     }
-    const char *s = cg__dfg_intern(g, buf);
+    const char *s = intern(g, buf);
     free(buf);
     return s;
 }
@@ -132,7 +133,7 @@ cg_dfg_node *cg_dfg_node_mut(cg_dfg *g, int id)
 void cg_dfg_set_sym(cg_dfg *g, int id, const char *sym)
 {
     if (id >= 0 && id < g->nnodes)
-        g->nodes[id].sym = cg__dfg_intern(g, sym);
+        g->nodes[id].sym = intern(g, sym);
 }
 
 void cg_dfg_set_value(cg_dfg *g, int id, int64_t value)

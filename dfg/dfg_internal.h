@@ -6,8 +6,6 @@
 
 #include "dfg.h"
 
-/* A private copy of s owned by g (NULL for NULL or no memory). */
-const char *cg__dfg_intern(cg_dfg *g, const char *s);
 /* An allocation of g failed since its creation: a name, a symbol, a node or
  * an edge is missing (the setters return nothing). */
 bool cg__dfg_oom(const cg_dfg *g);

@@ -120,8 +120,6 @@ typedef struct cg__ex_iv {
     int64_t trip;               /* -1 unknown or symbolic */
     char *trip_sym;             /* malloc'd, NULL when none */
 } cg__ex_iv;
-void cg__ex_find_iv(const cg_extract_prog *x, const cg__ex_loop *l,
-                    cg__ex_iv *iv);
 cg_nest *cg__ex_nest(const cg_extract_prog *x, int loop, const cg_dfg *g,
                      LLVMValueRef const *node_values);
 

@@ -215,7 +215,8 @@ static bool counter(LLVMValueRef phi, LLVMBasicBlockRef outside,
     return true;
 }
 
-void cg__ex_find_iv(const cg_extract_prog *x, const cg__ex_loop *l,
+/* l's induction variable into iv (cg__ex_iv, extract_internal.h). */
+static void find_iv(const cg_extract_prog *x, const cg__ex_loop *l,
                     cg__ex_iv *iv)
 {
     memset(iv, 0, sizeof *iv);
@@ -441,7 +442,7 @@ static int nest_loops(const cg_extract_prog *x, int loop, cg_nest *n, actx *a)
         const cg__ex_loop *l = &x->loops[chain[k - 1 - i]];
         cg_nest_loop *nl = &n->loops[i];
         cg__ex_iv iv;
-        cg__ex_find_iv(x, l, &iv);
+        find_iv(x, l, &iv);
         nl->line = l->line;
         nl->start = iv.start;
         nl->step = iv.ok ? iv.step : 0;

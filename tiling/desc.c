@@ -36,7 +36,8 @@ int64_t cg_tile_desc_elems(const cg_tile_desc *d)
     return e;
 }
 
-int64_t cg__tile_desc_real(const cg_tile_desc *d)
+/* Elements of d outside the array (padding) in one issue. */
+static int64_t desc_real(const cg_tile_desc *d)
 {
     int64_t e = 1;
     for (int k = 0; k < d->ndims; k++)
@@ -46,7 +47,7 @@ int64_t cg__tile_desc_real(const cg_tile_desc *d)
 
 int64_t cg_tile_desc_ext_bytes(const cg_tile_desc *d)
 {
-    return cg__tile_desc_real(d) * d->elem_size * d->repeat;
+    return desc_real(d) * d->elem_size * d->repeat;
 }
 
 int64_t cg_tile_desc_cycles(const cg_tile_desc *d, const cg_dma_params *dma)

@@ -19,7 +19,4 @@ int cg__tile_desc_fail(cg_diags *diag, const cg_tile_desc *d, int entry,
                        const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Elements of d outside the array (padding) in one issue. */
-int64_t cg__tile_desc_real(const cg_tile_desc *d);
-
 #endif

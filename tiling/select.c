@@ -62,9 +62,11 @@ uint32_t cg__tile_key(const cg_tile_model *m, int a, const int64_t *count,
 
 static int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
-int cg__tile_place(const cg_tile_target *t, int narrays,
-                   const cg_tile_array_info *arrays, cg_tile_buffer *buf,
-                   int64_t *used)
+/* Place buffers of the given sizes (bytes per buffer, nbuf) in the target's
+ * memory; fills addr/bank.  Returns 0 when everything fits. */
+static int place_buffers(const cg_tile_target *t, int narrays,
+                         const cg_tile_array_info *arrays,
+                         cg_tile_buffer *buf, int64_t *used)
 {
     int idx[64], n = 0;
     int64_t bank_used[64] = {0};
@@ -164,10 +166,12 @@ static int64_t box_sum(const cg_tile_model *m, int a, const int64_t *size,
     return total;
 }
 
-void cg__tile_evaluate(const cg_tile_model *m, const cg_tile_target *t,
-                       const cg_tile_params *p, const int64_t *size,
-                       const int *order, cg__tile_eval *e,
-                       cg_tile_buffer *out)
+/* Evaluate sizes and order exactly into e; the buffers into out when it
+ * is not NULL. */
+static void evaluate(const cg_tile_model *m, const cg_tile_target *t,
+                     const cg_tile_params *p, const int64_t *size,
+                     const int *order, cg__tile_eval *e,
+                     cg_tile_buffer *out)
 {
     cg_tile_buffer local[64];
     cg_tile_buffer *buf = out ? out : local;
@@ -217,8 +221,8 @@ void cg__tile_evaluate(const cg_tile_model *m, const cg_tile_target *t,
     int ch = t->dma.channels > 0 ? t->dma.channels : 1;
     e->dma_ok = (dma + ch - 1) / ch <=
                 cg_tile_compute_cycles(full, m->nloops, p->ii, p->depth);
-    e->feasible = cg__tile_place(t, m->narrays, m->arrays, buf,
-                                 &e->mem_used) == 0;
+    e->feasible = place_buffers(t, m->narrays, m->arrays, buf,
+                                &e->mem_used) == 0;
 }
 
 /* ---- the search ------------------------------------------------------------ */
@@ -300,7 +304,7 @@ static void consider(search *s, const int64_t *size, const int *order,
 static bool fits(search *s, int64_t *size, const int *order, cg__tile_eval *e)
 {
     s->evals++;
-    cg__tile_evaluate(s->m, s->t, s->p, size, order, e, NULL);
+    evaluate(s->m, s->t, s->p, size, order, e, NULL);
     return e->feasible;
 }
 
@@ -324,7 +328,7 @@ static bool mem_fits(search *s, const int64_t *size, const int *order)
         buf[a].bytes = cg_tile_capacity(m, a, full, buf[a].extent) *
                        m->arrays[a].elem_size;
     }
-    return cg__tile_place(s->t, m->narrays, m->arrays, buf, &used) == 0;
+    return place_buffers(s->t, m->narrays, m->arrays, buf, &used) == 0;
 }
 
 /* With every other size fixed, find the largest feasible size of loop ls
@@ -552,7 +556,7 @@ static void too_small(const cg_tile_model *m, const cg_tile_target *t,
     }
     cg_tile_buffer buf[64];
     cg__tile_eval e;
-    cg__tile_evaluate(m, t, p, size, order, &e, buf);
+    evaluate(m, t, p, size, order, &e, buf);
     int64_t total = 0;
     for (int a = 0; a < m->narrays && a < 64; a++) {
         if (!buf[a].bytes)
@@ -665,7 +669,7 @@ static cg_tile_plan *make_plan(const cg_tile_model *m, const cg_tile_target *t,
     pl->t.memory = pl->mem_name;
     pl->params = *p;
     cg__tile_eval e;
-    cg__tile_evaluate(m, t, p, c->size, c->order, &e, pl->buf);
+    evaluate(m, t, p, c->size, c->order, &e, pl->buf);
     cg_tile_summary *s = &pl->s;
     s->nloops = m->nloops;
     for (int l = 0; l < m->nloops; l++) {

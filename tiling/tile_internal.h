@@ -91,22 +91,9 @@ bool cg__tile_next_perm(int *v, int n);
 uint32_t cg__tile_key(const cg_tile_model *m, int a, const int64_t *count,
                       const int *order, bool *streamed, bool *any_changing);
 
-/* Place buffers of the given sizes (bytes per buffer, nbuf) in the target's
- * memory; fills addr/bank.  Returns 0 when everything fits. */
-int cg__tile_place(const cg_tile_target *t, int narrays,
-                   const cg_tile_array_info *arrays, cg_tile_buffer *buf,
-                   int64_t *used);
-
 /* Bound of the plan (fills s->bound, bound_kind, ratio, compulsory). */
 void cg__tile_bound(const cg_tile_model *m, const cg_tile_target *t,
                     const cg_tile_params *p, cg_tile_summary *s);
-
-/* Evaluate sizes/order exactly (also used by the bound's relaxation when
- * continuous is set: counts trip/size instead of ceil). */
-void cg__tile_evaluate(const cg_tile_model *m, const cg_tile_target *t,
-                       const cg_tile_params *p, const int64_t *size,
-                       const int *order, cg__tile_eval *e,
-                       cg_tile_buffer *buf);
 
 /* The program of plan p made tile by tile and handed to flush in parts
  * (each a program of its own: the first INs, then each tile's steps),

@@ -69,7 +69,9 @@ long cg__cnf_nclauses(const cg__cnf *c)
     return c->nclauses;
 }
 
-int cg__cnf_add(cg__cnf *c, int lit)
+/* Add a literal of the clause being built; 0 ends it (IPASIR style).
+ * -1 on no memory (the formula is then void). */
+static int cnf_add(cg__cnf *c, int lit)
 {
     if (c->oom)
         return -1;
@@ -92,8 +94,8 @@ int cg__cnf_add(cg__cnf *c, int lit)
 int cg__cnf_clause(cg__cnf *c, const int *lits, int n)
 {
     for (int i = 0; i < n; i++)
-        cg__cnf_add(c, lits[i]);
-    return cg__cnf_add(c, 0);
+        cnf_add(c, lits[i]);
+    return cnf_add(c, 0);
 }
 
 int cg__cnf_at_most_one(cg__cnf *c, const int *lits, int n)

@@ -19,9 +19,6 @@ void cg__cnf_destroy(cg__cnf *c); /* accepts NULL */
 int cg__cnf_var(cg__cnf *c);
 int cg__cnf_nvars(const cg__cnf *c);
 long cg__cnf_nclauses(const cg__cnf *c);
-/* Add a literal of the clause being built; 0 ends it (IPASIR style).
- * -1 on no memory (the formula is then void). */
-int cg__cnf_add(cg__cnf *c, int lit);
 /* Add the clause lits[0..n-1]. */
 int cg__cnf_clause(cg__cnf *c, const int *lits, int n);
 /* At most one of lits[0..n-1] (pairwise up to 4, else a sequential

@@ -64,7 +64,8 @@ bool cg__map_node_fits(const cg_nl_prim *pr, const cg_dfg_node *n)
     return pr->p.bank == n->bank;
 }
 
-int cg__map_min_latency(const cg_netlist *nl, cg_op op)
+/* Smallest latency of op over the units supporting it, -1 when none. */
+static int min_latency(const cg_netlist *nl, cg_op op)
 {
     int best = -1;
     for (int i = 0; i < cg_netlist_nprims(nl); i++) {
@@ -170,7 +171,7 @@ static int check_supported(const cg_netlist *nl, const cg_dfg *g,
     int bad = 0;
     for (int v = 0; v < cg_dfg_nnodes(g); v++) {
         const cg_dfg_node *n = cg_dfg_get_node(g, v);
-        if (!seen[n->op] && cg__map_min_latency(nl, n->op) >= 0) {
+        if (!seen[n->op] && min_latency(nl, n->op) >= 0) {
             if (check_width(nl, g, n, wide, d) < 0 ||
                 check_bank(nl, g, n, d) < 0)
                 bad = -1;

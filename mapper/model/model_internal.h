@@ -28,8 +28,6 @@ int cg__mrrg_shift(const cg_mrrg *m, int id, int k);
 /* Grid (Manhattan) distance between primitives p and q of nl; 0 when
  * either is off the grid. */
 int cg__prim_dist(const cg_netlist *nl, int p, int q);
-/* Smallest latency of op over the units supporting it, -1 when none. */
-int cg__map_min_latency(const cg_netlist *nl, cg_op op);
 
 /* Compressed sparse rows of a graph whose edge e has its key node (tail
  * for out-edges, head for in-edges) at key + e * stride bytes: off[i] ..
