@@ -1,6 +1,7 @@
 /* main.c: entry point of the cgramap program. */
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "common/version.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
         return cg_cli_main_job(argc, argv);
     switch (cg_cli_parse(argc, argv)) {
     case CG_CLI_HELP: cg_cli_help(); return 0;
-    case CG_CLI_VERSION: printf("cgramap %s\n", CG_VERSION); return 0;
+    case CG_CLI_VERSION: printf("cgramap %s\n", cg_version()); return 0;
     case CG_CLI_USAGE: return 2;
     case CG_CLI_RUN: break;
     }

@@ -9,6 +9,7 @@
  * interrupted row for a result. */
 #include "cli/shard.h"
 #include "cli/commands.h"
+#include "common/version.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -131,7 +132,7 @@ static int write_part(const shard_run *r, const cg_cli_opts *o,
 {
     json_t *part = json_pack(
         "{s:i, s:s, s:o, s:[i, i], s:o, s:o, s:o}", "cgramap_part",
-        CG_CLI_PART_FORMAT, "version", CG_VERSION, "flags",
+        CG_CLI_PART_FORMAT, "version", cg_version(), "flags",
         cg_cli_flags(o, c, paths, npaths), "shard", o->shard, o->nshards,
         "arrays", arrays_json(r->p), "plan", plan_json(r->p), "units",
         units_json(r, o->shard));
