@@ -4,7 +4,9 @@
  * tiled run alone; then untiled); the executions replayed, and a loop the
  * kernel never runs; a .dot DFG against the interpreter; a reference run
  * that exceeds its limit (not verified, and why); a replay that differs
- * (the first difference named); bad input (parameters, a broken DFG, NULL).
+ * (the first difference named, the image's last byte included), and a C
+ * loop whose replays differ (wrong, by the interpreter and by the
+ * simulator); bad input (parameters, a broken DFG, NULL).
  * The figures asserted are the ones `cgramap` prints for the same loops. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -205,6 +207,11 @@ static void test_tiled(void **state)
 }
 
 #define REPEAT "tests/flow/data/repeat.c"
+/* repeat's first wrong byte with a + 3 + 1 for a * 3 + 1 on the seeded
+ * data: a[0] = 0xab..., a * 3 + 1 ends in 0x02, a + 4 in 0xaf */
+#define REPEAT_GOT "0xaf"
+#define REPEAT_AT "0x10000"
+#define REPEAT_WANT "0x02"
 
 /* Loop tag of tests/flow/data/repeat.c (with n = 0) through the flow on
  * its own DFG (the test is of the replays, not of the tiling). */
@@ -253,6 +260,60 @@ static void test_executions(void **state)
     cg_diags_destroy(d);
 }
 
+/* A C loop whose replay differs from the native run is wrong ("no"),
+ * whether the interpreter or the simulator replays it: repeat's DFG with
+ * its multiply turned into an add (a * 3 + 1 becomes a + 3 + 1) no longer
+ * computes what the C code does.  The first difference is named, and the
+ * replays stop there. */
+static void test_c_replay_differs(void **state)
+{
+    fixture *f = *state;
+    cg_diags *d = cg_diags_create();
+    cg_extract_params xp;
+    cg_extract_params_init(&xp);
+    cg_extract_prog *x = cg_extract_open(REPEAT, &xp, d);
+    cg_dfg *g = x ? cg_extract_loop(x, "repeat", d) : NULL;
+    assert_non_null(g);
+    cg_flow_params p;
+    test_params(&p);
+    p.tiling = false;
+    cg_flow_result r;
+    assert_int_equal(cg_flow_loop(f->nl, g, x, &p, &r, d), 0);
+    assert_int_equal(cg_diags_size(d), 0);
+    assert_int_equal(r.verification.verdict, CG_FLOW_VERIFIED);
+    int mul = -1; /* the multiply of the loaded value (the other one
+                     scales the index) */
+    for (int e = 0; e < cg_dfg_nedges(g); e++) {
+        const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
+        if (cg_dfg_get_node(g, x->src)->op == CG_OP_LOAD &&
+            cg_dfg_get_node(g, x->dst)->op == CG_OP_MUL)
+            mul = x->dst;
+    }
+    assert_true(mul >= 0);
+    cg_dfg_node_mut(g, mul)->op = CG_OP_ADD;
+    const char *who[] = {"the DFG interpreter", "the simulated mapping"};
+    for (int k = 0; k < 2; k++) {
+        cg_flow_verification v;
+        assert_int_equal(cg_flow_verify(&p, f->nl, g, x, NULL,
+                                        k ? &r.map : NULL, &v, d), 0);
+        assert_int_equal(v.verdict, CG_FLOW_WRONG);
+        assert_string_equal(cg_flow_verdict_name(v.verdict), "no");
+        assert_int_equal(v.compared, 1);
+        char want[512];
+        snprintf(want, sizeof want, REPEAT ": error: loop 'repeat': %s "
+                 "writes " REPEAT_GOT " at address " REPEAT_AT " where the "
+                 "C code leaves " REPEAT_WANT " (this is a cgramap bug; "
+                 "please report it)", who[k]);
+        assert_one_message(d, want);
+        cg_diags_destroy(d);
+        d = cg_diags_create();
+    }
+    cg_flow_result_free(&r);
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
+    cg_diags_destroy(d);
+}
+
 #define ACC "tests/cli/data/bench/loose/acc.dot"
 
 /* A .dot DFG has no C code: the interpreter's run on a seeded image is
@@ -292,6 +353,23 @@ static void test_dot(void **state)
     cg_diags_destroy(d);
 }
 
+/* The replay of ins by r's mapping (the interpreter when r is NULL)
+ * fails with one message: acc's error `what`. */
+static void replay_fails(const fixture *f, const cg_map_result *r,
+                         const cg_dfg *g, const cg_extract_instance *ins,
+                         const char *what)
+{
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_flow_replay(f->nl, r ? r->mrrg : NULL,
+                                    r ? r->mapping : NULL, g, ins,
+                                    "the test", d), -1);
+    char want[512];
+    snprintf(want, sizeof want, ACC ": error: loop 'acc': %s (this is a "
+             "cgramap bug; please report it)", what);
+    assert_one_message(d, want);
+    cg_diags_destroy(d);
+}
+
 /* A replay whose reference says otherwise: the first difference, at the
  * live-out's line, naming who computed which value. */
 static void test_replay_differs(void **state)
@@ -319,14 +397,24 @@ static void test_replay_differs(void **state)
                        "in the simulated mapping but 999 in the test (a "
                        "cgramap bug; please report it)");
     cg_diags_destroy(d);
-    d = cg_diags_create();
     out[2] = 12;
     after[5] = 1; /* a byte the run never writes */
-    assert_int_equal(cg_flow_replay(f->nl, NULL, NULL, g, &ins, "the test",
-                                    d), -1);
-    assert_one_message(d, ACC ": error: loop 'acc': the DFG interpreter "
-                       "writes 0x00 at address 0x5 where the test leaves "
-                       "0x01 (this is a cgramap bug; please report it)");
+    const cg_map_result *none = NULL;
+    replay_fails(f, none, g, &ins, "the DFG interpreter writes 0x00 at "
+                 "address 0x5 where the test leaves 0x01");
+    /* the last byte of the image is compared too, by both */
+    after[5] = 0;
+    after[15] = 0x80;
+    replay_fails(f, none, g, &ins, "the DFG interpreter writes 0x00 at "
+                 "address 0xf where the test leaves 0x80");
+    replay_fails(f, &r.map, g, &ins, "the simulated mapping writes 0x00 at "
+                 "address 0xf where the test leaves 0x80");
+    /* and with it equal, the replay is the same */
+    d = cg_diags_create();
+    after[15] = 0;
+    assert_int_equal(cg_flow_replay(f->nl, r.map.mrrg, r.map.mapping, g,
+                                    &ins, "the test", d), 0);
+    assert_int_equal(cg_diags_size(d), 0);
     cg_flow_result_free(&r);
     cg_dfg_destroy(g);
     cg_diags_destroy(d);
@@ -434,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_microbench),
         cmocka_unit_test(test_tiled),
         cmocka_unit_test(test_executions),
+        cmocka_unit_test(test_c_replay_differs),
         cmocka_unit_test(test_dot),
         cmocka_unit_test(test_replay_differs),
         cmocka_unit_test(test_reference_run_limit),
