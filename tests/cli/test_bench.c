@@ -193,6 +193,56 @@ static void test_json_and_csv(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A loop time limit that is up before the search: the row says timeout,
+ * every II open and capped by the wall clock, never infeasible or
+ * optimal; the note names the cap; the JSON's tries agree. */
+static void test_time_limit_open(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_tlimit_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char js[64], cmd[96];
+    snprintf(js, sizeof js, "%s/r.json", dir);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--max-ii", "4", "--time-limit",
+                                          "1e-9", "--json", js,
+                                          "benchmarks/microbench/relu/relu.c",
+                                          NULL});
+    assert_int_equal(r.status, 1);
+    mask_times(r.out);
+    assert_string_equal(r.out, HEADER
+        "relu           relu              22      1      1 -             4 "
+        "timeout                  open: II 1..4 TIME       -     -     - "
+        "  -   -      -      -          -      -          -         - -\n");
+    assert_string_equal(r.err, "benchmarks/microbench/relu/relu.c: note: "
+        "loop 'relu': II 1..4 hit a wall-clock cap (--timeout 60 s, or "
+        "--time-limit): a faster or idle machine may settle them; no II "
+        "mapped: larger work limits, --solver cbc or a larger --max-ii may "
+        "map it\n");
+    json_error_t e;
+    json_t *all = json_load_file(js, 0, &e), *rec = record(all, "relu",
+                                                           "relu");
+    assert_string_equal(json_string_value(json_object_get(rec, "status")),
+                        "timeout");
+    assert_true(json_is_true(json_object_get(rec, "capped")));
+    json_t *tries = json_object_get(rec, "tries");
+    assert_int_equal(json_array_size(tries), 4);
+    for (size_t i = 0; i < 4; i++) {
+        json_t *t = json_array_get(tries, i);
+        assert_int_equal(json_integer_value(json_object_get(t, "ii")),
+                         (json_int_t)i + 1);
+        assert_string_equal(json_string_value(json_object_get(t,
+                                                              "outcome")),
+                            "timeout");
+        assert_true(json_is_true(json_object_get(t, "capped")));
+        assert_string_equal(json_string_value(json_object_get(t, "by")),
+                            "-");
+    }
+    json_decref(all);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static bool exists(const char *dir, const char *name)
 {
     char p[256];
@@ -888,6 +938,7 @@ int main(void)
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_jobs_keep_order),
         cmocka_unit_test(test_json_and_csv),
+        cmocka_unit_test(test_time_limit_open),
         cmocka_unit_test(test_mapping_dir),
         cmocka_unit_test(test_mapping_dir_no_neato),
         cmocka_unit_test(test_benchmark_folders),

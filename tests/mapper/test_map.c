@@ -3,7 +3,8 @@
  * max_ii), a mapping above the MII proven optimal by the register bound,
  * the LP dump per II tried, and the errors: an op no unit supports, an MII
  * above the II limit; the lowest II (min_ii, --ii) and the choice of
- * searches (heuristic alone, ILP alone); the policy fields: their
+ * searches (heuristic alone, ILP alone); a loop time limit that is up
+ * before the search (every II open, capped); the policy fields: their
  * defaults, their errors, partial tries feeding the repair, the clustering
  * threshold; the status names. */
 #include "ilp_test_util.h"
@@ -334,6 +335,42 @@ static void test_search_choice(void **state)
     cg_diags_destroy(d);
 }
 
+/* A loop whose time limit is up before any II is searched: every II is
+ * left open (timeout, capped by the wall clock), never infeasible, by the
+ * auto search (heuristic then ILP) and by the ILP alone; the result is a
+ * timeout, capped. */
+static void test_time_limit_leaves_open(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = long_and_short(4);
+    cg_map_params p = params(20, 4);
+    p.time_limit_s = 1e-9;
+    cg_diags *d = cg_diags_create();
+    const cg_map_search searches[] = {CG_SEARCH_AUTO, CG_SEARCH_ILP};
+    for (int k = 0; k < 2; k++) {
+        cg_map_result r;
+        p.search = searches[k];
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        assert_int_equal(r.status, CG_MAP_TIMEOUT);
+        assert_true(r.capped);
+        assert_null(r.mapping);
+        assert_int_equal(r.mii.mii, 2);
+        assert_int_equal(r.ntried, 3); /* II 2..4 */
+        for (int i = 0; i < r.ntried; i++) {
+            assert_int_equal(r.tried[i].ii, 2 + i);
+            assert_int_equal(r.tried[i].outcome, CG_II_TIMEOUT);
+            assert_true(r.tried[i].capped);
+            assert_int_equal(r.tried[i].by, CG_BY_NONE);
+        }
+        cg_map_result_free(&r);
+    }
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 /* Above the clustering threshold the heuristic spends its steps in the
  * cluster regions first; when they use all of them, nothing is left for
  * the whole array.  It once went on there with a step limit of 0, which
@@ -641,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_top_ii_follows_mii),
         cmocka_unit_test(test_min_ii),
         cmocka_unit_test(test_search_choice),
+        cmocka_unit_test(test_time_limit_leaves_open),
         cmocka_unit_test(test_cluster_steps),
         cmocka_unit_test(test_policy_params),
         cmocka_unit_test(test_anneal_params),
