@@ -2,8 +2,10 @@
  * benchmarks/microbench and benchmarks/tiled) builds with its own `make`, as a CGRA-ME user runs
  * it: the built cgramap on the PATH, rules.mk calling `cgramap dfg` with
  * the folder's DFG_FLAGS (--sym among them) and CFLAGS.  Each tag of
- * LOOP_TAGS must then have its TAG.dot holding that loop's graph.  The
- * folders are copied first, so the source tree gets no .dot files. */
+ * LOOP_TAGS must then have its TAG.dot holding that loop's graph, the
+ * whole file what cgramap's folder scan extracts from the same Makefile
+ * (rules.mk's promise: both ways give the same graphs).  The folders are
+ * copied first, so the source tree gets no .dot files. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "dfg/dfg.h"
+#include "extract/extract.h"
+#include "mapper/map.h"
 
 /* The words of "LOOP_TAGS = ..." in the folder's Makefile, into tags. */
 static int loop_tags(const char *dir, char (*tags)[64], int max)
@@ -36,8 +44,63 @@ static int loop_tags(const char *dir, char (*tags)[64], int max)
     return n;
 }
 
-/* `make` in dir succeeds and writes TAG.dot, the graph of TAG, for each
- * tag; how many tags. */
+/* The graph of loop tag as cgramap's folder scan extracts it (the
+ * folder's Makefile read in process: DFG_FLAGS and CFLAGS), written as
+ * dot with its nest's memory order stated, from inside dir, as `make`
+ * runs `cgramap dfg` there; owned by the caller. */
+static char *scanned_dot(const char *dir, const char *tag)
+{
+    char here[1024], src[600];
+    assert_non_null(getcwd(here, sizeof here));
+    assert_int_equal(chdir(dir), 0);
+    cg_diags *d = cg_diags_create();
+    cg_extract_makefile mk = {0};
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    assert_int_equal(cg_extract_makefile_read("Makefile", &mk, d), 0);
+    if (mk.dfg_flags)
+        assert_int_equal(cg_extract_params_parse(&p, mk.dfg_flags,
+                                                 "Makefile", d), 0);
+    p.cflags = mk.cflags;
+    char *copy = strdup(dir);
+    snprintf(src, sizeof src, "%s.c", basename(copy));
+    free(copy);
+    cg_extract_prog *x = cg_extract_open(src, &p, d);
+    cg_dfg *g = x ? cg_extract_loop(x, tag, d) : NULL;
+    if (!g)
+        fail_msg("no graph of %s in %s/%s", tag, dir, src);
+    /* `cgramap dfg` states the nest's memory order in the graph */
+    cg_mem_order *o;
+    int k = cg_map_mem_orders(g, &o);
+    assert_true(k >= 0);
+    assert_int_equal(cg_dfg_set_mem_order(g, o, k, d), 0);
+    free(o);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    cg_dfg_write_dot(g, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
+    cg_extract_makefile_free(&mk);
+    cg_diags_destroy(d);
+    assert_int_equal(chdir(here), 0);
+    return text;
+}
+
+/* Where a and b first differ. */
+static size_t first_difference(const char *a, const char *b)
+{
+    size_t i = 0;
+    while (a[i] && a[i] == b[i])
+        i++;
+    return i;
+}
+
+/* `make` in dir succeeds and writes TAG.dot for each tag, the whole file
+ * what the folder scan extracts for that tag; how many tags. */
 static int make_folder(const char *dir)
 {
     char cmd[1024];
@@ -48,15 +111,23 @@ static int make_folder(const char *dir)
     int n = loop_tags(dir, tags, 16);
     assert_true(n >= 1);
     for (int i = 0; i < n; i++) {
-        char path[1200], head[160], want[96];
+        char path[1200], want_head[96];
         snprintf(path, sizeof path, "%.511s/%.63s.dot", dir, tags[i]);
-        FILE *f = fopen(path, "r");
-        if (!f)
+        size_t len;
+        char *got = cg_slurp(path, &len);
+        if (!got)
             fail_msg("`make` in %s wrote no %s.dot", dir, tags[i]);
-        assert_non_null(fgets(head, sizeof head, f));
-        fclose(f);
-        snprintf(want, sizeof want, "digraph %.63s {\n", tags[i]);
-        assert_string_equal(head, want);
+        snprintf(want_head, sizeof want_head, "digraph %.63s {\n", tags[i]);
+        assert_memory_equal(got, want_head, strlen(want_head));
+        char *want = scanned_dot(dir, tags[i]);
+        size_t at = first_difference(got, want);
+        if (got[at] || want[at])
+            fail_msg("%s differs from the folder scan's graph from byte "
+                     "%zu: make wrote '%.*s', the scan '%.*s'", path, at,
+                     (int)strcspn(got + at, "\n"), got + at,
+                     (int)strcspn(want + at, "\n"), want + at);
+        free(want);
+        free(got);
     }
     return n;
 }
