@@ -17,11 +17,10 @@
  * honour it.
  *
  * The mapping gets CG_TILED_TIMEOUT seconds per II (6 unless set) up to II
- * CG_TILED_MAX_II (4); tile DFGs of more than 30 nodes are not mapped
- * unless CG_TILED_MAP_NODES says so (a mapping not found in time then only
- * skips the simulated proof, unless CG_TILED_REQUIRE_MAP is set: ctest's
- * tiling_test_tiled_run_conv2d).  CG_TILED_ONLY=TAG runs one benchmark,
- * CG_TILED_DUMP=1 prints each plan and tile DFG.
+ * CG_TILED_MAX_II (4).  Every tile DFG must map within them (conv2d's 44
+ * nodes take a few seconds): a simulated proof not run is a failure.
+ * CG_TILED_ONLY=TAG runs one benchmark, CG_TILED_DUMP=1 prints each plan
+ * and tile DFG.
  */
 #include <setjmp.h>
 #include <stdbool.h>
@@ -134,13 +133,6 @@ static void tiled(const setup *s, const cg_flow_tiling *t,
     cg_diags_destroy(d);
 }
 
-/* Map the tile DFG once (it serves every tile shape) and run the program
- * with the simulator.  By default tile DFGs of up to 30 nodes must map
- * within the budget; larger ones (conv2d's 44 take the mapper about 30 s)
- * are skipped and say so.  With CG_TILED_MAP_NODES set, a mapping not
- * found in time is printed as an outcome, the interpreted proof standing. */
-#define MAP_NODES 30
-
 /* The tile DFG is rebased: no global's address (a const with a sym), no
  * live-out, and every load/store address comes from its group's base,
  * stream or offset node ("<array>.base", ".addr", ".off"). */
@@ -191,29 +183,20 @@ static bool same_shape(const cg_dfg *a, const cg_dfg *b)
 }
 
 /* Map t's tile DFG into *res unless res already holds a mapping of a tile
- * DFG of the same shape (another plan's).  false when the DFG is too big
- * for the ctest budget or did not map within it (printed). */
-static bool map_once(const setup *s, const tiling *t, const cg_dfg *mapped,
+ * DFG of the same shape (another plan's); the test fails when it does not
+ * map within the budget. */
+static void map_once(const setup *s, const tiling *t, const cg_dfg *mapped,
                      cg_map_result *res)
 {
     const cg_dfg *tg = cg_tile_dfg_graph(t->ft.td);
     if (res->status == CG_MAP_MAPPED && same_shape(mapped, tg)) {
         fprintf(stderr, "%s: same tile DFG shape as the mapped one: its "
                 "mapping reused\n", t->name);
-        return true;
+        return;
     }
     cg_map_result_free(res);
     memset(res, 0, sizeof *res);
     res->status = CG_MAP_ERROR;
-    bool required = !getenv("CG_TILED_MAP_NODES") ||
-                    getenv("CG_TILED_REQUIRE_MAP");
-    int64_t limit = env_int("CG_TILED_MAP_NODES", MAP_NODES);
-    if (cg_dfg_nnodes(tg) > limit) {
-        fprintf(stderr, "%s: tile DFG has %d nodes (> %lld): mapping and "
-                "simulated proof skipped (CG_TILED_MAP_NODES)\n", t->name,
-                cg_dfg_nnodes(tg), (long long)limit);
-        return false;
-    }
     cg_diags *d = cg_diags_create();
     cg_map_params mp;
     cg_map_params_init(&mp);
@@ -227,15 +210,10 @@ static bool map_once(const setup *s, const tiling *t, const cg_dfg *mapped,
             res->status == CG_MAP_MAPPED ? "mapped" : "NOT mapped", res->ii,
             res->mii.mii, res->seconds);
     cg_diags_destroy(d);
-    if (res->status != CG_MAP_MAPPED && !required) {
-        assert_int_equal(res->status, CG_MAP_TIMEOUT);
-        fprintf(stderr, "%s: no mapping within %g s per II up to II=%d: "
-                "simulated proof NOT run\n", t->name, mp.timeout_s,
-                mp.max_ii);
-        return false;
-    }
-    assert_int_equal(res->status, CG_MAP_MAPPED);
-    return true;
+    if (res->status != CG_MAP_MAPPED)
+        fail_msg("%s: no mapping within %g s per II up to II=%d: the "
+                 "simulated proof cannot run (raise CG_TILED_TIMEOUT or "
+                 "CG_TILED_MAX_II)", t->name, mp.timeout_s, mp.max_ii);
 }
 
 /* The simulated proof with the mapping in res (checked against t's own
@@ -296,14 +274,14 @@ static void test_tiled(void **state)
     tiling big = {0}, small = {0};
     prove(b, &s, 0, &big);
     cg_map_result res = {.status = CG_MAP_ERROR};
-    if (map_once(&s, &big, NULL, &res))
-        simulate(&s, &big, &res);
+    map_once(&s, &big, NULL, &res);
+    simulate(&s, &big, &res);
     /* A reduced capacity moves the bank borders the plan assumes
        (mem_bytes / banks) away from the hardware's: not on a bank split. */
     if (!b->arch) {
         prove(b, &s, env_int("CG_TILED_MEM", 4096), &small);
-        if (map_once(&s, &small, cg_tile_dfg_graph(big.ft.td), &res))
-            simulate(&s, &small, &res);
+        map_once(&s, &small, cg_tile_dfg_graph(big.ft.td), &res);
+        simulate(&s, &small, &res);
     }
     cg_map_result_free(&res);
     cg_flow_tiling_free(&small.ft);
