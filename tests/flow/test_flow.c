@@ -206,6 +206,52 @@ static void test_tiled(void **state)
     close_loop(&l);
 }
 
+#define SAXPY "benchmarks/tiled/saxpy/saxpy.c"
+/* saxpy's first wrong byte with alpha + x for alpha * x (seeded data) */
+#define SAXPY_GOT "0x56"
+#define SAXPY_AT "0x12800"
+#define SAXPY_WANT "0x05"
+
+/* A tiled run whose tile DFG computes otherwise is wrong ("no"), its
+ * first difference from the native run named: saxpy's tile DFG with its
+ * multiply turned into an add, run interpreted and simulated. */
+static void test_tiled_differs(void **state)
+{
+    fixture *f = *state;
+    loop l;
+    cg_flow_params p;
+    cg_flow_result r;
+    cg_diags *d = cg_diags_create();
+    run_clean(f, "benchmarks/tiled/saxpy", "saxpy", &l, &p, &r, d);
+    assert_int_equal(r.verification.verdict, CG_FLOW_VERIFIED);
+    cg_dfg *tg = (cg_dfg *)cg_tile_dfg_graph(r.tiling.td);
+    int mul = -1;
+    for (int i = 0; i < cg_dfg_nnodes(tg); i++)
+        if (cg_dfg_get_node(tg, i)->op == CG_OP_MUL)
+            mul = mul < 0 ? i : -2;
+    assert_true(mul >= 0); /* the one multiply: alpha * x[i] */
+    cg_dfg_node_mut(tg, mul)->op = CG_OP_ADD;
+    const char *how[] = {"the interpreted run", "the simulated mapping"};
+    for (int k = 0; k < 2; k++) {
+        cg_flow_verification v;
+        assert_int_equal(cg_flow_verify(&p, f->nl, l.g, l.x, &r.tiling,
+                                        k ? &r.map : NULL, &v, d), 0);
+        assert_int_equal(v.verdict, CG_FLOW_WRONG);
+        assert_int_equal(v.tile_runs, 3);
+        char want[512];
+        snprintf(want, sizeof want, SAXPY ": error: loop 'saxpy': the tiled "
+                 "run (DMA descriptors and %s of the tile DFG) writes "
+                 SAXPY_GOT " at address " SAXPY_AT " where the C code leaves "
+                 SAXPY_WANT, how[k]);
+        assert_one_message(d, want);
+        cg_diags_destroy(d);
+        d = cg_diags_create();
+    }
+    cg_flow_result_free(&r);
+    cg_diags_destroy(d);
+    close_loop(&l);
+}
+
 #define REPEAT "tests/flow/data/repeat.c"
 /* repeat's first wrong byte with a + 3 + 1 for a * 3 + 1 on the seeded
  * data: a[0] = 0xab..., a * 3 + 1 ends in 0x02, a + 4 in 0xaf */
@@ -521,6 +567,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_microbench),
         cmocka_unit_test(test_tiled),
+        cmocka_unit_test(test_tiled_differs),
         cmocka_unit_test(test_executions),
         cmocka_unit_test(test_c_replay_differs),
         cmocka_unit_test(test_dot),
