@@ -2,7 +2,8 @@
  * (cli/check_cmd.c, cli/sim_cmd.c).  A microbenchmark extracted, mapped
  * and saved, then checked again: ok.  The saved mapping of accumulate
  * (tests/mapper/data/) corrupted (a route node removed, an op moved to a
- * unit that cannot run it): refused with the checker's exact messages; a
+ * unit that cannot run it, a route through a register that carries
+ * another value): refused with the checker's exact messages; a
  * reader error with its file:line.  The mapping the main job saves with
  * --mapping-dir simulated again on the main job's data, and on a memory
  * image whose result is written out here by hand; a late store found by
@@ -123,6 +124,31 @@ static void test_op_moved(void **state)
                     "edge 3 'mul7'->'add8' (operand 1, distance 0): route is "
                     "not connected: no MRRG edge from block_4_1.mem@c0 to "
                     "block_1_4.func.out@c0 (entry 0)\n");
+}
+
+#define ACC_C "benchmarks/microbench/accumulate/accumulate.c"
+#define TWO "'add12' (edge 0 'add12'->'mul7' (operand 0, distance 1)) and " \
+            "'mul7' (edge 3 'mul7'->'add8' (operand 1, distance 0))"
+
+/* add12's route to mul7 through mul7's own register (one cycle more):
+ * that register and its mux carry two values, mul7's and add12's, and the
+ * timing no longer holds. */
+static void test_two_values(void **state)
+{
+    (void)state;
+    check_corrupted(" block_2_4.reg.out@c0 block_1_4.func_in_a_mux.in2@c0 ",
+                    " block_2_4.reg.out@c0 block_1_4.reg_in_mux.in4@c0 "
+                    "block_1_4.reg_in_mux.out@c0 block_1_4.reg.in@c0 "
+                    "block_1_4.reg.out@c0 block_1_4.func_in_a_mux.in4@c0 ",
+                    ACC_C ":9: error: edge 0 'add12'->'mul7' (operand 0, "
+                    "distance 1): timing does not hold: start('mul7') + 1*II "
+                    "= 1 but start('add12') + route latency 2 = 2\n"
+                    ACC_C ":9: error: routing node block_1_4.reg_in_mux.out@c0 "
+                    "carries two values: " TWO "\n"
+                    ACC_C ":9: error: routing node block_1_4.reg.in@c0 "
+                    "carries two values: " TWO "\n"
+                    ACC_C ":9: error: routing node block_1_4.reg.out@c0 "
+                    "carries two values: " TWO "\n");
 }
 
 /* The reader's errors come before any check, at their line. */
@@ -274,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_map_then_check),
         cmocka_unit_test(test_route_node_removed),
         cmocka_unit_test(test_op_moved),
+        cmocka_unit_test(test_two_values),
         cmocka_unit_test(test_reader_error),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_sim_main_job_mapping),
