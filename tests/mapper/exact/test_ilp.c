@@ -170,8 +170,9 @@ static void test_infeasible(void **state)
  * The ILP of fanout(k) at II=1 on the 2x2, without the spatial
  * symmetry breaking (which lets the LP relaxation itself prove k=3
  * impossible, test_sym.c): relax_only solves only the relaxation. */
-static cg__ilp_out solve_plain(const cg_netlist *nl, int k, bool relax_only,
-                               cg_map_solver solver, cg_mrrg **m)
+static cg__ilp_out solve_plain_nodes(const cg_netlist *nl, int k,
+                                     bool relax_only, cg_map_solver solver,
+                                     int nodes, cg_mrrg **m)
 {
     cg_diags *d = cg_diags_create();
     *m = cg_mrrg_build(nl, 1, d);
@@ -180,7 +181,8 @@ static cg__ilp_out solve_plain(const cg_netlist *nl, int k, bool relax_only,
     cg__sym_destroy(kg->sym);
     kg->sym = NULL;
     cg_dfg *g = fanout(k);
-    cg__ilp_opts o = {NULL, 0, 30, NULL, relax_only, solver, 0, 0, NULL, NULL};
+    cg__ilp_opts o = {NULL, 0, 30, NULL, relax_only, solver, nodes, 0, NULL,
+                      NULL};
     cg__ilp_out out;
     assert_int_equal(cg__ilp_solve(kg, nl, g, &o, &out, d), 0);
     if (out.mapping)
@@ -189,6 +191,12 @@ static cg__ilp_out solve_plain(const cg_netlist *nl, int k, bool relax_only,
     cg__kgraph_destroy(kg);
     cg_diags_destroy(d);
     return out;
+}
+
+static cg__ilp_out solve_plain(const cg_netlist *nl, int k, bool relax_only,
+                               cg_map_solver solver, cg_mrrg **m)
+{
+    return solve_plain_nodes(nl, k, relax_only, solver, 0, m);
 }
 
 static void test_fanout(void **state)
@@ -206,6 +214,23 @@ static void test_fanout(void **state)
     cg_mrrg_destroy(m);
     out = solve_plain(nl, 3, false, solver, &m);
     assert_int_equal(out.outcome, CG_II_INFEASIBLE);
+    assert_null(out.mapping);
+    cg_mrrg_destroy(m);
+    cg_netlist_destroy(nl);
+}
+
+/* fanout(3) again, GLPK's branch and bound stopped by its work limit (one
+ * node) before it proves anything: the II is undecided (timeout), not
+ * infeasible, and not capped (the limit is work, not the wall clock).
+ * (CBC's cuts prove it at the root node: GLPK only.) */
+static void test_node_limit(void **state)
+{
+    cg_map_solver solver = *(const cg_map_solver *)*state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_mrrg *m;
+    cg__ilp_out out = solve_plain_nodes(nl, 3, false, solver, 1, &m);
+    assert_int_equal(out.outcome, CG_II_TIMEOUT);
+    assert_false(out.capped);
     assert_null(out.mapping);
     cg_mrrg_destroy(m);
     cg_netlist_destroy(nl);
@@ -292,6 +317,8 @@ int main(void)
         BOTH(test_recurrence),
         BOTH(test_infeasible),
         BOTH(test_fanout),
+        {"test_node_limit (glpk)", test_node_limit, NULL, NULL,
+         (void *)&glpk},
         BOTH(test_restricted),
         cmocka_unit_test(test_dump_lp),
     };
