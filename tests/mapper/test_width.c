@@ -2,6 +2,8 @@
  * values overflow 16 bits: the accumulator s = s' + x (32 bits, x = 30000,
  * so s leaves 16 bits in its third iteration) with an output o of s.
  *   - the mapper refuses it: every op kind wider than its units, named;
+ *   - on a mesh where one FuncUnit alone is 32 bits, the mapper puts the
+ *     add there;
  *   - a mapping made on the same mesh at 32 bits is rejected by the
  *     checker on the 16-bit one, naming node, unit and both widths;
  *   - simulated on the 16-bit array it computes at 16 bits: its live-out
@@ -55,6 +57,37 @@ static void test_mapper_refuses(void **state)
         "unit at least as wide (narrow the DFG: for address arithmetic, the "
         "address width; or widen the units)\n");
     free(s);
+    cg_map_result_free(&r);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* On a 32-bit mesh whose FuncUnits but one are cut to 16 bits, the
+ * mapper places the 32-bit add on the one wide FuncUnit (every search asks
+ * cg__map_node_fits), and the mapping passes the checker. */
+static void test_mapper_avoids_narrow_units(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_w(32);
+    int wide = -1, narrow = 0;
+    for (int i = 0; i < nl->nprims; i++)
+        if (nl->prims[i].p.kind == CG_PRIM_FUNC) {
+            if (wide < 0)
+                wide = i;
+            else {
+                nl->prims[i].p.width = 16;
+                narrow++;
+            }
+        }
+    assert_int_equal(narrow, 3);
+    cg_dfg *g = acc();
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    map_checked(nl, g, &r, d); /* mapped, and the checker agrees */
+    assert_int_equal(cg_diags_size(d), 0);
+    const cg_mrrg_node *n = cg_mrrg_get_node(r.mrrg, r.mapping->place[1]);
+    assert_int_equal(n->prim, wide); /* s */
     cg_map_result_free(&r);
     cg_diags_destroy(d);
     cg_dfg_destroy(g);
@@ -210,6 +243,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mapper_refuses),
+        cmocka_unit_test(test_mapper_avoids_narrow_units),
         cmocka_unit_test_setup_teardown(test_checker_rejects, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_simulated_at_16_bits, setup,
