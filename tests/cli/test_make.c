@@ -79,7 +79,7 @@ static char *scanned_dot(const char *dir, const char *tag)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
-    cg_dfg_write_dot(g, f);
+    assert_int_equal(cg_dfg_write_dot(g, f), 0);
     assert_int_equal(fclose(f), 0);
     assert_int_equal(cg_diags_size(d), 0);
     cg_dfg_destroy(g);
