@@ -82,6 +82,35 @@ static inline int dfg_node(cg_dfg *g, cg_op op, const char *name)
     return id;
 }
 
+/* a -> b -> c -> e -> o and a -> e directly: reconvergent paths of
+ * unequal length (b and c each take a cycle), for the heuristic, the ILP
+ * and SAT tests alike; the ids the tests look at. */
+typedef struct reconv {
+    cg_dfg *g;
+    int a, c, e;    /* nodes */
+    int ce, direct; /* edges c -> e and a -> e */
+} reconv;
+
+static inline reconv reconv_dfg(void)
+{
+    reconv r = {cg_dfg_create("reconv"), 0, 0, 0, 0, 0};
+    cg_dfg *g = r.g;
+    int a = dfg_node(g, CG_OP_INPUT, "a"), b = dfg_node(g, CG_OP_ADD, "b");
+    int c = dfg_node(g, CG_OP_MUL, "c"), e = dfg_node(g, CG_OP_SUB, "e");
+    int o = dfg_node(g, CG_OP_OUTPUT, "o");
+    cg_dfg_add_edge(g, a, b, 0, 0, -1);
+    cg_dfg_add_edge(g, a, b, 1, 0, -1);
+    cg_dfg_add_edge(g, b, c, 0, 0, -1);
+    cg_dfg_add_edge(g, b, c, 1, 0, -1);
+    r.ce = cg_dfg_add_edge(g, c, e, 0, 0, -1);
+    r.direct = cg_dfg_add_edge(g, a, e, 1, 0, -1);
+    cg_dfg_add_edge(g, e, o, 0, 0, -1);
+    r.a = a;
+    r.c = c;
+    r.e = e;
+    return r;
+}
+
 /* out = (a + b) * k: inputs a, b (nodes 0, 1), const k (2), add s (3),
  * mul m (4), output o (5). */
 static inline cg_dfg *axpy_dfg(void)

@@ -87,17 +87,9 @@ static void test_reconvergent(void **state)
 {
     cg_map_solver solver = *(const cg_map_solver *)*state;
     cg_netlist *nl = mesh_netlist(2, 2);
-    cg_dfg *g = cg_dfg_create("reconv");
-    int a = dfg_node(g, CG_OP_INPUT, "a"), b = dfg_node(g, CG_OP_ADD, "b");
-    int c = dfg_node(g, CG_OP_MUL, "c"), e = dfg_node(g, CG_OP_SUB, "e");
-    int o = dfg_node(g, CG_OP_OUTPUT, "o");
-    cg_dfg_add_edge(g, a, b, 0, 0, -1);
-    cg_dfg_add_edge(g, a, b, 1, 0, -1);
-    cg_dfg_add_edge(g, b, c, 0, 0, -1);
-    cg_dfg_add_edge(g, b, c, 1, 0, -1);
-    cg_dfg_add_edge(g, c, e, 0, 0, -1);
-    int direct = cg_dfg_add_edge(g, a, e, 1, 0, -1);
-    cg_dfg_add_edge(g, e, o, 0, 0, -1);
+    reconv r = reconv_dfg();
+    cg_dfg *g = r.g;
+    int a = r.a, e = r.e, direct = r.direct;
     solved s = solve_at(nl, g, 2, NULL, 0, NULL, solver);
     assert_int_equal(s.out.outcome, CG_II_MAPPED);
     verify_mapping(nl, s.m, g, s.out.mapping);

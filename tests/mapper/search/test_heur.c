@@ -159,17 +159,9 @@ static void test_reconvergent(void **state)
 {
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
-    cg_dfg *g = cg_dfg_create("reconv");
-    int a = dfg_node(g, CG_OP_INPUT, "a"), b = dfg_node(g, CG_OP_ADD, "b");
-    int c = dfg_node(g, CG_OP_MUL, "c"), e = dfg_node(g, CG_OP_SUB, "e");
-    int o = dfg_node(g, CG_OP_OUTPUT, "o");
-    cg_dfg_add_edge(g, a, b, 0, 0, -1);
-    cg_dfg_add_edge(g, a, b, 1, 0, -1);
-    cg_dfg_add_edge(g, b, c, 0, 0, -1);
-    cg_dfg_add_edge(g, b, c, 1, 0, -1);
-    int ce = cg_dfg_add_edge(g, c, e, 0, 0, -1);
-    int direct = cg_dfg_add_edge(g, a, e, 1, 0, -1);
-    cg_dfg_add_edge(g, e, o, 0, 0, -1);
+    reconv r = reconv_dfg();
+    cg_dfg *g = r.g;
+    int a = r.a, c = r.c, e = r.e, ce = r.ce, direct = r.direct;
     cg_diags *d = cg_diags_create();
     for (int ii = 2; ii <= 3; ii++) {
         cg_mrrg *m = cg_mrrg_build(nl, ii, d);
