@@ -47,7 +47,6 @@
 #include "../../common/util.h"
 #include "exact_internal.h"
 #include "sat_internal.h"
-#include "sym_internal.h"
 
 typedef struct xvar {
     int p, t, var;
@@ -70,9 +69,8 @@ typedef struct sat {
     int *slot;           /* DFG node -> value slot, -1 without uses */
     int nslots;
     rdom *rd;            /* nslots * nn */
-    int *out_off, *out_ids, *in_off, *in_ids; /* DFG edges per node */
+    cg__sat_dfg D;       /* edges per op, FUNC candidates per op */
     int *hvar;           /* horizon assumptions, H of them */
-    int **cand, *ncand;  /* per DFG node: its FUNC nodes, increasing */
     int **xfirst;        /* per DFG node, per candidate: its first x */
     int *edelay;         /* per DFG edge: least route latency */
     cg__cnf *c;
@@ -80,12 +78,6 @@ typedef struct sat {
     int bufcap, nbuf;
     bool oom;
 } sat;
-
-static bool passable(const cg_mrrg *m, int i)
-{
-    const cg_mrrg_node *nd = cg_mrrg_get_node(m, i);
-    return nd->kind == CG_MRRG_ROUTE && nd->operand < 0;
-}
 
 /* ---- windows --------------------------------------------------------------- */
 
@@ -156,64 +148,9 @@ static int windows(sat *S)
 
 /* ---- placement variables ------------------------------------------------ */
 
-static bool fits(const sat *S, int v, int p)
-{
-    const cg_mrrg_node *nd = cg_mrrg_get_node(S->m, p);
-    if (nd->kind != CG_MRRG_FUNC ||
-        !cg__map_node_fits(cg_netlist_prim(S->nl, nd->prim),
-                           cg_dfg_get_node(S->g, v)))
-        return false;
-    if (S->out_off[v + 1] > S->out_off[v]) {
-        int n, any = 0;
-        const int *o = cg_mrrg_out(S->m, p, &n);
-        for (int i = 0; i < n && !any; i++)
-            any = cg_mrrg_get_node(S->m, cg_mrrg_get_edge(S->m, o[i])->to)
-                      ->kind == CG_MRRG_ROUTE;
-        if (!any)
-            return false;
-    }
-    for (int j = S->in_off[v]; j < S->in_off[v + 1]; j++)
-        if (cg_mrrg_pin(S->m, p, cg_dfg_get_edge(S->g, S->in_ids[j])
-                                     ->operand) < 0)
-            return false;
-    return true;
-}
-
-/* The FUNC nodes of every op; the op with the most keeps one per orbit
- * of the verified symmetries.  *cand per op (malloc'd), counts in *ncand. */
-static int candidates(sat *S, int **cand, int *ncand)
-{
-    for (int v = 0; v < S->n; v++) {
-        cand[v] = malloc(sizeof(int) * ((size_t)S->nn + 1));
-        if (!cand[v])
-            return -1;
-        for (int p = 0; p < S->nn; p++)
-            if (fits(S, v, p))
-                cand[v][ncand[v]++] = p;
-    }
-    cg__sym *sym = cg__sym_find(S->m, S->nl);
-    if (!sym)
-        return -1;
-    int best = 0;
-    for (int v = 1; v < S->n; v++)
-        if (ncand[v] > ncand[best])
-            best = v;
-    if (S->n > 0)
-        ncand[best] = cg__sym_restrict(sym, cand[best], ncand[best]);
-    cg__sym_destroy(sym);
-    return 0;
-}
-
-static int make_cands(sat *S)
-{
-    S->cand = calloc((size_t)S->n + 1, sizeof *S->cand);
-    S->ncand = calloc((size_t)S->n + 1, sizeof *S->ncand);
-    return S->cand && S->ncand ? candidates(S, S->cand, S->ncand) : -1;
-}
-
 static int make_x(sat *S)
 {
-    int **cand = S->cand, *ncand = S->ncand, rc = 0;
+    int **cand = S->D.cand, *ncand = S->D.ncand, rc = 0;
     S->xfirst = calloc((size_t)S->n + 1, sizeof *S->xfirst);
     if (!S->xfirst)
         return -1;
@@ -258,7 +195,7 @@ static void spread(const sat *S, cg__heap *h, bool fwd, int w, long *dist)
         if (dist[i] != LONG_MAX)
             continue;
         dist[i] = d;
-        if (fwd && !passable(S->m, i))
+        if (fwd && !cg__sat_passable(S->m, i))
             continue;
         int ne;
         const int *es = fwd ? cg_mrrg_out(S->m, i, &ne)
@@ -268,7 +205,7 @@ static void spread(const sat *S, cg__heap *h, bool fwd, int w, long *dist)
             int nb = fwd ? e->to : e->from;
             bool ok = fwd ? cg_mrrg_get_node(S->m, nb)->kind ==
                                 CG_MRRG_ROUTE
-                          : passable(S->m, nb);
+                          : cg__sat_passable(S->m, nb);
             if (ok && dist[nb] == LONG_MAX && wide_enough(S, nb, w))
                 cg__heap_push(h, d + e->delay, nb);
         }
@@ -297,8 +234,8 @@ static void reach(const sat *S, int u, cg__heap *h, long *ea, long *la)
     }
     spread(S, h, true, w, ea);
     h->n = 0;
-    for (int j = S->out_off[u]; j < S->out_off[u + 1]; j++) {
-        const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->out_ids[j]);
+    for (int j = S->D.out_off[u]; j < S->D.out_off[u + 1]; j++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->D.out_ids[j]);
         for (int i = 0; i < S->nx[ed->dst]; i++) {
             const xvar *x = &S->x[ed->dst][i];
             int pin = cg_mrrg_pin(S->m, x->p, ed->operand);
@@ -326,9 +263,9 @@ static int edge_delays(sat *S)
         for (int i = 0; i < S->nn; i++)
             dist[i] = LONG_MAX;
         h.n = 0;
-        for (int i = 0; i < S->ncand[u]; i++) {
+        for (int i = 0; i < S->D.ncand[u]; i++) {
             int ne;
-            const int *es = cg_mrrg_out(S->m, S->cand[u][i], &ne);
+            const int *es = cg_mrrg_out(S->m, S->D.cand[u][i], &ne);
             for (int j = 0; j < ne; j++) {
                 const cg_mrrg_edge *me = cg_mrrg_get_edge(S->m, es[j]);
                 if (cg_mrrg_get_node(S->m, me->to)->kind == CG_MRRG_ROUTE &&
@@ -338,8 +275,8 @@ static int edge_delays(sat *S)
         }
         spread(S, &h, true, w, dist);
         long best = LONG_MAX;
-        for (int i = 0; i < S->ncand[ed->dst]; i++) {
-            int pin = cg_mrrg_pin(S->m, S->cand[ed->dst][i], ed->operand);
+        for (int i = 0; i < S->D.ncand[ed->dst]; i++) {
+            int pin = cg_mrrg_pin(S->m, S->D.cand[ed->dst][i], ed->operand);
             if (pin >= 0 && dist[pin] < best)
                 best = dist[pin];
         }
@@ -545,12 +482,12 @@ static int clauses_exclusive(sat *S)
  * candidates are in increasing order, each with its cycles in a row. */
 static int xvar_of(const sat *S, int v, int p, long t)
 {
-    int lo = 0, hi = S->ncand[v] - 1;
+    int lo = 0, hi = S->D.ncand[v] - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        if (S->cand[v][mid] < p) {
+        if (S->D.cand[v][mid] < p) {
             lo = mid + 1;
-        } else if (S->cand[v][mid] > p) {
+        } else if (S->D.cand[v][mid] > p) {
             hi = mid - 1;
         } else {
             int i = S->xfirst[v][mid];
@@ -574,7 +511,7 @@ static void supporters(sat *S, int u, int n, long t)
         int lit = 0;
         if (cg_mrrg_get_node(S->m, e->from)->kind == CG_MRRG_FUNC)
             lit = xvar_of(S, u, e->from, t - e->delay);
-        else if (passable(S->m, e->from))
+        else if (cg__sat_passable(S->m, e->from))
             lit = rvar(S, u, e->from, t - e->delay);
         if (lit)
             push(S, lit);
@@ -603,10 +540,10 @@ static void clauses_support(sat *S)
  * need (stray values prove nothing). */
 static void successors(sat *S, int u, int n, long t)
 {
-    if (!passable(S->m, n)) {
+    if (!cg__sat_passable(S->m, n)) {
         const cg_mrrg_node *pin = cg_mrrg_get_node(S->m, n);
-        for (int j = S->out_off[u]; j < S->out_off[u + 1]; j++) {
-            const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->out_ids[j]);
+        for (int j = S->D.out_off[u]; j < S->D.out_off[u + 1]; j++) {
+            const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->D.out_ids[j]);
             int x = ed->operand == pin->operand
                         ? xvar_of(S, ed->dst, pin->func,
                                   t - (long)ed->distance * S->ii)
@@ -661,8 +598,8 @@ static void clauses_sinks(sat *S)
 {
     for (int w = 0; w < S->n; w++)
         for (int i = 0; i < S->nx[w]; i++)
-            for (int j = S->in_off[w]; j < S->in_off[w + 1]; j++) {
-                const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->in_ids[j]);
+            for (int j = S->D.in_off[w]; j < S->D.in_off[w + 1]; j++) {
+                const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->D.in_ids[j]);
                 const xvar *x = &S->x[w][i];
                 int pin = cg_mrrg_pin(S->m, x->p, ed->operand);
                 push(S, -x->var);
@@ -774,7 +711,7 @@ static void grow(sat *S, const cg_mapping *map, int u, tree *T)
     }
     while (head < qn) {
         int r = T->queue[head++], at = T->node[r];
-        if (!passable(S->m, at))
+        if (!cg__sat_passable(S->m, at))
             continue;
         long t = rtime(S, u, at, r);
         es = cg_mrrg_out(S->m, at, &n);
@@ -857,14 +794,14 @@ static cg_mapping *extract(sat *S, bool *cut)
             continue;
         grow(S, map, u, &T);
         bool lost = false;
-        for (int j = S->out_off[u]; j < S->out_off[u + 1]; j++) {
-            const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->out_ids[j]);
+        for (int j = S->D.out_off[u]; j < S->D.out_off[u + 1]; j++) {
+            const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->D.out_ids[j]);
             int pin = cg_mrrg_pin(S->m, map->place[ed->dst], ed->operand);
             int r = rvar(S, u, pin, map->start[ed->dst] +
                                         (long)ed->distance * S->ii);
             if (T.par[r] == INT_MIN)
                 lost = true;
-            else if (route_of(&T, map, S->out_ids[j], r) < 0)
+            else if (route_of(&T, map, S->D.out_ids[j], r) < 0)
                 S->oom = true;
         }
         if (lost) {
@@ -897,52 +834,14 @@ static void sat_free(sat *S)
     free(S->gbase);
     free(S->slot);
     free(S->rd);
-    free(S->out_off);
-    free(S->out_ids);
-    free(S->in_off);
-    free(S->in_ids);
     free(S->hvar);
     free(S->buf);
-    for (int v = 0; S->cand && v < S->n; v++)
-        free(S->cand[v]);
-    free(S->cand);
-    free(S->ncand);
+    cg__sat_dfg_free(&S->D);
     for (int v = 0; S->xfirst && v < S->n; v++)
         free(S->xfirst[v]);
     free(S->xfirst);
     free(S->edelay);
     cg__cnf_destroy(S->c);
-}
-
-/* Out- and in-edges of every DFG node, in edge order. */
-static int edge_lists(sat *S)
-{
-    size_t n2 = (size_t)S->n + 2, ne1 = (size_t)S->ne + 1;
-    S->out_off = calloc(n2, sizeof(int));
-    S->in_off = calloc(n2, sizeof(int));
-    S->out_ids = malloc(ne1 * sizeof(int));
-    S->in_ids = malloc(ne1 * sizeof(int));
-    if (!S->out_off || !S->in_off || !S->out_ids || !S->in_ids)
-        return -1;
-    for (int e = 0; e < S->ne; e++) {
-        S->out_off[cg_dfg_get_edge(S->g, e)->src + 1]++;
-        S->in_off[cg_dfg_get_edge(S->g, e)->dst + 1]++;
-    }
-    for (int v = 0; v < S->n; v++) {
-        S->out_off[v + 1] += S->out_off[v];
-        S->in_off[v + 1] += S->in_off[v];
-    }
-    int *fo = S->out_off, *fi = S->in_off;
-    for (int e = 0; e < S->ne; e++) { /* fill, then shift back */
-        S->out_ids[fo[cg_dfg_get_edge(S->g, e)->src]++] = e;
-        S->in_ids[fi[cg_dfg_get_edge(S->g, e)->dst]++] = e;
-    }
-    for (int v = S->n; v > 0; v--) {
-        fo[v] = fo[v - 1];
-        fi[v] = fi[v - 1];
-    }
-    fo[0] = fi[0] = 0;
-    return 0;
 }
 
 static int sat_init(sat *S, const cg_mrrg *m, const cg_netlist *nl,
@@ -971,10 +870,10 @@ static int sat_init(sat *S, const cg_mrrg *m, const cg_netlist *nl,
     if (!S->x || !S->nx || !S->asap || !S->tail || !S->alap || !S->gbase ||
         !S->slot || !S->hvar || !S->c)
         return -1;
-    if (edge_lists(S) < 0)
+    if (cg__sat_dfg_init(&S->D, m, nl, g) < 0)
         return -1;
     for (int v = 0; v < S->n; v++)
-        S->slot[v] = S->out_off[v + 1] > S->out_off[v] ? S->nslots++ : -1;
+        S->slot[v] = S->D.out_off[v + 1] > S->D.out_off[v] ? S->nslots++ : -1;
     return 0;
 }
 
@@ -1061,7 +960,7 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
     sat S;
     int rc = sat_init(&S, m, nl, g, o);
     if (rc == 0)
-        rc = make_cands(&S) < 0 || edge_delays(&S) < 0 ? -1 : 0;
+        rc = edge_delays(&S);
     bool unroutable = false;
     for (int e = 0; rc == 0 && e < S.ne; e++)
         unroutable |= S.edelay[e] < 0;

@@ -44,6 +44,24 @@ bool cg__cnf_value(cg__cnf *c, int var);
 /* After UNSAT: was assumption lit used in the refutation? */
 bool cg__cnf_failed(cg__cnf *c, int lit);
 
+/* ---- sat_dfg.c: what both models read ------------------------------------ */
+
+/* A ROUTE node a value may pass through (not an operand's pin). */
+bool cg__sat_passable(const cg_mrrg *m, int i);
+
+typedef struct cg__sat_dfg {
+    int n, ne;                                /* the DFG's ops and edges */
+    int *out_off, *out_ids, *in_off, *in_ids; /* edges per op, in order */
+    int **cand, *ncand; /* per op: the FUNC nodes it may take, increasing;
+                           the op with the most keeps one per orbit of the
+                           array's verified symmetries */
+} cg__sat_dfg;
+
+/* 0, or -1 on no memory (D is then freed by cg__sat_dfg_free). */
+int cg__sat_dfg_init(cg__sat_dfg *D, const cg_mrrg *m, const cg_netlist *nl,
+                     const cg_dfg *g);
+void cg__sat_dfg_free(cg__sat_dfg *D);
+
 /* ---- sat.c: one II --------------------------------------------------------- */
 
 typedef struct cg__sat_opts {
