@@ -18,7 +18,9 @@ static const char *outcome_word(cg_ii_outcome o)
 
 /* One II tried: its outcome, what decided it ("by": heuristic, bound,
  * lp, ilp, sat or "-") and, refuted by SAT, the schedule slack the
- * refutation covers ("horizon", null when it covers every slack). */
+ * refutation covers ("horizon", null when it covers every slack); left
+ * undecided after SAT refuted the shorter schedules, the largest slack it
+ * refuted ("refuted"). */
 static json_t *try_of(const cg_map_result *r, int i)
 {
     json_t *t = json_pack(
@@ -34,6 +36,9 @@ static json_t *try_of(const cg_map_result *r, int i)
                                               ? json_integer(
                                                     r->tried[i].horizon)
                                               : json_null());
+    if (t && r->tried[i].outcome == CG_II_TIMEOUT && r->tried[i].refuted >= 0)
+        json_object_set_new(t, "refuted",
+                            json_integer(r->tried[i].refuted));
     return t;
 }
 

@@ -58,6 +58,29 @@ static int ii_ranges(const cg_map_result *r, int lo, int hi, unsigned mask,
     return count;
 }
 
+/* Append, for each open II of lo..hi that SAT refuted up to a slack,
+ * "; II a has no mapping within schedule +k ...". */
+static void partial_refutations(const cg_map_result *r, int lo, int hi,
+                                cg_flow_proof *out)
+{
+    for (int ii = lo; ii <= hi; ii++) {
+        int k = -1;
+        for (int i = 0; i < r->ntried; i++)
+            if (r->tried[i].ii == ii && r->tried[i].refuted > k)
+                k = r->tried[i].refuted;
+        size_t len = strlen(out->hint);
+        if (k == 0 && len < sizeof out->hint)
+            snprintf(out->hint + len, sizeof out->hint - len, "; II %d has "
+                     "no mapping with the shortest schedule (the SAT "
+                     "mapper's limits ended the search beyond)", ii);
+        else if (k > 0 && len < sizeof out->hint)
+            snprintf(out->hint + len, sizeof out->hint - len, "; II %d has "
+                     "no mapping whose schedule is at most %d cycle%s longer "
+                     "than the shortest (the SAT mapper's limits ended the "
+                     "search beyond)", ii, k, k == 1 ? "" : "s");
+    }
+}
+
 /* The IIs from the MII to top that are not settled: the text "open: II
  * ..." and the first part of the hint (which hit the limit, which were not
  * tried).  0 when every one is settled. */
@@ -92,6 +115,7 @@ static int open_iis(const cg_map_result *r, int top, double timeout_s,
         snprintf(out->hint + len, sizeof out->hint - len, "%sII %s %s not "
                  "tried", nl || nc ? "; " : "", untried,
                  nu > 1 ? "were" : "was");
+    partial_refutations(r, r->mii.mii, top, out);
     return n;
 }
 

@@ -343,6 +343,8 @@ static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
     out->capped = sout.capped;
     out->conflicts += sout.conflicts;
     out->too_big = sout.too_big;
+    if (sout.refuted > out->refuted)
+        out->refuted = sout.refuted;
     if (sout.outcome != CG_II_TIMEOUT) {
         out->by = CG_BY_SAT;
         out->horizon = sout.horizon;
@@ -432,6 +434,7 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     double deadline = cg_clock_now() + p->timeout_s;
     memset(out, 0, sizeof *out); /* map_at frees out->mapping on -1 too */
     out->outcome = CG_II_TIMEOUT;
+    out->refuted = -1;
     out->too_big = too_big;
     int rc = 0;
     if (p->search != CG_SEARCH_ILP && !too_big)
@@ -447,9 +450,11 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     if (p->search == CG_SEARCH_AUTO && !out->too_big)
         return p->dump_lp ? dump_only(nl, g, k->m, p->dump_lp, d) : 0;
     long conflicts = out->conflicts;
+    int refuted = out->refuted;
     bool big = out->too_big;
     rc = try_ilp(nl, g, p, k, ii, partial, deadline, out, d);
     out->conflicts = conflicts;
+    out->refuted = refuted;
     out->too_big = big;
     return rc;
 }
@@ -519,6 +524,8 @@ static void record(cg_map_result *res, int ii, cg_ii_outcome o, double s,
     res->tried[t].nonzeros = out ? out->nonzeros : 0;
     res->tried[t].by = out ? out->by : by;
     res->tried[t].horizon = out ? out->horizon : -1;
+    res->tried[t].refuted = out && o != CG_II_INFEASIBLE &&
+                                    o != CG_II_MAPPED ? out->refuted : -1;
     res->tried[t].conflicts = out ? out->conflicts : 0;
 }
 
@@ -692,6 +699,7 @@ static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
 {
     memset(sat, 0, sizeof *sat);
     sat->outcome = CG_II_TIMEOUT;
+    sat->refuted = -1;
     long conflicts = p->sat_conflicts > 0
                      ? (long)ceil(p->sat_conflicts * p->sat_climb_share) : 0;
     if (try_sat(nl, g, m, p, conflicts, t0 + p->timeout_s, sat, d) < 0)
@@ -879,6 +887,9 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         if (rc >= 0 && res->ntried > ntried) {
             if (sat) /* the climb's conflicts count too */
                 res->tried[ntried].conflicts += sat->conflicts;
+            if (sat && res->tried[ntried].outcome == CG_II_TIMEOUT &&
+                sat->refuted > res->tried[ntried].refuted)
+                res->tried[ntried].refuted = sat->refuted;
             /* a heuristic the wall clock stopped leaves the II open to a
                faster machine, whatever the ILP said after it */
             res->tried[ntried].capped |= sw->capped[i];

@@ -339,6 +339,9 @@ typedef struct cg_map_result {
         int horizon;              /* refuted by SAT: the schedule slack
                                      the refutation covers (-1 = any) */
         long conflicts;           /* SAT conflicts spent on it */
+        int refuted;              /* undecided: the SAT mapper refuted
+                                     every schedule up to this slack
+                                     before its limits (-1 = none) */
     } tried[CG_MAP_MAX_II];
     double seconds;             /* total */
     bool capped;                /* some II was capped, or the loop's time

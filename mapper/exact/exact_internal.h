@@ -117,6 +117,8 @@ typedef struct cg__ilp_out {
     cg_map_prover by;    /* what decided it (set by the II search) */
     int horizon;         /* by SAT: the slack its refutation covers */
     long conflicts;      /* SAT conflicts spent */
+    int refuted;         /* undecided: the largest schedule slack SAT
+                            refuted (-1: none) */
     bool too_big;        /* the SAT model passed sat_max_literals */
     int rows, cols, nonzeros;
     bool capped;         /* TIMEOUT because of the wall-clock cap, not of

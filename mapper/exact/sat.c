@@ -917,6 +917,7 @@ static void search(sat *S, cg__sat_out *out, double deadline)
     long left = S->o->conflicts; /* 0 = no limit */
     bool limited = left > 0;
     out->outcome = CG_II_TIMEOUT;
+    out->refuted = -1;
     for (int k = 0; k <= S->H && !S->oom; k++) {
         if (limited && left <= 0)
             return; /* the work limit: undecided */
@@ -948,6 +949,7 @@ static void search(sat *S, cg__sat_out *out, double deadline)
             out->horizon = S->H;
             return;
         }
+        out->refuted = k; /* none within slack k: the next one */
     }
 }
 
@@ -957,6 +959,7 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
     double deadline = cg_clock_now() + o->timeout_s;
     memset(out, 0, sizeof *out);
     out->outcome = CG_II_TIMEOUT;
+    out->refuted = -1;
     sat S;
     int rc = sat_init(&S, m, nl, g, o);
     if (rc == 0)

@@ -83,6 +83,8 @@ typedef struct cg__sat_out {
     int vars;            /* of the formula */
     long clauses;
     long conflicts;      /* spent */
+    int refuted;         /* TIMEOUT: the largest slack refuted before the
+                            limits ended the search (-1: none) */
     bool capped;         /* TIMEOUT because of the wall clock */
     bool too_big;        /* TIMEOUT because the model passed max_literals */
     int loop_rounds;     /* solutions whose zero-delay cycles got loop

@@ -24,6 +24,16 @@ static void test_cols(void **state)
     assert_string_equal(json_string_value(json_object_get(c, "proof")),
                         "open: II 3");
     assert_null(json_object_get(c, "funcunits"));
+    /* no "refuted" on a try that SAT did not refute in part */
+    json_t *t0 = json_array_get(json_object_get(c, "tries"), 0);
+    assert_non_null(t0);
+    assert_null(json_object_get(t0, "refuted"));
+    json_decref(c);
+    r.tried[0].refuted = 2; /* SAT refuted slacks 0..2, then its limit */
+    c = cg_cli_map_cols(&r, NULL, 60);
+    t0 = json_array_get(json_object_get(c, "tries"), 0);
+    assert_int_equal(json_integer_value(json_object_get(t0, "refuted")), 2);
+    assert_null(json_object_get(t0, "horizon"));
     json_decref(c);
     r = result(CG_MAP_MAPPED, 1, 2, 2, "m");
     r.mapping = NULL; /* no usage without a mapping */

@@ -54,6 +54,19 @@ static void test_open(void **state)
            "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; II 2, 5 were not "
            "tried; II 7 may not be the least: larger work limits or "
            "--solver cbc may map a lower II or prove it infeasible");
+    /* SAT refuted the schedules of II 3 up to slack 1, then its limits
+     * ended the search: still open, and the note says how far the proof
+     * went */
+    r = result(CG_MAP_MAPPED, 2, 1, 2, "ittm");
+    r.tried[1].refuted = 1;
+    r.tried[2].refuted = 0;
+    expect(&r, "open: II 3..4", "II 3..4 hit the work limit (--steps, "
+           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; "
+           "II 3 has no mapping whose schedule is at most 1 cycle longer "
+           "than the shortest (the SAT mapper's limits ended the search "
+           "beyond); II 4 has no mapping with the shortest schedule (the SAT "
+           "mapper's limits ended the search beyond); II 5 may not be the least: larger work limits or "
+           "--solver cbc may map a lower II or prove it infeasible");
     /* an II timed out once, then proven: settled */
     r = result(CG_MAP_MAPPED, 1, 1, 1, "tm");
     r.tried[r.ntried].ii = 1;
