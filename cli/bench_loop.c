@@ -7,6 +7,7 @@
  */
 #include "cli/bench.h"
 #include "cli/commands.h"
+#include "cli/shard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,22 +258,15 @@ static void run_tag(const cg_cli_job *j, cg_extract_prog *x, const char *tag,
     cg_diags_destroy(d);
 }
 
-/* A shard's plan: the loop's name and node count (the cost estimate,
- * cli/shard.h); no node count when it does not extract as it is. */
-static json_t *count_record(const char *tag, const cg_dfg *g)
-{
-    json_t *rec = json_pack("{s:s}", "loop", tag);
-    if (g)
-        json_object_set_new(rec, "nodes", json_integer(cg_dfg_nnodes(g)));
-    return rec;
-}
-
+/* A shard's plan: the loop's name, node count, MII and probe on nl (the
+ * cost estimate, cli/shard.h); only the name when it does not extract as
+ * it is. */
 static void count_tag(const cg_cli_job *j, cg_extract_prog *x,
-                      const char *tag, json_t *recs)
+                      const char *tag, const cg_netlist *nl, json_t *recs)
 {
     cg_diags *d = cg_diags_create();
     cg_dfg *g = d ? cg_extract_loop(x, tag, d) : NULL;
-    push_rec(recs, count_record(tag, g), j->path);
+    push_rec(recs, cg_cli_count_record(tag, g, nl), j->path);
     cg_dfg_destroy(g);
     cg_diags_destroy(d);
 }
@@ -291,7 +285,7 @@ static void run_tags(const cg_cli_job *j, cg_extract_prog *x, char *tags,
         if (j->loop >= 0 && i != j->loop)
             continue;
         if (o->count_loops)
-            count_tag(j, x, tag, recs);
+            count_tag(j, x, tag, nl, recs);
         else
             run_tag(j, x, tag, i == 0 ? fd : NULL, &kept, nl, o, recs);
     }
@@ -376,7 +370,8 @@ static void run_dot(const cg_cli_job *j, const cg_netlist *nl,
         return;
     cg_dfg *g = cg_dfg_read_file(j->path, d); /* .dot, or another mapper's */
     if (g && o->count_loops)
-        push_rec(recs, count_record(cg_dfg_name(g), g), j->path);
+        push_rec(recs, cg_cli_count_record(cg_dfg_name(g), g, nl),
+                 j->path);
     else
         push_rec(recs, g ? cg_cli_loop_run(j->bench, j->path, g, NULL, nl, o,
                                            d)

@@ -106,9 +106,10 @@ static json_t *plan_json(const cg_cli_plan *p)
     for (int k = 0; k < p->nu; k++) {
         const cg_cli_unit *u = &p->u[k];
         json_array_append_new(units, json_pack(
-            "{s:i, s:i, s:s, s:i, s:f, s:i}", "array", u->array, "file",
-            u->job, "loop", u->name, "nodes", u->nodes, "cost", u->cost,
-            "shard", u->shard));
+            "{s:i, s:i, s:s, s:i, s:i, s:s, s:f, s:i}", "array", u->array,
+            "file", u->job, "loop", u->name, "nodes", u->nodes, "mii", u->mii,
+            "probe", cg_cli_probe_name(u->probe), "cost", u->cost, "shard",
+            u->shard));
     }
     return json_pack("{s:o, s:o, s:b}", "files", files, "units", units,
                      "scan_failed", p->scan_failed);

@@ -8,11 +8,13 @@
  * sweep prints, as one JSON part.  Every shard computes the same plan
  * from the same input, so the shards need no coordinator.
  *
- * The split balances a cost estimate, not a count: a unit costs the node
- * count of its loop's DFG times the FuncUnits of its array (at least 1
- * each), the two sizes the mapper's search grows with.  Units are dealt
- * largest first to the shard with the least cost so far (ties: the lower
- * unit, the lower shard), the greedy rule for balanced partitions.
+ * The split balances a cost estimate, not a count (cg_cli_shard_cost,
+ * docs/sweeps.md): the loop's size (DFG nodes times MII, squared) times
+ * the array's FuncUnits, times a weight for what a probe of the loop at
+ * its MII found (shard_cost.c), calibrated once on recorded mapping
+ * seconds.  Units are dealt largest first to the shard with the least
+ * cost so far (ties: the lower unit, the lower shard), the greedy rule
+ * for balanced partitions.
  */
 #ifndef CG_CLI_SHARD_H
 #define CG_CLI_SHARD_H
@@ -33,6 +35,35 @@
 /* "I/N" into *i, *n (1 <= I <= N <= CG_CLI_MAX_SHARDS); 0, or -1 after
  * "PROG: Invalid value for --shard: V (...)" on stderr. */
 int cg_cli_shard_parse(const char *prog, const char *v, int *i, int *n);
+/* What the plan's probe found at a loop's MII (shard_cost.c): the
+ * heuristic alone, CG_CLI_PROBE_STEPS steps, no annealer, mapped it; the
+ * register bound refuted it; neither (the full search must decide it,
+ * with SAT: the loops that take the time).  NONE: no probe (the loop did
+ * not extract, or its MII could not be computed). */
+typedef enum cg_cli_probe { CG_CLI_PROBE_NONE, CG_CLI_PROBE_MAPPED,
+                            CG_CLI_PROBE_BOUND,
+                            CG_CLI_PROBE_OPEN } cg_cli_probe;
+#define CG_CLI_PROBE_STEPS 1000
+/* The cost weights of the probe's classes, calibrated on recorded
+ * mapping seconds (benchmarks/perf/results/
+ * ...-2026-11-28-shard-balance.md): seconds per unit of size of each
+ * class, relative to MAPPED's. */
+#define CG_CLI_COST_MAPPED 1.0
+#define CG_CLI_COST_BOUND 20.0
+#define CG_CLI_COST_OPEN 200.0
+/* "mapped", "bound", "open" ("none" for NONE); and back (NONE for any
+ * other string or NULL). */
+const char *cg_cli_probe_name(cg_cli_probe p);
+cg_cli_probe cg_cli_probe_parse(const char *s);
+/* A unit's cost estimate: (nodes x mii)^2 x funcunits x the weight of
+ * probe (each count at least 1; NONE weighs as MAPPED). */
+double cg_cli_shard_cost(int nodes, int mii, int funcunits,
+                         cg_cli_probe probe);
+/* A shard plan's record of one loop: {"loop", "nodes", "mii", "probe"},
+ * the last three only when g extracted (g non-NULL) and the probe on nl
+ * ran.  NULL when out of memory. */
+json_t *cg_cli_count_record(const char *loop, const cg_dfg *g,
+                            const cg_netlist *nl);
 /* Deal n units of the given costs to nshards shards: shard[k] in
  * 1..nshards.  Deterministic: the same costs give the same shards.  0, or
  * -1 when out of memory. */
@@ -47,6 +78,8 @@ typedef struct cg_cli_unit {
                     whole, cg_cli_job's loop) */
     char *name;  /* the loop's name ("-": the whole file) */
     int nodes;   /* its DFG's, 0 when it did not extract */
+    int mii;     /* its MII on the array, 0 when not probed */
+    cg_cli_probe probe;
     double cost;
     int shard;   /* 1..N */
 } cg_cli_unit;

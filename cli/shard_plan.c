@@ -3,8 +3,8 @@
  * them deal the same units the same way without talking to each other.
  * The loops are counted in worker processes, as the main job runs them
  * (a file that crashes the extractor costs its worker, not the shard),
- * once per way of extracting (address width, loop control): arrays that
- * extract alike share the count. */
+ * once per array: the count probes each loop on its array
+ * (shard_cost.c). */
 #include "cli/shard.h"
 
 #include "common/diag.h"
@@ -38,19 +38,6 @@ static void load_array(cg_cli_plan *p, int i, const cg_cli_cmp_opts *c,
         free(s);
     }
     cg_diags_destroy(d);
-}
-
-/* The array before i that extracts loops as i does, or -1. */
-static int same_extraction(const cg_cli_plan *p, int i, const cg_cli_opts *o)
-{
-    for (int k = 0; k < i; k++)
-        if (p->nl[k] &&
-            cg_netlist_addr_width(p->nl[k]) ==
-                cg_netlist_addr_width(p->nl[i]) &&
-            cg_cli_array_control(o, p->nl[k]) ==
-                cg_cli_array_control(o, p->nl[i]))
-            return k;
-    return -1;
 }
 
 /* Every job's count records on array i (an array per job); NULL when a
@@ -92,7 +79,10 @@ static int add_units(cg_cli_plan *p, int i, const json_t *per_job)
             u->loop = l;
             u->name = strdup(name ? name : "-");
             u->nodes = (int)json_integer_value(json_object_get(rec, "nodes"));
-            u->cost = (double)(u->nodes > 0 ? u->nodes : 1) * fus;
+            u->mii = (int)json_integer_value(json_object_get(rec, "mii"));
+            u->probe = cg_cli_probe_parse(
+                json_string_value(json_object_get(rec, "probe")));
+            u->cost = cg_cli_shard_cost(u->nodes, u->mii, fus, u->probe);
         }
     }
     return 0;
@@ -107,8 +97,7 @@ static int list_units(cg_cli_plan *p, const cg_cli_opts *o)
     for (int i = 0; i < p->narr && rc == 0; i++) {
         if (!p->nl[i])
             continue;
-        int k = same_extraction(p, i, o);
-        counts[i] = k >= 0 ? json_incref(counts[k]) : count_loops(p, i, o);
+        counts[i] = count_loops(p, i, o);
         if (!counts[i]) {
             fprintf(stderr, "cgramap: stopped while counting the loops; no "
                     "loop was run and no part written\n");

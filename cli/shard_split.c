@@ -27,6 +27,35 @@ int cg_cli_shard_parse(const char *prog, const char *v, int *i, int *n)
     return 0;
 }
 
+const char *cg_cli_probe_name(cg_cli_probe p)
+{
+    switch (p) {
+    case CG_CLI_PROBE_MAPPED: return "mapped";
+    case CG_CLI_PROBE_BOUND: return "bound";
+    case CG_CLI_PROBE_OPEN: return "open";
+    case CG_CLI_PROBE_NONE: break;
+    }
+    return "none";
+}
+
+cg_cli_probe cg_cli_probe_parse(const char *s)
+{
+    for (int p = CG_CLI_PROBE_MAPPED; s && p <= CG_CLI_PROBE_OPEN; p++)
+        if (!strcmp(s, cg_cli_probe_name((cg_cli_probe)p)))
+            return (cg_cli_probe)p;
+    return CG_CLI_PROBE_NONE;
+}
+
+double cg_cli_shard_cost(int nodes, int mii, int funcunits,
+                         cg_cli_probe probe)
+{
+    double size = (double)(nodes > 0 ? nodes : 1) * (mii > 0 ? mii : 1);
+    double w = probe == CG_CLI_PROBE_OPEN    ? CG_CLI_COST_OPEN
+               : probe == CG_CLI_PROBE_BOUND ? CG_CLI_COST_BOUND
+                                             : CG_CLI_COST_MAPPED;
+    return size * size * (funcunits > 0 ? funcunits : 1) * w;
+}
+
 typedef struct unit_cost {
     double cost;
     int unit;
