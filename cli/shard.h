@@ -44,10 +44,11 @@ typedef enum cg_cli_probe { CG_CLI_PROBE_NONE, CG_CLI_PROBE_MAPPED,
                             CG_CLI_PROBE_BOUND,
                             CG_CLI_PROBE_OPEN } cg_cli_probe;
 #define CG_CLI_PROBE_STEPS 1000
-/* The cost weights of the probe's classes, calibrated on recorded
- * mapping seconds (benchmarks/perf/results/
- * ...-2026-11-28-shard-balance.md): seconds per unit of size of each
- * class, relative to MAPPED's. */
+/* The cost weights of the probe's classes, calibrated once on the
+ * recorded mapping seconds of microbench + tiled (benchmarks/perf/
+ * results, 2026-11-28 shard-balance): the seconds per unit of size of
+ * each class relative to MAPPED's (234 and 20 for OPEN and BOUND),
+ * rounded. */
 #define CG_CLI_COST_MAPPED 1.0
 #define CG_CLI_COST_BOUND 20.0
 #define CG_CLI_COST_OPEN 200.0
