@@ -5,8 +5,9 @@
  * register bound refutes at once (the next II maps), and the rest, where
  * the full search must map or refute the MII with SAT: the loops that
  * take the time.  Its parameters are fixed here, not the run's, so the
- * plan depends on the DFGs and the arrays alone; its work limit, not the
- * clock, ends it, so every shard gets the same answer on any machine. */
+ * plan depends on the DFGs and the arrays alone; its work limit, never
+ * the clock, ends it, so every shard gets the same answer on any
+ * machine. */
 #include "cli/shard.h"
 
 #include "mapper/map.h"
@@ -29,6 +30,10 @@ static cg_cli_probe probe(const cg_dfg *g, const cg_netlist *nl, int *mii)
     p.heur_steps = CG_CLI_PROBE_STEPS;
     p.nego_moves = 0;    /* no annealer */
     p.partial_tries = 0; /* no partial mapping kept for a repair */
+    p.timeout_s = 1e9;   /* no wall-clock cap: the steps end the probe on
+                            every machine, however loaded (a cap could
+                            turn "mapped" into "open" on a slow one, and
+                            the shards' plans would differ) */
     p.max_ii = m.mii;    /* the MII alone (from a lower one when the
                             immediates lower it: the first II decides) */
     cg_map_result r;
