@@ -696,14 +696,15 @@ static double lookahead(const heur *H, int v, int q)
 typedef struct choice {
     int f;
     int64_t t;
-    double cost;
+    double cost; /* a candidate's: the bound without route nodes */
+    int idx;     /* order of enumeration: ties go to the first */
 } choice;
 
-/* Try the starts of window w on prim q (from the earliest when bounded
- * below, else from the latest, II + 3 of them); keep the cheapest that
- * routes if it beats *best. */
-static void try_prim(heur *H, int v, int q, const window *w, int64_t anchor,
-                     choice *best)
+/* The starts of window w on prim q (from the earliest when bounded
+ * below, else from the latest, II + 3 of them) appended to c[*n], each
+ * with its cost bound: lateness, lookahead and noise. */
+static void starts_of(heur *H, int v, int q, const window *w, int64_t anchor,
+                      choice *c, int *n)
 {
     int span = H->ii + 3;
     double ahead = lookahead(H, v, q);
@@ -716,29 +717,55 @@ static void try_prim(heur *H, int v, int q, const window *w, int64_t anchor,
         int f = H->funcnode[q * H->ii + modii(H, t)];
         if (f < 0 || H->func_owner[f] >= 0)
             continue;
-        /* the cost without the route nodes is a lower bound: a choice
-           that cannot beat the best is not routed at all */
         double late = (double)(t > anchor ? t - anchor : anchor - t);
-        double base = 1.0 * late + ahead + H->noise * rnd(H);
-        if (best->f >= 0 && base >= best->cost)
-            continue;
-        int nodes = try_at(H, v, f, t, false);
+        c[*n] = (choice){f, t, 1.0 * late + ahead + H->noise * rnd(H), *n};
+        (*n)++;
+    }
+}
+
+static int by_bound(const void *a, const void *b)
+{
+    const choice *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* The cheapest choice that routes, ties to the first enumerated: tried
+ * in increasing order of their bound, so that once the bound reaches the
+ * best cost found no other can win and none is routed (routing is what
+ * a step costs; sha256 at II 40 has thousands of starts per op).  The
+ * answer is the one trying them in enumeration order would give. */
+static choice cheapest(heur *H, int v, choice *c, int n)
+{
+    qsort(c, (size_t)n, sizeof *c, by_bound);
+    choice best = {-1, 0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        if (best.f >= 0 && (c[i].cost > best.cost ||
+                            (c[i].cost == best.cost && c[i].idx > best.idx)))
+            break;
+        int nodes = try_at(H, v, c[i].f, c[i].t, false);
         if (nodes < 0)
             continue;
-        double cost = nodes + base;
-        if (best->f < 0 || cost < best->cost)
-            *best = (choice){f, t, cost};
+        double cost = nodes + c[i].cost;
+        if (best.f < 0 || cost < best.cost ||
+            (cost == best.cost && c[i].idx < best.idx))
+            best = (choice){c[i].f, c[i].t, cost, c[i].idx};
     }
+    return best;
 }
 
 /* Place and route v; false when no unit and start works. */
 static bool place_op(heur *H, int v)
 {
-    window *ws = malloc(sizeof(window) * ((size_t)H->ncand[v] + 1));
-    bool *ok = malloc(sizeof(bool) * ((size_t)H->ncand[v] + 1));
-    if (!ws || !ok) { /* no memory: the search ends in an error */
+    size_t nc = (size_t)H->ncand[v] + 1;
+    window *ws = malloc(sizeof(window) * nc);
+    bool *ok = malloc(sizeof(bool) * nc);
+    choice *c = malloc(sizeof(choice) * nc * ((size_t)H->ii + 3));
+    if (!ws || !ok || !c) { /* no memory: the search ends in an error */
         free(ws);
         free(ok);
+        free(c);
         H->oom = true;
         return false;
     }
@@ -755,16 +782,18 @@ static bool place_op(heur *H, int v)
             ws[i].hi = H->use_alap ? H->alap[v] + drift(H) : H->ii - 1;
             ws[i].has_hi = ws[i].free = true;
         }
-    choice best = {-1, 0, 0};
+    int n = 0;
     for (int i = 0; i < H->ncand[v]; i++)
         if (ok[i])
-            try_prim(H, v, H->cand[v][i], &ws[i],
-                     ws[i].free     ? ws[i].hi
-                     : ws[i].has_lo ? lo
-                                    : hi,
-                     &best);
+            starts_of(H, v, H->cand[v][i], &ws[i],
+                      ws[i].free     ? ws[i].hi
+                      : ws[i].has_lo ? lo
+                                     : hi,
+                      c, &n);
+    choice best = cheapest(H, v, c, n);
     free(ws);
     free(ok);
+    free(c);
     return best.f >= 0 && try_at(H, v, best.f, best.t, true) >= 0;
 }
 
