@@ -4,7 +4,7 @@
 #define CG_CLI_OPTIONS_H
 
 typedef enum cg_cli_action {
-    CG_CLI_RUN,     /* nothing to do but the (not yet available) main job */
+    CG_CLI_RUN,     /* the main job: map and verify the PATHs' loops */
     CG_CLI_HELP,    /* --help */
     CG_CLI_VERSION, /* --version */
     CG_CLI_USAGE    /* bad usage: message already printed */

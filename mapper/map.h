@@ -1,6 +1,8 @@
 /* map.h: the mapper stage: the modulo routing resource graph (MRRG), the
  * minimum initiation interval (MII), the mapping type and its writers, and
- * the II search (heuristic, annealer, exact ILP with GLPK or CBC).
+ * the II search: bounds, the heuristic, the exact SAT mapper, the annealer,
+ * and the ILP (GLPK or CBC) where SAT's model is too large (docs/mapper.md,
+ * "The II search").
  *
  * Data flows one way: netlist (arch.h) + DFG (dfg.h) -> MRRG -> mapping ->
  * checker, simulator (verify/verify.h, a stage of their own that reads only

@@ -1,5 +1,6 @@
-/* A mapping: its allocation and release.  The writers, checker and
- * simulator are not built yet (see docs/mapper.md). */
+/* A mapping: its allocation and release.  Its reader and writers are
+ * read.c and write.c beside it; the checker and simulator that judge it
+ * are the verification stage's (verify/). */
 #include "../map.h"
 
 #include <stdlib.h>
