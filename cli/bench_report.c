@@ -68,14 +68,14 @@ static const char *status_text(const json_t *rec, char *buf, size_t n)
     return s;
 }
 
-/* A real field with a format, "-" when absent. */
-static const char *real(const json_t *rec, const char *key, const char *fmt,
+/* A real field with two decimals and a unit, "-" when absent. */
+static const char *real(const json_t *rec, const char *key, const char *unit,
                         char *buf, size_t n)
 {
     json_t *v = json_object_get(rec, key);
     if (!json_is_number(v))
         return "-";
-    snprintf(buf, n, fmt, json_number_value(v));
+    snprintf(buf, n, "%.2f%s", json_number_value(v), unit);
     return buf;
 }
 
@@ -101,7 +101,7 @@ void cg_cli_map_cells(const json_t *rec, FILE *out)
             num(rec, "res_mii", b[1], 32), num(rec, "rec_mii", b[2], 32),
             str(rec, "bottleneck"), ii_text(rec, b[3], 32),
             status_text(rec, st, sizeof st), str(rec, "proof"),
-            real(rec, "seconds", "%.2fs", b[4], 32), fus(rec, b[5], 32),
+            real(rec, "seconds", "s", b[4], 32), fus(rec, b[5], 32),
             json_is_number(util) ? b[7] : "-",
             num(rec, "const_ops", b[8], 32), num(rec, "io_ops", b[9], 32),
             num(rec, "mem_ops", b[10], 32), num(rec, "routes", b[11], 32));
@@ -114,7 +114,7 @@ void cg_cli_row(const json_t *rec, FILE *out, FILE *err)
     cg_cli_map_cells(rec, out);
     fprintf(out, " " TILE_FMT " %s\n", num(rec, "tiles", b[0], 32),
             num(rec, "dma_bytes", b[1], 32),
-            real(rec, "dma_ratio", "%.2f", b[2], 32),
+            real(rec, "dma_ratio", "", b[2], 32),
             num(rec, "cycles", b[3], 32), num(rec, "stalls", b[4], 32),
             str(rec, "verified"));
     fflush(out);

@@ -62,13 +62,13 @@ static void ask(const char *cmd, const json_t *jobs, int n,
     pclose(f);
 }
 
-/* dir/fmt(s) is there, with something in it when full. */
-static bool exists(const char *dir, const char *fmt, int s, bool full)
+/* dir/sub/shard-S.ext is there, with something in it when full. */
+static bool exists(const char *dir, const char *sub, int s, const char *ext,
+                   bool full)
 {
-    char path[4096], name[128];
+    char path[4096];
     struct stat st;
-    snprintf(name, sizeof name, fmt, s);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s/shard-%d.%s", dir, sub, s, ext);
     return stat(path, &st) == 0 && (!full || st.st_size > 0);
 }
 
@@ -90,8 +90,8 @@ void cg_cli_sweep_states(const char *dir, const json_t *jobs, int n,
                          cg_cli_shard_state *state, char **why)
 {
     for (int s = 1; s <= n; s++) {
-        state[s] = exists(dir, "parts/shard-%d.json", s, true) ? CG_CLI_SHARD_DONE
-                   : exists(dir, "parts/shard-%d.failed", s, false)
+        state[s] = exists(dir, "parts", s, "json", true) ? CG_CLI_SHARD_DONE
+                   : exists(dir, "parts", s, "failed", false)
                        ? CG_CLI_SHARD_FAILED : CG_CLI_SHARD_MISSING;
         why[s] = NULL;
     }
@@ -106,7 +106,7 @@ void cg_cli_sweep_states(const char *dir, const json_t *jobs, int n,
     }
     for (int s = 1; s <= n; s++)
         if (state[s] == CG_CLI_SHARD_MISSING &&
-            exists(dir, "logs/shard-%d.out", s, false))
+            exists(dir, "logs", s, "out", false))
             state[s] = CG_CLI_SHARD_FAILED; /* ran, left no part */
 }
 

@@ -23,11 +23,11 @@ struct cg_arena {
     size_t size;          /* bytes in every chunk's data */
 };
 
-cg_arena *cg_arena_create(size_t chunk)
+cg_arena *cg_arena_create(size_t chunk_size)
 {
     cg_arena *a = calloc(1, sizeof *a);
     if (a)
-        a->chunk = chunk ? chunk : CG_ARENA_CHUNK;
+        a->chunk = chunk_size ? chunk_size : CG_ARENA_CHUNK;
     return a;
 }
 

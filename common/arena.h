@@ -3,7 +3,7 @@
  * takes the next bytes of a chunk, and destroying the arena frees every
  * chunk at once; nothing is freed alone.
  *
- * Chunks hold `chunk` bytes each; a request that does not fit in what is
+ * Chunks hold `chunk_size` bytes each; a request that does not fit in what is
  * left of the current chunk starts a new one, and a request larger than a
  * chunk gets a chunk of its own (the current one stays in use for the
  * small requests after it).  Allocation failure returns NULL and leaves
@@ -22,9 +22,9 @@ typedef struct cg_arena cg_arena;
 /* Default bytes per chunk (chunk 0 at creation). */
 #define CG_ARENA_CHUNK 4096
 
-/* An empty arena with chunks of `chunk` bytes (0 = CG_ARENA_CHUNK); no
+/* An empty arena with chunks of `chunk_size` bytes (0 = CG_ARENA_CHUNK); no
  * chunk is allocated before the first request.  NULL on no memory. */
-cg_arena *cg_arena_create(size_t chunk);
+cg_arena *cg_arena_create(size_t chunk_size);
 /* Free every allocation and the arena; accepts NULL. */
 void cg_arena_destroy(cg_arena *a);
 

@@ -47,7 +47,8 @@ void cg_diags_add(cg_diags *d, cg_severity sev, const char *file, int line,
                   const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 void cg_diags_vadd(cg_diags *d, cg_severity sev, const char *file, int line,
-                   const char *fmt, va_list ap);
+                   const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
 /* Shorthands for cg_diags_add with a cg_loc. */
 void cg_error_at(cg_diags *d, cg_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

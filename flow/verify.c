@@ -67,14 +67,14 @@ static bool same_run(const cg_dfg *g, bool simulated, const cg_mem *got,
     }
     for (int i = 0; i < cg_dfg_nnodes(g); i++) {
         const cg_dfg_node *n = cg_dfg_get_node(g, i);
-        uint64_t a = cg_trunc(gout[i], n->width);
-        uint64_t b = cg_trunc(wout[i], n->width);
-        if (n->op == CG_OP_OUTPUT && a != b) {
+        uint64_t gv = cg_trunc(gout[i], n->width);
+        uint64_t wv = cg_trunc(wout[i], n->width);
+        if (n->op == CG_OP_OUTPUT && gv != wv) {
             cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), n->line,
                          "loop '%s': live-out '%s' is %llu in %s but %llu "
                          "in %s (a cgramap bug; please report it)",
-                         cg_dfg_name(g), n->name, (unsigned long long)a, who,
-                         (unsigned long long)b, what);
+                         cg_dfg_name(g), n->name, (unsigned long long)gv, who,
+                         (unsigned long long)wv, what);
             return false;
         }
     }

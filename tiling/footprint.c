@@ -192,13 +192,16 @@ static int split_dims(const cg_tile_model *m, const cg_tile_array_info *ai,
     return 0;
 }
 
-static int fail_access(ctx *c, const cg_nest_access *na, const char *fmt,
-                       const char *arr)
+/* "LEAD access to 'ARR' (NODE) WHY", the array left out when arr is NULL
+ * (the access is to none the nest knows). */
+static int fail_access(ctx *c, const cg_nest_access *na, const char *lead,
+                       const char *arr, const char *why)
 {
     char nm[96];
     access_name(c, na->node, nm, sizeof nm);
     cg_diags_add(c->d, CG_SEV_ERROR, c->m->file, access_line(c, na->node),
-                 fmt, arr, nm);
+                 "%saccess %s%s%s(%s) %s", lead, arr ? "to '" : "",
+                 arr ? arr : "", arr ? "' " : "", nm, why);
     return -1;
 }
 
@@ -220,22 +223,22 @@ static int accesses_from_nest(ctx *c)
         x->is_store = na->is_store;
         x->array = na->array;
         if (na->array < 0 || na->array >= n->narrays) {
-            rc = fail_access(c, na, "%saccess (%s) is not to a known global "
+            rc = fail_access(c, na, "", NULL, "is not to a known global "
                              "array; tiling needs every load and store to "
-                             "index a global array", "");
+                             "index a global array");
             continue;
         }
         const char *arr = m->arrays[na->array].name;
         if (!na->index.is_affine) {
-            rc = fail_access(c, na, "access to '%s' (%s) is not affine in "
-                             "the loop counters; tiling needs indices of the "
-                             "form c + a0*i0 + a1*i1 + ...", arr);
+            rc = fail_access(c, na, "", arr, "is not affine in the loop "
+                             "counters; tiling needs indices of the form "
+                             "c + a0*i0 + a1*i1 + ...");
             continue;
         }
         for (int l = m->nloops; l < CG_NEST_MAX_LOOPS; l++)
             if (na->index.coef[l])
-                rc = fail_access(c, na, "access to '%s' (%s) uses a counter "
-                                 "beyond the nest's loops", arr);
+                rc = fail_access(c, na, "", arr, "uses a counter beyond "
+                                 "the nest's loops");
     }
     return rc;
 }
@@ -255,11 +258,11 @@ static int shape_array(ctx *c, int a)
             const cg_nest_access *na = &n->accesses[i];
             int64_t e0, g[CG_TILE_MAX_LOOPS];
             if (element_map(m, n, na, ai->elem_size, &e0, g) < 0) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "index of access to '%%s' (%%s) is "
-                         "not a whole number of %d-byte elements; tiling "
-                         "needs element-aligned accesses", ai->elem_size);
-                return fail_access(c, na, msg, ai->name);
+                char why[160];
+                snprintf(why, sizeof why, "is not a whole number of "
+                         "%d-byte elements; tiling needs element-aligned "
+                         "accesses", ai->elem_size);
+                return fail_access(c, na, "index of ", ai->name, why);
             }
             if (split_dims(m, ai, e0, g, &m->acc[i]) == 0)
                 continue;
