@@ -19,10 +19,14 @@
 
 static char prefix[] = "/tmp/cg_install_XXXXXX";
 
-static int sh(const char *fmt, const char *a, const char *b)
+__attribute__((format(printf, 1, 2)))
+static int sh(const char *fmt, ...)
 {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
     return system(cmd);
 }
 
@@ -46,7 +50,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    return sh("rm -rf %s%s", prefix, "");
+    return sh("rm -rf %s", prefix);
 }
 
 static void test_files(void **state)

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include <stdbool.h>
+
 #include "run_cgramap.h"
 
 #define ARCH "benchmarks/archs/default_4x4.xml"
@@ -76,9 +78,11 @@ static void corrupt(const char *src, const char *from, const char *to,
 }
 
 /* ACC_TXT with `from` replaced by `to`, checked: status 1, nothing on
- * stdout, exactly `err` on stderr (%s: the corrupted file). */
-static void check_corrupted(const char *from, const char *to,
-                            const char *err)
+ * stdout, exactly `err` on stderr, after the corrupted file's path when
+ * at_path (the reader's errors name the file, the checker's the loop's
+ * source). */
+static void check_corrupted_as(const char *from, const char *to,
+                               bool at_path, const char *err)
 {
     char dir[32], path[64], want[4096];
     temp_dir(dir);
@@ -86,11 +90,17 @@ static void check_corrupted(const char *from, const char *to,
     run r;
     run_cgramap(&r, (const char *const[]){"check", "--arch", ARCH, ACC_DOT,
                 path, NULL});
-    snprintf(want, sizeof want, err, path);
+    snprintf(want, sizeof want, "%s%s", at_path ? path : "", err);
     assert_string_equal(r.err, want);
     assert_string_equal(r.out, "");
     assert_int_equal(r.status, 1);
     remove_dir(dir);
+}
+
+static void check_corrupted(const char *from, const char *to,
+                            const char *err)
+{
+    check_corrupted_as(from, to, false, err);
 }
 
 static void test_route_node_removed(void **state)
@@ -155,11 +165,12 @@ static void test_two_values(void **state)
 static void test_reader_error(void **state)
 {
     (void)state;
-    check_corrupted("block_2_2.func@c0", "block_2_2.func@c1",
-                    "%s:13: error: no MRRG node is named 'block_2_2.func@c1' "
-                    "on this array at II=1 (names are UNIT@cK, UNIT.PORT@cK "
-                    "and REGFILE.regR@cK with K < II): give the architecture "
-                    "the mapping was made on\n");
+    check_corrupted_as("block_2_2.func@c0", "block_2_2.func@c1", true,
+                       ":13: error: no MRRG node is named "
+                       "'block_2_2.func@c1' on this array at II=1 (names "
+                       "are UNIT@cK, UNIT.PORT@cK and REGFILE.regR@cK with "
+                       "K < II): give the architecture the mapping was "
+                       "made on\n");
 }
 
 static void test_usage(void **state)

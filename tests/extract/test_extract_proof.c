@@ -44,6 +44,7 @@ typedef struct check {
     char first[512];
 } check;
 
+__attribute__((format(printf, 2, 3)))
 static void fail_once(check *c, const char *fmt, ...)
 {
     if (c->failures++)

@@ -330,10 +330,10 @@ static void test_c_replay_differs(void **state)
     int mul = -1; /* the multiply of the loaded value (the other one
                      scales the index) */
     for (int e = 0; e < cg_dfg_nedges(g); e++) {
-        const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
-        if (cg_dfg_get_node(g, x->src)->op == CG_OP_LOAD &&
-            cg_dfg_get_node(g, x->dst)->op == CG_OP_MUL)
-            mul = x->dst;
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        if (cg_dfg_get_node(g, ed->src)->op == CG_OP_LOAD &&
+            cg_dfg_get_node(g, ed->dst)->op == CG_OP_MUL)
+            mul = ed->dst;
     }
     assert_true(mul >= 0);
     cg_dfg_node_mut(g, mul)->op = CG_OP_ADD;

@@ -125,15 +125,15 @@ static void test_memory_dma(void **state)
 static void test_address_width(void **state)
 {
     (void)state;
-    const char *fmt = MODS "<architecture rows=\"1\" cols=\"1\"%s>\n"
-                      "<pattern><block module=\"pe\"/></pattern>\n"
-                      "</architecture></cgra>\n";
+#define FMT MODS "<architecture rows=\"1\" cols=\"1\"%s>\n" \
+            "<pattern><block module=\"pe\"/></pattern>\n" \
+            "</architecture></cgra>\n"
     static const struct { const char *attr; int want; } ok[] = {
         {"", 32}, {" address-width=\"16\"", 16},
         {" address-width=\"64\"", 64}};
     char buf[4096];
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
-        snprintf(buf, sizeof buf, fmt, ok[i].attr);
+        snprintf(buf, sizeof buf, FMT, ok[i].attr);
         cg_diags *d = cg_diags_create();
         cg_arch *a = read_mem(buf, d);
         assert_non_null(a);
@@ -144,12 +144,13 @@ static void test_address_width(void **state)
         cg_arch_destroy(a);
         cg_diags_destroy(d);
     }
-    snprintf(buf, sizeof buf, fmt, " address-width=\"65\"");
+    snprintf(buf, sizeof buf, FMT, " address-width=\"65\"");
     expect_error(buf, "t.xml:2: error: address width 65 is not 1..64 (the "
                  "bits of a memory address, 32 by default)");
-    snprintf(buf, sizeof buf, fmt, " address-width=\"0\"");
+    snprintf(buf, sizeof buf, FMT, " address-width=\"0\"");
     expect_error(buf, "t.xml:2: error: address-width=\"0\" on <architecture> "
                  "must be an integer >= 1");
+#undef FMT
 }
 
 static void test_ports_and_absolute(void **state)
