@@ -2,6 +2,7 @@
 BUILD         ?= build
 ASAN_BUILD    ?= build-asan
 RELEASE_BUILD ?= build-release
+CLANG_RELEASE_BUILD ?= build-release-clang
 JOBS          ?= 2
 
 .PHONY: all setup build run test test-asan test-release install clean perf \
@@ -45,10 +46,14 @@ test-asan: setup
 	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
 # What a user's `-DCMAKE_BUILD_TYPE=Release` build compiles (-O3 finds
-# warnings -O2 does not), built with warnings as errors; nothing run.
+# warnings -O2 does not), built with warnings as errors by gcc and by
+# clang-16 (each finds warnings the other does not); nothing run.
 test-release: setup
 	cmake -S . -B $(RELEASE_BUILD) -DCMAKE_BUILD_TYPE=Release -DCG_WERROR=ON
 	cmake --build $(RELEASE_BUILD) -j $(JOBS)
+	cmake -S . -B $(CLANG_RELEASE_BUILD) -DCMAKE_C_COMPILER=clang-16 \
+	    -DCMAKE_BUILD_TYPE=Release -DCG_WERROR=ON
+	cmake --build $(CLANG_RELEASE_BUILD) -j $(JOBS)
 
 # libFuzzer targets (docs/fuzzing.md), built with clang-16, ASan and UBSan in
 # their own folder, each run FUZZ_SECONDS under nice, one at a time.
@@ -76,4 +81,5 @@ perf-growth: build
 	benchmarks/perf/growth.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_RELEASE_BUILD) \
+	    $(FUZZ_BUILD)
