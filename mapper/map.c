@@ -127,6 +127,18 @@ void cg_map_params_init(cg_map_params *p)
                                        .w_short = 4.0, .t_start = 2.0,
                                        .t_end = 0.05, .rounds = 300,
                                        .h_step = 0.2, .p_grow = 1.05};
+    p->heur = (cg_map_heur_params){.w_bump = 2.0, .prio_noise = 1.5,
+                                   .late_src = 0.3, .w_late = 1.0,
+                                   .w_ahead = 0.5, .noise_start = 1.0,
+                                   .noise_attempts = 40.0, .noise_max = 6.0,
+                                   .extra_starts = 3};
+    p->place = (cg_map_place_params){.moves_per_node = 4000, .t_start = 4.0,
+                                     .cooling = 0.92, .cool_steps = 100,
+                                     .quench_per_node = 200};
+    p->cluster = (cg_map_cluster_params){.target_ops = 32,
+                                         .metis_ufactor = 30,
+                                         .metis_ncuts = 1, .ilp_nodes = 500,
+                                         .ilp_time_s = 30, .halo = 1};
     p->sat_horizon = 4;
     p->sat_max_literals = 20000000;
 }
@@ -204,11 +216,78 @@ static int check_anneal(const char *file, const cg_map_anneal_params *a,
     return 0;
 }
 
+/* A field of a sub-struct of cg_map_params and its range: lo itself
+ * allowed unless above. */
+typedef struct range {
+    const char *name;
+    double v, lo, hi;
+    bool above;
+} range;
+
+/* Each field of cg_map_params.sub in its range; -1 with one error per
+ * field out of range (NaN included), naming it. */
+static int check_ranges(const char *file, const char *sub, const range *f,
+                        size_t n, cg_diags *d)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool low = f[i].above ? !(f[i].v > f[i].lo) : !(f[i].v >= f[i].lo);
+        if (low || !(f[i].v <= f[i].hi)) {
+            cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s.%s is "
+                         "%.12g; it must be %s %.12g and at most %.12g", sub,
+                         f[i].name, f[i].v,
+                         f[i].above ? "above" : "at least", f[i].lo,
+                         f[i].hi);
+            bad = -1;
+        }
+    }
+    return bad;
+}
+
+/* The heuristic's, the placement's and the clustering's numbers. */
+static int check_search(const char *file, const cg_map_params *p,
+                        cg_diags *d)
+{
+    const cg_map_heur_params *h = &p->heur;
+    const cg_map_place_params *pl = &p->place;
+    const cg_map_cluster_params *c = &p->cluster;
+    const range heur[] = {
+        {"w_bump", h->w_bump, 0, 1e9, false},
+        {"prio_noise", h->prio_noise, 0, 1e9, false},
+        {"late_src", h->late_src, 0, 1, false},
+        {"w_late", h->w_late, 0, 1e9, false},
+        {"w_ahead", h->w_ahead, 0, 1e9, false},
+        {"noise_start", h->noise_start, 0, 1e9, false},
+        {"noise_attempts", h->noise_attempts, 0, 1e9, true},
+        {"noise_max", h->noise_max, h->noise_start, 1e9, false},
+        {"extra_starts", h->extra_starts, 0, 1000, false}};
+    const range place[] = {
+        {"moves_per_node", (double)pl->moves_per_node, 0, 1e6, false},
+        {"t_start", pl->t_start, 0, 1e9, true},
+        {"cooling", pl->cooling, 0, 1, true},
+        {"cool_steps", pl->cool_steps, 1, 1e6, false},
+        {"quench_per_node", (double)pl->quench_per_node, 0, 1e6, false}};
+    const range cluster[] = {
+        {"target_ops", c->target_ops, 1, 1e6, false},
+        {"metis_ufactor", c->metis_ufactor, 1, 1e6, false},
+        {"metis_ncuts", c->metis_ncuts, 1, 1000, false},
+        {"ilp_nodes", c->ilp_nodes, 1, 1e9, false},
+        {"ilp_time_s", c->ilp_time_s, 0, 1e9, true},
+        {"halo", c->halo, 0, 1e6, false}};
+    int bad = check_ranges(file, "heur", heur, sizeof heur / sizeof *heur, d);
+    bad |= check_ranges(file, "place", place, sizeof place / sizeof *place,
+                        d);
+    bad |= check_ranges(file, "cluster", cluster,
+                        sizeof cluster / sizeof *cluster, d);
+    return bad;
+}
+
 int cg_map_params_check(const cg_map_params *p, const char *file,
                         cg_diags *d)
 {
     int bad = 0;
     bad |= check_anneal(file, &p->anneal, d);
+    bad |= check_search(file, p, d);
     bad |= check_count(file, "partial_tries", p->partial_tries, d);
     if (p->nego_moves < 0) {
         cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.nego_moves "
@@ -371,7 +450,7 @@ static int try_ilp(const cg_netlist *nl, const cg_dfg *g,
         return -1;
     }
     bool have = cg__place_anneal(nl, g, ii, p->seed + (unsigned)ii,
-                                 center) == 0;
+                                 &p->place, center) == 0;
     int rc = 0;
     out->outcome = CG_II_TIMEOUT;
     /* The repair first: its models are small, and the relaxation of a
@@ -619,9 +698,8 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
                     cg_mapping **map, cg_diags *d)
 {
     cg__cluster_params cp;
-    cg__cluster_params_init(&cp);
+    cg__cluster_params_from(p, &cp);
     cp.seed = o->seed;
-    cp.threshold = p->cluster_threshold;
     if (cg_dfg_nnodes(g) <= cp.threshold)
         return cg__heur_map(nl, m, g, o, map, d);
     cg__cluster_out co;
@@ -630,7 +708,7 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     int rc = cg__cluster_place(nl, g, cg_mrrg_ii(m), &cp, &co, d);
     if (rc == 0 && co.status == CG__CLUSTER_PLACED && co.tile_rows *
         co.tile_cols > 1)
-        rc = cg__cluster_allowed(nl, g, &co, 1, &sets, d);
+        rc = cg__cluster_allowed(nl, g, &co, p->cluster.halo, &sets, d);
     cg__cluster_out_free(&co);
     if (rc < 0)
         return -1;
@@ -747,7 +825,7 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                        norders > 0 ? norders : 0,       0,
                        0,           p->heur_steps,      0,
                        false,       NULL,               p->partial_tries,
-                       NULL,        0};
+                       NULL,        0,                  &p->heur};
     cg_mapping *map = NULL;
     progress(p, ii, CG_STAGE_HEURISTIC);
     rc = norders < 0 ? -1

@@ -221,6 +221,56 @@ typedef struct cg_map_anneal_params {
     double p_grow;         /* >= 1 */
 } cg_map_anneal_params;
 
+/* The constructive heuristic's priorities and costs (heur.c,
+ * docs/mapper.md "The heuristic").  An attempt takes the ready ops by
+ * priority: height + w_bump per earlier attempt the op failed in +
+ * prio_noise * U(0,1); from the third attempt a source waits for its last
+ * consumer instead of its first with chance late_src.  An op goes to the
+ * unit and start of least cost: the route nodes it takes, w_late per
+ * cycle between the start and its anchor (where its placed neighbours
+ * would have it), w_ahead per grid step to what its unplaced neighbours
+ * must meet, and noise * U(0,1), where noise is noise_start + attempts /
+ * noise_attempts, at most noise_max; each unit is tried at II +
+ * extra_starts starts. */
+typedef struct cg_map_heur_params {
+    double w_bump, prio_noise; /* >= 0 */
+    double late_src;           /* a chance: 0 to 1 */
+    double w_late, w_ahead;    /* >= 0 */
+    double noise_start;        /* >= 0 */
+    double noise_attempts;     /* > 0 */
+    double noise_max;          /* >= noise_start */
+    int extra_starts;          /* 0 to 1000 */
+} cg_map_heur_params;
+
+/* The annealed placement that centres the restricted ILP models
+ * (place.c): moves_per_node moves per DFG node while the temperature falls
+ * from t_start, times cooling at each of cool_steps even steps, then
+ * quench_per_node moves per node that only keep what does not worsen the
+ * summed grid distance of the DFG's edges. */
+typedef struct cg_map_place_params {
+    long moves_per_node;  /* 0 to 1e6 */
+    double t_start;       /* > 0 */
+    double cooling;       /* in (0, 1] */
+    int cool_steps;       /* 1 to 1e6 */
+    long quench_per_node; /* 0 to 1e6 */
+} cg_map_place_params;
+
+/* The clustering of DFGs above cluster_threshold nodes (cluster.c,
+ * docs/mapper.md "Clustering large DFGs"): about target_ops nodes per
+ * cluster, METIS k-way with a size imbalance of metis_ufactor thousandths
+ * and the best of metis_ncuts partitions; the regions' ILP stops at
+ * ilp_nodes branch-and-bound nodes (the work limit that decides) or
+ * ilp_time_s seconds (a safety net, warned when it stops one); an op may
+ * use units up to halo grid cells outside its cluster's region. */
+typedef struct cg_map_cluster_params {
+    int target_ops;       /* >= 1 */
+    int metis_ufactor;    /* >= 1 */
+    int metis_ncuts;      /* >= 1 */
+    int ilp_nodes;        /* >= 1 */
+    double ilp_time_s;    /* > 0 */
+    int halo;             /* >= 0 */
+} cg_map_cluster_params;
+
 /* What decides a result is the input, the seed and the work limits
  * (heur_steps, nego_moves, sat_conflicts, ilp_nodes, lp_iters): the same on every machine, loaded or
  * not.  The wall-clock limits (timeout_s, time_limit_s) only cap a run;
@@ -289,6 +339,10 @@ typedef struct cg_map_params {
     const char *dump_cnf; /* write the SAT model of each II it tries here
                              (DIMACS, "-<ii>" appended), NULL = none */
     cg_map_anneal_params anneal; /* the annealer's weights and schedule */
+    cg_map_heur_params heur;     /* the heuristic's priorities and costs */
+    cg_map_place_params place;   /* the placement the restricted ILP
+                                    models centre on */
+    cg_map_cluster_params cluster; /* clustering above cluster_threshold */
     cg_map_progress_fn progress; /* NULL = none */
     void *progress_arg;          /* progress's first argument */
 } cg_map_params;

@@ -49,16 +49,19 @@
 #include "../model/model_internal.h"
 #include "cluster_internal.h"
 
+void cg__cluster_params_from(const cg_map_params *p, cg__cluster_params *out)
+{
+    memset(out, 0, sizeof *out);
+    out->threshold = p->cluster_threshold;
+    out->seed = p->seed;
+    out->w = p->cluster;
+}
+
 void cg__cluster_params_init(cg__cluster_params *p)
 {
-    memset(p, 0, sizeof *p);
-    p->threshold = 48;
-    p->target_ops = 32;
-    p->seed = 1;
-    p->metis_ufactor = 30;
-    p->metis_ncuts = 1;
-    p->ilp_node_limit = 500;
-    p->ilp_time_s = 30;
+    cg_map_params dflt;
+    cg_map_params_init(&dflt);
+    cg__cluster_params_from(&dflt, p);
 }
 
 /* The working state shared by the steps. */
@@ -132,17 +135,17 @@ static int check_params(const cg__cluster_params *p, int ii, int n,
         bad = "nclusters must be >= 0 (0 = from target_ops)";
     else if (p->nclusters > n && n > p->threshold)
         bad = "nclusters must not exceed the DFG's nodes";
-    else if (p->nclusters == 0 && p->target_ops < 1)
+    else if (p->nclusters == 0 && p->w.target_ops < 1)
         bad = "target_ops must be >= 1 when nclusters is 0";
-    else if (p->metis_ufactor < 1 || p->metis_ncuts < 1)
+    else if (p->w.metis_ufactor < 1 || p->w.metis_ncuts < 1)
         bad = "metis_ufactor and metis_ncuts must be >= 1";
-    else if (p->ilp_node_limit < 1 || !(p->ilp_time_s > 0))
-        bad = "ilp_node_limit must be >= 1 and ilp_time_s > 0";
+    else if (p->w.ilp_nodes < 1 || !(p->w.ilp_time_s > 0))
+        bad = "ilp_nodes must be >= 1 and ilp_time_s > 0";
     if (bad)
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
                      "bad clustering parameters: %s (ii %d, threshold %d, "
                      "nclusters %d, target_ops %d, DFG nodes %d)",
-                     bad, ii, p->threshold, p->nclusters, p->target_ops, n);
+                     bad, ii, p->threshold, p->nclusters, p->w.target_ops, n);
     return bad ? -1 : 0;
 }
 
@@ -322,7 +325,7 @@ static int wanted_clusters(const cl *c)
         return 1;
     int k = c->p->nclusters;
     if (k == 0)
-        k = (c->n + c->p->target_ops - 1) / c->p->target_ops;
+        k = (c->n + c->p->w.target_ops - 1) / c->p->w.target_ops;
     return k < 2 ? 2 : k > c->n ? c->n : k;
 }
 
@@ -335,8 +338,8 @@ static int run_metis(cl *c, int want)
         idx_t opt[METIS_NOPTIONS], nv = c->n, ncon = 1, np = want, cut = 0;
         METIS_SetDefaultOptions(opt);
         opt[METIS_OPTION_SEED] = (idx_t)(c->p->seed & 0x7fffffff);
-        opt[METIS_OPTION_UFACTOR] = c->p->metis_ufactor;
-        opt[METIS_OPTION_NCUTS] = c->p->metis_ncuts;
+        opt[METIS_OPTION_UFACTOR] = c->p->w.metis_ufactor;
+        opt[METIS_OPTION_NCUTS] = c->p->w.metis_ncuts;
         opt[METIS_OPTION_NUMBERING] = 0;
         int st = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, wgt,
                                      &np, NULL, NULL, opt, &cut, raw);
@@ -346,7 +349,7 @@ static int run_metis(cl *c, int want)
                          "nodes) into %d clusters: check the clustering "
                          "parameters (metis_ufactor %d)",
                          st, cg_dfg_name(c->g), c->n, want,
-                         c->p->metis_ufactor);
+                         c->p->w.metis_ufactor);
             rc = -1;
         }
     }
@@ -755,8 +758,8 @@ static int solve(cl *c, const tiling *t, ilp *m, int *reg_of,
     parm.fp_heur = GLP_ON;
     parm.cb_func = node_limit;
     parm.cb_info = m;
-    m->limit = c->p->ilp_node_limit;
-    double ms = c->p->ilp_time_s * 1000;
+    m->limit = c->p->w.ilp_nodes;
+    double ms = c->p->w.ilp_time_s * 1000;
     parm.tm_lim = ms >= INT_MAX ? INT_MAX : (int)ms + 1;
     int ret = glp_intopt(m->P, &parm);
     out->ilp_nodes += m->nodes;
@@ -767,8 +770,8 @@ static int solve(cl *c, const tiling *t, ilp *m, int *reg_of,
                      "clustering '%s': the %g s wall-clock cap stopped the "
                      "region ILP (%d x %d tiles) after %d of its %d nodes: "
                      "the result may differ on another machine; raise "
-                     "ilp_time_s or lower ilp_node_limit",
-                     cg_dfg_name(c->g), c->p->ilp_time_s, t->tr, t->tc,
+                     "cg_map_params.cluster.ilp_time_s or lower its ilp_nodes",
+                     cg_dfg_name(c->g), c->p->w.ilp_time_s, t->tr, t->tc,
                      m->nodes, m->limit);
     }
     if (ret != 0 && ret != GLP_ETMLIM && ret != GLP_ESTOP &&

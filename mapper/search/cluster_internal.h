@@ -21,24 +21,19 @@
 /* Parameters; fill with cg__cluster_params_init(), then change fields. */
 typedef struct cg__cluster_params {
     int threshold;       /* DFGs of at most this many nodes form one
-                            cluster on the whole array (default 48) */
+                            cluster on the whole array
+                            (cg_map_params.cluster_threshold) */
     int nclusters;       /* clusters wanted, 0 = ceil(nodes / target_ops)
                             (default 0); at least 2 above the threshold */
-    int target_ops;      /* nodes per cluster when nclusters is 0
-                            (default 32) */
-    unsigned seed;       /* METIS's random seed (default 1) */
-    int metis_ufactor;   /* allowed cluster-size imbalance, in 1/1000
-                            (METIS_OPTION_UFACTOR, default 30 = 3%) */
-    int metis_ncuts;     /* partitions METIS computes, keeping the best
-                            (METIS_OPTION_NCUTS, default 1) */
-    int ilp_node_limit;  /* branch-and-bound nodes per ILP: the work limit
-                            that decides the result (default 500) */
-    double ilp_time_s;   /* wall-clock cap per ILP, only a safety net:
-                            when it stops an ILP the result may depend on
-                            the machine, and a warning says so (default 30) */
+    unsigned seed;       /* METIS's random seed (cg_map_params.seed) */
+    cg_map_cluster_params w; /* target_ops, METIS's options, the ILP's
+                            limits (map.h; halo is cg__cluster_allowed's) */
 } cg__cluster_params;
 
+/* The mapper's defaults (cg_map_params_init) and nclusters 0. */
 void cg__cluster_params_init(cg__cluster_params *p);
+/* p's threshold, seed and numbers, nclusters 0. */
+void cg__cluster_params_from(const cg_map_params *p, cg__cluster_params *out);
 
 /* A rectangle of grid cells, bounds included. */
 typedef struct cg__region {
@@ -71,7 +66,7 @@ typedef struct cg__cluster_out {
                              clusters' regions, in grid cells (the ILP
                              also weighs each region's size) */
     int ilp_nodes;        /* branch-and-bound nodes of every ILP solved */
-    bool node_limit_hit;  /* an ILP stopped at ilp_node_limit: its best
+    bool node_limit_hit;  /* an ILP stopped at w.ilp_nodes: its best
                              placement was used (or, with none, a coarser
                              tiling); deterministic */
     bool time_cap_hit;    /* the wall-clock cap stopped an ILP: the result

@@ -33,6 +33,7 @@ typedef struct heur {
     const cg_mrrg *m;
     const cg_dfg *g;
     const cg__heur_opts *o;
+    cg_map_heur_params w; /* o->w or the defaults */
     int ii, n, ne, nn, np, nf;
     int *funcnode;   /* prim * ii + c -> FUNC node, -1 */
     int *fidx;       /* prim -> index among FUNC prims, -1 */
@@ -406,7 +407,8 @@ static int make_order(heur *H)
         return -1;
     }
     for (int v = 0; v < H->n; v++)
-        prio[v] = H->height[v] + 2.0 * H->bump[v] + 1.5 * rnd(H);
+        prio[v] = H->height[v] + H->w.w_bump * H->bump[v] +
+                  H->w.prio_noise * rnd(H);
     int k = 0;
     for (int v = 0; v < H->n; v++)
         if (is_source(H, v)) /* consumer edges to wait for, or none */
@@ -690,7 +692,7 @@ static double lookahead(const heur *H, int v, int q)
             }
         }
     }
-    return 0.5 * c;
+    return H->w.w_ahead * c;
 }
 
 typedef struct choice {
@@ -701,12 +703,12 @@ typedef struct choice {
 } choice;
 
 /* The starts of window w on prim q (from the earliest when bounded
- * below, else from the latest, II + 3 of them) appended to c[*n], each
- * with its cost bound: lateness, lookahead and noise. */
+ * below, else from the latest, II + extra_starts of them) appended to
+ * c[*n], each with its cost bound: lateness, lookahead and noise. */
 static void starts_of(heur *H, int v, int q, const window *w, int64_t anchor,
                       choice *c, int *n)
 {
-    int span = H->ii + 3;
+    int span = H->ii + H->w.extra_starts;
     double ahead = lookahead(H, v, q);
     for (int i = 0; i < span; i++) {
         int64_t t = w->has_lo ? w->lo + i : w->hi - i;
@@ -718,7 +720,8 @@ static void starts_of(heur *H, int v, int q, const window *w, int64_t anchor,
         if (f < 0 || H->func_owner[f] >= 0)
             continue;
         double late = (double)(t > anchor ? t - anchor : anchor - t);
-        c[*n] = (choice){f, t, 1.0 * late + ahead + H->noise * rnd(H), *n};
+        c[*n] = (choice){f, t, H->w.w_late * late + ahead + H->noise * rnd(H),
+                          *n};
         (*n)++;
     }
 }
@@ -761,7 +764,9 @@ static bool place_op(heur *H, int v)
     size_t nc = (size_t)H->ncand[v] + 1;
     window *ws = malloc(sizeof(window) * nc);
     bool *ok = malloc(sizeof(bool) * nc);
-    choice *c = malloc(sizeof(choice) * nc * ((size_t)H->ii + 3));
+    /* starts_of gives each unit II + extra_starts choices at most */
+    size_t per = (size_t)H->ii + (size_t)H->w.extra_starts;
+    choice *c = malloc(sizeof(choice) * nc * per);
     if (!ws || !ok || !c) { /* no memory: the search ends in an error */
         free(ws);
         free(ok);
@@ -920,6 +925,13 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
                  cg__heur_opts *o, cg_mapping **out, cg_diags *d)
 {
     heur H = {.nl = nl, .m = m, .g = g, .o = o};
+    if (o->w) {
+        H.w = *o->w;
+    } else {
+        cg_map_params dflt;
+        cg_map_params_init(&dflt);
+        H.w = dflt.heur;
+    }
     H.deadline = cg_clock_now() + o->timeout_s;
     o->timed_out = false;
     cg_rng_init(&H.rng, 0x2545f4914f6cdd1dull ^
@@ -942,10 +954,10 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
             rc = -1;
             break;
         }
-        H.noise = 1 + o->attempts / 40.0;
-        if (H.noise > 6)
-            H.noise = 6;
-        H.late_src = o->attempts > 1 ? 0.3 : 0;
+        H.noise = H.w.noise_start + o->attempts / H.w.noise_attempts;
+        if (H.noise > H.w.noise_max)
+            H.noise = H.w.noise_max;
+        H.late_src = o->attempts > 1 ? H.w.late_src : 0;
         H.use_alap = o->attempts % 2 == 1; /* both, alternately */
         int failed = attempt(&H);
         if (failed == -1) {

@@ -112,6 +112,8 @@ typedef struct cg__heur_opts {
                                       -1 for a skipped op, route NULL for
                                       an edge not routed; NULL when none */
     int skipped;                   /* out: the ops it skipped */
+    const cg_map_heur_params *w;   /* priorities and costs, NULL = the
+                                      defaults (cg_map_params_init) */
 } cg__heur_opts;
 
 /* Map g on the MRRG m (at its II) by modulo scheduling with placement and

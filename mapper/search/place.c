@@ -161,7 +161,7 @@ static void step(anneal *a, double temp)
 }
 
 int cg__place_anneal(const cg_netlist *nl, const cg_dfg *g, int ii,
-                     unsigned seed, int *prim)
+                     unsigned seed, const cg_map_place_params *w, int *prim)
 {
     anneal a = {.nl = nl, .g = g, .n = cg_dfg_nnodes(g), .ii = ii};
     cg_rng_init(&a.rng, 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed * 0x100000001b3ull));
@@ -172,14 +172,14 @@ int cg__place_anneal(const cg_netlist *nl, const cg_dfg *g, int ii,
     if (rc == 0)
         rc = initial(&a);
     if (rc == 0) {
-        long iters = 4000L * a.n;
-        double temp = 4.0;
+        long iters = w->moves_per_node * a.n;
+        double temp = w->t_start;
         for (long it = 0; it < iters; it++) {
             step(&a, temp);
-            if (it % (iters / 100 + 1) == 0)
-                temp *= 0.92;
+            if (it % (iters / w->cool_steps + 1) == 0)
+                temp *= w->cooling;
         }
-        for (long it = 0; it < 200L * a.n; it++)
+        for (long it = 0; it < w->quench_per_node * a.n; it++)
             step(&a, 0);
     }
     teardown(&a);

@@ -8,9 +8,10 @@
 /* ---- place.c: heuristic placement ---------------------------------------- */
 
 /* Simulated annealing of DFG nodes onto primitives (II slots each),
- * minimising the grid distance along DFG edges.  cand[v] lists the
- * primitives that support node v.  Fills prim[v]; -1 when nothing fits. */
+ * minimising the grid distance along DFG edges, with w's moves and
+ * schedule.  Fills prim[v] with a primitive that supports node v; -1 when
+ * some node finds no free one. */
 int cg__place_anneal(const cg_netlist *nl, const cg_dfg *g, int ii,
-                     unsigned seed, int *prim);
+                     unsigned seed, const cg_map_place_params *w, int *prim);
 
 #endif

@@ -21,7 +21,8 @@ static bool maps(const cg_netlist *nl, const cg_dfg *g, int ii)
 {
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
-    cg__heur_opts o = {5, 1, NULL, 0, 2000, 0, 0, 0, false, NULL, 0, NULL, 0};
+    cg__heur_opts o = {5,    1,     NULL, 0, 2000, 0, 0,
+                       0,    false, NULL, 0, NULL, 0, NULL};
     cg_mapping *map = NULL;
     assert_true(cg__heur_map(nl, m, g, &o, &map, d) >= 0);
     bool ok = map && cg_map_check(nl, m, g, map, d) == 0;

@@ -237,7 +237,9 @@ static void test_restricted(void **state)
     cg_dfg *g = add_chain(5);
     int n = cg_dfg_nnodes(g);
     int *center = malloc(sizeof(int) * (size_t)n);
-    assert_int_equal(cg__place_anneal(nl, g, 1, 1, center), 0);
+    cg_map_params mp;
+    cg_map_params_init(&mp);
+    assert_int_equal(cg__place_anneal(nl, g, 1, 1, &mp.place, center), 0);
     solved s = solve_at(nl, g, 1, center, 1, NULL, solver);
     assert_int_equal(s.out.outcome, CG_II_MAPPED);
     verify_mapping(nl, s.m, g, s.out.mapping);

@@ -36,7 +36,7 @@ static cg_mapping *heur_map(const cg_netlist *nl, const cg_mrrg *m,
 {
     cg_diags *d = cg_diags_create();
     cg__heur_opts o = {30, 1, NULL, 0, 0, 0, 20000, 0, false, NULL,
-                       0,  NULL, 0};
+                       0,  NULL, 0, NULL};
     cg_mapping *map = NULL;
     assert_int_equal(cg__heur_map(nl, m, g, &o, &map, d), 1);
     assert_int_equal(cg_map_check(nl, m, g, map, d), 0);
@@ -123,7 +123,7 @@ static void test_heur_partial(void **state)
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, 3, d);
     cg__heur_opts o = {30, 1, NULL, 0, 0, 0, 200, 0, false, NULL,
-                       0,  NULL, 0};
+                       0,  NULL, 0, NULL};
     cg_mapping *map = NULL;
     assert_int_equal(cg__heur_map(nl, m, g, &o, &map, d), 0);
     assert_null(o.partial);

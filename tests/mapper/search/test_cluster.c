@@ -434,7 +434,7 @@ static void test_deterministic(void **state)
     cg__cluster_out_free(&a);
     /* the work limit decides: one branch-and-bound node per ILP, the same
      * result on every run, with far fewer nodes */
-    p.ilp_node_limit = 1;
+    p.w.ilp_nodes = 1;
     place_ok(nl, g, 4, &p, &a);
     cg__cluster_out c;
     place_ok(nl, g, 4, &p, &c);
@@ -463,7 +463,7 @@ static void test_time_cap(void **state)
     cg_dfg *g = random_dfg(500, 7);
     cg__cluster_params p;
     cg__cluster_params_init(&p);
-    p.ilp_time_s = 1e-3;
+    p.w.ilp_time_s = 1e-3;
     cg__cluster_out out;
     cg_diags *d = cg_diags_create();
     assert_int_equal(cg__cluster_place(nl, g, 10, &p, &out, d), 0);
@@ -553,9 +553,9 @@ static void test_bad_input(void **state)
                 "must not exceed the DFG's nodes (ii 2, threshold 4, "
                 "nclusters 12, target_ops 32, DFG nodes 11)\n");
     p.nclusters = 2;
-    p.ilp_time_s = 0;
+    p.w.ilp_time_s = 0;
     place_fails(nl, g, 2, &p, "error: bad clustering parameters: "
-                "ilp_node_limit must be >= 1 and ilp_time_s > 0 (ii 2, "
+                "ilp_nodes must be >= 1 and ilp_time_s > 0 (ii 2, "
                 "threshold 4, nclusters 2, target_ops 32, DFG nodes 11)\n");
     /* a node no unit runs */
     cg__cluster_params_init(&p);

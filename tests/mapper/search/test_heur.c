@@ -17,7 +17,7 @@ static cg_mapping *heur_at(const cg_netlist *nl, const cg_mrrg *m,
 {
     cg_diags *d = cg_diags_create();
     cg__heur_opts o = {5,     1,    orders, norders, 2000, 0, 0,
-                       0,     false, NULL,  0,       NULL, 0};
+                       0,     false, NULL,  0,       NULL, 0, NULL};
     cg_mapping *map = NULL;
     int rc = cg__heur_map(nl, m, g, &o, &map, d);
     assert_true(rc == 0 || rc == 1);
@@ -297,7 +297,8 @@ static void test_allowed_and_steps(void **state)
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, 1, d);
     cg__prim_sets west = columns(nl, cg_dfg_nnodes(g), 0, 2);
-    cg__heur_opts o = {5, 1, NULL, 0, 0, 0, 4000, 0, false, &west, 0, NULL, 0};
+    cg__heur_opts o = {5,    1,     NULL, 0, 0,    0, 4000,
+                       0,    false, &west, 0, NULL, 0, NULL};
     cg_mapping *map = NULL;
     assert_int_equal(cg__heur_map(nl, m, g, &o, &map, d), 1);
     assert_int_equal(cg_map_check(nl, m, g, map, d), 0);
