@@ -189,6 +189,7 @@ typedef struct relax {
     const cg_tile_model *m;
     const cg_tile_target *t;
     const int *order;
+    const cg_tile_search_params *w; /* grid points, bisection steps */
 } relax;
 
 static double extent(const cg_tile_model *m, int a, int d, const double *x)
@@ -257,7 +258,7 @@ static double relax_order(const relax *r, int ls, int grid)
             x[ls] = lo;
             relaxed(r, x, &ok);
             if (ok) {
-                for (int it = 0; it < 48; it++) {
+                for (int it = 0; it < r->w->bound_bisect; it++) {
                     x[ls] = sqrt(lo * hi);
                     relaxed(r, x, &ok);
                     if (ok)
@@ -280,22 +281,26 @@ static double relax_order(const relax *r, int ls, int grid)
     return best;
 }
 
+/* The grid has fewer points per loop as loops add dimensions to it:
+ * w->bound_grid[L - 2] for L = 2, 3, 4 and more. */
 static double relax_min(const cg_tile_model *m, const cg_tile_target *t,
-                        const int *order)
+                        const cg_tile_search_params *w, const int *order)
 {
     int L = m->nloops, ls = 0;
     for (int l = 1; l < L; l++)
         if (m->trip[l] > m->trip[ls])
             ls = l;
-    int grid = L <= 1 ? 1 : L == 2 ? 400 : L == 3 ? 60 : L == 4 ? 16 : 6;
-    relax r = {m, t, order};
+    int grid = L <= 1 ? 1 : w->bound_grid[(L < 5 ? L : 5) - 2];
+    relax r = {m, t, order, w};
     return relax_order(&r, ls, grid);
 }
 
-/* The relaxation over every order (every permutation up to 4 loops, else
- * the plan's order), and at the plan's own sizes so the bound never exceeds
- * what the plan achieves through rounding of the grid. */
+/* The relaxation over every order (every permutation up to
+ * bound_orders_upto loops, else the plan's order), and at the plan's own
+ * sizes so the bound never exceeds what the plan achieves through
+ * rounding of the grid. */
 static double halo_bound(const cg_tile_model *m, const cg_tile_target *t,
+                         const cg_tile_search_params *w,
                          const cg_tile_summary *s)
 {
     int v[CG_TILE_MAX_LOOPS];
@@ -305,16 +310,16 @@ static double halo_bound(const cg_tile_model *m, const cg_tile_target *t,
         x[l] = (double)s->size[l];
     }
     bool ok;
-    relax r = {m, t, s->order};
+    relax r = {m, t, s->order, w};
     double own = relaxed(&r, x, &ok);
     if (ok)
         best = own;
-    if (m->nloops > 4) {
-        double b = relax_min(m, t, s->order);
+    if (m->nloops > w->bound_orders_upto) {
+        double b = relax_min(m, t, w, s->order);
         return b < best ? b : best;
     }
     do {
-        double b = relax_min(m, t, v);
+        double b = relax_min(m, t, w, v);
         if (b < best)
             best = b;
     } while (cg__tile_next_perm(v, m->nloops));
@@ -324,7 +329,6 @@ static double halo_bound(const cg_tile_model *m, const cg_tile_target *t,
 void cg__tile_bound(const cg_tile_model *m, const cg_tile_target *t,
                     const cg_tile_params *p, cg_tile_summary *s)
 {
-    (void)p;
     s->compulsory = compulsory(m);
     int64_t mm, nn, kk;
     int elem;
@@ -337,7 +341,7 @@ void cg__tile_bound(const cg_tile_model *m, const cg_tile_target *t,
         s->bound = (b > comp ? b : comp) * elem;
     } else if (has_halo(m)) {
         s->bound_kind = CG_TILE_BOUND_HALO;
-        double b = halo_bound(m, t, s);
+        double b = halo_bound(m, t, &p->search, s);
         s->bound = isfinite(b) && b > (double)s->compulsory
                        ? b : (double)s->compulsory;
     } else {

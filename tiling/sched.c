@@ -17,13 +17,14 @@
 #include "../common/util.h"
 #include "tile_internal.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct timeline {
     const cg_tile_plan *p;
     int ii, depth;
-    int64_t chan[64];         /* when each channel frees */
+    int64_t chan[CG_TILE_MAX_CHANNELS]; /* when each channel frees */
     int nchan;
     int64_t last_issue;       /* start of the previous descriptor */
     int64_t (*used)[2];       /* per array and buffer: compute end */
@@ -123,8 +124,8 @@ int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
         return -1;
     }
     timeline tl = {.p = p, .ii = ii, .depth = depth, .s = s};
-    tl.nchan = p->t.dma.channels < 1 ? 1 : p->t.dma.channels > 64
-                                               ? 64 : p->t.dma.channels;
+    assert(p->t.dma.channels <= CG_TILE_MAX_CHANNELS); /* the plan's check */
+    tl.nchan = p->t.dma.channels < 1 ? 1 : p->t.dma.channels;
     tl.used = calloc((size_t)m->narrays + 1, sizeof *tl.used);
     tl.drained = calloc((size_t)m->narrays + 1, sizeof *tl.drained);
     tl.in_end = calloc((size_t)p->s.ntiles + 1, sizeof *tl.in_end);

@@ -10,6 +10,7 @@
 #include "../common/util.h"
 #include "tile_internal.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,46 @@ void cg_tile_params_init(cg_tile_params *p)
     p->ii = 1;
     p->depth = 8;
     p->search_orders = true;
+    p->search = (cg_tile_search_params){
+        .coarse_keep = 12, .coarse_step = 1.25, .window_radius = 32,
+        .window_combos = 4096, .refine_within = 1.25, .all_orders_upto = 5,
+        .bound_orders_upto = 4, .bound_bisect = 48,
+        .bound_grid = {400, 60, 16, 6}};
+}
+
+/* A search field and its range. */
+typedef struct range {
+    const char *name;
+    double v, lo, hi;
+} range;
+
+int cg_tile_params_check(const cg_tile_params *p, const char *file,
+                         cg_diags *d)
+{
+    const cg_tile_search_params *w = &p->search;
+    const range f[] = {
+        {"coarse_keep", w->coarse_keep, 0, 1000},
+        {"coarse_step", w->coarse_step, 1, 1000},
+        {"window_radius", w->window_radius, 1, 1000},
+        {"window_combos", w->window_combos, 1, 1e6},
+        {"refine_within", w->refine_within, 1, 1000},
+        {"all_orders_upto", w->all_orders_upto, 1, CG_TILE_MAX_ORDER_LOOPS},
+        {"bound_orders_upto", w->bound_orders_upto, 1,
+         CG_TILE_MAX_ORDER_LOOPS},
+        {"bound_bisect", w->bound_bisect, 0, 200},
+        {"bound_grid[0]", w->bound_grid[0], 1, 1000},
+        {"bound_grid[1]", w->bound_grid[1], 1, 1000},
+        {"bound_grid[2]", w->bound_grid[2], 1, 1000},
+        {"bound_grid[3]", w->bound_grid[3], 1, 1000}};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        if (!(f[i].v >= f[i].lo && f[i].v <= f[i].hi)) { /* NaN fails */
+            cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_tile_params.search.%s "
+                         "is %.12g; it must be at least %.12g and at most "
+                         "%.12g", f[i].name, f[i].v, f[i].lo, f[i].hi);
+            bad = -1;
+        }
+    return bad;
 }
 
 int64_t cg_tile_compute_cycles(const int64_t *size, int nloops, int ii,
@@ -68,9 +109,10 @@ static int place_buffers(const cg_tile_target *t, int narrays,
                          const cg_tile_array_info *arrays,
                          cg_tile_buffer *buf, int64_t *used)
 {
-    int idx[64], n = 0;
-    int64_t bank_used[64] = {0};
-    for (int a = 0; a < narrays && n < 64; a++)
+    int idx[CG_TILE_MAX_ARRAYS], n = 0;
+    int64_t bank_used[CG_TILE_MAX_BANKS] = {0};
+    assert(narrays <= CG_TILE_MAX_ARRAYS); /* cg_tile_plan_model's check */
+    for (int a = 0; a < narrays; a++)
         if (buf[a].bytes > 0)
             idx[n++] = a;
     /* biggest first, ties by index: deterministic first-fit decreasing */
@@ -85,7 +127,8 @@ static int place_buffers(const cg_tile_target *t, int narrays,
             idx[j] = x;
         }
     int64_t top = 0;
-    int banks = t->banks > 0 && t->banks <= 64 ? t->banks : 1;
+    assert(t->banks <= CG_TILE_MAX_BANKS); /* cg_tile_plan_model's check */
+    int banks = t->banks > 0 ? t->banks : 1;
     int64_t bank_bytes = t->mem_bytes / banks;
     *used = 0;
     for (int i = 0; i < n; i++) {
@@ -173,7 +216,7 @@ static void evaluate(const cg_tile_model *m, const cg_tile_target *t,
                      const int *order, cg__tile_eval *e,
                      cg_tile_buffer *out)
 {
-    cg_tile_buffer local[64];
+    cg_tile_buffer local[CG_TILE_MAX_ARRAYS];
     cg_tile_buffer *buf = out ? out : local;
     int64_t count[CG_TILE_MAX_LOOPS], full[CG_TILE_MAX_LOOPS];
     memset(e, 0, sizeof *e);
@@ -184,7 +227,8 @@ static void evaluate(const cg_tile_model *m, const cg_tile_target *t,
         e->ntiles *= count[l];
     }
     int64_t dma = 0;
-    for (int a = 0; a < m->narrays && a < 64; a++) {
+    assert(m->narrays <= CG_TILE_MAX_ARRAYS);
+    for (int a = 0; a < m->narrays; a++) {
         const cg_tile_array_info *ai = &m->arrays[a];
         cg_tile_buffer *b = &buf[a];
         memset(b, 0, sizeof *b);
@@ -313,7 +357,7 @@ static bool fits(search *s, int64_t *size, const int *order, cg__tile_eval *e)
 static bool mem_fits(search *s, const int64_t *size, const int *order)
 {
     const cg_tile_model *m = s->m;
-    cg_tile_buffer buf[64];
+    cg_tile_buffer buf[CG_TILE_MAX_ARRAYS];
     int64_t count[CG_TILE_MAX_LOOPS], full[CG_TILE_MAX_LOOPS], used;
     s->evals++;
     for (int l = 0; l < m->nloops; l++) {
@@ -378,12 +422,16 @@ static void enumerate(search *s, int64_t *size, const int *order, int ls,
     }
 }
 
-/* Geometric subset of a descending list (ratio >= 1.25), ends kept. */
-static int coarse(const int64_t *v, int n, int64_t *out)
+/* Geometric subset of a descending list (ratio >= w->coarse_step), ends
+ * kept; the whole list when it is short.  Sizes stay below 2^50, so
+ * v * 1.25 is exact and the comparison is v * 5 <= prev * 4's. */
+static int coarse(const cg_tile_search_params *w, const int64_t *v, int n,
+                  int64_t *out)
 {
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (n <= 12 || i == 0 || i == n - 1 || v[i] * 5 <= out[k - 1] * 4)
+        if (n <= w->coarse_keep || i == 0 || i == n - 1 ||
+            (double)v[i] * w->coarse_step <= (double)out[k - 1])
             out[k++] = v[i];
     return k;
 }
@@ -401,16 +449,18 @@ static int window(const int64_t *v, int n, int64_t x, int r, int64_t *out)
 }
 
 /* Radius of the window around the coarse optimum: as wide as possible
- * while the window holds at most 4096 combinations. */
+ * (up to window_radius) while the window holds at most window_combos
+ * combinations. */
 static int window_radius(const search *s, const int *loops, int nl)
 {
-    int r = 32;
+    const cg_tile_search_params *w = &s->p->search;
+    int r = w->window_radius;
     for (;;) {
         int64_t prod = 1;
         for (int i = 0; i < nl; i++)
             prod *= 2 * r + 1 < s->nlist[loops[i]] ? 2 * r + 1
                                                   : s->nlist[loops[i]];
-        if (prod <= 4096 || r == 1)
+        if (prod <= w->window_combos || r == 1)
             return r;
         r /= 2;
     }
@@ -442,7 +492,7 @@ static int search_order(search *s, const int *order, cand *ob, bool win)
         const int64_t *v = s->list[loops[i]];
         int n = s->nlist[loops[i]];
         nvals[i] = win ? window(v, n, ob->size[loops[i]], r, vals[i])
-                       : coarse(v, n, vals[i]);
+                       : coarse(&s->p->search, v, n, vals[i]);
     }
     memset(&s->obest, 0, sizeof s->obest);
     if (rc == 0)
@@ -456,12 +506,15 @@ static int search_order(search *s, const int *order, cand *ob, bool win)
 }
 
 /* Whether an order's coarse optimum is worth refining: its traffic within
- * 1.25x of the best found.  The coarse grid steps sizes by about 1.25x and
- * traffic falls roughly as 1/size, so refining an order further off cannot
- * bring it below the best. */
-static bool promising(const cand *ob, const cand *best)
+ * refine_within (1.25) times the best found.  The coarse grid steps sizes
+ * by about coarse_step (1.25) and traffic falls roughly as 1/size, so
+ * refining an order further off cannot bring it below the best.  Traffic
+ * stays below 2^50 bytes, so the product is exact (4x <= 5y's). */
+static bool promising(const cg_tile_search_params *w, const cand *ob,
+                      const cand *best)
 {
-    return ob->have && 4 * ob->e.traffic <= 5 * best->e.traffic;
+    return ob->have && (double)ob->e.traffic <=
+                           w->refine_within * (double)best->e.traffic;
 }
 
 /* Orders that differ in a way that matters: per array, the set of loops in
@@ -502,26 +555,36 @@ bool cg__tile_next_perm(int *v, int n)
     return true;
 }
 
-/* Every order to try: all permutations up to 5 loops (deduplicated by
- * signature), else each loop innermost with the rest in nest order. */
-static int orders(const cg_tile_model *m, bool all, int (*out)[8])
+/* The most orders tried: every permutation of CG_TILE_MAX_ORDER_LOOPS
+ * loops (cg_tile_params_check keeps all_orders_upto there), or one per
+ * loop. */
+enum { MAX_ORDERS = 120 };
+_Static_assert(CG_TILE_MAX_ORDER_LOOPS == 5 &&
+               CG_TILE_MAX_LOOPS <= MAX_ORDERS, "MAX_ORDERS is 5!");
+
+/* Every order to try: all permutations up to all_orders_upto loops
+ * (deduplicated by signature), else each loop innermost with the rest in
+ * nest order. */
+static int orders(const cg_tile_model *m, const cg_tile_params *p,
+                  int (*out)[CG_TILE_MAX_LOOPS])
 {
     int L = m->nloops, n = 0;
-    uint64_t sigs[128];
+    uint64_t sigs[MAX_ORDERS];
     int v[CG_TILE_MAX_LOOPS];
     for (int l = 0; l < L; l++)
         v[l] = l;
-    if (!all) {
+    if (!p->search_orders) {
         memcpy(out[0], v, sizeof(int) * (size_t)L);
         return 1;
     }
-    if (L <= 5) {
+    if (L <= p->search.all_orders_upto) {
         do {
             uint64_t sg = order_sig(m, v);
             bool dup = false;
             for (int i = 0; i < n && !dup; i++)
                 dup = sigs[i] == sg;
-            if (!dup && n < 128) {
+            if (!dup) {
+                assert(n < MAX_ORDERS);
                 sigs[n] = sg;
                 memcpy(out[n++], v, sizeof(int) * (size_t)L);
             }
@@ -554,11 +617,11 @@ static void too_small(const cg_tile_model *m, const cg_tile_target *t,
         if (k >= sizeof shape)
             k = sizeof shape - 1;
     }
-    cg_tile_buffer buf[64];
+    cg_tile_buffer buf[CG_TILE_MAX_ARRAYS];
     cg__tile_eval e;
     evaluate(m, t, p, size, order, &e, buf);
     int64_t total = 0;
-    for (int a = 0; a < m->narrays && a < 64; a++) {
+    for (int a = 0; a < m->narrays; a++) {
         if (!buf[a].bytes)
             continue;
         total += buf[a].nbuf * buf[a].bytes;
@@ -631,16 +694,16 @@ static int run_search(search *s)
         if (!s->list[l] || s->nlist[l] < 1)
             return -1;
     }
-    int (*ord)[8] = malloc(128 * sizeof *ord);
+    int (*ord)[CG_TILE_MAX_LOOPS] = malloc(MAX_ORDERS * sizeof *ord);
     if (!ord)
         return -1;
-    int no = orders(m, s->p->search_orders, ord);
+    int no = orders(m, s->p, ord);
     cand *ob = calloc((size_t)no, sizeof *ob);
     int rc = ob ? 0 : -1;
     for (int i = 0; i < no && rc == 0; i++)
         rc = search_order(s, ord[i], &ob[i], false);
     for (int i = 0; i < no && rc == 0; i++)
-        if (promising(&ob[i], &s->best))
+        if (promising(&s->p->search, &ob[i], &s->best))
             rc = search_order(s, ord[i], &ob[i], true);
     free(ob);
     free(ord);
@@ -693,6 +756,28 @@ static cg_tile_plan *make_plan(const cg_tile_model *m, const cg_tile_target *t,
     return pl;
 }
 
+/* The model and the target within what a plan handles; else true with an
+ * error naming the first limit passed. */
+static bool over_limits(const cg_tile_model *m, const cg_tile_target *t,
+                        cg_diags *d)
+{
+    const struct {
+        const char *who, *what;
+        int n, max;
+    } lim[] = {{"loop nest touches", "arrays", m->narrays, CG_TILE_MAX_ARRAYS},
+               {"tile memory has", "banks", t->banks, CG_TILE_MAX_BANKS},
+               {"DMA engine has", "channels", t->dma.channels,
+                CG_TILE_MAX_CHANNELS}};
+    for (size_t i = 0; i < sizeof lim / sizeof *lim; i++)
+        if (lim[i].n > lim[i].max) {
+            cg_diags_add(d, CG_SEV_ERROR, m->file, 0, "the %s %d %s; tiling "
+                         "handles up to %d", lim[i].who, lim[i].n,
+                         lim[i].what, lim[i].max);
+            return true;
+        }
+    return false;
+}
+
 cg_tile_plan *cg_tile_plan_model(const cg_tile_model *m,
                                  const cg_tile_target *t,
                                  const cg_tile_params *p, cg_diags *d)
@@ -702,12 +787,8 @@ cg_tile_plan *cg_tile_plan_model(const cg_tile_model *m,
         cg_tile_params_init(&defp);
         p = &defp;
     }
-    if (m->narrays > 64) {
-        cg_diags_add(d, CG_SEV_ERROR, m->file, 0,
-                     "loop nest touches %d arrays; tiling handles up to 64",
-                     m->narrays);
+    if (cg_tile_params_check(p, m->file, d) < 0 || over_limits(m, t, d))
         return NULL;
-    }
     if (t->mem_bytes <= 0 || p->ii < 1 || p->depth < 0) {
         cg_diags_add(d, CG_SEV_ERROR, m->file, 0,
                      "bad tiling parameters (memory %lld bytes, ii %d, depth "

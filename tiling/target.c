@@ -65,12 +65,13 @@ int cg_tile_target_from_netlist(const cg_netlist *nl, const char *memory,
         units++;
         if (pr->p.bank < 0 || t->banks == 1)
             t->any_bank = true;
-        else if (pr->p.bank < 64)
+        else if (pr->p.bank < CG_TILE_MAX_BANKS)
             t->bank_mask |= (uint64_t)1 << pr->p.bank;
     }
+    /* more banks than the mask holds: the plan refuses the target */
     if (t->any_bank)
-        t->bank_mask = t->banks >= 64 ? ~(uint64_t)0
-                                      : ((uint64_t)1 << t->banks) - 1;
+        t->bank_mask = t->banks >= CG_TILE_MAX_BANKS
+                           ? ~(uint64_t)0 : ((uint64_t)1 << t->banks) - 1;
     if (!units) {
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
                      "no MEMUnit reaches tile memory '%s'; tiles in it could "

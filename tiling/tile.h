@@ -42,6 +42,11 @@ typedef struct cg_mem cg_mem;
 
 #define CG_TILE_MAX_LOOPS 8 /* CG_NEST_MAX_LOOPS */
 #define CG_TILE_MAX_DIMS 8
+/* What a plan handles; past each, planning is an error naming the limit. */
+#define CG_TILE_MAX_ARRAYS 64   /* arrays of one nest */
+#define CG_TILE_MAX_BANKS 64    /* banks of the tile memory (a bit each in
+                                   cg_tile_target.bank_mask) */
+#define CG_TILE_MAX_CHANNELS 64 /* DMA channels the schedule models */
 
 /* ---- the target: tile memory and DMA ----------------------------------- */
 
@@ -148,6 +153,33 @@ int64_t cg_tile_capacity(const cg_tile_model *m, int a, const int64_t *size,
 
 /* ---- the plan ------------------------------------------------------------- */
 
+/* The tile search's effort (select.c, bound.c; docs/tiling.md "Tile
+ * selection").  Per loop the search first takes a coarse grid of its
+ * balanced sizes: all of them when there are at most coarse_keep, else
+ * consecutive ones at least coarse_step apart (a ratio).  Every order
+ * whose coarse optimum moves at most refine_within times the best
+ * traffic is then refined on a window of sizes around it, window_radius
+ * sizes either side, halved until the window holds at most window_combos
+ * combinations.  Every tile-loop order is tried up to all_orders_upto
+ * loops (else each loop innermost once).  The halo bound relaxes every
+ * order up to bound_orders_upto loops on a geometric grid of
+ * bound_grid[L - 2] points per loop for L = 2, 3, 4 and more loops, with
+ * bound_bisect bisection steps on the longest loop. */
+typedef struct cg_tile_search_params {
+    int coarse_keep;       /* 0 to 1000 */
+    double coarse_step;    /* 1 to 1000 */
+    int window_radius;     /* 1 to 1000 */
+    int window_combos;     /* 1 to 1000000 */
+    double refine_within;  /* 1 to 1000 */
+    int all_orders_upto;   /* 1 to CG_TILE_MAX_ORDER_LOOPS */
+    int bound_orders_upto; /* 1 to CG_TILE_MAX_ORDER_LOOPS */
+    int bound_bisect;      /* 0 to 200 */
+    int bound_grid[4];     /* 1 to 1000 each */
+} cg_tile_search_params;
+
+/* Every order of up to this many tile loops may be tried: 5! = 120. */
+#define CG_TILE_MAX_ORDER_LOOPS 5
+
 typedef struct cg_tile_params {
     const char *memory;  /* tile memory to tile for, NULL: see
                             cg_tile_target_from_netlist */
@@ -157,9 +189,19 @@ typedef struct cg_tile_params {
                             run (>= 0) */
     bool search_orders;  /* try every tile-loop order (else keep the nest's
                             order and only choose sizes) */
+    cg_tile_search_params search; /* the search's effort */
 } cg_tile_params;
-/* memory NULL, mem_bytes 0, ii 1, depth 8, orders on */
+/* memory NULL, mem_bytes 0, ii 1, depth 8, orders on; the search: coarse
+ * grids keep up to 12 sizes, else steps of 1.25x; windows of radius 32
+ * and at most 4096 combinations; orders refined within 1.25x of the best;
+ * every order up to 5 loops; the halo bound over every order up to 4
+ * loops, grids of 400, 60, 16 and 6 points, 48 bisection steps. */
 void cg_tile_params_init(cg_tile_params *p);
+/* The search fields above in their ranges: 0, or -1 with one error per
+ * field out of range, at file (NULL = none), naming it.
+ * cg_tile_plan_model checks first. */
+int cg_tile_params_check(const cg_tile_params *p, const char *file,
+                         cg_diags *d);
 
 typedef enum cg_tile_bound_kind {
     CG_TILE_BOUND_COMPULSORY, /* every element in once, out once */

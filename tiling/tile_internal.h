@@ -9,6 +9,7 @@
 #include "tile.h"
 
 _Static_assert(CG_TILE_MAX_LOOPS == CG_NEST_MAX_LOOPS, "loop limits differ");
+_Static_assert(CG_TILE_MAX_BANKS <= 64, "bank_mask has 64 bits");
 
 /* Names DFG nodes in messages: returns the node's name (or NULL) and sets
  * *line to its source line (0 when unknown). */
