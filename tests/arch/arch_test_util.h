@@ -16,6 +16,7 @@
 
 #include "arch/arch.h"
 #include "common/util.h"
+#include "tests/common/golden.h"
 
 enum { AS_WRITE, AS_SUMMARY, AS_DOT };
 
@@ -60,28 +61,12 @@ static inline const char *src_dir(void)
     return s ? s : ".";
 }
 
-/* Compare text with tests/arch/golden/name. */
+/* Compare text with tests/arch/golden/name (tests/common/golden.h). */
 static inline void check_golden(const char *name, const char *text)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/tests/arch/golden/%s", src_dir(), name);
-    if (getenv("CG_UPDATE_GOLDEN")) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(text, f);
-        fclose(f);
-        return;
-    }
-    char *want = cg_slurp(path, NULL);
-    if (!want)
-        fail_msg("golden file %s is missing (CG_UPDATE_GOLDEN=1 writes it)",
-                 path);
-    if (strcmp(want, text) != 0) {
-        fprintf(stderr, "---- got for %s:\n%s----\n", name, text);
-        free(want);
-        fail_msg("output differs from %s", path);
-    }
-    free(want);
+    snprintf(path, sizeof path, "tests/arch/golden/%s", name);
+    cg_golden_check(path, text);
 }
 
 /* Diagnostic i of d, formatted, equals want. */

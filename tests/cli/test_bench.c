@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "run_cgramap.h"
+#include "tests/common/golden.h"
 #include "svg_check.h"
 
 #define LOOSE "tests/cli/data/bench/loose"
@@ -39,20 +40,11 @@ static void test_rows(void **state)
 {
     (void)state;
     run r;
-    char golden[4096];
-    slurp("tests/cli/golden/bench_loose.txt", golden, sizeof golden);
     run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
                                           LOOSE, NULL});
     assert_int_equal(r.status, 1);
     mask_times(r.out);
-    if (getenv("CG_UPDATE_GOLDEN")) {
-        FILE *f = fopen("tests/cli/golden/bench_loose.txt", "w");
-        assert_non_null(f);
-        fputs(r.out, f);
-        fclose(f);
-    } else {
-        assert_string_equal(r.out, golden);
-    }
+    cg_golden_check("tests/cli/golden/bench_loose.txt", r.out);
     assert_string_equal(r.err, loose_errors);
 }
 

@@ -12,16 +12,15 @@
 
 #include "run_cgramap.h"
 #include "svg_check.h"
+#include "tests/common/golden.h"
 
 static void test_help(void **state)
 {
     (void)state;
     run r;
-    char golden[8192];
-    slurp("tests/cli/golden/help.txt", golden, sizeof golden);
     run_cgramap(&r, (const char *const[]){"--help", NULL});
     assert_int_equal(r.status, 0);
-    assert_string_equal(r.out, golden);
+    cg_golden_check("tests/cli/golden/help.txt", r.out);
     assert_string_equal(r.err, "");
 }
 
@@ -64,12 +63,10 @@ static void test_bad_usage(void **state)
                         "or .dot file found\n");
 }
 
-/* Compare a run's stdout with a golden file. */
+/* Compare a run's stdout with a golden file (tests/common/golden.h). */
 static void assert_golden_out(const run *r, const char *golden_path)
 {
-    static char golden[16384];
-    slurp(golden_path, golden, sizeof golden);
-    assert_string_equal(r->out, golden);
+    cg_golden_check(golden_path, r->out);
 }
 
 static void test_arch_default_summary(void **state)
@@ -177,7 +174,7 @@ static void test_example_arch_unsupported(void **state)
 static void test_arch_dot(void **state)
 {
     (void)state;
-    static char got[65536], golden[65536];
+    static char got[65536];
     char path[] = "/tmp/cg_cli_dotXXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -186,9 +183,8 @@ static void test_arch_dot(void **state)
     run_cgramap(&r, (const char *const[]){"arch", "--dot", path, NULL});
     assert_int_equal(r.status, 0);
     slurp(path, got, sizeof got);
-    slurp("tests/cli/golden/arch_default.dot", golden, sizeof golden);
     unlink(path);
-    assert_string_equal(got, golden);
+    cg_golden_check("tests/cli/golden/arch_default.dot", got);
 }
 
 /* The SVG of the default array: well-formed, every primitive at its pinned

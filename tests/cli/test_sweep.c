@@ -17,6 +17,7 @@
 
 #include "run_cgramap.h"
 #include "sweep_check.h"
+#include "tests/common/golden.h"
 
 #define A4 "benchmarks/archs/default_4x4.xml"
 #define A6 "benchmarks/archs/default_6x6.xml"
@@ -36,18 +37,17 @@ static void replace_all(char *s, const char *from, const char *to)
 /* DIR/name with the machine's paths as placeholders, against golden. */
 static void assert_golden(const char *name, const char *golden)
 {
-    static char got[16384], want[16384];
+    static char got[16384];
     char path[300], dir[PATH_MAX], cwd[PATH_MAX], exe[PATH_MAX];
     snprintf(path, sizeof path, "%s/sweep/%s", sweep_tmp, name);
     slurp(path, got, sizeof got);
-    slurp(golden, want, sizeof want);
     assert_non_null(realpath(in_tmp("sweep"), dir));
     assert_non_null(getcwd(cwd, sizeof cwd));
     assert_non_null(realpath(CG_CGRAMAP, exe));
     replace_all(got, exe, "@EXE@");
     replace_all(got, dir, "@DIR@");
     replace_all(got, cwd, "@CWD@");
-    assert_string_equal(got, want);
+    cg_golden_check(golden, got);
 }
 
 static void test_scripts(void **state)

@@ -13,22 +13,16 @@
 #include <jansson.h>
 
 #include "run_cgramap.h"
+#include "tests/common/golden.h"
 
 #define JACOBI "benchmarks/microbench/jacobi2d/jacobi2d.c"
 
-/* r->out against tests/cli/golden/name; CG_UPDATE_GOLDEN=1 rewrites it. */
+/* r->out against tests/cli/golden/name (tests/common/golden.h). */
 static void golden(const run *r, const char *name)
 {
-    char path[256], want[65536];
+    char path[256];
     snprintf(path, sizeof path, "tests/cli/golden/%s", name);
-    if (getenv("CG_UPDATE_GOLDEN")) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(r->out, f);
-        fclose(f);
-    }
-    slurp(path, want, sizeof want);
-    assert_string_equal(r->out, want);
+    cg_golden_check(path, r->out);
 }
 
 static void jacobi_text(void **state)

@@ -17,6 +17,7 @@
 #include "diag_list.h"
 
 #include "common/util.h"
+#include "tests/common/golden.h"
 #include "dfg/dfg.h"
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -188,12 +189,7 @@ static void golden(cg_dfg *g, const char *name)
     char path[256];
     snprintf(path, sizeof path, "tests/dfg/golden/dot/%s.dot", name);
     char *have = dot_text(g);
-    if (getenv("CG_UPDATE_GOLDEN")) {
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(have, f);
-        fclose(f);
-    }
+    cg_golden_check(path, have);
     char *want = cg_slurp(path, NULL);
     assert_non_null(want);
     assert_string_equal(have, want);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "extract/extract.h"
+#include "tests/common/golden.h"
 
 static const char *const benches[] = {
     "accumulate", "bicg", "cap", "conv2", "conv3", "dot", "fir", "gemm",
@@ -885,19 +886,7 @@ static void test_golden(void **state)
                  names[i]);
         cg_dfg *g = extract(src, names[i], NULL);
         char *have = listing(g);
-        if (getenv("CG_UPDATE_GOLDEN")) {
-            FILE *f = fopen(gold, "w");
-            assert_non_null(f);
-            fputs(have, f);
-            fclose(f);
-        }
-        FILE *f = fopen(gold, "r");
-        assert_non_null(f);
-        char want[65536];
-        size_t n = fread(want, 1, sizeof want - 1, f);
-        want[n] = 0;
-        fclose(f);
-        assert_string_equal(have, want);
+        cg_golden_check(gold, have);
         free(have);
         cg_dfg_destroy(g);
     }

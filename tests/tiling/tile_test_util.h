@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "tests/common/golden.h"
 #include "tests/tiling/nests.h"
 #include "tiling/tile.h"
 
@@ -53,24 +54,12 @@ static inline void planned_free(planned *p)
     cg_tile_model_destroy(p->model);
 }
 
-/* Compare text with a golden file under tests/tiling/golden/; with
- * CG_UPDATE_GOLDEN set, write it instead. */
+/* Compare text with tests/tiling/golden/name (tests/common/golden.h). */
 static inline void golden(const char *name, const char *text)
 {
     char path[512];
-    const char *src = getenv("CG_SOURCE_DIR");
-    snprintf(path, sizeof path, "%s/tests/tiling/golden/%s", src ? src : ".",
-             name);
-    if (getenv("CG_UPDATE_GOLDEN")) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(text, f);
-        fclose(f);
-    }
-    char *want = cg_slurp(path, NULL);
-    assert_non_null(want);
-    assert_string_equal(text, want);
-    free(want);
+    snprintf(path, sizeof path, "tests/tiling/golden/%s", name);
+    cg_golden_check(path, text);
 }
 
 /* Run fn(ctx, FILE*) into a string. */

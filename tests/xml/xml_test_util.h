@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "common/util.h"
+#include "tests/common/golden.h"
 #include "xml/xml.h"
 
 static inline cg_arch *read_mem(const char *text, cg_diags *d)
@@ -53,28 +54,12 @@ static inline const char *src_dir(void)
     return s ? s : ".";
 }
 
-/* Compare text with tests/xml/golden/name. */
+/* Compare text with tests/xml/golden/name (tests/common/golden.h). */
 static inline void check_golden(const char *name, const char *text)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/tests/xml/golden/%s", src_dir(), name);
-    if (getenv("CG_UPDATE_GOLDEN")) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(text, f);
-        fclose(f);
-        return;
-    }
-    char *want = cg_slurp(path, NULL);
-    if (!want)
-        fail_msg("golden file %s is missing (CG_UPDATE_GOLDEN=1 writes it)",
-                 path);
-    if (strcmp(want, text) != 0) {
-        fprintf(stderr, "---- got for %s:\n%s----\n", name, text);
-        free(want);
-        fail_msg("output differs from %s", path);
-    }
-    free(want);
+    snprintf(path, sizeof path, "tests/xml/golden/%s", name);
+    cg_golden_check(path, text);
 }
 
 /* Read xml, expect success and a netlist (or summary) equal to golden. */

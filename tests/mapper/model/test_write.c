@@ -7,6 +7,7 @@
 #include "../map_fixture.h"
 
 #include "common/util.h"
+#include "tests/common/golden.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -24,23 +25,9 @@ static void golden(sq_fx *f, writer w, const char *name)
     char *got = cg_slurp_stream(t, NULL);
     fclose(t);
     char path[512];
-    const char *src = getenv("CG_SOURCE_DIR");
-    snprintf(path, sizeof path, "%s/tests/mapper/golden/%s", src ? src : ".",
-             name);
-    if (getenv("CG_UPDATE_GOLDEN")) {
-        FILE *o = fopen(path, "w");
-        assert_non_null(o);
-        fputs(got, o);
-        fclose(o);
-    }
-    FILE *g = fopen(path, "r");
-    assert_non_null(g);
-    rewind(g);
-    char *want = cg_slurp_stream(g, NULL);
-    fclose(g);
-    assert_string_equal(got, want);
+    snprintf(path, sizeof path, "tests/mapper/golden/%s", name);
+    cg_golden_check(path, got);
     free(got);
-    free(want);
 }
 
 static void test_text(void **state)
