@@ -212,12 +212,13 @@ int cg_tile_desc_write_table(const cg_tile_desc *v, int n,
 
 /* ---- JSON --------------------------------------------------------------------- */
 
-static json_t *int_list(const int64_t *v, int n)
+json_t *cg__tile_json_ints(const int64_t *v, int n)
 {
     json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_integer(v[i]));
-    return a;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++)
+        cg__json_push(a, json_integer(v[i]), &ok);
+    return cg__json_done(a, ok);
 }
 
 static json_t *side_json(int64_t base, int64_t off, const int64_t *stride,
@@ -225,7 +226,7 @@ static json_t *side_json(int64_t base, int64_t off, const int64_t *stride,
 {
     return json_pack("{s:I, s:I, s:o, s:I}", "base", (json_int_t)base,
                      "offset", (json_int_t)off, "stride",
-                     int_list(stride, n), "repeat_stride",
+                     cg__tile_json_ints(stride, n), "repeat_stride",
                      (json_int_t)rstride);
 }
 
@@ -233,27 +234,27 @@ json_t *cg__tile_desc_json(const cg_tile_desc *d, const cg_tile_model *m)
 {
     char buf[32];
     json_t *o = json_object();
-    json_object_set_new(o, "dir", json_string(d->dir == CG_TILE_IN ? "in"
-                                                                   : "out"));
-    json_object_set_new(o, "array", d->array < 0 ? json_null()
-                        : json_string(array_name(m, d->array, buf,
-                                                 sizeof buf)));
-    json_object_set_new(o, "array_index", json_integer(d->array));
-    json_object_set_new(o, "tile", json_integer(d->tile));
-    json_object_set_new(o, "elem_size", json_integer(d->elem_size));
-    json_object_set_new(o, "size", int_list(d->size, d->ndims));
-    json_object_set_new(o, "pad_lo", int_list(d->pad_lo, d->ndims));
-    json_object_set_new(o, "pad_hi", int_list(d->pad_hi, d->ndims));
-    json_object_set_new(o, "ext", side_json(d->ext_base, d->ext_offset,
-                                            d->ext_stride, d->ndims,
-                                            d->repeat_ext_stride));
-    json_object_set_new(o, "tile_mem", side_json(d->tile_base,
-                                                 d->tile_offset,
-                                                 d->tile_stride, d->ndims,
-                                                 d->repeat_tile_stride));
-    json_object_set_new(o, "repeat", json_integer(d->repeat));
-    json_object_set_new(o, "elems", json_integer(cg_tile_desc_elems(d)));
-    json_object_set_new(o, "ext_bytes",
-                        json_integer(cg_tile_desc_ext_bytes(d)));
-    return o;
+    bool ok = true;
+    cg__json_put(o, "dir", json_string(d->dir == CG_TILE_IN ? "in" : "out"),
+                 &ok);
+    cg__json_put(o, "array", d->array < 0 ? json_null()
+                 : json_string(array_name(m, d->array, buf, sizeof buf)),
+                 &ok);
+    cg__json_put(o, "array_index", json_integer(d->array), &ok);
+    cg__json_put(o, "tile", json_integer(d->tile), &ok);
+    cg__json_put(o, "elem_size", json_integer(d->elem_size), &ok);
+    cg__json_put(o, "size", cg__tile_json_ints(d->size, d->ndims), &ok);
+    cg__json_put(o, "pad_lo", cg__tile_json_ints(d->pad_lo, d->ndims), &ok);
+    cg__json_put(o, "pad_hi", cg__tile_json_ints(d->pad_hi, d->ndims), &ok);
+    cg__json_put(o, "ext", side_json(d->ext_base, d->ext_offset,
+                                     d->ext_stride, d->ndims,
+                                     d->repeat_ext_stride), &ok);
+    cg__json_put(o, "tile_mem", side_json(d->tile_base, d->tile_offset,
+                                          d->tile_stride, d->ndims,
+                                          d->repeat_tile_stride), &ok);
+    cg__json_put(o, "repeat", json_integer(d->repeat), &ok);
+    cg__json_put(o, "elems", json_integer(cg_tile_desc_elems(d)), &ok);
+    cg__json_put(o, "ext_bytes", json_integer(cg_tile_desc_ext_bytes(d)),
+                 &ok);
+    return cg__json_done(o, ok);
 }

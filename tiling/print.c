@@ -81,14 +81,6 @@ int cg_tile_plan_write(const cg_tile_plan *p, FILE *out)
     return cg_write_end(out, true);
 }
 
-static json_t *ints(const int64_t *v, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_integer(v[i]));
-    return a;
-}
-
 int cg_tile_write_json(const cg_tile_plan *p, const cg_tile_program *g,
                        const cg_tile_sched *s, FILE *out)
 {
@@ -107,28 +99,36 @@ json_t *cg__tile_plan_json(const cg_tile_plan *p)
     const cg_tile_model *m = p->m;
     const cg_tile_summary *s = &p->s;
     json_t *loops = json_array(), *order = json_array(), *arr = json_array();
-    for (int l = 0; l < m->nloops; l++) {
-        json_array_append_new(loops, json_pack(
+    bool ok = true;
+    for (int l = 0; l < m->nloops && ok; l++) {
+        cg__json_push(loops, json_pack(
             "{s:s, s:I, s:I, s:I}", "name", m->loop_name[l], "trip",
             (json_int_t)s->trip[l], "size", (json_int_t)s->size[l], "count",
-            (json_int_t)s->count[l]));
-        json_array_append_new(order, json_string(m->loop_name[s->order[l]]));
+            (json_int_t)s->count[l]), &ok);
+        cg__json_push(order, json_string(m->loop_name[s->order[l]]), &ok);
     }
-    for (int a = 0; a < m->narrays; a++) {
+    for (int a = 0; a < m->narrays && ok; a++) {
         const cg_tile_array_info *ai = &m->arrays[a];
         const cg_tile_buffer *b = &p->buf[a];
-        json_array_append_new(arr, json_pack(
+        cg__json_push(arr, json_pack(
             "{s:s, s:i, s:o, s:o, s:o, s:b, s:s, s:i, s:I, s:o, s:i, s:o, "
             "s:I, s:I, s:I}", "name", ai->name, "elem_size", ai->elem_size,
-            "dims", ints(ai->dims, ai->ndims), "step",
-            ints(ai->step, ai->ndims), "first", ints(ai->first, ai->ndims),
+            "dims", cg__tile_json_ints(ai->dims, ai->ndims), "step",
+            cg__tile_json_ints(ai->step, ai->ndims), "first",
+            cg__tile_json_ints(ai->first, ai->ndims),
             "flat", ai->flat, "kind",
             s->whole ? "whole" : b->streamed ? "streamed" : "resident",
             "buffers", b->nbuf, "bytes", (json_int_t)b->bytes, "addr",
-            ints(b->addr, b->nbuf), "bank", b->bank, "extent",
-            ints(b->extent, ai->ndims), "in_bytes", (json_int_t)b->in_bytes,
+            cg__tile_json_ints(b->addr, b->nbuf), "bank", b->bank, "extent",
+            cg__tile_json_ints(b->extent, ai->ndims), "in_bytes", (json_int_t)b->in_bytes,
             "out_bytes", (json_int_t)b->out_bytes, "loads",
-            (json_int_t)b->loads));
+            (json_int_t)b->loads), &ok);
+    }
+    if (!ok) {
+        json_decref(loops);
+        json_decref(order);
+        json_decref(arr);
+        return NULL;
     }
     return json_pack(
         "{s:o, s:o, s:I, s:b, s:o, s:I, s:I, s:{s:s, s:f}, s:f, "

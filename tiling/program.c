@@ -250,7 +250,8 @@ const cg_tile_descs *cg_tile_program_descs(const cg_tile_program *g)
 json_t *cg__tile_program_json(const cg_tile_program *g, const cg_tile_plan *p)
 {
     json_t *arr = json_array();
-    for (int i = 0; i < g->descs.n; i++)
-        json_array_append_new(arr, cg__tile_desc_json(&g->descs.v[i], p->m));
-    return arr;
+    bool ok = true;
+    for (int i = 0; i < g->descs.n && ok; i++)
+        cg__json_push(arr, cg__tile_desc_json(&g->descs.v[i], p->m), &ok);
+    return cg__json_done(arr, ok);
 }

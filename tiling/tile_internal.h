@@ -107,8 +107,33 @@ int cg__tile_program_stream(const cg_tile_plan *p, cg__tile_chunk_fn flush,
 
 /* ---- JSON (cg_tile_write_json; the tests compare each part) ----------- */
 
+/* Each builder returns the whole object or NULL (no memory): never one
+ * with an entry left out.  These setters steal v, as jansson's do, and
+ * turn *ok false when v is NULL or it could not be added. */
+static inline void cg__json_put(json_t *o, const char *key, json_t *v,
+                                bool *ok)
+{
+    if (json_object_set_new(o, key, v) != 0)
+        *ok = false;
+}
+static inline void cg__json_push(json_t *a, json_t *v, bool *ok)
+{
+    if (json_array_append_new(a, v) != 0)
+        *ok = false;
+}
+/* j when ok, else NULL with j released. */
+static inline json_t *cg__json_done(json_t *j, bool ok)
+{
+    if (ok && j)
+        return j;
+    json_decref(j);
+    return NULL;
+}
+
 json_t *cg__tile_plan_json(const cg_tile_plan *p);
 json_t *cg__tile_sched_json(const cg_tile_sched *s);
+/* v[0..n-1] as a JSON array of integers. */
+json_t *cg__tile_json_ints(const int64_t *v, int n);
 /* The program's descriptors as a JSON array. */
 json_t *cg__tile_program_json(const cg_tile_program *g,
                               const cg_tile_plan *p);
