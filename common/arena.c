@@ -2,6 +2,7 @@
  * first, each filled from its start. */
 #include "arena.h"
 
+#include <assert.h>
 #include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -52,6 +53,7 @@ static void *fit(chunk *c, size_t n, size_t align)
     if (off > c->size || c->size - off < n)
         return NULL;
     c->used = off + n;
+    assert(c->used <= c->size);
     return (void *)at;
 }
 
@@ -84,7 +86,9 @@ void *cg_arena_alloc(cg_arena *a, size_t n, size_t align)
         a->head = c;
     }
     a->size += size;
-    return fit(c, n, align);
+    void *p2 = fit(c, n, align);
+    assert(p2); /* need bytes hold n at any alignment up to align */
+    return p2;
 }
 
 char *cg_arena_strndup(cg_arena *a, const char *s, size_t n)

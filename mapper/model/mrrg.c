@@ -9,6 +9,7 @@
  * RegisterFile a ROUTE node (port -1) that holds a value from one context to
  * the next.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,12 +388,14 @@ const cg_mrrg_edge *cg_mrrg_get_edge(const cg_mrrg *m, int id)
 
 const int *cg_mrrg_out(const cg_mrrg *m, int id, int *n)
 {
+    assert(id >= 0 && id < m->nnodes); /* ids come from the MRRG itself */
     *n = m->out_off[id + 1] - m->out_off[id];
     return m->out_ids + m->out_off[id];
 }
 
 const int *cg_mrrg_in(const cg_mrrg *m, int id, int *n)
 {
+    assert(id >= 0 && id < m->nnodes);
     *n = m->in_off[id + 1] - m->in_off[id];
     return m->in_ids + m->in_off[id];
 }

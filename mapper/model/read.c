@@ -151,8 +151,9 @@ static bool header(rd *r, const char *p)
             cg_dfg_nnodes(g), cg_dfg_nedges(g));
         return false;
     }
-    if (ii < 1 || ii > 64) {
-        bad(r, "II=%lld is out of range: an II is 1 to 64", ii);
+    if (ii < 1 || ii > CG_MAP_MAX_II) {
+        bad(r, "II=%lld is out of range: an II is 1 to %d", ii,
+            CG_MAP_MAX_II);
         return false;
     }
     r->mrrg = cg_mrrg_build(r->nl, (int)ii, r->d);

@@ -17,6 +17,7 @@
  * in the next one.  Nothing here is trusted: the caller checks the result
  * with cg_map_check.
  */
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,6 +441,8 @@ static void claim(heur *H, int value, int from, const int *path, int len)
     int prev = from;
     for (int i = 0; i < len; i++) {
         int x = path[i];
+        /* the router walks free nodes only, and undo holds each once */
+        assert(H->occ.owner[x] < 0 && H->nundo < H->nn);
         int me = cg__map_find_edge(H->m, prev, x);
         int d = me >= 0 ? cg_mrrg_get_edge(H->m, me)->delay : 0;
         H->occ.owner[x] = value;
@@ -877,11 +880,16 @@ static cg_mapping *result(heur *H)
     for (int e = 0; e < H->ne; e++) {
         if (H->esink[e] < 0)
             continue;
-        int len = 0;
-        for (int x = H->esink[e];
-             x >= 0 && cg_mrrg_get_node(H->m, x)->kind == CG_MRRG_ROUTE;
-             x = H->occ.pred[x])
+        int len = 0, x = H->esink[e];
+        for (; x >= 0 && cg_mrrg_get_node(H->m, x)->kind == CG_MRRG_ROUTE;
+             x = H->occ.pred[x]) {
+            /* a value's routes are a tree of its own nodes, no cycle */
+            assert(H->occ.owner[x] == cg_dfg_get_edge(H->g, e)->src &&
+                   len < H->nn);
             H->path[len++] = x;
+        }
+        /* the tree's root: the producer's unit */
+        assert(x == H->place[cg_dfg_get_edge(H->g, e)->src]);
         map->route[e] = malloc(sizeof(int) * ((size_t)len + 1));
         if (!map->route[e]) {
             cg_mapping_destroy(map);
