@@ -48,6 +48,9 @@ static inline bool cg__pathf_may(const cg__pathf *f, int x)
 
 /* ---- route.c: routes of an exact delay ---------------------------------- */
 
+/* The longest route delay searched (cycles); longer routes are not. */
+#define CG__ROUTE_MAX_DELAY 96
+
 /* Who holds each ROUTE node of the MRRG while a mapping is being built: the
  * DFG node whose value it carries (-1 = free), the delay from that value's
  * producer's start to the node, and the MRRG node before it on the value's

@@ -29,7 +29,11 @@
 #include "../model/model_internal.h"
 #include "heur_internal.h"
 
-#define LB_NONE 255 /* lower_bounds: no delay below stride (<= 97) */
+/* A node's delays run 0 .. stride - 1: every delay the router searches,
+ * 0 .. CG__ROUTE_MAX_DELAY, at the most. */
+#define MAX_STRIDE (CG__ROUTE_MAX_DELAY + 1)
+#define LB_NONE 255 /* lower_bounds: no delay below stride (<= MAX_STRIDE) */
+_Static_assert(MAX_STRIDE < LB_NONE, "LB_NONE is above every delay");
 #define SLOTS 4 /* distinct (value, arrival, pred) a node may hold */
 
 /* The cost weights and the cooling schedule are cg_map_anneal_params
@@ -831,7 +835,7 @@ static int setup(nego *N)
     N->n = cg_dfg_nnodes(N->g);
     N->ne = cg_dfg_nedges(N->g);
     N->nn = cg_mrrg_nnodes(N->m);
-    N->stride = 3 * N->ii + 16 < 97 ? 3 * N->ii + 16 : 97;
+    N->stride = 3 * N->ii + 16 < MAX_STRIDE ? 3 * N->ii + 16 : MAX_STRIDE;
     N->pres = 0.5;
     if (cg__units_build(N->nl, N->m, N->g, &N->U) < 0)
         return -1;

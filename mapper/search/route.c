@@ -17,7 +17,7 @@
 #include "../../common/util.h"
 #include "heur_internal.h"
 
-#define MAX_DELAY 96 /* longer routes are not searched */
+#define MAX_DELAY CG__ROUTE_MAX_DELAY
 
 struct cg__router {
     const cg_mrrg *m;
