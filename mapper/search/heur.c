@@ -483,10 +483,17 @@ static void undo_to(heur *H, int mark)
     }
 }
 
+/* v off its unit, and its edges unrouted: their nodes were given back
+ * (undo_to), so a route read from them later (result(), a partial
+ * mapping with v skipped) would follow nodes other values now hold. */
 static void unplace(heur *H, int v)
 {
     H->func_owner[H->place[v]] = -1;
     H->place[v] = -1;
+    for (int j = 0; j < H->nein[v]; j++)
+        H->esink[H->ein[v][j]] = -1;
+    for (int j = 0; j < H->neout[v]; j++)
+        H->esink[H->eout[v][j]] = -1;
 }
 
 /* Claim the hops every route of v must take (from f's only result port
