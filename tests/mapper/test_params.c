@@ -175,6 +175,11 @@ static void test_heur_reads_its_params(void **state)
     p.heur.noise_start = p.heur.noise_max = 50;
     cg_mapping *c = heur_with(nl, m, rc.g, &p.heur, &n2);
     assert_false(n2 == n0 && same_mapping(a, c));
+    /* more starts per unit than the default's II + 3: each one has room
+       (the sanitizer build checks the choices' array) */
+    cg_map_params_init(&p);
+    p.heur.extra_starts = 40;
+    cg_mapping_destroy(heur_with(nl, m, rc.g, &p.heur, &n2));
     cg_mapping_destroy(a);
     cg_mapping_destroy(b);
     cg_mapping_destroy(c);
