@@ -542,6 +542,24 @@ out:
     return rc;
 }
 
+/* A warning for each tile memory no MEMUnit reaches: loads and stores
+ * could never use it (an if= that left every MEMUnit out, say). */
+static void check_memories_reached(const cg_arch *a, const cg_netlist *nl,
+                                   cg_diags *d)
+{
+    for (int m = 0; m < a->nmems; m++) {
+        bool reached = false;
+        for (int p = 0; p < nl->nprims && !reached; p++)
+            reached = nl->prims[p].p.kind == CG_PRIM_MEM &&
+                      nl->prims[p].memory == m;
+        if (!reached)
+            cg_warning_at(d, a->mems[m].loc, "tile memory '%s' is reached by "
+                          "no MEMUnit, so no load or store can use it; give "
+                          "a MEMUnit memory=\"%s\", or remove the memory",
+                          a->mems[m].name, a->mems[m].name);
+    }
+}
+
 cg_netlist *cg_arch_flatten(const cg_arch *a, cg_diags *d)
 {
     cg__fctx f = {a, d, cg_diags_errors(d), NULL, NULL};
@@ -570,6 +588,8 @@ cg_netlist *cg_arch_flatten(const cg_arch *a, cg_diags *d)
         cg_netlist_destroy(nl);
         return NULL;
     }
+    if (nl)
+        check_memories_reached(a, nl, d);
     return nl;
 }
 

@@ -307,6 +307,154 @@ static void free_vars(cg__xvar *v)
     }
 }
 
+/* A bare word of an expression ending before e (backwards) or starting at
+ * b (forwards): its bounds, false when there is none. */
+static bool word_at(const char *b, const char *lim, const char **wb,
+                    const char **we)
+{
+    const char *q = b;
+    while (q < lim && *q && !isspace((unsigned char)*q) && !strchr("()'", *q))
+        q++;
+    *wb = b, *we = q;
+    return q > b;
+}
+
+static const char *skip_back(const char *p, const char *s)
+{
+    while (p > s && isspace((unsigned char)p[-1]))
+        p--;
+    return p;
+}
+
+static const char *skip_fwd(const char *p)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
+/* Add the word [b, e) to lits (no duplicates). */
+static void add_lit(char lits[][32], int *nl, int max, const char *b,
+                    const char *e)
+{
+    size_t n = (size_t)(e - b) < 31 ? (size_t)(e - b) : 31;
+    for (int i = 0; i < *nl; i++)
+        if (strlen(lits[i]) == n && !strncmp(lits[i], b, n))
+            return;
+    if (*nl < max) {
+        memcpy(lits[*nl], b, n);
+        lits[(*nl)++][n] = '\0';
+    }
+}
+
+/* The use of "(name)" at [p, q) in s: as (= (name) WORD) or (= WORD
+ * (name)), its WORD added to lits; false for any other use. */
+static bool compared_use(const char *s, const char *p, const char *q,
+                         char lits[][32], int *nl, int max)
+{
+    const char *b = skip_back(p, s), *wb, *we;
+    if (b > s && b[-1] == '=') { /* (= (name) WORD) */
+        const char *o = skip_back(b - 1, s);
+        const char *w = skip_fwd(q);
+        if (o > s && o[-1] == '(' && word_at(w, w + strlen(w), &wb, &we) &&
+            *skip_fwd(we) == ')') {
+            add_lit(lits, nl, max, wb, we);
+            return true;
+        }
+        return false;
+    }
+    if (*skip_fwd(q) != ')') /* (= WORD (name)) */
+        return false;
+    we = b;
+    wb = we;
+    while (wb > s && !isspace((unsigned char)wb[-1]) &&
+           !strchr("()'=", wb[-1]))
+        wb--;
+    const char *o = skip_back(wb, s);
+    if (wb == we || o <= s || o[-1] != '=')
+        return false;
+    o = skip_back(o - 1, s);
+    if (o <= s || o[-1] != '(')
+        return false;
+    add_lit(lits, nl, max, wb, we);
+    return true;
+}
+
+/* Whether every "(name)" in s is compared with a word by =; the words go
+ * to lits. */
+static bool compared_only_in(const char *s, const char *name,
+                             char lits[][32], int *nl, int max)
+{
+    size_t len = strlen(name);
+    for (const char *p = strchr(s, '('); p; p = strchr(p + 1, '(')) {
+        const char *b = skip_fwd(p + 1);
+        if (strncmp(b, name, len))
+            continue;
+        const char *q = skip_fwd(b + len);
+        if (*q != ')')
+            continue;
+        if (!compared_use(s, p, q + 1, lits, nl, max))
+            return false;
+    }
+    return true;
+}
+
+/* Whether template t reads parameter name only as (= (name) WORD): then
+ * the WORDs (up to max) are in lits and *nl > 0. */
+static bool compared_only(const xmlNode *t, const char *name,
+                          char lits[][32], int *nl, int max)
+{
+    bool only = true;
+    for (const xmlAttr *at = t->properties; at && only; at = at->next) {
+        xmlChar *v = xmlNodeListGetString(t->doc, at->children, 1);
+        if (v)
+            only = compared_only_in((const char *)v, name, lits, nl, max);
+        xmlFree(v);
+    }
+    for (const xmlNode *k = t->children; k && only; k = k->next)
+        if (k->type == XML_ELEMENT_NODE)
+            only = compared_only(k, name, lits, nl, max);
+    return only;
+}
+
+/* A value of a parameter the module only compares with words (mem="onn"
+ * where it tests (= (mem) on)) selects nothing: an error.  The words
+ * compared and the other halves of on/off, yes/no, true/false, 1/0 are
+ * taken.  -1 after reporting. */
+static int check_choice(cg__xctx *c, const xmlNode *n, const xmlNode *t,
+                        const char *tname, const char *name,
+                        const char *value)
+{
+    static const char *const pairs[][2] = {
+        {"on", "off"}, {"yes", "no"}, {"true", "false"}, {"1", "0"}};
+    char lits[16][32];
+    int nl = 0;
+    if (!value || !compared_only(t, name, lits, &nl, 12) || nl == 0)
+        return 0;
+    int ncmp = nl;
+    for (int i = 0; i < ncmp; i++)
+        for (int k = 0; k < 4; k++)
+            for (int j = 0; j < 2; j++)
+                if (!strcmp(lits[i], pairs[k][j]))
+                    add_lit(lits, &nl, 16, pairs[k][!j],
+                            pairs[k][!j] + strlen(pairs[k][!j]));
+    char list[16 * 34] = "", cmp[512] = "";
+    for (int i = 0; i < nl; i++) {
+        if (!strcmp(value, lits[i]))
+            return 0;
+        strcat(strcat(list, i ? ", " : ""), lits[i]);
+        const char *part[] = {i ? ", " : "", "(= (", name, ") ", lits[i],
+                              ")"};
+        for (int k = 0; i < ncmp && k < 6; k++)
+            strncat(cmp, part[k], sizeof cmp - strlen(cmp) - 1);
+    }
+    cg__xml_error_attr(c, n, name, "%s=\"%s\" on <%s>: module '%s' reads "
+                       "parameter '%s' only in %s, so this value selects "
+                       "nothing; give one of: %s", name, CG_QUOTE(value),
+                       (const char *)n->name, tname, name, cmp, list);
+    return -1;
+}
+
 /* The parameters given on instance node n of template t, evaluated in env.
  * -1 after reporting an attribute that is not a parameter of t. */
 static int instance_params(cg__xctx *c, const xmlNode *n, const xmlNode *t,
@@ -333,10 +481,11 @@ static int instance_params(cg__xctx *c, const xmlNode *n, const xmlNode *t,
                 strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
                 strncat(list, names[i], sizeof list - strlen(list) - 1);
             }
-            cg__xml_error(c, n, "unknown attribute '%s' on <%s>: module '%s' "
-                          "has no parameter '%s' (parameters: %s)", a,
-                          (const char *)n->name, tname, a,
-                          nn ? list : "none");
+            cg__xml_error_attr(c, n, a, "unknown attribute '%s' on <%s>: "
+                               "module '%s' has no parameter '%s' "
+                               "(parameters: %s)", a,
+                               (const char *)n->name, tname, a,
+                               nn ? list : "none");
             rc = -1;
             continue;
         }
@@ -351,7 +500,7 @@ static int instance_params(cg__xctx *c, const xmlNode *n, const xmlNode *t,
         v->value = cg__xml_attr(c, n, a, env, &bad);
         v->next = *out;
         *out = v;
-        rc |= bad ? -1 : 0;
+        rc |= bad ? -1 : check_choice(c, n, t, tname, a, v->value);
     }
     for (int i = 0; i < nn; i++)
         free(names[i]);

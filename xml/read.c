@@ -5,6 +5,7 @@
 #include <libxml/xmlversion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "../common/input.h"
@@ -107,6 +108,8 @@ static xmlDoc *parse(const char *path, const char *text, cg_diags *d)
         doc = NULL;
     }
     xmlFreeParserCtxt(ctxt);
+    if (doc) /* its text, for the lines of attributes (cg__xml_attr_line) */
+        doc->_private = (void *)(uintptr_t)text;
     return doc;
 }
 

@@ -19,6 +19,17 @@ typedef struct pattern {
     char *counter[3]; /* counter, row-counter, col-counter */
 } pattern;
 
+/* Whether pattern n places a block (one of its <block>s names a module). */
+static bool places_blocks(const xmlNode *n)
+{
+    for (xmlNode *k = n->children; k; k = k->next)
+        if (k->type == XML_ELEMENT_NODE &&
+            !strcmp((const char *)k->name, "block") &&
+            xmlHasProp(k, (const xmlChar *)"module"))
+            return true;
+    return false;
+}
+
 static void cell_name(char *buf, size_t n, long r, long col)
 {
     snprintf(buf, n, "block_%ld_%ld", r, col);
@@ -51,6 +62,11 @@ int cg__xml_place_block(cg__xctx *c, const xmlNode *n, long r, long col,
     *line = cg__xml_line(n);
     char name[48];
     cell_name(name, sizeof name, r, col);
+    if (c->collect_outside && (r >= c->decl_rows || col >= c->decl_cols) &&
+        c->noutside++ < 8)
+        snprintf(c->outside + strlen(c->outside),
+                 sizeof c->outside - strlen(c->outside), "%s%s",
+                 c->noutside > 1 ? ", " : "", name);
     int id = cg__xml_instance(c, c->top, n, name, env);
     if (id < 0)
         return -1;
@@ -75,9 +91,9 @@ int cg__xml_range(cg__xctx *c, const xmlNode *n, const char *attr, long max,
     int rc = 0;
     if (errno || e2 == end || end == (char *)v || *e2 || *lo < 0 ||
         *hi < *lo || *hi >= max) {
-        cg__xml_error(c, n, "%s=\"%s\" must be two numbers 'first last' with "
-                      "0 <= first <= last <= %ld", attr,
-                      CG_QUOTE((const char *)v), max - 1);
+        cg__xml_error_attr(c, n, attr, "%s=\"%s\" must be two numbers "
+                           "'first last' with 0 <= first <= last <= %ld",
+                           attr, CG_QUOTE((const char *)v), max - 1);
         rc = -1;
     }
     xmlFree(v);
@@ -213,8 +229,9 @@ static int parse_pattern(cg__xctx *c, const xmlNode *n, pattern *p)
     xmlChar *wrap = xmlGetProp(n, (const xmlChar *)"wrap-around");
     if (wrap && strcmp((const char *)wrap, "on") && strcmp((const char *)wrap,
                                                            "off")) {
-        cg__xml_error(c, n, "wrap-around=\"%s\" must be \"on\" or \"off\"",
-                      CG_QUOTE((const char *)wrap));
+        cg__xml_error_attr(c, n, "wrap-around", "wrap-around=\"%s\" must "
+                           "be \"on\" or \"off\"",
+                           CG_QUOTE((const char *)wrap));
         rc = -1;
     }
     p->wrap = wrap && !strcmp((const char *)wrap, "on");
@@ -447,6 +464,36 @@ static int stamp(cg__xctx *c, const xmlNode *n, const pattern *p, long r,
     return rc;
 }
 
+/* Pass 1 of a pattern placed blocks past the grid the file gives (its
+ * ranges reach past it; CGRA-ME has no bound check and places them): a
+ * warning naming them. */
+static void warn_outside(cg__xctx *c, const xmlNode *n)
+{
+    long r0, r1, c0, c1;
+    bool past = false;
+    if (cg__xml_range(c, n, "row-range", c->rows, &r0, &r1) == 0 &&
+        cg__xml_range(c, n, "col-range", c->cols, &c0, &c1) == 0)
+        past = r1 >= c->decl_rows || c1 >= c->decl_cols;
+    if (past && c->noutside == 0) {
+        cg_diags_add(c->d, CG_SEV_WARNING, cg__xml_file(n), cg__xml_line(n),
+                     "the <pattern>'s row-range=/col-range= reach past the "
+                     "%dx%d grid given here, but none of its blocks is "
+                     "placed there (an if= is false); the grid grows to "
+                     "%dx%d all the same", c->decl_rows, c->decl_cols,
+                     c->rows, c->cols);
+        return;
+    }
+    if (c->noutside == 0)
+        return;
+    cg_diags_add(c->d, CG_SEV_WARNING, cg__xml_file(n), cg__xml_line(n),
+                 "the <pattern>'s row-range=/col-range= reach past the "
+                 "%dx%d grid given here; as CGRA-ME does, its blocks there "
+                 "are placed anyway and the grid grows to %dx%d: %d block%s "
+                 "outside the grid given (%s%s)", c->decl_rows, c->decl_cols,
+                 c->rows, c->cols, c->noutside, c->noutside > 1 ? "s" : "",
+                 c->outside, c->noutside > 8 ? ", ..." : "");
+}
+
 static int top_pattern(cg__xctx *c, const xmlNode *n, int pass)
 {
     pattern p;
@@ -457,6 +504,9 @@ static int top_pattern(cg__xctx *c, const xmlNode *n, int pass)
     }
     int rc = 0;
     long k = 0, si = 0;
+    c->collect_outside = pass == 1;
+    c->noutside = 0;
+    c->outside[0] = '\0';
     /* Stop at the first failing stamp: the others would repeat its errors. */
     for (long r = p.r0; on && rc == 0 && r + p.h - 1 <= p.r1;
          r += p.h + p.rskip, si++) {
@@ -468,6 +518,9 @@ static int top_pattern(cg__xctx *c, const xmlNode *n, int pass)
             rc |= stamp(c, n, &p, r, col, env, pass);
         }
     }
+    c->collect_outside = false;
+    if (rc == 0 && pass == 1 && places_blocks(n))
+        warn_outside(c, n);
     free_pattern(&p);
     return rc < 0 ? -1 : 0;
 }
@@ -632,6 +685,23 @@ static void mesh_extent(const xmlNode *k, long *h, long *w)
     *w = ranged ? range_end(k, "col-range") : 0;
 }
 
+/* The grid the row-range=/col-range= of the <pattern>s that place blocks
+ * reach into *h, *w (0 where none is given). */
+static void pattern_extent(const xmlNode *n, long *h, long *w)
+{
+    *h = *w = 0;
+    for (xmlNode *k = n->children; k; k = k->next) {
+        if (k->type != XML_ELEMENT_NODE ||
+            strcmp((const char *)k->name, "pattern") || !places_blocks(k))
+            continue;
+        long eh = xmlHasProp(k, (const xmlChar *)"row-range")
+                      ? range_end(k, "row-range") : 0;
+        long ew = xmlHasProp(k, (const xmlChar *)"col-range")
+                      ? range_end(k, "col-range") : 0;
+        *h = eh > *h ? eh : *h, *w = ew > *w ? ew : *w;
+    }
+}
+
 /* The <mesh>/<diagonal> children: io= checked, *ring set when one without
  * ranges has an IO ring, *h x *w the grid their ranges need. */
 static int scan_meshes(cg__xctx *c, const xmlNode *n, bool *ring, long *h,
@@ -718,9 +788,13 @@ static int grid(cg__xctx *c, const xmlNode *n, int *off)
     *off = ring && !cgme;
     /* Each side is at most CG_MAX_GRID_CELLS (a range's end 2^20): no
      * overflow in long long. */
+    long ph, pw;
+    pattern_extent(n, &ph, &pw);
     long long gr = rows + 2 * *off, gc = cols + 2 * *off;
     gr = h > gr ? h : gr;
     gc = w > gc ? w : gc;
+    gr = ph > gr ? ph : gr; /* placed past the grid, as CGRA-ME does */
+    gc = pw > gc ? pw : gc;
     if (gr * gc > CG_MAX_GRID_CELLS) {
         cg__xml_error(c, n, "the %lldx%lld grid%s has %lld cells, above the "
                       "limit of %d; describe a smaller array", gr, gc,
@@ -739,6 +813,9 @@ static int grid(cg__xctx *c, const xmlNode *n, int *off)
                      w > c->cols ? w : c->cols);
     c->rows = h > c->rows ? (int)h : c->rows;
     c->cols = w > c->cols ? (int)w : c->cols;
+    c->decl_rows = c->rows, c->decl_cols = c->cols;
+    c->rows = ph > c->rows ? (int)ph : c->rows;
+    c->cols = pw > c->cols ? (int)pw : c->cols;
     return 0;
 }
 

@@ -20,6 +20,54 @@ const char *cg__xml_file(const xmlNode *n)
 
 int cg__xml_line(const xmlNode *n) { return (int)xmlGetLineNo(n); }
 
+/* The line of "attr=" inside the start tag of n that ends on n's line. */
+static int attr_line_in(const char *text, const xmlNode *n, const char *attr)
+{
+    int line = 1, want = cg__xml_line(n);
+    size_t nl = strlen((const char *)n->name), al = strlen(attr);
+    for (const char *s = text; *s; s++) {
+        if (*s == '\n')
+            line++;
+        if (*s != '<' || strncmp(s + 1, (const char *)n->name, nl) ||
+            !(isspace((unsigned char)s[1 + nl]) || s[1 + nl] == '/' ||
+              s[1 + nl] == '>'))
+            continue;
+        /* '<' never appears inside a start tag (XML forbids it in
+           attribute values), so the tag ends at the next '>' */
+        int at = line, found = 0;
+        const char *e = s + 1 + nl;
+        for (; *e && *e != '>'; e++) {
+            if (*e == '\n')
+                at++;
+            if (!found && isspace((unsigned char)e[-1]) &&
+                !strncmp(e, attr, al) &&
+                (e[al] == '=' || isspace((unsigned char)e[al])))
+                found = at;
+        }
+        if (at == want && found)
+            return found;
+        if (at > want)
+            break;
+    }
+    return want;
+}
+
+int cg__xml_attr_line(const xmlNode *n, const char *attr)
+{
+    const char *text = n->doc ? n->doc->_private : NULL;
+    return text && attr ? attr_line_in(text, n, attr) : cg__xml_line(n);
+}
+
+void cg__xml_error_attr(cg__xctx *c, const xmlNode *n, const char *attr,
+                        const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cg_diags_vadd(c->d, CG_SEV_ERROR, cg__xml_file(n),
+                  cg__xml_attr_line(n, attr), fmt, ap);
+    va_end(ap);
+}
+
 void cg__xml_error(cg__xctx *c, const xmlNode *n, const char *fmt, ...)
 {
     va_list ap;
@@ -54,9 +102,10 @@ int cg__xml_check_attrs(cg__xctx *c, const xmlNode *n,
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, allowed[i], sizeof list - strlen(list) - 1);
         }
-        cg__xml_error(c, n, "unknown attribute '%s' on <%s>%s (attributes: "
-                      "%s)", (const char *)at->name, (const char *)n->name,
-                      what ? what : "", list);
+        cg__xml_error_attr(c, n, (const char *)at->name, "unknown "
+                           "attribute '%s' on <%s>%s (attributes: %s)",
+                           (const char *)at->name, (const char *)n->name,
+                           what ? what : "", list);
         rc = -1;
     }
     return rc;
@@ -69,7 +118,7 @@ char *cg__xml_attr(cg__xctx *c, const xmlNode *n, const char *name,
     xmlChar *raw = xmlGetProp(n, (const xmlChar *)name);
     if (!raw)
         return NULL;
-    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n),
+    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_attr_line(n, name),
                     (const char *)raw};
     char *v = cg__xml_interp((const char *)raw, env, &src);
     xmlFree(raw);
@@ -93,11 +142,13 @@ int cg__xml_attr_int(cg__xctx *c, const xmlNode *n, const char *name,
         end++;
     bool num = *v && !*end && (!errno || x == LONG_MAX);
     if (num && x > max)
-        cg__xml_error(c, n, "%s=\"%s\" on <%s> is above the limit of %ld",
-                      name, CG_QUOTE(v), (const char *)n->name, max);
+        cg__xml_error_attr(c, n, name, "%s=\"%s\" on <%s> is above the "
+                           "limit of %ld", name, CG_QUOTE(v),
+                           (const char *)n->name, max);
     else if (!num || x < min)
-        cg__xml_error(c, n, "%s=\"%s\" on <%s> must be an integer >= %ld", name,
-                      CG_QUOTE(v), (const char *)n->name, min);
+        cg__xml_error_attr(c, n, name, "%s=\"%s\" on <%s> must be an "
+                           "integer >= %ld", name, CG_QUOTE(v),
+                           (const char *)n->name, min);
     free(v);
     if (!num || x < min || x > max)
         return -1;
@@ -112,7 +163,7 @@ int cg__xml_cond(cg__xctx *c, const xmlNode *n, const cg__xvar *env,
     xmlChar *raw = xmlGetProp(n, (const xmlChar *)"if");
     if (!raw)
         return 0;
-    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n),
+    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_attr_line(n, "if"),
                     (const char *)raw};
     int rc = cg__xml_eval_bool((const char *)raw, env, &src, out);
     xmlFree(raw);

@@ -59,6 +59,12 @@ typedef struct cg__xctx {
     bool border;          /* size given as row=/col= (CGRA-ME): a mesh
                              keeps its PEs off the grid's border */
     int *cell_line;       /* line of the block at each cell, 0 = empty */
+    int decl_rows, decl_cols; /* the grid the file gives (and its meshes'
+                             ranges); a <pattern>'s ranges may reach past
+                             it, as CGRA-ME places such blocks anyway */
+    bool collect_outside; /* note blocks placed past decl_rows/decl_cols */
+    int noutside;         /* how many, their first names in outside */
+    char outside[256];
     cg_strmap *reported;  /* "file:line: msg" of each message from inside a
                              module with parameters, NULL until the first */
     bool collecting;      /* d is such a module's own list (xml.c) */
@@ -69,6 +75,14 @@ const char *cg__xml_file(const xmlNode *n);
 int cg__xml_line(const xmlNode *n);
 void cg__xml_error(cg__xctx *c, const xmlNode *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The line of attribute attr of n: its own line when n's start tag spans
+ * several (libxml2 gives an element the line where its start tag ends);
+ * n's line when the document's text is not at hand. */
+int cg__xml_attr_line(const xmlNode *n, const char *attr);
+/* An error about attribute attr of n, at the attribute's line. */
+void cg__xml_error_attr(cg__xctx *c, const xmlNode *n, const char *attr,
+                        const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 bool cg__xml_failed(const cg__xctx *c);
 /* Stamp node's location on everything arch creates next. */
 void cg__xml_loc(cg__xctx *c, const xmlNode *n);

@@ -166,6 +166,38 @@ static void test_ranges_past_size(void **state)
        "<interior><block module=\"pe\"/></interior></mesh>"                  \
        "</architecture></cgra>\n"
 
+/* A <pattern> whose ranges reach past the grid given (CGRA-ME's ADRES
+ * files: rows="12", row-range="6 12"): CGRA-ME has no bound check and
+ * places those blocks, so cgramap does too, growing the grid, with a
+ * warning naming them; the array is adres_default.xml's, summary and
+ * all. */
+static void test_pattern_past_grid(void **state)
+{
+    (void)state;
+    cg_diags *d;
+    expect_file("adres_past.xml", NULL, 1, "cgrame_adres_default_summary.txt",
+                1, &d);
+    expect_diag(d, 0, DATA "adres_past.xml:11: warning: the <pattern>'s "
+                "row-range=/col-range= reach past the 6x4 grid given here; "
+                "as CGRA-ME does, its blocks there are placed anyway and the "
+                "grid grows to 7x4: 4 blocks outside the grid given "
+                "(block_6_0, block_6_1, block_6_2, block_6_3)");
+    cg_diags_destroy(d);
+    /* a pattern whose blocks are all left out there still says so */
+    d = cg_diags_create();
+    cg_arch *a = read_mem(PE "<architecture rows=\"1\" cols=\"1\">\n"
+                          "<pattern row-range=\"0 1\"><block module=\"pe\" "
+                          "if=\"0\"/></pattern></architecture></cgra>\n", d);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_size(d), 1);
+    expect_diag(d, 0, "t.xml:3: warning: the <pattern>'s row-range=/"
+                "col-range= reach past the 1x1 grid given here, but none of "
+                "its blocks is placed there (an if= is false); the grid "
+                "grows to 2x1 all the same");
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
 /* cgra-rows=/cgra-cols= that disagree with row=/col=: a warning, and the
  * grid follows row=/col= (2x3 PEs inside a 4x5 grid, 10 IOs). */
 static void test_settings_disagree(void **state)
@@ -440,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_default_templates_text),
         cmocka_unit_test(test_adres_default_templates),
         cmocka_unit_test(test_ranges_past_size),
+        cmocka_unit_test(test_pattern_past_grid),
         cmocka_unit_test(test_settings_disagree),
         cmocka_unit_test(test_border_without_io),
         cmocka_unit_test(test_stamp_from_blocks),

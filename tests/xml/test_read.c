@@ -192,19 +192,106 @@ static void test_flatten_errors(void **state)
 /* An unconnected primitive input is a warning: the arch is built.  The
  * warning is the flatten's, given once: the reader's own check flatten
  * keeps it to itself (read then flatten once printed it twice). */
-static void test_unconnected_warning(void **state)
+/* Read xml without a diagnostic, flatten it: want is its only warning,
+ * or none when NULL. */
+static void expect_flatten_warning(const char *xml, const char *want)
 {
-    (void)state;
     cg_diags *d = cg_diags_create();
-    cg_arch *a = read_mem(PE("<connection from=\"a\" to=\"func.in_a\"/>\n"
-                             "<connection from=\"func.out\" to=\"o\"/>\n"), d);
+    cg_arch *a = read_mem(xml, d);
     assert_non_null(a);
     assert_int_equal(cg_diags_size(d), 0);
     cg_netlist_destroy(cg_arch_flatten(a, d));
-    assert_int_equal(cg_diags_size(d), 1);
-    expect_diag(d, 0, "t.xml:4: warning: input 'in_b' of FuncUnit 'func' in "
-                      "module 'pe' is not connected; connect it or remove "
-                      "the unit");
+    assert_int_equal(cg_diags_size(d), want ? 1 : 0);
+    if (want)
+        expect_diag(d, 0, want);
+    cg_arch_destroy(a);
+    cg_diags_destroy(d);
+}
+
+static void test_unconnected_warning(void **state)
+{
+    (void)state;
+    expect_flatten_warning(PE("<connection from=\"a\" to=\"func.in_a\"/>\n"
+                              "<connection from=\"func.out\" to=\"o\"/>\n"),
+                           "t.xml:4: warning: input 'in_b' of FuncUnit "
+                           "'func' in module 'pe' is not connected; connect "
+                           "it or remove the unit");
+}
+
+/* Issue 26's XML details.  An attribute of a start tag spread over lines
+ * is reported at its own line (libxml2 gives the element the line where
+ * its start tag ends); a parameter a module only compares with words takes
+ * one of them (or the other half of on/off); a tile memory no MEMUnit
+ * reaches is a warning. */
+static void test_attr_lines(void **state)
+{
+    (void)state;
+    const char *mod = "<cgra><module name=\"pe\"><output name=\"o\"/>"
+                      "<inst name=\"r\" module=\"Register\"/><connection "
+                      "from=\"r.out\" to=\"this.o\"/></module>\n";
+    char xml[1024];
+    snprintf(xml, sizeof xml, "%s<architecture rows=\"1\" cols=\"1\">\n"
+             "<block module=\"pe\" row=\"0\" col=\"0\" bogus=\"1\"\n"
+             "       />\n</architecture></cgra>\n", mod);
+    expect_error(xml, "t.xml:3: error: unknown attribute 'bogus' on <block>: "
+                      "module 'pe' has no parameter 'bogus' (parameters: "
+                      "none)");
+    snprintf(xml, sizeof xml, "%s<architecture rows=\"1\"\n"
+             "   cols=\"x\"\n   address-width=\"32\">\n"
+             "</architecture></cgra>\n", mod);
+    expect_error(xml, "t.xml:3: error: cols=\"x\" on <architecture> must be "
+                      "an integer >= 1");
+    snprintf(xml, sizeof xml, "%s<architecture rows=\"1\" cols=\"1\">\n"
+             "<pattern\n  wrap-around=\"yes\"\n  row-range=\"0 0\">"
+             "<block module=\"pe\"/></pattern>\n</architecture></cgra>\n",
+             mod);
+    expect_error(xml, "t.xml:4: error: wrap-around=\"yes\" must be \"on\" "
+                      "or \"off\"");
+    /* two elements of the same name on the line: the one that has it */
+    snprintf(xml, sizeof xml, "%s<architecture rows=\"1\" cols=\"2\">\n"
+             "<block module=\"pe\" row=\"0\" col=\"0\"/><block module=\"pe\""
+             "\n row=\"0\"\n col=\"1\" zz=\"1\"/>\n</architecture></cgra>\n",
+             mod);
+    expect_error(xml, "t.xml:5: error: unknown attribute 'zz' on <block>: "
+                      "module 'pe' has no parameter 'zz' (parameters: "
+                      "none)");
+}
+
+#define MEMPE(value)                                                          \
+    "<cgra>\n<module name=\"pe\">\n<input name=\"a\"/><output name=\"o\"/>\n" \
+    "<inst name=\"m\" module=\"MEMUnit\" if=\"(= (mem) on)\"/>\n"            \
+    "<inst name=\"f\" module=\"FuncUnit\" if=\"(= off (mem))\"/>\n"          \
+    "<connection if=\"(= (mem) on)\" from=\"a\" to=\"m.addr m.data_in\"/>\n" \
+    "<connection if=\"(= (mem) on)\" from=\"m.data_out\" to=\"o\"/>\n"       \
+    "<connection if=\"(= (mem) off)\" from=\"a\" to=\"f.in_a f.in_b\"/>\n"   \
+    "<connection if=\"(= (mem) off)\" from=\"f.out\" to=\"o\"/>\n"           \
+    "</module>\n<architecture rows=\"1\" cols=\"1\">\n<pattern>"             \
+    "<block module=\"pe\"\n mem=\"" value "\"/></pattern>\n"                 \
+    "<memory name=\"spm\" bytes=\"1024\"/>\n</architecture></cgra>\n"
+
+static void test_compared_param(void **state)
+{
+    (void)state;
+    expect_error(MEMPE("onn"), "t.xml:13: error: mem=\"onn\" on <block>: "
+                 "module 'pe' reads parameter 'mem' only in (= (mem) on), "
+                 "(= (mem) off), so this value selects nothing; give one "
+                 "of: on, off");
+    expect_flatten_warning(MEMPE("on"), NULL);
+    /* mem="off": no MEMUnit reaches the tile memory */
+    expect_flatten_warning(MEMPE("off"), "t.xml:14: warning: tile memory "
+                           "'spm' is reached by no MEMUnit, so no load or "
+                           "store can use it; give a MEMUnit memory=\"spm\", "
+                           "or remove the memory");
+    /* a parameter with another use takes any value */
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = read_mem("<cgra><module name=\"pe\"><output name=\"o\"/><inst "
+                 "name=\"f\" module=\"FuncUnit\" op=\"(ops)\"/><inst "
+                 "name=\"r\" module=\"Register\" if=\"(= (ops) add)\"/>"
+                 "<connection from=\"f.out\" to=\"o\"/></module><architecture rows=\"1\" cols=\"1\">"
+                 "<pattern><block module=\"pe\" ops=\"sub\"/></pattern>"
+                 "</architecture></cgra>\n", d);
+    assert_non_null(a);
+    assert_int_equal(cg_diags_errors(d), 0);
     cg_arch_destroy(a);
     cg_diags_destroy(d);
 }
@@ -358,6 +445,8 @@ int main(void)
         cmocka_unit_test(test_two_files),
         cmocka_unit_test(test_flatten_errors),
         cmocka_unit_test(test_unconnected_warning),
+        cmocka_unit_test(test_attr_lines),
+        cmocka_unit_test(test_compared_param),
         cmocka_unit_test(test_benchmarks),
         cmocka_unit_test(test_shipped_tori),
         cmocka_unit_test(test_default_imm_variant),
