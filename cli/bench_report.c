@@ -107,6 +107,27 @@ void cg_cli_map_cells(const json_t *rec, FILE *out)
             num(rec, "mem_ops", b[10], 32), num(rec, "routes", b[11], 32));
 }
 
+/* One message of a record; a record of a comparison (it has "arch") names
+ * its array after the severity, since the same note comes once per array:
+ * "k.c: note: array 'a.xml': loop 'cmul': ...". */
+static void print_msg(const char *m, const json_t *arch, FILE *err)
+{
+    static const char *const sev[] = {": error: ", ": warning: ", ": note: "};
+    const char *at = NULL;
+    for (int i = 0; i < 3; i++) {
+        const char *p = strstr(m, sev[i]);
+        if (p && (!at || p < at))
+            at = p + strlen(sev[i]);
+    }
+    if (!json_is_string(arch))
+        fprintf(err, "%s\n", m);
+    else if (at)
+        fprintf(err, "%.*sarray '%s': %s\n", (int)(at - m), m,
+                json_string_value(arch), at);
+    else
+        fprintf(err, "array '%s': %s\n", json_string_value(arch), m);
+}
+
 void cg_cli_row(const json_t *rec, FILE *out, FILE *err)
 {
     char b[5][32];
@@ -121,7 +142,7 @@ void cg_cli_row(const json_t *rec, FILE *out, FILE *err)
     size_t i;
     json_t *m;
     json_array_foreach(json_object_get(rec, "messages"), i, m)
-        fprintf(err, "%s\n", json_string_value(m));
+        print_msg(json_string_value(m), json_object_get(rec, "arch"), err);
     fflush(err);
 }
 

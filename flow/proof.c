@@ -14,10 +14,11 @@
 /* What is known of one II: never tried, only hit a limit, proven
  * infeasible or mapped.  An II tried twice counts by its strongest
  * outcome. */
-enum ii_state { II_UNTRIED, II_CAPPED, II_LIMIT, II_INFEASIBLE,
-                II_MAPPED };
+enum ii_state { II_UNTRIED, II_LOOP_CAPPED, II_CAPPED, II_LIMIT,
+                II_INFEASIBLE, II_MAPPED };
 #define OPEN_STATES                                                          \
-    ((1u << II_UNTRIED) | (1u << II_CAPPED) | (1u << II_LIMIT))
+    ((1u << II_UNTRIED) | (1u << II_LOOP_CAPPED) | (1u << II_CAPPED) |      \
+     (1u << II_LIMIT))
 
 static enum ii_state ii_state(const cg_map_result *r, int ii)
 {
@@ -28,6 +29,7 @@ static enum ii_state ii_state(const cg_map_result *r, int ii)
         enum ii_state t = r->tried[i].outcome == CG_II_MAPPED ? II_MAPPED
                         : r->tried[i].outcome == CG_II_INFEASIBLE
                         ? II_INFEASIBLE
+                        : r->tried[i].loop_capped ? II_LOOP_CAPPED
                         : r->tried[i].capped ? II_CAPPED : II_LIMIT;
         if (t > s)
             s = t;
@@ -87,7 +89,7 @@ static void partial_refutations(const cg_map_result *r, int lo, int hi,
 static int open_iis(const cg_map_result *r, int top, double timeout_s,
                     cg_flow_proof *out)
 {
-    char all[256], limit[256], capped[256], untried[256];
+    char all[256], limit[256], capped[256], lcapped[256], untried[256];
     int n = ii_ranges(r, r->mii.mii, top, OPEN_STATES, all, sizeof all);
     if (n == 0)
         return 0;
@@ -95,6 +97,8 @@ static int open_iis(const cg_map_result *r, int top, double timeout_s,
                        sizeof limit);
     int nc = ii_ranges(r, r->mii.mii, top, 1u << II_CAPPED, capped,
                        sizeof capped);
+    int nlc = ii_ranges(r, r->mii.mii, top, 1u << II_LOOP_CAPPED, lcapped,
+                        sizeof lcapped);
     int nu = ii_ranges(r, r->mii.mii, top, 1u << II_UNTRIED, untried,
                        sizeof untried);
     snprintf(out->text, sizeof out->text, "open: II %s", all);
@@ -106,14 +110,20 @@ static int open_iis(const cg_map_result *r, int top, double timeout_s,
                                "without a mapping or a proof", limit);
     if (nc && len < sizeof out->hint)
         len += (size_t)snprintf(out->hint + len, sizeof out->hint - len,
-                                "%sII %s hit a wall-clock cap (--timeout "
-                                "%g s, or --time-limit): a faster or idle "
-                                "machine may settle %s",
-                                nl ? "; " : "", capped, timeout_s,
-                                nc > 1 ? "them" : "it");
+                                "%sII %s hit the wall-clock cap per II "
+                                "(--timeout %g s): a faster or idle machine "
+                                "may settle %s", nl ? "; " : "", capped,
+                                timeout_s, nc > 1 ? "them" : "it");
+    if (nlc && len < sizeof out->hint)
+        len += (size_t)snprintf(out->hint + len, sizeof out->hint - len,
+                                "%sII %s hit the loop's wall-clock cap "
+                                "(--time-limit %g s): a larger --time-limit "
+                                "or a faster machine may settle %s",
+                                nl || nc ? "; " : "", lcapped,
+                                r->time_limit_s, nlc > 1 ? "them" : "it");
     if (nu && len < sizeof out->hint)
         snprintf(out->hint + len, sizeof out->hint - len, "%sII %s %s not "
-                 "tried", nl || nc ? "; " : "", untried,
+                 "tried", nl || nc || nlc ? "; " : "", untried,
                  nu > 1 ? "were" : "was");
     partial_refutations(r, r->mii.mii, top, out);
     return n;

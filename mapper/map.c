@@ -877,18 +877,23 @@ typedef struct sweep {
     bool *capped;    /* per II: the wall clock ended the heuristic there */
     cg_mapping **partial; /* per II: its best partial mapping, or NULL */
     double loop_end; /* the loop's wall-clock cap (time_limit_s), 0 = none */
+    bool *loop_binds; /* per II: what the loop had left was its cap, below
+                        the II's timeout_s (or nothing was left) */
     bool *sat_ran;   /* per II: SAT ran there after the heuristic */
     cg__ilp_out *sat; /* per II: its outcome (no mapping) */
+    int mii;         /* the index base of the arrays */
 } sweep;
 
 /* The parameters of one II: its wall-clock cap is the smaller of the
  * per-II one and what the loop has left.  false when nothing is left. */
-static bool per_ii(const cg_map_params *p, const sweep *sw,
+static bool per_ii(const cg_map_params *p, const sweep *sw, int ii,
                    cg_map_params *q)
 {
     *q = *p;
-    if (sw->loop_end > 0 && sw->loop_end - cg_clock_now() < q->timeout_s)
+    if (sw->loop_end > 0 && sw->loop_end - cg_clock_now() < q->timeout_s) {
         q->timeout_s = sw->loop_end - cg_clock_now();
+        sw->loop_binds[ii - sw->mii] = true;
+    }
     return q->timeout_s > 0;
 }
 
@@ -901,10 +906,11 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
     for (int ii = sw->lo; ii <= p->max_ii; ii++) {
         double t0 = cg_clock_now();
         cg_map_params q;
-        if (!per_ii(p, sw, &q)) { /* the loop's time is up */
+        if (!per_ii(p, sw, ii, &q)) { /* the loop's time is up */
             res->capped = true;
             for (int i = ii; i <= p->max_ii; i++)
-                sw->capped[i - res->mii.mii] = true;
+                sw->capped[i - res->mii.mii] =
+                    sw->loop_binds[i - res->mii.mii] = true;
             return 0;
         }
         int i = ii - res->mii.mii;
@@ -954,7 +960,7 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
             continue;
         }
         cg_map_params q;
-        if (!per_ii(p, sw, &q)) { /* the loop's time is up: left open */
+        if (!per_ii(p, sw, ii, &q)) { /* the loop's time is up: left open */
             record(res, ii, CG_II_TIMEOUT, 0, NULL, true, CG_BY_NONE);
             *timed_out = true;
             continue;
@@ -1050,17 +1056,22 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     if (check_range(g, p, &res->mii, d) < 0)
         return -1;
     int span = p->max_ii - res->mii.mii + 1;
-    sweep sw = {p->min_ii > res->mii.mii ? p->min_ii : res->mii.mii,
-                0, 0, calloc((size_t)span + 1, sizeof(bool)),
-                calloc((size_t)span + 1, sizeof(double)),
-                calloc((size_t)span + 1, sizeof(bool)),
-                calloc((size_t)span + 1, sizeof(cg_mapping *)),
-                p->time_limit_s > 0 ? t0 + p->time_limit_s : 0,
-                calloc((size_t)span + 1, sizeof(bool)),
-                calloc((size_t)span + 1, sizeof(cg__ilp_out))};
+    sweep sw = {
+        .lo = p->min_ii > res->mii.mii ? p->min_ii : res->mii.mii,
+        .proven = calloc((size_t)span + 1, sizeof(bool)),
+        .psecs = calloc((size_t)span + 1, sizeof(double)),
+        .capped = calloc((size_t)span + 1, sizeof(bool)),
+        .partial = calloc((size_t)span + 1, sizeof(cg_mapping *)),
+        .loop_end = p->time_limit_s > 0 ? t0 + p->time_limit_s : 0,
+        .loop_binds = calloc((size_t)span + 1, sizeof(bool)),
+        .sat_ran = calloc((size_t)span + 1, sizeof(bool)),
+        .sat = calloc((size_t)span + 1, sizeof(cg__ilp_out)),
+        .mii = res->mii.mii};
+    res->timeout_s = p->timeout_s;
+    res->time_limit_s = p->time_limit_s;
     bool timed_out = false;
     int rc = !sw.proven || !sw.psecs || !sw.capped || !sw.partial ||
-             !sw.sat_ran || !sw.sat ? -1 : 0;
+             !sw.loop_binds || !sw.sat_ran || !sw.sat ? -1 : 0;
     if (rc < 0)
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory "
                      "mapping '%s'", cg_dfg_name(g));
@@ -1080,6 +1091,14 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     }
     free(sw.proven);
     free(sw.psecs);
+    /* which cap ended each capped II: the loop's, where it was the
+       binding one there */
+    for (int t = 0; sw.loop_binds && t < res->ntried; t++)
+        res->tried[t].loop_capped =
+            res->tried[t].capped && res->tried[t].ii >= sw.mii &&
+            res->tried[t].ii - sw.mii < span &&
+            sw.loop_binds[res->tried[t].ii - sw.mii];
+    free(sw.loop_binds);
     free(sw.capped);
     for (int i = 0; sw.partial && i < span; i++)
         cg_mapping_destroy(sw.partial[i]);

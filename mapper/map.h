@@ -391,6 +391,9 @@ typedef struct cg_map_result {
         int rows, cols, nonzeros; /* the ILP's size */
         bool capped;              /* a wall-clock cap, not a work limit,
                                      ended this II's search */
+        bool loop_capped;         /* capped, and the cap was what the
+                                     loop's time_limit_s left, not the
+                                     II's timeout_s */
         cg_map_prover by;         /* what mapped or refuted it */
         int horizon;              /* refuted by SAT: the schedule slack
                                      the refutation covers (-1 = any) */
@@ -402,6 +405,8 @@ typedef struct cg_map_result {
     double seconds;             /* total */
     bool capped;                /* some II was capped, or the loop's time
                                    limit left IIs untried */
+    double timeout_s, time_limit_s; /* the wall-clock caps it ran under
+                                   (params'), for saying which fired */
     cg_mapping *mapping;        /* owned; NULL unless MAPPED */
     cg_mrrg *mrrg;              /* owned; the MRRG of mapping's II */
     int fus_used, routes_used;  /* FUNC and ROUTE nodes used */

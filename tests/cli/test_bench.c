@@ -207,10 +207,10 @@ static void test_time_limit_open(void **state)
         "timeout                  open: II 1..4 TIME       -     -     - "
         "  -   -      -      -          -      -          -         - -\n");
     assert_string_equal(r.err, "benchmarks/microbench/relu/relu.c: note: "
-        "loop 'relu': II 1..4 hit a wall-clock cap (--timeout 60 s, or "
-        "--time-limit): a faster or idle machine may settle them; no II "
-        "mapped: larger work limits, --solver cbc or a larger --max-ii may "
-        "map it\n");
+        "loop 'relu': II 1..4 hit the loop's wall-clock cap (--time-limit "
+        "1e-09 s): a larger --time-limit or a faster machine may settle "
+        "them; no II mapped: larger work limits, --solver cbc or a larger "
+        "--max-ii may map it\n");
     json_error_t e;
     json_t *all = json_load_file(js, 0, &e), *rec = record(all, "relu",
                                                            "relu");

@@ -454,6 +454,12 @@ static void test_array_mapping_nothing(void **state)
     assert_int_equal(table_rows(r.out, rows, 8), 2);
     assert_non_null(strstr(rows[1], "hetero_4x4.xml              -    - "
                                     "error "));
+    /* each message names its array: the same loop's come once per array */
+    assert_non_null(strstr(r.err, "benchmarks/microbench/sum/sum.c:10: "
+                                  "error: array 'hetero_4x4.xml': no unit of "
+                                  "the architecture supports op 'load' (node "
+                                  "'load6'): loads and stores need a MEMUnit "
+                                  "(docs/xml.md)\n"));
     shape b[4];
     double vw, vh;
     char path[256];

@@ -42,11 +42,19 @@ static void test_open(void **state)
     /* the wall clock, not a work limit, ended II 4 */
     r.tried[2].capped = true;
     expect(&r, "open: II 3..4", "II 3 hit the work limit (--steps, "
-           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; II 4 hit a "
-           "wall-clock cap (--timeout 60 s, or --time-limit): a faster or "
-           "idle machine may settle it; II 5 may not be the least: larger work "
-           "limits or --solver cbc may map a lower II or prove it "
-           "infeasible");
+           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; II 4 hit the "
+           "wall-clock cap per II (--timeout 60 s): a faster or idle machine "
+           "may settle it; II 5 may not be the least: larger work limits or "
+           "--solver cbc may map a lower II or prove it infeasible");
+    /* the loop's --time-limit was the cap that fired at II 3: named */
+    r.tried[1].capped = r.tried[1].loop_capped = true;
+    r.time_limit_s = 30;
+    expect(&r, "open: II 3..4", "II 4 hit the wall-clock cap per II "
+           "(--timeout 60 s): a faster or idle machine may settle it; II 3 "
+           "hit the loop's wall-clock cap (--time-limit 30 s): a larger "
+           "--time-limit or a faster machine may settle it; II 5 may not be "
+           "the least: larger work limits or --solver cbc may map a lower II "
+           "or prove it infeasible");
     /* a search that skips IIs: those are open too, and a timeout between
      * proofs is its own range */
     r = result(CG_MAP_MAPPED, 2, 2, 2, ".it.im");
