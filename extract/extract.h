@@ -136,7 +136,26 @@ typedef struct cg_extract_global {
                            globals so that a loop reading it can be
                            verified; the native run copies the frame's
                            bytes in at each entry of the loop */
+    bool is_buffer;     /* not a global: the seeded buffer a null pointer
+                           global P points at in native runs (name "*P",
+                           placed last), as CGRA-ME's kernels read through
+                           pointers that nothing in the file sets */
+    bool is_value;      /* is_buffer whose pointer the code only reads
+                           through as a scalar (int n = *N): it holds
+                           value, not random bytes */
+    int64_t value;      /* is_value: the symbol P's value (--sym P=V), or
+                           CG_EXTRACT_PTR_VALUE */
+    bool assumed;       /* is_value without a symbol: the default */
 } cg_extract_global;
+
+/* The value read through a null pointer global the code reads only as a
+ * scalar (int n = *N in CGRA-ME's kernels) when no --sym N=V gives one:
+ * small, so that a trip count taken from it stays small. */
+#define CG_EXTRACT_PTR_VALUE 16
+/* The bytes of the buffer of a null pointer global read as an array:
+ * 4096, or 8 x (V + 64) when the largest value V read through a scalar
+ * pointer needs more (--sym N=100000 gives 800,512 bytes). */
+uint64_t cg_extract_buffer_bytes(int64_t largest_value);
 
 int cg_extract_nglobals(const cg_extract_prog *x);
 const cg_extract_global *cg_extract_global_get(const cg_extract_prog *x,
@@ -151,9 +170,10 @@ int cg_extract_image(const cg_extract_prog *x, cg_mem *mem);
  * pseudo-random bytes from seed, the same on every machine; read-only
  * globals are left alone (the native run gives them their initializers).
  * A pointer global (is_ptr) gets a valid target instead of random bytes:
- * each slot the address of the largest writable global that is not a
- * pointer (0 when there is none), so that a kernel reading through it
- * runs. */
+ * a null one (no initializer) its own buffer (is_buffer: random bytes, or
+ * its value when is_value); any other each slot the address of the
+ * largest writable global that is not a pointer (0 when there is none),
+ * so that a kernel reading through it runs. */
 void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
                             uint64_t seed);
 

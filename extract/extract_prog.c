@@ -442,14 +442,126 @@ static uint64_t stack_arrays(cg_extract_prog *x, uint64_t at)
     return at;
 }
 
+/* How the code uses the pointer loaded from a global: 1 when only as a
+ * scalar (loads and stores right at it: int n = *N), 0 otherwise (indexed,
+ * passed on); *bytes the widest such access. */
+static int scalar_use(const cg_extract_prog *x, LLVMValueRef ld,
+                      uint64_t *bytes)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(ld); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef v = LLVMGetUser(u);
+        LLVMValueRef at = LLVMIsALoadInst(v)    ? LLVMGetOperand(v, 0)
+                          : LLVMIsAStoreInst(v) ? LLVMGetOperand(v, 1)
+                                                : NULL;
+        if (at != ld)
+            return 0;
+        LLVMTypeRef t = LLVMIsALoadInst(v)
+                            ? LLVMTypeOf(v)
+                            : LLVMTypeOf(LLVMGetOperand(v, 0));
+        uint64_t b = LLVMABISizeOfType(x->td, t);
+        *bytes = b > *bytes ? b : *bytes;
+    }
+    return 1;
+}
+
+/* Whether global g (a pointer) is only loaded and then read or written
+ * right at the address it holds (a scalar through a pointer, *N); *bytes
+ * the widest access. */
+static bool read_as_scalar(const cg_extract_prog *x, LLVMValueRef g,
+                           uint64_t *bytes)
+{
+    bool any = false;
+    *bytes = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef v = LLVMGetUser(u);
+        if (!LLVMIsALoadInst(v) || !scalar_use(x, v, bytes))
+            return false;
+        any = true;
+    }
+    return any && *bytes > 0 && *bytes <= 8;
+}
+
+/* A null pointer global: one pointer, writable, no initializer but 0. */
+static bool null_pointer(const cg_extract_global *e, LLVMValueRef g)
+{
+    LLVMValueRef init = LLVMGetInitializer(g);
+    return e->is_ptr && e->bytes == 8 && !e->is_const &&
+           (!init || LLVMIsNull(init));
+}
+
+uint64_t cg_extract_buffer_bytes(int64_t largest_value)
+{
+    uint64_t v = largest_value > 0 ? (uint64_t)largest_value : 0;
+    uint64_t b = v < (1ull << 40) ? 8 * (v + 64) : 8ull << 40;
+    return b < 4096 ? 4096 : (b + 15) / 16 * 16;
+}
+
+/* The value symbol name has in p, or the default. */
+static int64_t sym_or_default(const cg_extract_params *p, const char *name,
+                              bool *assumed)
+{
+    for (int k = 0; k < p->nsyms; k++)
+        if (!strcmp(p->syms[k].name, name)) {
+            *assumed = false;
+            return p->syms[k].value;
+        }
+    *assumed = true;
+    return CG_EXTRACT_PTR_VALUE;
+}
+
+/* One seeded buffer after everything else for each null pointer global,
+ * named "*P": a value for one read as a scalar, else an array sized after
+ * the largest such value (cg_extract_buffer_bytes).  x->globals has room
+ * for them (layout counts them). */
+static uint64_t pointer_buffers(cg_extract_prog *x, uint64_t at)
+{
+    int n = x->nglobals;
+    int64_t most = CG_EXTRACT_PTR_VALUE;
+    bool *scalar = calloc((size_t)n + 1, sizeof *scalar);
+    if (!scalar)
+        return at; /* out of memory: the pointers keep the old target */
+    for (int g = 0; g < n; g++) {
+        uint64_t width;
+        scalar[g] = !x->globals[g].is_stack &&
+                    null_pointer(&x->globals[g], x->gvs[g]) &&
+                    read_as_scalar(x, x->gvs[g], &width);
+        bool dflt;
+        int64_t v = scalar[g] ? sym_or_default(&x->params,
+                                               x->globals[g].name, &dflt)
+                              : 0;
+        most = v > most ? v : most;
+    }
+    for (int g = 0; g < n; g++) {
+        if (x->globals[g].is_stack || !null_pointer(&x->globals[g],
+                                                    x->gvs[g]))
+            continue;
+        char *name = malloc(strlen(x->globals[g].name) + 2);
+        if (!name)
+            continue; /* out of memory: the pointer keeps the old target */
+        sprintf(name, "*%s", x->globals[g].name);
+        at = (at + 15) / 16 * 16;
+        cg_extract_global *e = &x->globals[x->nglobals];
+        *e = (cg_extract_global){.name = name, .base = at, .is_buffer = true};
+        e->is_value = scalar[g];
+        e->bytes = scalar[g] ? 16 : cg_extract_buffer_bytes(most);
+        if (scalar[g])
+            e->value = sym_or_default(&x->params, x->globals[g].name,
+                                      &e->assumed);
+        x->gvs[x->nglobals++] = NULL;
+        at += e->bytes;
+    }
+    free(scalar);
+    return at;
+}
+
 /* Every defined global, in module order, aligned to at least 16 bytes,
- * then the stack arrays. */
+ * then the stack arrays, then the buffers of null pointer globals. */
 static int layout(cg_extract_prog *x)
 {
     int n = count_stack_arrays(x->mod);
     for (LLVMValueRef g = LLVMGetFirstGlobal(x->mod); g;
          g = LLVMGetNextGlobal(g))
-        n++;
+        n += 2; /* the global, perhaps a buffer it points at */
     x->globals = calloc((size_t)n + 1, sizeof *x->globals);
     x->gvs = calloc((size_t)n + 1, sizeof *x->gvs);
     if (!x->globals || !x->gvs)
@@ -481,6 +593,7 @@ static int layout(cg_extract_prog *x)
         at += e->bytes ? e->bytes : 1;
     }
     at = stack_arrays(x, at);
+    at = pointer_buffers(x, at);
     x->mem_base = LAYOUT_BASE;
     x->mem_size = (at + 15) / 16 * 16 - LAYOUT_BASE;
     return 0;
@@ -603,6 +716,16 @@ int cg_extract_image(const cg_extract_prog *x, cg_mem *mem)
     return mem->data ? 0 : -1;
 }
 
+/* The buffer "*P" of pointer global g, -1 when it has none. */
+static int buffer_of(const cg_extract_prog *x, int g)
+{
+    for (int b = 0; b < x->nglobals; b++)
+        if (x->globals[b].is_buffer && x->globals[b].name[0] == '*' &&
+            !strcmp(x->globals[b].name + 1, x->globals[g].name))
+            return b;
+    return -1;
+}
+
 void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
                             uint64_t seed)
 {
@@ -610,7 +733,8 @@ void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
     uint64_t target = 0, most = 0;
     for (int g = 0; g < x->nglobals; g++)
         if (!x->globals[g].is_const && !x->globals[g].is_ptr &&
-            !x->globals[g].is_stack && x->globals[g].bytes > most)
+            !x->globals[g].is_stack && !x->globals[g].is_buffer &&
+            x->globals[g].bytes > most)
             most = x->globals[g].bytes, target = x->globals[g].base;
     for (int g = 0; g < x->nglobals; g++) {
         const cg_extract_global *gl = &x->globals[g];
@@ -618,9 +742,13 @@ void cg_extract_fill_random(const cg_extract_prog *x, cg_mem *mem,
             gl->base + gl->bytes > mem->base + mem->size)
             continue;
         uint8_t *at = mem->data + (gl->base - mem->base);
-        for (uint64_t b = 0; b < gl->bytes; b++)
-            at[b] = gl->is_ptr ? (uint8_t)(target >> (8 * (b % 8)))
-                               : (uint8_t)cg_rng_data_next(&s);
+        int b = gl->is_ptr ? buffer_of(x, g) : -1;
+        uint64_t to = b >= 0 ? x->globals[b].base : target;
+        for (uint64_t k = 0; k < gl->bytes; k++)
+            at[k] = gl->is_ptr ? (uint8_t)(to >> (8 * (k % 8)))
+                    : gl->is_value ? (uint8_t)((uint64_t)gl->value >>
+                                               (8 * (k % 8)))
+                                   : (uint8_t)cg_rng_data_next(&s);
     }
 }
 

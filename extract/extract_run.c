@@ -21,6 +21,7 @@ typedef struct rctx {
     cg_extract_prog *x;
     const cg__ex_done *e;
     uint64_t *host;         /* host address of each global */
+    void **buf;             /* the host memory of each buffer (is_buffer) */
     cg_mem before, after;
     uint64_t *inputs, *outputs;
     int64_t count;
@@ -30,18 +31,23 @@ typedef struct rctx {
 } rctx;
 
 /* Move address *v from the host's to the layout (to_host: the other way);
- * false, *v kept, when it lies in no global. */
+ * false, *v kept, when it lies in no global.  An address inside a global
+ * wins over one just past the end of another (globals may be adjacent,
+ * in the layout and on the host). */
 static bool move_addr(const rctx *r, uint64_t *v, bool to_host)
 {
     const cg_extract_prog *x = r->x;
-    for (int g = 0; g < x->nglobals; g++) {
-        uint64_t from = to_host ? x->globals[g].base : r->host[g];
-        uint64_t to = to_host ? r->host[g] : x->globals[g].base;
-        if (r->host[g] && *v >= from && *v <= from + x->globals[g].bytes) {
-            *v = to + (*v - from);
-            return true;
+    for (int past = 0; past < 2; past++)
+        for (int g = 0; g < x->nglobals; g++) {
+            uint64_t from = to_host ? x->globals[g].base : r->host[g];
+            uint64_t to = to_host ? r->host[g] : x->globals[g].base;
+            uint64_t end = from + x->globals[g].bytes;
+            if (r->host[g] && *v >= from &&
+                (past ? *v == end : *v < end)) {
+                *v = to + (*v - from);
+                return true;
+            }
         }
-    }
     return false;
 }
 
@@ -428,7 +434,8 @@ static void load_globals(rctx *r, LLVMExecutionEngineRef ee, cg_mem *mem)
     for (int g = 0; g < x->nglobals; g++) {
         const cg_extract_global *gl = &x->globals[g];
         r->host[g] = gl->is_stack ? 0 /* known at each loop entry */
-                                  : LLVMGetGlobalValueAddress(ee, gl->name);
+                     : gl->is_buffer ? (uint64_t)(uintptr_t)r->buf[g]
+                                     : LLVMGetGlobalValueAddress(ee, gl->name);
     }
     /* after every host address is known: pointers may point forward;
      * read-only globals keep their initializers, the image gets them */
@@ -442,18 +449,27 @@ static int alloc_ctx(rctx *r, const cg_mem *mem)
 {
     size_t nn = (size_t)r->e->nnodes + 1;
     r->host = calloc((size_t)r->x->nglobals + 1, sizeof *r->host);
+    r->buf = calloc((size_t)r->x->nglobals + 1, sizeof *r->buf);
+    bool bufs = r->buf != NULL;
+    for (int g = 0; bufs && g < r->x->nglobals; g++)
+        if (r->x->globals[g].is_buffer)
+            bufs = (r->buf[g] = calloc(1, (size_t)r->x->globals[g].bytes)) !=
+                   NULL;
     r->inputs = calloc(nn, sizeof *r->inputs);
     r->outputs = calloc(nn, sizeof *r->outputs);
     r->before = r->after = *mem;
     r->before.data = malloc((size_t)mem->size);
     r->after.data = malloc((size_t)mem->size);
     r->bad_node = -1;
-    return r->host && r->inputs && r->outputs && r->before.data &&
+    return r->host && bufs && r->inputs && r->outputs && r->before.data &&
                    r->after.data ? 0 : -1;
 }
 
 static void free_ctx(rctx *r)
 {
+    for (int g = 0; r->buf && g < r->x->nglobals; g++)
+        free(r->buf[g]);
+    free(r->buf);
     free(r->host);
     free(r->inputs);
     free(r->outputs);
@@ -483,6 +499,77 @@ static int execute(rctx *r, LLVMModuleRef m, cg_mem *mem, cg_diags *d)
     return rc;
 }
 
+/* What the run of the kernel fn assumes of the null pointer globals it
+ * reads, as a note: the value read through each one read as a scalar
+ * (*N = 16), the buffers of the others. */
+/* Whether function fn uses global gv (an instruction of it names it). */
+static bool fn_uses(LLVMValueRef gv, const char *fn)
+{
+    for (LLVMUseRef u = gv ? LLVMGetFirstUse(gv) : NULL; u;
+         u = LLVMGetNextUse(u)) {
+        LLVMValueRef i = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(i))
+            continue;
+        size_t len;
+        const char *name = LLVMGetValueName2(
+            LLVMGetBasicBlockParent(LLVMGetInstructionParent(i)), &len);
+        if (!strcmp(name, fn))
+            return true;
+    }
+    return false;
+}
+
+/* Whether buffer g's pointer is one the kernel fn reads. */
+static bool kernel_reaches(const cg_extract_prog *x, int g, const char *fn)
+{
+    int p = cg_extract_global_find(x, x->globals[g].name + 1);
+    return p >= 0 && fn_uses(x->gvs[p], fn);
+}
+
+static void note_assumed(const cg_extract_prog *x, const char *tag,
+                         const char *fn, cg_diags *d)
+{
+    char text[1024] = "";
+    size_t len = 0;
+    uint64_t bytes = 0;
+    int narr = 0;
+    for (int g = 0; g < x->nglobals && len < sizeof text; g++) {
+        const cg_extract_global *gl = &x->globals[g];
+        if (!gl->is_buffer || !gl->is_value || !kernel_reaches(x, g, fn))
+            continue;
+        if (gl->assumed)
+            len += (size_t)snprintf(text + len, sizeof text - len,
+                                    "%s%s = %lld (the default; --sym "
+                                    "%s=VALUE sets it)", len ? "; " : "",
+                                    gl->name, (long long)gl->value,
+                                    gl->name + 1);
+        else
+            len += (size_t)snprintf(text + len, sizeof text - len,
+                                    "%s%s = %lld (--sym %s=%lld)",
+                                    len ? "; " : "", gl->name,
+                                    (long long)gl->value, gl->name + 1,
+                                    (long long)gl->value);
+    }
+    for (int g = 0; g < x->nglobals && len < sizeof text; g++) {
+        const cg_extract_global *gl = &x->globals[g];
+        if (!gl->is_buffer || gl->is_value || !kernel_reaches(x, g, fn))
+            continue;
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s%s",
+                                narr ? ", " : len ? "; " : "",
+                                gl->name + 1);
+        narr++;
+        bytes = gl->bytes;
+    }
+    if (narr && len < sizeof text)
+        snprintf(text + len, sizeof text - len, " %s of %llu bytes",
+                 narr > 1 ? "point at seeded buffers"
+                          : "points at a seeded buffer",
+                 (unsigned long long)bytes);
+    if (text[0])
+        cg_diags_add(d, CG_SEV_NOTE, x->path, 0, "loop '%s': the native run "
+                     "assumes what nothing in the file sets: %s", tag, text);
+}
+
 int cg_extract_run(cg_extract_prog *x, const char *tag, cg_mem *mem,
                    cg_extract_probe_fn probe, void *arg, int64_t *ninstances,
                    cg_diags *d)
@@ -503,6 +590,7 @@ int cg_extract_run(cg_extract_prog *x, const char *tag, cg_mem *mem,
         cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "out of memory");
         return -1;
     }
+    note_assumed(x, tag, r.e->fn, d);
     inst s = {.c = x->ctx, .m = LLVMCloneModule(x->mod)};
     s.b = LLVMCreateBuilderInContext(s.c);
     LLVMValueRef fn = LLVMGetNamedFunction(s.m, r.e->fn);

@@ -364,8 +364,10 @@ static void test_benchmark_folders(void **state)
  * Makefile that only includes ../../rules.mk (so LOOP_TAGS ?= loop, CFLAGS
  * ?= -O3 and DFG_FLAGS += -loop-tags '$(LOOP_TAGS)' come from there), and
  * a loose file with a //DfgLoop: tag.  Its kernels are those CGRA-ME's
- * own benchmarks make hard to verify natively: gptr reads through a global
- * pointer (pointed at the largest global: verified), fold is a sum clang
+ * own benchmarks make hard to verify natively: gptr reads through a null
+ * global pointer (pointed at a seeded buffer of its own, with a note:
+ * verified), ptrn also takes its trip count through a pointer (*len, 16
+ * by default, with the note naming it: verified), fold is a sum clang
  * -O3 replaces by its formula (compiled again keeping the loop, with a
  * note: verified), stackarr reads an array on the kernel's stack (placed
  * in the layout, its bytes copied in at the loop's entry: verified).
@@ -389,6 +391,9 @@ static void test_cgrame_folder(void **state)
         "gptr           loop              14      1      1 -             1 mapped "
         "                  optimal TIME    5/16   31%     5   3   1     69      "
         "-          -      -          -         - yes\n"
+        "ptrn           loop              20      1      3 -             3 mapped "
+        "                  optimal TIME    4/16   17%     5   4   3    138      "
+        "-          -      -          -         - yes\n"
         "stackarr       loop              16      1      2 -             2 mapped "
         "                  optimal TIME    5/16   19%     6   2   2     99      "
         "-          -      -          -         - yes\n"
@@ -400,9 +405,17 @@ static void test_cgrame_folder(void **state)
         MB "fold/fold.c: note: loop 'loop': clang folded it away (a formula "
         "or nothing left); extracted from the file compiled again keeping the "
         "loop's exit values in it (-mllvm -replexitval=never)\n"
+        MB "gptr/gptr.c: note: loop 'loop': the native run assumes what "
+        "nothing in the file sets: p points at a seeded buffer of 4096 bytes\n"
         MB "gptr/gptr.c:13: warning: loop 'loop' is not tiled: access (node "
         "'load7') is not to a known global array; tiling needs every load and "
         "store to index a global array\n"
+        MB "ptrn/ptrn.c: note: loop 'loop': the native run assumes what "
+        "nothing in the file sets: *len = 16 (the default; --sym len=VALUE "
+        "sets it); src, dst point at seeded buffers of 4096 bytes\n"
+        MB "ptrn/ptrn.c:13: warning: loop 'loop' is not tiled: loop "
+        "'indvars.iv' has a symbolic trip count 'sub'; tiling needs a known "
+        "count (give the symbol a value)\n"
         MB "stackarr/stackarr.c:13: warning: loop 'loop' is not tiled: access "
         "(node 'load9') is not to a known global array; tiling needs every "
         "load and store to index a global array\n");

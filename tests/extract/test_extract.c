@@ -503,6 +503,7 @@ static void test_array_control(void **state)
 typedef struct first_in {
     int probes;
     uint64_t in0;
+    int64_t iters; /* of the last execution */
 } first_in;
 
 static void keep_first(void *arg, const cg_extract_instance *in)
@@ -512,10 +513,16 @@ static void keep_first(void *arg, const cg_extract_instance *in)
         f->in0 = in->inputs[0];
 }
 
-/* tests/extract/data/native.c: a global pointer gets the largest writable
- * global as target (buf), so reading through it runs and its live-in is
- * buf's layout address, narrowed to 32 bits (a pointer live-in lies in
- * the layout); a fixed-size stack array has its place in the layout
+static void keep_iters(void *arg, const cg_extract_instance *in)
+{
+    ((first_in *)arg)->iters = in->iters;
+}
+
+/* tests/extract/data/native.c: a null global pointer gets a seeded buffer
+ * of its own ("*p", after everything else), so reading through it runs
+ * and its live-in is the buffer's layout address, narrowed to 32 bits (a
+ * pointer live-in lies in the layout); a pointer read only as a scalar
+ * (*count) gets a buffer holding its value; a fixed-size stack array has its place in the layout
  * ("stacked.t", after the globals), its bytes copied in at the loop's
  * entry; one of variable size has none: the run says so and no execution
  * is compared; a loop clang folds is gone, and back with
@@ -532,10 +539,19 @@ static void test_native_corners(void **state)
     cg_extract_prog *x = cg_extract_open(path, &p, d);
     assert_non_null(x);
     int gp = cg_extract_global_find(x, "p"), gb = cg_extract_global_find(x,
-                                                                        "buf");
+                                                                        "*p");
     int gt = cg_extract_global_find(x, "stacked.t");
     assert_true(cg_extract_global_get(x, gp)->is_ptr);
     assert_false(cg_extract_global_get(x, gb)->is_ptr);
+    assert_true(cg_extract_global_get(x, gb)->is_buffer);
+    assert_false(cg_extract_global_get(x, gb)->is_value);
+    assert_int_equal(cg_extract_global_get(x, gb)->bytes, 4096);
+    int gc = cg_extract_global_find(x, "*count");
+    assert_true(gc > gb); /* buffers come last, in the globals' order */
+    assert_true(cg_extract_global_get(x, gc)->is_value);
+    assert_true(cg_extract_global_get(x, gc)->assumed);
+    assert_int_equal(cg_extract_global_get(x, gc)->value,
+                     CG_EXTRACT_PTR_VALUE);
     assert_true(gt >= 0);
     assert_true(cg_extract_global_get(x, gt)->is_stack);
     assert_int_equal(cg_extract_global_get(x, gt)->bytes, 4 * 32);
@@ -554,6 +570,42 @@ static void test_native_corners(void **state)
                                     d), 0);
     assert_int_equal(f.probes, 1);
     assert_int_equal(f.in0, cg_extract_global_get(x, gb)->base);
+    assert_diag(d, 0, "tests/extract/data/native.c: note: loop 'through': "
+                "the native run assumes what nothing in the file sets: p "
+                "points at a seeded buffer of 4096 bytes");
+    cg_diags_clear(d);
+    cg_dfg_destroy(g);
+    /* the trip count read through count: 16 iterations by default, 5 with
+     * --sym count=5; the note says which */
+    g = cg_extract_loop(x, "counted", d);
+    assert_non_null(g);
+    int64_t runs;
+    assert_int_equal(cg_extract_run(x, "counted", &m, keep_iters, &f, &runs,
+                                    d), 0);
+    assert_int_equal(f.iters, CG_EXTRACT_PTR_VALUE);
+    assert_diag(d, 0, "tests/extract/data/native.c: note: loop 'counted': "
+                "the native run assumes what nothing in the file sets: "
+                "*count = 16 (the default; --sym count=VALUE sets it); p "
+                "points at a seeded buffer of 4096 bytes");
+    cg_diags_clear(d);
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
+    free(m.data);
+    p.nsyms = 2;
+    p.syms[1] = (cg_extract_sym){"count", 5};
+    x = cg_extract_open(path, &p, d);
+    assert_non_null(x);
+    g = cg_extract_loop(x, "counted", d);
+    assert_int_equal(cg_extract_image(x, &m), 0);
+    cg_extract_fill_random(x, &m, 7);
+    assert_int_equal(cg_extract_run(x, "counted", &m, keep_iters, &f, &runs,
+                                    d), 0);
+    assert_int_equal(f.iters, 5);
+    assert_diag(d, 0, "tests/extract/data/native.c: note: loop 'counted': "
+                "the native run assumes what nothing in the file sets: "
+                "*count = 5 (--sym count=5); p points at a seeded buffer of "
+                "4096 bytes");
+    cg_diags_clear(d);
     cg_dfg_destroy(g);
     g = cg_extract_loop(x, "stacked", d);
     assert_non_null(g);

@@ -1,16 +1,27 @@
 /* native.c: kernels the native run must handle (tests/extract/test_extract.c):
- * a global pointer, an array on the stack, one of variable size (no place
- * in the layout), a loop clang folds away. */
+ * a null global pointer, a trip count read through one (as CGRA-ME's
+ * kernels do), an array on the stack, one of variable size (no place in
+ * the layout), a loop clang folds away. */
 #define N 32
 int buf[2 * N]; /* the largest global: p's target */
 int *p;
 int out[N];
+volatile int *count; /* read only as *count: a buffer holding 16 */
 
 __attribute__((noinline)) int through(void)
 {
     int s = 0;
     for (int i = 0; i < N; i++) { //DFGLOOP: through
         s += p[i];
+    }
+    return s;
+}
+
+__attribute__((noinline)) int counted(void)
+{
+    int s = 0, n = *count;
+    for (int i = 0; i < n; i++) { //DFGLOOP: counted
+        s += p[i] ^ i;
     }
     return s;
 }

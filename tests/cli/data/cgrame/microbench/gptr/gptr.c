@@ -1,6 +1,6 @@
 /* gptr: the kernel reads through a global pointer, as 8 of CGRA-ME's 14
  * benchmarks do; main() would point it at buf, but the native run calls
- * the kernel alone: cgramap points it at the largest global (buf). */
+ * the kernel alone: cgramap points it at a seeded buffer of its own. */
 #define N 32
 int buf[N];
 int *p;
