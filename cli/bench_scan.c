@@ -58,11 +58,63 @@ static bool has_tag(const char *path)
     return found;
 }
 
+/* The folder part of path ("." when none), malloc'd. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+}
+
+/* Whether job j, of the folder dir (with a Makefile: mk), may share its
+ * benchmark name with a new job: only .c files of one CGRA-ME folder do
+ * (their loops differ by tag). */
+static bool may_share(const cg_cli_job *j, const char *dir, bool mk)
+{
+    char *jd = dir_of(j->path);
+    bool same = mk && j->makefile && jd && dir && !strcmp(jd, dir);
+    free(jd);
+    return same;
+}
+
+/* The first earlier job named name that may not share it, -1 when none. */
+static int taken_by(const cg_cli_jobs *js, const char *name, const char *dir,
+                    bool mk)
+{
+    for (int i = 0; i < js->n; i++)
+        if (!strcmp(js->v[i].bench, name) && !may_share(&js->v[i], dir, mk))
+            return i;
+    return -1;
+}
+
+/* A benchmark name no earlier job has (rows and --mapping-dir files are
+ * named after it, so two files of one name in two folders once wrote the
+ * same files): *bench, or *bench with "~2", "~3" ... and a note. */
+static void unique_bench(const cg_cli_jobs *js, const char *path,
+                         char **bench, bool mk)
+{
+    char *dir = dir_of(path);
+    int first = *bench ? taken_by(js, *bench, dir, mk) : -1;
+    for (int k = 2; first >= 0 && k < 1000000; k++) {
+        char name[512];
+        snprintf(name, sizeof name, "%.500s~%d", *bench, k);
+        if (taken_by(js, name, dir, mk) >= 0)
+            continue;
+        fprintf(stderr, "%s: note: benchmark name '%s' is taken by %s; this "
+                "file's rows and --mapping-dir files are named '%s'\n", path,
+                *bench, js->v[first].path, name);
+        free(*bench);
+        *bench = strdup(name);
+        break;
+    }
+    free(dir);
+}
+
 /* Add a job (bench: its malloc'd benchmark name, taken); -1 when out of
  * memory, said on stderr: the file is not run. */
 static int push(cg_cli_jobs *js, cg_cli_job_kind kind, const char *path,
                 char *bench, const char *makefile)
 {
+    unique_bench(js, path, &bench, makefile != NULL);
     char *p = strdup(path), *mk = makefile ? strdup(makefile) : NULL;
     if (!p || !bench || (makefile && !mk) ||
         CG_GROW(js->v, js->cap, js->n + 1)) {
@@ -86,6 +138,26 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* Whether the .dot at path has a tagged .c of its name beside it, whose
+ * loops it most likely holds (cgramap dfg k.c -o k.dot): then it is
+ * skipped, with a note, and the C file's rows stand. */
+static bool beside_c(const char *path)
+{
+    size_t n = strlen(path) - 4;
+    char *c = malloc(n + 3);
+    if (!c)
+        return false;
+    snprintf(c, n + 3, "%.*s.c", (int)n, path);
+    struct stat st;
+    bool twin = stat(c, &st) == 0 && S_ISREG(st.st_mode) && has_tag(c);
+    if (twin)
+        fprintf(stderr, "%s: note: skipped: %s beside it is extracted, and "
+                "this .dot is most likely its loop as cgramap dfg writes it; "
+                "name the .dot as a PATH to map it on its own\n", path, c);
+    free(c);
+    return twin;
+}
+
 static void scan_entry(const char *dir, const char *path, const char *mk,
                        cg_cli_jobs *out)
 {
@@ -98,7 +170,7 @@ static void scan_entry(const char *dir, const char *path, const char *mk,
         push(out, CG_CLI_JOB_C, path, base_name(dir, NULL), mk);
     else if (!mk && ends_with(path, ".c") && has_tag(path))
         push(out, CG_CLI_JOB_C, path, base_name(path, ".c"), NULL);
-    else if (!mk && ends_with(path, ".dot"))
+    else if (!mk && ends_with(path, ".dot") && !beside_c(path))
         push(out, CG_CLI_JOB_DOT, path, base_name(path, ".dot"), NULL);
 }
 

@@ -24,6 +24,11 @@ int cg_cli_saved_init(cg_cli_saved *s, const char *arch,
     s->g = s->nl ? cg_dfg_read_dot(dot, s->d) : NULL;
     s->m = s->g ? cg_mapping_read(mapping, s->nl, s->g, &s->mrrg, s->d)
                 : NULL;
+    if (s->g && !s->m && !arch) /* said once, after the first error */
+        cg_diags_add(s->d, CG_SEV_NOTE, mapping, 0, "no --arch was given, so "
+                     "the mapping was read against the embedded default "
+                     "array; give the array it was made on with --arch "
+                     "FILE.xml");
     return s->m ? 0 : -1;
 }
 

@@ -162,8 +162,10 @@ static int data_of(const sim_opts *o, const cg_dfg *g, cg_mem *mem,
         free(file);
         return -1;
     }
-    *mem = (cg_mem){malloc(file ? n : o->data.dot_mem), 0,
-                    file ? n : o->data.dot_mem};
+    /* without --mem-size, the image holds the memory g states */
+    uint64_t size = file ? n : o->mem_size ? o->data.dot_mem
+                                           : cg_flow_dot_mem(&o->data, g);
+    *mem = (cg_mem){malloc(size), 0, size};
     if (mem->data) {
         cg_flow_dot_data(&o->data, g, mem, in);
         if (file)
@@ -247,6 +249,34 @@ static int write_mem(void *arg, FILE *f)
     return cg_write_end(f, true);
 }
 
+/* After a run that failed on an access outside the image: which flag
+ * gives the memory the DFG needs. */
+static void memory_hint(const sim_opts *o, const cg_cli_saved *s,
+                        const cg_mem *mem, int from)
+{
+    bool outside = false;
+    for (int i = from; i < cg_diags_size(s->d); i++)
+        outside |= strstr(cg_diags_get(s->d, i)->msg, "outside the memory") !=
+                   NULL;
+    if (!outside)
+        return;
+    uint64_t base, bytes = cg_dfg_memory(s->g, &base);
+    if (bytes && base + bytes > mem->size)
+        cg_diags_add(s->d, CG_SEV_NOTE, o->dot, 0, "the DFG's addresses lie "
+                     "in [0x%llx, 0x%llx) (its memory=), beyond the %llu "
+                     "bytes given: leave --mem-size out, or give --mem-size "
+                     "%llu or more", (unsigned long long)base,
+                     (unsigned long long)(base + bytes),
+                     (unsigned long long)mem->size,
+                     (unsigned long long)(base + bytes));
+    else
+        cg_diags_add(s->d, CG_SEV_NOTE, o->dot, 0, "the memory is %llu bytes "
+                     "from address 0%s: give a larger --mem-size, or the "
+                     "data with --mem-in FILE", (unsigned long long)mem->size,
+                     bytes ? "" : ", and the DFG does not say where its "
+                     "addresses lie (no memory= attribute)");
+}
+
 /* Simulate, print, compare, write; the exit status. */
 static int sim_one(const sim_opts *o, const cg_cli_saved *s)
 {
@@ -257,8 +287,11 @@ static int sim_one(const sim_opts *o, const cg_cli_saved *s)
     after = (cg_mem){malloc(before.size + 1), before.base, before.size};
     if (rc == 0 && after.data) {
         memcpy(after.data, before.data, before.size);
+        int from = cg_diags_size(s->d);
         rc = cg_sim_run(s->nl, s->mrrg, s->g, s->m, o->data.dot_iters,
                         &after, in, out, s->d) == 0 ? 0 : 1;
+        if (rc)
+            memory_hint(o, s, &after, from);
     }
     if (rc == 0) {
         printf("loop '%s': %lld iterations at II=%d on %llu bytes of "

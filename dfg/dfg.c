@@ -26,6 +26,7 @@ struct cg_dfg {
     cg_mem_order *order; /* stated memory order (cg_dfg_set_mem_order) */
     int norder;          /* its pairs, -1 when none is stated */
     bool oom;            /* an allocation failed (cg__dfg_oom) */
+    uint64_t mem_base, mem_bytes; /* cg_dfg_set_memory; bytes 0: none */
 };
 
 /* A private copy of s owned by g (NULL for NULL or no memory). */
@@ -259,6 +260,19 @@ int cg_dfg_mem_order(const cg_dfg *g, const cg_mem_order **v)
 {
     *v = g->order;
     return g->norder;
+}
+
+void cg_dfg_set_memory(cg_dfg *g, uint64_t base, uint64_t bytes)
+{
+    g->mem_base = base;
+    g->mem_bytes = bytes;
+}
+
+uint64_t cg_dfg_memory(const cg_dfg *g, uint64_t *base)
+{
+    if (base)
+        *base = g->mem_base;
+    return g->mem_bytes;
 }
 
 void cg_dfg_clear_mem_order(cg_dfg *g)

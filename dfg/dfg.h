@@ -176,6 +176,13 @@ int cg_dfg_set_mem_order(cg_dfg *g, const cg_mem_order *v, int n,
                          cg_diags *d);
 /* Drop the stated order (the mapper then derives it again). */
 void cg_dfg_clear_mem_order(cg_dfg *g);
+/* The memory g's addresses lie in, [base, base + bytes): the extractor's
+ * layout of the C file's globals (from 0x10000), stated so that a DFG
+ * saved without its C file is run on memory that holds them (.dot graph
+ * attribute memory="BASE BYTES").  cg_dfg_memory returns bytes, 0 when g
+ * states none, and *base (may be NULL). */
+void cg_dfg_set_memory(cg_dfg *g, uint64_t base, uint64_t bytes);
+uint64_t cg_dfg_memory(const cg_dfg *g, uint64_t *base);
 /* cg_dfg_write_dot stating the n pairs of v as g's memory order instead
  * of the order g states (n < 0: none).  The main job's --mapping-dir
  * passes the order the mapper derived from the nest, which the .dot

@@ -637,6 +637,28 @@ static void mem_order(builder *b)
     free(o);
 }
 
+/* The graph attribute memory="BASE BYTES" (cg_dfg_write_dot): the memory
+ * g's addresses lie in. */
+static void memory(builder *b)
+{
+    int line = 0;
+    const char *v = cg__dot_get(&b->pg->gattrs, "memory", &line);
+    if (!v)
+        return;
+    unsigned long long base, bytes;
+    int used = 0;
+    if (sscanf(v, " %llu %llu %n", &base, &bytes, &used) != 2 || v[used] ||
+        v[0] == '-' || strchr(v, '-') || bytes == 0 ||
+        base > (1ull << 48) || bytes > (1ull << 48)) {
+        report(b, line, "memory=\"%s\" is not 'BASE BYTES' (the first byte "
+               "address and the bytes the graph's addresses lie in, each "
+               "below 2^48, as cgramap dfg writes them); fix or remove it",
+               CG_QUOTE(v));
+        return;
+    }
+    cg_dfg_set_memory(b->g, base, bytes);
+}
+
 /* An any2input/any3input edge takes its node's lowest operand that no
  * other edge names, in file order. */
 static void any_operands(builder *b)
@@ -747,6 +769,8 @@ static cg_dfg *build(const cg__dot_graph *pg, cg_diags *d)
     }
     if (!b.errors)
         mem_order(&b);
+    if (!b.errors)
+        memory(&b);
     free(b.width_given), free(b.distance_given), free(b.unknown);
     free(b.branch), free(b.any), free(b.node_of), free(b.edge_of);
     if (b.errors) {

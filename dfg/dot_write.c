@@ -109,6 +109,16 @@ static void put_mem_order(FILE *out, const cg_dfg *g, const cg_mem_order *v,
     fputs("\"];\n", out);
 }
 
+/* The memory the graph's addresses lie in (cg_dfg_set_memory), when
+ * stated. */
+static void put_memory(FILE *out, const cg_dfg *g)
+{
+    uint64_t base, bytes = cg_dfg_memory(g, &base);
+    if (bytes)
+        fprintf(out, "    graph [memory=\"%llu %llu\"];\n",
+                (unsigned long long)base, (unsigned long long)bytes);
+}
+
 /* The name is quoted when it is G: the reader takes an unquoted G for
  * CGRA-ME's placeholder and names the graph after its file instead. */
 int cg_dfg_write_dot(const cg_dfg *g, FILE *out)
@@ -131,6 +141,7 @@ int cg_dfg_write_dot_ordered(const cg_dfg *g, const cg_mem_order *v, int n,
         fputs("];\n", out);
     }
     put_mem_order(out, g, v, n);
+    put_memory(out, g);
     for (int i = 0; i < cg_dfg_nnodes(g); i++)
         put_node(out, cg_dfg_get_node(g, i));
     for (int e = 0; e < cg_dfg_nedges(g); e++)

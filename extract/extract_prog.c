@@ -775,7 +775,10 @@ cg_dfg *cg_extract_loop(cg_extract_prog *x, const char *tag, cg_diags *d)
         if (strcmp(x->tags[i].name, tag))
             continue;
         int l = cg__ex_match_tag(x, &x->tags[i], d);
-        return l < 0 ? NULL : cg__ex_build(x, &x->tags[i], l, d);
+        cg_dfg *g = l < 0 ? NULL : cg__ex_build(x, &x->tags[i], l, d);
+        if (g) /* its addresses are the layout's: a saved .dot says so */
+            cg_dfg_set_memory(g, x->mem_base, x->mem_size);
+        return g;
     }
     no_such_tag(x, tag, d);
     return NULL;

@@ -151,6 +151,10 @@ int cg_flow_verify(const cg_flow_params *p, const cg_netlist *nl,
  * value p->syms gives its sym.  cgramap sim draws the same. */
 void cg_flow_dot_data(const cg_flow_params *p, const cg_dfg *g,
                       cg_mem *mem, uint64_t *in);
+/* The bytes of that image: p->dot_mem, or more when g states the memory
+ * its addresses lie in (cg_dfg_memory: a .dot cgramap dfg wrote, whose
+ * globals start at 0x10000), to hold it. */
+uint64_t cg_flow_dot_mem(const cg_flow_params *p, const cg_dfg *g);
 
 /* One execution of a loop replayed and compared: g runs from in's memory
  * and live-ins for in's iterations, simulated on mapping m (of mrrg on

@@ -169,6 +169,12 @@ void cg_flow_dot_data(const cg_flow_params *p, const cg_dfg *g,
     }
 }
 
+uint64_t cg_flow_dot_mem(const cg_flow_params *p, const cg_dfg *g)
+{
+    uint64_t base, bytes = cg_dfg_memory(g, &base);
+    return bytes && base + bytes > p->dot_mem ? base + bytes : p->dot_mem;
+}
+
 /* The interpreter's run from before into *after is the reference; one
  * that cannot run on seeded data says why, and nothing is compared. */
 static cg_flow_verdict verify_dot_run(verify *v, const cg_mem *before,
@@ -197,8 +203,9 @@ static void verify_dot(verify *v, cg_flow_verification *out)
 {
     size_t nn = (size_t)cg_dfg_nnodes(v->g) + 1;
     uint64_t *in = calloc(nn, 8), *outs = calloc(nn, 8);
-    cg_mem before = {malloc(v->p->dot_mem), 0, v->p->dot_mem};
-    cg_mem after = {malloc(v->p->dot_mem), 0, v->p->dot_mem};
+    uint64_t size = cg_flow_dot_mem(v->p, v->g);
+    cg_mem before = {malloc(size), 0, size};
+    cg_mem after = {malloc(size), 0, size};
     out->verdict = CG_FLOW_WRONG;
     if (in && outs && before.data && after.data) {
         cg_flow_dot_data(v->p, v->g, &before, in);

@@ -360,6 +360,56 @@ static void test_benchmark_folders(void **state)
     assert_string_equal(r.err, "");
 }
 
+/* A folder without a Makefile holding k.c and the k.dot cgramap dfg wrote
+ * from it: the .dot is skipped with a note (it was a second row, n/a,
+ * whose files replaced the C row's); named as a PATH it maps and verifies
+ * (its memory= holds the globals).  A k.c in another folder takes the name
+ * k~2 with a note: no --mapping-dir file is written twice. */
+static void test_dot_beside_c(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_besideXXXXXX", cmd[512], a[64], b[64], m[64],
+         dot[128], want[1024], kc[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/bench", dir);
+    snprintf(b, sizeof b, "%s/other", dir);
+    snprintf(m, sizeof m, "%s/M", dir);
+    snprintf(dot, sizeof dot, "%s/k.dot", a);
+    snprintf(cmd, sizeof cmd, "mkdir %s %s && cp benchmarks/microbench/sum/"
+             "sum.c %s/k.c && cp benchmarks/microbench/sum/sum.c %s/k.c", a,
+             b, a, b);
+    assert_int_equal(system(cmd), 0);
+    run r;
+    snprintf(kc, sizeof kc, "%s/k.c", a);
+    run_cgramap(&r, (const char *const[]){"dfg", kc, "-o", dot, NULL});
+    assert_int_equal(r.status, 0);
+    run_cgramap(&r, (const char *const[]){"--mapping-dir", m, a, b, NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_string_equal(r.out, HEADER
+        "k              sum               14      1      1 -             1 mapped "
+        "                  optimal TIME    5/16   31%     6   2   1     69      "
+        "1        256   1.00        143        74 yes\n"
+        "k~2            sum               14      1      1 -             1 mapped "
+        "                  optimal TIME    5/16   31%     6   2   1     69      "
+        "1        256   1.00        143        74 yes\n");
+    snprintf(want, sizeof want, "%s: note: skipped: %s/k.c beside it is "
+             "extracted, and this .dot is most likely its loop as cgramap dfg "
+             "writes it; name the .dot as a PATH to map it on its own\n"
+             "%s/k.c: note: benchmark name 'k' is taken by %s/k.c; this "
+             "file's rows and --mapping-dir files are named 'k~2'\n", dot, a,
+             b, a);
+    assert_string_equal(r.err, want);
+    snprintf(cmd, sizeof cmd, "test -f %s/k.sum.txt && test -f "
+             "%s/k~2.sum.txt", m, m);
+    assert_int_equal(system(cmd), 0);
+    run_cgramap(&r, (const char *const[]){dot, NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " yes\n"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A folder as CGRA-ME ships them: //DFGLoop: tags in mixed case, a
  * Makefile that only includes ../../rules.mk (so LOOP_TAGS ?= loop, CFLAGS
  * ?= -O3 and DFG_FLAGS += -loop-tags '$(LOOP_TAGS)' come from there), and
@@ -503,16 +553,24 @@ static void test_foreign_dfgs(void **state)
         "tests/dfg/data/foreign/sat/scale_nodes", NULL});
     assert_int_equal(r.status, 0);
     mask_times(r.out);
-#define SCALE_ROW                                                             \
-    "scale          scale             12      1      2 -             2 mapped " \
+#define SCALE_ROW(b)                                                          \
+    b "scale             12      1      2 -             2 mapped "           \
     "                  optimal TIME    4/16   16%     5   0   2     86      " \
     "-          -      -          -         - yes\n"
-#define SAT_ROW                                                               \
-    "scale          scale             13      1      2 -             2 mapped " \
-    "                  optimal TIME    4/16   16%     6   0   2     86      " \
-    "-          -      -          -         - yes\n"
-    assert_string_equal(r.out, HEADER SCALE_ROW SCALE_ROW SAT_ROW);
-    assert_string_equal(r.err, "");
+    /* three files of one name: the later two are renamed (their mapping
+       files would be the first's), with a note each */
+    assert_string_equal(r.out, HEADER SCALE_ROW("scale          ")
+                        SCALE_ROW("scale~2        ")
+        "scale~3        scale             13      1      2 -             2 mapped "
+        "                  optimal TIME    4/16   16%     6   0   2     86      "
+        "-          -      -          -         - yes\n");
+    assert_string_equal(r.err, "tests/dfg/data/foreign/scale.txt: note: "
+        "benchmark name 'scale' is taken by tests/dfg/data/foreign/scale.xml; "
+        "this file's rows and --mapping-dir files are named 'scale~2'\n"
+        "tests/dfg/data/foreign/sat/scale_nodes: note: benchmark name 'scale' "
+        "is taken by tests/dfg/data/foreign/scale.xml; this file's rows and "
+        "--mapping-dir files are named 'scale~3'\n");
+#undef SCALE_ROW
 }
 
 /* A loop whose accesses are not affine (hist[data[i] & 15]) maps and
@@ -946,6 +1004,7 @@ int main(void)
         cmocka_unit_test(test_mapping_dir),
         cmocka_unit_test(test_mapping_dir_no_neato),
         cmocka_unit_test(test_benchmark_folders),
+        cmocka_unit_test(test_dot_beside_c),
         cmocka_unit_test(test_cgrame_folder),
         cmocka_unit_test(test_cgrame_memport_map),
         cmocka_unit_test(test_cgrame_loop_control),

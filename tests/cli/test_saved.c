@@ -62,6 +62,60 @@ static void test_map_then_check(void **state)
     remove_dir(dir);
 }
 
+/* A .dot cgramap dfg writes states the memory its globals lie in
+ * (memory="65536 BYTES"): sim --compare sizes its image from it (its
+ * first access is 0x10000, past the 64 KiB default); a --mem-size too
+ * small says which flag to give; check without --arch, whose mapping was
+ * made on another array, says so once after the reader's error. */
+static void test_dot_memory(void **state)
+{
+    (void)state;
+    char dir[32], dot[64], txt[64], txt6[64], want[1024];
+    temp_dir(dir);
+    snprintf(dot, sizeof dot, "%s/sum.dot", dir);
+    snprintf(txt, sizeof txt, "%s/sum.txt", dir);
+    snprintf(txt6, sizeof txt6, "%s/sum6.txt", dir);
+    run r;
+    run_cgramap(&r, (const char *const[]){"dfg", "benchmarks/microbench/"
+                "sum/sum.c", "-o", dot, NULL});
+    assert_int_equal(r.status, 0);
+    char text[4096];
+    slurp(dot, text, sizeof text);
+    assert_non_null(strstr(text, "    graph [memory=\"65536 272\"];\n"));
+    run_cgramap(&r, (const char *const[]){"map", "--mapping", txt, dot,
+                NULL});
+    assert_int_equal(r.status, 0);
+    run_cgramap(&r, (const char *const[]){"sim", "--compare", dot, txt,
+                NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "on 65808 bytes of memory\n"));
+    assert_non_null(strstr(r.out, "the DFG interpreter: the same memory and "
+                                  "live-outs\n"));
+    run_cgramap(&r, (const char *const[]){"sim", "--mem-size", "65536",
+                "--compare", dot, txt, NULL});
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof want, "%s: note: the DFG's addresses lie in "
+             "[0x10000, 0x10110) (its memory=), beyond the 65536 bytes "
+             "given: leave --mem-size out, or give --mem-size 65808 or "
+             "more\n", dot);
+    assert_non_null(strstr(r.err, want));
+    run_cgramap(&r, (const char *const[]){"map", "--arch",
+                "benchmarks/archs/default_6x6.xml", "--mapping", txt6, dot,
+                NULL});
+    assert_int_equal(r.status, 0);
+    run_cgramap(&r, (const char *const[]){"check", dot, txt6, NULL});
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof want, "%s:6: error: no MRRG node is named "
+             "'block_5_6.const@c0' on this array at II=1 (names are UNIT@cK, "
+             "UNIT.PORT@cK and REGFILE.regR@cK with K < II): give the "
+             "architecture the mapping was made on\n%s: note: no --arch was "
+             "given, so the mapping was read against the embedded default "
+             "array; give the array it was made on with --arch FILE.xml\n",
+             txt6, txt6);
+    assert_string_equal(r.err, want);
+    remove_dir(dir);
+}
+
 /* The saved mapping src with `from` replaced by `to` into dir/bad.txt
  * (path). */
 static void corrupt(const char *src, const char *from, const char *to,
@@ -309,6 +363,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map_then_check),
+        cmocka_unit_test(test_dot_memory),
         cmocka_unit_test(test_route_node_removed),
         cmocka_unit_test(test_op_moved),
         cmocka_unit_test(test_two_values),

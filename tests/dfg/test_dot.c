@@ -969,9 +969,42 @@ static void test_bad_files(void **state)
     cg_diags_destroy(d);
 }
 
+/* memory="BASE BYTES": the memory a graph's addresses lie in (the
+ * extractor's layout), read and written back; a malformed value refused
+ * at its line. */
+static void test_memory_attr(void **state)
+{
+    (void)state;
+    const char *body = " a[opcode=input width=32];\n"
+                       " l[opcode=load width=32];\n a->l[operand=0];\n"
+                       " o[opcode=output width=32];\n l->o[operand=0];\n}\n";
+    char text[512];
+    snprintf(text, sizeof text, "digraph m {\n graph [memory=\"65536 "
+             "272\"];\n%s", body);
+    cg_dfg *g = read_ok_string(text);
+    uint64_t base;
+    assert_int_equal(cg_dfg_memory(g, &base), 272);
+    assert_int_equal(base, 65536);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    assert_int_equal(cg_dfg_write_dot(g, f), 0);
+    fclose(f);
+    assert_non_null(strstr(out, "    graph [memory=\"65536 272\"];\n"));
+    free(out);
+    cg_dfg_destroy(g);
+    snprintf(text, sizeof text, "digraph m {\n graph [memory=\"65536\"];\n%s",
+             body);
+    expect_errors(text, "t.dot:2: error: memory=\"65536\" is not 'BASE "
+                  "BYTES' (the first byte address and the bytes the graph's "
+                  "addresses lie in, each below 2^48, as cgramap dfg writes "
+                  "them); fix or remove it", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memory_attr),
         cmocka_unit_test(test_golden_acc),
         cmocka_unit_test(test_golden_mem),
         cmocka_unit_test(test_golden_banks),
