@@ -65,11 +65,15 @@ static char *dir_of(const char *path)
     return slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
 }
 
-/* Whether job j, of the folder dir (with a Makefile: mk), may share its
- * benchmark name with a new job: only .c files of one CGRA-ME folder do
+/* Whether job j may share its benchmark name with a new job of path, in
+ * the folder dir (with a Makefile: mk): the same file named twice (the
+ * same rows and files again), and the .c files of one CGRA-ME folder
  * (their loops differ by tag). */
-static bool may_share(const cg_cli_job *j, const char *dir, bool mk)
+static bool may_share(const cg_cli_job *j, const char *path, const char *dir,
+                      bool mk)
 {
+    if (!strcmp(j->path, path))
+        return true;
     char *jd = dir_of(j->path);
     bool same = mk && j->makefile && jd && dir && !strcmp(jd, dir);
     free(jd);
@@ -77,11 +81,12 @@ static bool may_share(const cg_cli_job *j, const char *dir, bool mk)
 }
 
 /* The first earlier job named name that may not share it, -1 when none. */
-static int taken_by(const cg_cli_jobs *js, const char *name, const char *dir,
-                    bool mk)
+static int taken_by(const cg_cli_jobs *js, const char *name,
+                    const char *path, const char *dir, bool mk)
 {
     for (int i = 0; i < js->n; i++)
-        if (!strcmp(js->v[i].bench, name) && !may_share(&js->v[i], dir, mk))
+        if (!strcmp(js->v[i].bench, name) &&
+            !may_share(&js->v[i], path, dir, mk))
             return i;
     return -1;
 }
@@ -93,11 +98,11 @@ static void unique_bench(const cg_cli_jobs *js, const char *path,
                          char **bench, bool mk)
 {
     char *dir = dir_of(path);
-    int first = *bench ? taken_by(js, *bench, dir, mk) : -1;
+    int first = *bench ? taken_by(js, *bench, path, dir, mk) : -1;
     for (int k = 2; first >= 0 && k < 1000000; k++) {
         char name[512];
         snprintf(name, sizeof name, "%.500s~%d", *bench, k);
-        if (taken_by(js, name, dir, mk) >= 0)
+        if (taken_by(js, name, path, dir, mk) >= 0)
             continue;
         fprintf(stderr, "%s: note: benchmark name '%s' is taken by %s; this "
                 "file's rows and --mapping-dir files are named '%s'\n", path,
