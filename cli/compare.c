@@ -79,6 +79,13 @@ static int run_array(cg_cli_array *x, const cg_cli_jobs *jobs,
         cg_cli_cost_of(nl, &x->cost);
     cg_cli_cmp_array_line(x, stdout);
     cg_diags_print(d, stderr);
+    for (int i = 0; !nl && i < cg_diags_size(d); i++) {
+        char *line = cg_diags_get(d, i)->sev == CG_SEV_ERROR
+                         ? cg_diag_format(cg_diags_get(d, i)) : NULL;
+        if (line)
+            cg_cli_array_why(x, line);
+        free(line);
+    }
     cg_diags_destroy(d);
     if (!nl) {
         r->failed = 1;

@@ -74,6 +74,7 @@ typedef struct cg_cli_array {
     const char *path;     /* the --arch file; NULL: the embedded 4x4 */
     char *params;         /* "rows=6" for a sweep's instance, else NULL */
     bool ok;              /* read and flattened */
+    char *why;            /* not read: its error lines, malloc'd; else NULL */
     cg_cli_cost cost;
 } cg_cli_array;
 
@@ -83,6 +84,8 @@ typedef struct cg_cli_array {
  * 0, or -1 after a message (too many arrays). */
 int cg_cli_arrays(const cg_cli_cmp_opts *c, cg_cli_array *out, int *n);
 void cg_cli_arrays_free(cg_cli_array *v, int n);
+/* Add an error line to why array x was not read (the report shows it). */
+void cg_cli_array_why(cg_cli_array *x, const char *line);
 /* Read and flatten array x (its parameters set on its <architecture>
  * element); NULL with the messages in d. */
 cg_netlist *cg_cli_array_load(const cg_cli_array *x, const char *templates,
@@ -128,6 +131,30 @@ double cg_cli_cmp_throughput(const json_t *recs, const json_t *kernels,
                              const char *label);
 void cg_cli_cmp_table(const cg_cli_array *arr, int narr, const json_t *recs,
                       FILE *out);
+
+/* ---- what the report sets apart (compare_chart.c) ----------------------- */
+
+/* The lowest II an open row leaves possible ("open: II 2, 4..5" gives 2):
+ * its II is only an upper bound, the least II is at least this.  0 when
+ * the row's proof is not open. */
+int cg_cli_cmp_open_bound(const json_t *rec);
+/* A row that says what the kernel's II is: there, not open, not
+ * interrupted. */
+bool cg_cli_cmp_settled(const json_t *rec);
+
+/* An array's kernels summed up for the report: the mean of 1/II is over
+ * the settled kernels only (0 for one settled as not mapped), the others
+ * are counted (kernels - settled), never averaged in. */
+typedef struct cg_cli_cmp_sum {
+    int kernels, mapped, optimal, settled;
+    double mean;          /* iterations per cycle over the settled ones */
+} cg_cli_cmp_sum;
+void cg_cli_cmp_summarize(const json_t *recs, const json_t *ks,
+                          const char *label, cg_cli_cmp_sum *s);
+/* "benchmark/loop" of a kernel's record. */
+void cg_cli_cmp_kernel_name(const json_t *k, char *buf, size_t n);
+/* s with &, <, > and " escaped, for HTML text and attribute values. */
+void cg_cli_html_esc(FILE *f, const char *s);
 
 /* ---- the HTML report (compare_report.c) --------------------------------- */
 

@@ -202,7 +202,20 @@ void cg_cli_arrays_free(cg_cli_array *v, int n)
     for (int i = 0; i < n; i++) {
         free(v[i].label);
         free(v[i].params);
+        free(v[i].why);
     }
+}
+
+void cg_cli_array_why(cg_cli_array *x, const char *line)
+{
+    size_t old = x->why ? strlen(x->why) : 0, n = strlen(line);
+    char *s = realloc(x->why, old + n + 2);
+    if (!s)
+        return; /* the report then says less, the run's output all */
+    if (old)
+        s[old++] = '\n';
+    memcpy(s + old, line, n + 1);
+    x->why = s;
 }
 
 /* ---- setting an attribute of <architecture> ----------------------------- */

@@ -192,6 +192,12 @@ static void arrays_of(merged *m)
         cg_cli_array *x = &m->arr[i];
         x->label = strdup(field_str(a, "label"));
         x->ok = json_is_true(json_object_get(a, "ok"));
+        size_t k;
+        json_t *msg;
+        json_array_foreach(json_object_get(a, "messages"), k, msg)
+            if (!x->ok && json_is_string(msg) &&
+                strstr(json_string_value(msg), ": error: "))
+                cg_cli_array_why(x, json_string_value(msg));
         x->cost.funcunits = (int)json_integer_value(json_object_get(c,
                                                                 "funcunits"));
         x->cost.fu_weight = json_number_value(json_object_get(c,

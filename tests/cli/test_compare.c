@@ -23,16 +23,14 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "run_cgramap.h"
-
-#include <libxml/parser.h>
-#include <libxml/xpath.h>
-#include <libxml/xpathInternals.h>
+#include "json_rows.h"
+#include "chart_check.h"
 
 #define A4 "benchmarks/archs/default_4x4.xml"
 #define A6 "benchmarks/archs/default_6x6.xml"
 #define SUM "benchmarks/microbench/sum"
 #define DOT "benchmarks/microbench/dot"
+#define HIST "benchmarks/microbench/histogram"
 
 static char tmp[64];
 
@@ -88,71 +86,7 @@ static long long num(const json_t *o, const char *key)
     return json_integer_value(json_object_get(o, key));
 }
 
-/* ---- the SVG charts ----------------------------------------------------- */
-
-typedef struct shape {
-    char kernel[64], array[64];
-    double value, x, y, w, h;
-} shape;
-
-static double attr_d(xmlNode *n, const char *a)
-{
-    xmlChar *v = xmlGetProp(n, BAD_CAST a);
-    assert_non_null(v);
-    double x = strtod((const char *)v, NULL);
-    xmlFree(v);
-    return x;
-}
-
-static void attr_s(xmlNode *n, const char *a, char *buf, size_t cap)
-{
-    xmlChar *v = xmlGetProp(n, BAD_CAST a);
-    snprintf(buf, cap, "%s", v ? (const char *)v : "");
-    xmlFree(v);
-}
-
-/* The elements matching xpath in the SVG at path (bars, or points with
- * cx, cy as x, y) and its viewBox width and height. */
-static int svg_shapes(const char *path, const char *xpath, shape *out,
-                      int max, double *vw, double *vh)
-{
-    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
-    assert_non_null(doc);
-    xmlNode *root = xmlDocGetRootElement(doc);
-    char vb[64];
-    attr_s(root, "viewBox", vb, sizeof vb);
-    double x0, y0;
-    assert_int_equal(sscanf(vb, "%lf %lf %lf %lf", &x0, &y0, vw, vh), 4);
-    assert_true(x0 == 0 && y0 == 0);
-    xmlXPathContext *x = xmlXPathNewContext(doc);
-    xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
-    xmlXPathObject *o = xmlXPathEvalExpression(BAD_CAST xpath, x);
-    assert_non_null(o);
-    int n = o->nodesetval ? o->nodesetval->nodeNr : 0;
-    assert_true(n <= max);
-    for (int i = 0; i < n; i++) {
-        xmlNode *e = o->nodesetval->nodeTab[i];
-        shape *s = &out[i];
-        attr_s(e, "data-kernel", s->kernel, sizeof s->kernel);
-        attr_s(e, "data-array", s->array, sizeof s->array);
-        s->value = attr_d(e, "data-value");
-        bool circle = strcmp((const char *)e->name, "circle") == 0;
-        s->x = attr_d(e, circle ? "cx" : "x");
-        s->y = attr_d(e, circle ? "cy" : "y");
-        s->w = circle ? 0 : attr_d(e, "width");
-        s->h = circle ? 0 : attr_d(e, "height");
-    }
-    xmlXPathFreeObject(o);
-    xmlXPathFreeContext(x);
-    xmlFreeDoc(doc);
-    return n;
-}
-
-static void inside(const shape *s, double vw, double vh)
-{
-    assert_true(s->x >= 0 && s->x + s->w <= vw);
-    assert_true(s->y >= 0 && s->y + s->h <= vh);
-}
+/* ---- the SVG charts (chart_check.h reads them) ------------------------ */
 
 /* The record of kernel/array in recs. */
 static const json_t *rec_of(const json_t *recs, const char *kernel,
@@ -178,12 +112,18 @@ static void check_ii_chart(const char *dir, const json_t *recs)
     double vw, vh;
     char path[256];
     snprintf(path, sizeof path, "%s/ii.svg", dir);
-    int n = svg_shapes(path, "//s:rect[@class='bar']", b, 16, &vw, &vh);
+    int n = svg_shapes(path, "//s:rect[contains(@class,'bar')]", b, 16, &vw,
+                       &vh);
     assert_int_equal(n, 4);
-    double top = 0; /* the axis ends at the highest II */
+    double max = 0;
     for (int i = 0; i < n; i++)
-        top = fmax(top, b[i].value);
+        max = fmax(max, b[i].value);
+    check_round_ticks(path, "//s:text[@class='tick']", max);
+    char ticks[32][64]; /* the bars' scale ends at the last tick */
+    double top = atof(ticks[svg_texts(path, "//s:text[@class='tick']",
+                                      ticks, 32) - 1]);
     for (int i = 0; i < n; i++) {
+        assert_string_equal(b[i].cls, "bar"); /* all at their MII */
         inside(&b[i], vw, vh);
         assert_true(fabs(b[i].h - 200 * b[i].value / top) < 0.01);
         assert_true(b[i].value == num(rec_of(recs, b[i].kernel, b[i].array),
@@ -207,7 +147,8 @@ static void check_cycles_chart(const char *dir, const json_t *recs)
     double vw, vh;
     char path[256];
     snprintf(path, sizeof path, "%s/cycles.svg", dir);
-    int n = svg_shapes(path, "//s:rect[@class='bar']", b, 16, &vw, &vh);
+    int n = svg_shapes(path, "//s:rect[contains(@class,'bar')]", b, 16, &vw,
+                       &vh);
     assert_int_equal(n, 4);
     for (int i = 0; i < n; i += 2) {
         inside(&b[i], vw, vh);
@@ -222,12 +163,13 @@ static void check_cycles_chart(const char *dir, const json_t *recs)
     }
 }
 
-/* cost.svg: a point per array, its cost as counted, the cheaper left. */
+/* cost.svg: a point per array, its cost as counted, the cheaper left,
+ * each named beside it; round ticks on both axes. */
 static void check_cost_chart(const char *dir)
 {
     shape p[4];
     double vw, vh;
-    char path[256];
+    char path[256], labels[4][64];
     snprintf(path, sizeof path, "%s/cost.svg", dir);
     int n = svg_shapes(path, "//s:circle[@class='point']", p, 4, &vw, &vh);
     assert_int_equal(n, 2);
@@ -238,7 +180,35 @@ static void check_cost_chart(const char *dir)
     assert_true(p[0].x < p[1].x);
     assert_true(p[0].value == 1.0 && p[1].value == 1.0); /* both at II 1 */
     assert_true(fabs(p[0].y - p[1].y) < 0.01);
+    assert_int_equal(svg_texts(path, "//s:text[@class='label']", labels, 4),
+                     2);
+    assert_string_equal(labels[0], "default_4x4.xml");
+    assert_string_equal(labels[1], "default_6x6.xml");
+    check_round_ticks(path, "//s:text[@class='tick x']", 874.0);
+    check_round_ticks(path, "//s:text[@class='tick y']", 1.0);
 }
+
+#ifdef CG_CHROMIUM
+/* Write page (HTML) as abs/name.html and have Chromium take its
+ * screenshot, w x h CSS pixels at one pixel each, into abs/name.png;
+ * that path in png. */
+static void shot(const char *abs, const char *name, const char *page,
+                 int w, int h, char *png, size_t cap)
+{
+    char html[PATH_MAX + 16], cmd[3 * PATH_MAX];
+    snprintf(html, sizeof html, "%s/%s.html", abs, name);
+    snprintf(png, cap, "%s/%s.png", abs, name);
+    FILE *f = fopen(html, "w");
+    assert_non_null(f);
+    fputs(page, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' --headless --no-sandbox --disable-gpu "
+             "--hide-scrollbars --force-device-scale-factor=1 "
+             "--window-size=%d,%d --screenshot='%s' 'file://%s' "
+             ">/dev/null 2>&1", CG_CHROMIUM, w, h, png, html);
+    assert_int_equal(system(cmd), 0);
+}
+#endif
 
 /* Chromium renders the page: its screenshot is no blank page's.  Without
  * Chromium the check fails and says why: a report nobody looked at is not
@@ -246,27 +216,22 @@ static void check_cost_chart(const char *dir)
 static void check_screenshot(const char *dir)
 {
 #ifdef CG_CHROMIUM
-    char abs[PATH_MAX], cmd[3 * PATH_MAX];
+    char abs[PATH_MAX], png[PATH_MAX + 16], *page;
+    size_t n;
     assert_non_null(realpath(dir, abs));
-    const char *pages[2][2] = {{"index.html", "page.png"},
-                               {"blank.html", "blank.png"}};
-    FILE *f = fopen(in_tmp("report/blank.html"), "w");
-    assert_non_null(f);
-    fputs("<!DOCTYPE html><html><body></body></html>\n", f);
-    fclose(f);
+    snprintf(png, sizeof png, "%s/index.html", abs);
+    assert_non_null(page = cg_slurp(png, &n));
+    const char *pages[2] = {page, "<!DOCTYPE html><html><body></body>"
+                                  "</html>\n"};
     long size[2];
     for (int i = 0; i < 2; i++) {
-        snprintf(cmd, sizeof cmd, "'%s' --headless --no-sandbox "
-                 "--disable-gpu --hide-scrollbars --window-size=1100,1900 "
-                 "--screenshot='%s/%s' 'file://%s/%s' >/dev/null 2>&1",
-                 CG_CHROMIUM, abs, pages[i][1], abs, pages[i][0]);
-        assert_int_equal(system(cmd), 0);
-        char png[PATH_MAX + 16];
-        snprintf(png, sizeof png, "%s/%s", abs, pages[i][1]);
+        shot(abs, i ? "blank" : "page", pages[i], 1100, 1900, png,
+             sizeof png);
         struct stat st;
         assert_int_equal(stat(png, &st), 0);
         size[i] = (long)st.st_size;
     }
+    free(page);
     /* tables, charts and text compress far worse than white */
     if (size[0] <= 5 * size[1])
         fail_msg("screenshot of the report: %ld bytes, of a blank page: %ld",
@@ -350,6 +315,98 @@ static void test_two_arrays(void **state)
     json_decref(recs);
 }
 
+/* Chromium draws ii.svg alone, one pixel per SVG unit, and an open bar
+ * must not look like an optimal one: the optimal bar is one colour (95%
+ * of its inner pixels or more), the open bar hatched (its main colour on
+ * less than 75%, white on a fifth or more).  Both bars are of one array,
+ * in one colour, so only the hatching can tell them apart. */
+static void check_bars_look_apart(const char *dir, const shape *open,
+                                  const shape *opt, double vw, double vh)
+{
+#if defined(CG_CHROMIUM) && defined(CG_PNG)
+    char abs[PATH_MAX], png[PATH_MAX + 16];
+    assert_non_null(realpath(dir, abs));
+    shot(abs, "bars", "<!DOCTYPE html><html><body style=\"margin:0\"><img "
+         "src=\"ii.svg\" style=\"display:block\"></body></html>\n",
+         (int)vw, (int)vh, png, sizeof png);
+    int w, h;
+    uint8_t *px = png_rgba(png, &w, &h);
+    bar_look a = bar_pixels(px, w, h, open), b = bar_pixels(px, w, h, opt);
+    free(px);
+    if (!(b.main >= 0.95 && a.main < 0.75 && a.white >= 0.2))
+        fail_msg("%s: the open bar and the optimal bar look alike: main "
+                 "colour on %.0f%% and %.0f%% of their pixels, white on "
+                 "%.0f%% and %.0f%%", png, 100 * a.main, 100 * b.main,
+                 100 * a.white, 100 * b.white);
+#else
+    (void)dir, (void)open, (void)opt, (void)vw, (void)vh;
+    fail_msg("no chromium or libpng at configure time, so the report's "
+             "bars cannot be looked at: install them (scripts/setup.sh "
+             "does) and configure again");
+#endif
+}
+
+/* sum mapped at II 2 with II 1 not tried is open; histogram at its MII 2
+ * is optimal.  The report sets the open row apart everywhere: a hatched,
+ * outlined bar with its bound (>= 1) marked, that a screenshot tells from
+ * the optimal one; a hollow point whose mean leaves it out and whose
+ * label counts it; its row marked in the table, with the terminal's
+ * columns, and linked to its reason. */
+static void test_open_rows(void **state)
+{
+    (void)state;
+    const char *dir = in_tmp("oreport"), *json = in_tmp("open.json");
+    const char *args[] = {"--arch", A4, "--ii", "2", "--steps", "300",
+                          "--json", json, "--report", dir, SUM, HIST, NULL};
+    json_t *recs = rows_of(args, json);
+    const json_t *sum = json_array_get(recs, 0);
+    assert_string_equal(str(sum, "proof"), "open: II 1");
+    assert_string_equal(str(json_array_get(recs, 1), "proof"), "optimal");
+    char path[256], text[4][64];
+    shape b[4];
+    double vw, vh;
+    snprintf(path, sizeof path, "%s/ii.svg", dir);
+    assert_int_equal(svg_shapes(path, "//s:rect[contains(@class,'bar')]", b,
+                                4, &vw, &vh), 2);
+    assert_string_equal(b[0].kernel, "sum/sum");
+    assert_string_equal(b[0].cls, "bar open");
+    assert_true(b[0].bound == 1 && b[0].value == 2);
+    assert_string_equal(b[1].cls, "bar");
+    assert_true(b[1].bound == 0 && b[1].value == 2);
+    assert_int_equal(svg_texts(path, "//s:text[@class='bound']", text, 4), 1);
+    assert_string_equal(text[0], "\xe2\x89\xa5" "1");
+    snprintf(path, sizeof path, "%s/cost.svg", dir);
+    shape p[2];
+    assert_int_equal(svg_shapes(path, "//s:circle[@class='point']", p, 2,
+                                &vw, &vh), 1);
+    assert_true(p[0].value == 0.5); /* histogram's 1/2; sum left out */
+    assert_int_equal(svg_texts(path, "//s:text[@class='label']", text, 4), 1);
+    assert_string_equal(text[0], "default_4x4.xml (1 open)");
+    static char page[1 << 16];
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    slurp(path, page, sizeof page);
+    assert_non_null(strstr(page, "<td>2 of 2</td><td>1</td><td>1</td>"
+                                 "<td>0.500 over 1</td></tr>"));
+    char want[1024];
+    snprintf(want, sizeof want, "<tr class=\"open\"><td>sum/sum</td><td "
+             "class=\"l\">default_4x4.xml</td><td class=\"l\">mapped</td>"
+             "<td>2</td><td>1</td><td class=\"l\"><a href=\"#open-1\">open: "
+             "II 1</a></td><td>0.500</td><td>%lld/16</td><td>%.0f%%</td>"
+             "<td>%lld</td><td>%lld</td><td>%lld</td><td>1</td><td>yes</td>"
+             "</tr>", num(sum, "funcunits"),
+             100 * json_number_value(json_object_get(sum, "fu_util")),
+             num(sum, "cycles"), num(sum, "dma_cycles"), num(sum, "stalls"));
+    assert_non_null(strstr(page, want));
+    snprintf(want, sizeof want, "<li id=\"open-1\"><b>sum/sum on "
+             "default_4x4.xml</b>: %s</li>", str(sum, "proof_hint"));
+    assert_non_null(strstr(page, want));
+    snprintf(path, sizeof path, "%s/ii.svg", dir);
+    double w0, h0;
+    svg_shapes(path, "//s:rect[contains(@class,'bar')]", b, 4, &w0, &h0);
+    check_bars_look_apart(dir, &b[0], &b[1], w0, h0);
+    json_decref(recs);
+}
+
 /* Two --param: their product, the first varying slowest, each named by
  * its values; the instances whose stamp does not tile are not read, the
  * others run, the exit status is 1. */
@@ -418,6 +475,13 @@ static void test_unreadable_array(void **state)
     char rows[8][256];
     assert_int_equal(table_rows(r.out, rows, 8), 1);
     assert_non_null(strstr(r.out, "\nbad.xml                  not read\n"));
+    /* the page says why, with the reader's first error */
+    static char page[1 << 16];
+    char want[512];
+    slurp(in_tmp("ureport/index.html"), page, sizeof page);
+    snprintf(want, sizeof want, "<td colspan=\"11\" class=\"why\">not "
+             "read: %.*s</td>", (int)strcspn(r.err, "\n"), r.err);
+    assert_non_null(strstr(page, want));
     json_error_t e;
     json_t *recs = json_load_file(json, 0, &e);
     assert_non_null(recs);
@@ -571,6 +635,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_arrays),
+        cmocka_unit_test(test_open_rows),
         cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_unreadable_array),
         cmocka_unit_test(test_array_mapping_nothing),
