@@ -148,6 +148,7 @@ bool cg_cli_cmp_settled(const json_t *rec);
 typedef struct cg_cli_cmp_sum {
     int kernels, mapped, optimal, settled;
     double mean;          /* iterations per cycle over the settled ones */
+    double mean_all;      /* over all kernels: with open ones, a floor */
 } cg_cli_cmp_sum;
 void cg_cli_cmp_summarize(const json_t *recs, const json_t *ks,
                           const char *label, cg_cli_cmp_sum *s);

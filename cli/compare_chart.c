@@ -70,6 +70,7 @@ void cg_cli_cmp_summarize(const json_t *recs, const json_t *ks,
         const json_t *rec = cg_cli_cmp_find(recs, k, label);
         int ii = cg_cli_cmp_ii(rec);
         s->kernels++;
+        s->mean_all += ii ? 1.0 / ii : 0;
         s->mapped += ii > 0;
         s->optimal += ii > 0 &&
                       strncmp(cg_cli_cmp_str(rec, "proof"), "optimal", 7) == 0;
@@ -79,6 +80,7 @@ void cg_cli_cmp_summarize(const json_t *recs, const json_t *ks,
         sum += ii ? 1.0 / ii : 0;
     }
     s->mean = s->settled ? sum / s->settled : 0;
+    s->mean_all = s->kernels ? s->mean_all / s->kernels : 0;
 }
 
 /* ---- round axes --------------------------------------------------------- */
@@ -436,20 +438,28 @@ static void point(FILE *f, const cg_cli_array *x, int a,
                   placed *done)
 {
     int open = s->kernels - s->settled;
+    double y = s->settled ? s->mean : s->mean_all;
     double cx = LEFT + SC_W * x->cost.total / ax->top;
-    double cy = TOP + SC_H - SC_H * s->mean / ay->top;
+    double cy = TOP + SC_H - SC_H * y / ay->top;
     fputs("<circle class=\"point\" data-array=\"", f);
     esc(f, x->label);
     fprintf(f, "\" data-cost=\"%.1f\" data-value=\"%.4f\" data-open=\"%d\" "
             "cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\" stroke=\"%s\" "
-            "stroke-width=\"2\"><title>", x->cost.total, s->mean, open, cx,
+            "stroke-width=\"2\"><title>", x->cost.total, y, open, cx,
             cy, open ? "#fff" : palette[a % NCOLORS], palette[a % NCOLORS]);
     esc(f, x->label);
-    fprintf(f, ": cost %.1f, %.3f iterations per cycle over %d settled "
-            "kernel%s, %d open</title></circle>\n", x->cost.total, s->mean,
-            s->settled, s->settled == 1 ? "" : "s", open);
+    if (s->settled)
+        fprintf(f, ": cost %.1f, %.3f iterations per cycle over %d settled "
+                "kernel%s, %d open", x->cost.total, y, s->settled,
+                s->settled == 1 ? "" : "s", open);
+    else /* an open II may only go down: the mean can only go up */
+        fprintf(f, ": cost %.1f, no kernel settled; at least %.3f "
+                "iterations per cycle", x->cost.total, y);
+    fputs("</title></circle>\n", f);
     char text[300];
-    if (open)
+    if (!s->settled)
+        snprintf(text, sizeof text, "%s (all open: at least)", x->label);
+    else if (open)
         snprintf(text, sizeof text, "%s (%d open)", x->label, open);
     else
         snprintf(text, sizeof text, "%s", x->label);
@@ -468,7 +478,7 @@ void cg_cli_chart_cost(const cg_cli_array *all, int nall, const json_t *recs,
     for (int a = 0; a < narr; a++) {
         cg_cli_cmp_summarize(recs, ks, arr[a].label, &sum[a]);
         cmax = fmax(cmax, arr[a].cost.total);
-        tmax = fmax(tmax, sum[a].mean);
+        tmax = fmax(tmax, fmax(sum[a].mean, sum[a].mean_all));
     }
     axis ax = axis_of(cmax), ay = axis_of(tmax > 0 ? tmax : 1);
     int w = LEFT + SC_W + LEGEND_W, h = TOP + SC_H + 50;

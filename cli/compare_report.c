@@ -58,11 +58,15 @@ static void arrays_table(FILE *f, const page *p, const json_t *ks)
         const cg_cli_cost *c = &x->cost;
         fprintf(f, "</td><td>%.1f</td><td>%d</td><td>%.1f</td><td>%d</td>"
                 "<td>%d</td><td>%d</td><td>%lld</td><td>%d of %d</td>"
-                "<td>%d</td><td>%d</td><td>%.3f over %d</td></tr>\n",
-                c->total, c->funcunits, c->fu_weight, c->muxes,
-                c->mux_inputs, c->registers, (long long)c->mem_bytes,
-                s.mapped, s.kernels, s.optimal, s.kernels - s.settled,
-                s.mean, s.settled);
+                "<td>%d</td><td>%d</td>", c->total, c->funcunits,
+                c->fu_weight, c->muxes, c->mux_inputs, c->registers,
+                (long long)c->mem_bytes, s.mapped, s.kernels, s.optimal,
+                s.kernels - s.settled);
+        if (s.settled)
+            fprintf(f, "<td>%.3f over %d</td></tr>\n", s.mean, s.settled);
+        else /* open IIs may only go down, the mean only up */
+            fprintf(f, "<td>none settled (all: at least %.3f)</td></tr>\n",
+                    s.mean_all);
     }
     fputs("</table>\n", f);
 }
