@@ -272,6 +272,11 @@ void cg_netlist_layout(const cg_netlist *nl, double *xy, double size[2]);
  * cg_netlist_layout's points (inputscale=72), one outline per block, every
  * connection an arrow.  Render with `neato -Tsvg`. */
 int cg_netlist_write_dot(const cg_netlist *nl, FILE *out);
+/* Graphviz picture of the array at the PE level: one box per block on the
+ * grid (its name, its FuncUnits' op classes, its other units), one
+ * straight arrow per pair of connected blocks (two heads when values flow
+ * both ways), so that diagonal links are diagonal.  `neato -Tsvg`. */
+int cg_netlist_write_pe_dot(const cg_netlist *nl, FILE *out);
 
 #ifdef __cplusplus
 }

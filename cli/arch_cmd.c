@@ -14,14 +14,19 @@
 
 typedef struct arch_opts {
     const char *arch, *templates, *dot, *svg;
+    bool pe;      /* --level pe: one box per block */
 } arch_opts;
 
 static void arch_help(void)
 {
     printf("Usage: cgramap arch [--arch FILE.xml [--templates T.xml]]"
            " [--dot OUT.dot] [--svg OUT.svg]\n"
+           "                    [--level prim|pe]\n"
            "Flatten an architecture (the embedded default without --arch)"
-           " and print its summary.\n");
+           " and print its summary.\n"
+           "--level pe draws one box per block and one arrow per pair of "
+           "connected blocks\n(default prim: every primitive and "
+           "connection).\n");
 }
 
 /* 0 = run, 1 = help printed, 2 = usage error printed. */
@@ -32,6 +37,7 @@ static int arch_parse(int argc, char **argv, arch_opts *o)
         {"templates", required_argument, NULL, 't'},
         {"dot", required_argument, NULL, 'd'},
         {"svg", required_argument, NULL, 's'},
+        {"level", required_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -45,6 +51,14 @@ static int arch_parse(int argc, char **argv, arch_opts *o)
         case 't': o->templates = optarg; break;
         case 'd': o->dot = optarg; break;
         case 's': o->svg = optarg; break;
+        case 'l':
+            if (strcmp(optarg, "pe") != 0 && strcmp(optarg, "prim") != 0) {
+                fprintf(stderr, "cgramap arch: Invalid value for --level: "
+                        "%s (prim or pe)\n", optarg);
+                return 2;
+            }
+            o->pe = strcmp(optarg, "pe") == 0;
+            break;
         case 'h': arch_help(); return 1;
         case ':':
             fprintf(stderr, "cgramap arch: option '%s' needs a value\n",
@@ -73,19 +87,26 @@ static int dot_writer(void *nl, FILE *f)
     return cg_netlist_write_dot(nl, f);
 }
 
+static int pe_dot_writer(void *nl, FILE *f)
+{
+    return cg_netlist_write_pe_dot(nl, f);
+}
+
 static int summary_writer(void *nl, FILE *f)
 {
     return cg_netlist_summary(nl, f);
 }
 
-static int write_dot(const cg_netlist *nl, const char *path)
+static int write_dot(const cg_netlist *nl, const char *path, bool pe)
 {
-    return cg_cli_write_file(path, dot_writer, (void *)nl);
+    return cg_cli_write_file(path, pe ? pe_dot_writer : dot_writer,
+                             (void *)nl);
 }
 
-static int write_svg(const cg_netlist *nl, const char *path)
+static int write_svg(const cg_netlist *nl, const char *path, bool pe)
 {
-    return cg_cli_write_svg(path, dot_writer, (void *)nl);
+    return cg_cli_write_svg(path, pe ? pe_dot_writer : dot_writer,
+                            (void *)nl);
 }
 
 cg_netlist *cg_cli_load_netlist(const char *arch, const char *templates,
@@ -109,8 +130,8 @@ int cg_cli_arch(int argc, char **argv)
     int rc = nl ? 0 : 1;
     if (nl) {
         if (cg_cli_write_file("-", summary_writer, nl) != 0) rc = 1;
-        if (o.dot && write_dot(nl, o.dot) != 0) rc = 1;
-        if (o.svg && write_svg(nl, o.svg) != 0) rc = 1;
+        if (o.dot && write_dot(nl, o.dot, o.pe) != 0) rc = 1;
+        if (o.svg && write_svg(nl, o.svg, o.pe) != 0) rc = 1;
     }
     cg_netlist_destroy(nl);
     cg_diags_destroy(d);

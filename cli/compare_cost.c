@@ -10,27 +10,20 @@
 
 #include <string.h>
 
-/* The hardware classes of a FuncUnit's op set, relative to a 32-bit
- * adder: ops of one class share its datapath, so a class counts once. */
-static const struct { cg_opset ops; double weight; } op_classes[] = {
-    {CG_OPSET(CG_OP_ADD) | CG_OPSET(CG_OP_SUB) | CG_OPSET(CG_OP_ICMP) |
-     CG_OPSET(CG_OP_GEP), 1},
-    {CG_OPSET(CG_OP_AND) | CG_OPSET(CG_OP_OR) | CG_OPSET(CG_OP_XOR), 0.5},
-    {CG_OPSET(CG_OP_SHL) | CG_OPSET(CG_OP_ASHR) | CG_OPSET(CG_OP_LSHR), 1},
-    {CG_OPSET(CG_OP_MUL), 4},
-    {CG_OPSET(CG_OP_SDIV) | CG_OPSET(CG_OP_UDIV) | CG_OPSET(CG_OP_SREM) |
-     CG_OPSET(CG_OP_UREM), 8},
-    {CG_OPSET(CG_OP_SELECT), 0.25},
-    {CG_OPSET(CG_OP_TRUNC) | CG_OPSET(CG_OP_SEXT) | CG_OPSET(CG_OP_ZEXT),
-     0.25},
+/* A FuncUnit's op classes relative to a 32-bit adder: ops of one class
+ * share its datapath, so a class counts once. */
+static const double class_weight[CG_OPC_COUNT] = {
+    [CG_OPC_ADD] = 1, [CG_OPC_LOGIC] = 0.5, [CG_OPC_SHIFT] = 1,
+    [CG_OPC_MUL] = 4, [CG_OPC_DIV] = 8, [CG_OPC_SELECT] = 0.25,
+    [CG_OPC_EXT] = 0.25,
 };
 
 static double fu_weight(const cg_prim_params *p)
 {
     double w = 0;
-    for (size_t i = 0; i < sizeof op_classes / sizeof op_classes[0]; i++)
-        if (p->ops & op_classes[i].ops)
-            w += op_classes[i].weight;
+    for (int c = 0; c < CG_OPC_COUNT; c++)
+        if (p->ops & cg_op_class_ops((cg_op_class)c))
+            w += class_weight[c];
     return w * p->width / 32.0;
 }
 

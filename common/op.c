@@ -176,3 +176,30 @@ bool cg_op_eval(cg_op op, cg_pred pred, int width, int from_width,
     *result = cg_trunc(r, w);
     return true;
 }
+
+cg_opset cg_op_class_ops(cg_op_class c)
+{
+    static const cg_opset ops[CG_OPC_COUNT] = {
+        [CG_OPC_ADD] = CG_OPSET(CG_OP_ADD) | CG_OPSET(CG_OP_SUB) |
+                       CG_OPSET(CG_OP_ICMP) | CG_OPSET(CG_OP_GEP),
+        [CG_OPC_LOGIC] = CG_OPSET(CG_OP_AND) | CG_OPSET(CG_OP_OR) |
+                         CG_OPSET(CG_OP_XOR),
+        [CG_OPC_SHIFT] = CG_OPSET(CG_OP_SHL) | CG_OPSET(CG_OP_ASHR) |
+                         CG_OPSET(CG_OP_LSHR),
+        [CG_OPC_MUL] = CG_OPSET(CG_OP_MUL),
+        [CG_OPC_DIV] = CG_OPSET(CG_OP_SDIV) | CG_OPSET(CG_OP_UDIV) |
+                       CG_OPSET(CG_OP_SREM) | CG_OPSET(CG_OP_UREM),
+        [CG_OPC_SELECT] = CG_OPSET(CG_OP_SELECT),
+        [CG_OPC_EXT] = CG_OPSET(CG_OP_TRUNC) | CG_OPSET(CG_OP_SEXT) |
+                       CG_OPSET(CG_OP_ZEXT),
+    };
+    return (unsigned)c < CG_OPC_COUNT ? ops[c] : 0;
+}
+
+const char *cg_op_class_name(cg_op_class c)
+{
+    static const char *const names[CG_OPC_COUNT] = {
+        "add", "logic", "shift", "mul", "div", "select", "ext",
+    };
+    return (unsigned)c < CG_OPC_COUNT ? names[c] : "?";
+}

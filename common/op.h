@@ -56,6 +56,20 @@ typedef enum cg_op {
 typedef uint64_t cg_opset;
 #define CG_OPSET(op) ((cg_opset)1 << (op))
 
+/* The hardware classes of a FuncUnit's ops: the ops of one class share
+ * its datapath (an adder computes add, sub, icmp and gep), so a class is
+ * what a picture names and a cost counts once. */
+typedef enum cg_op_class {
+    CG_OPC_ADD,     /* add, sub, icmp, gep */
+    CG_OPC_LOGIC,   /* and, or, xor */
+    CG_OPC_SHIFT,   /* shl, ashr, lshr */
+    CG_OPC_MUL,
+    CG_OPC_DIV,     /* sdiv, udiv, srem, urem */
+    CG_OPC_SELECT,
+    CG_OPC_EXT,     /* trunc, sext, zext */
+    CG_OPC_COUNT
+} cg_op_class;
+
 typedef enum cg_pred {
     CG_PRED_NONE, /* not an icmp */
     CG_PRED_EQ,
@@ -82,6 +96,11 @@ int cg_op_arity(cg_op op);
 bool cg_op_commutative(cg_op op);
 /* A comma-free, space-separated list of every canonical name, for messages. */
 const char *cg_op_all_names(void);
+
+/* The ops of class c; its short name ("add", "logic", "shift", "mul",
+ * "div", "select", "ext"). */
+cg_opset cg_op_class_ops(cg_op_class c);
+const char *cg_op_class_name(cg_op_class c);
 
 const char *cg_pred_name(cg_pred p);          /* "eq", "slt", ... */
 bool cg_pred_parse(const char *name, cg_pred *p);

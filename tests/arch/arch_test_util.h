@@ -18,18 +18,19 @@
 #include "common/util.h"
 #include "tests/common/golden.h"
 
-enum { AS_WRITE, AS_SUMMARY, AS_DOT };
+enum { AS_WRITE, AS_SUMMARY, AS_DOT, AS_PE_DOT };
 
-/* The netlist written to f in one of the three forms; the writer's
+/* The netlist written to f in one of the four forms; the writer's
  * result. */
 static inline int nl_write(const cg_netlist *nl, int form, FILE *f)
 {
     return form == AS_WRITE     ? cg_netlist_write(nl, f)
            : form == AS_SUMMARY ? cg_netlist_summary(nl, f)
-                                : cg_netlist_write_dot(nl, f);
+           : form == AS_DOT     ? cg_netlist_write_dot(nl, f)
+                                : cg_netlist_write_pe_dot(nl, f);
 }
 
-/* The netlist as text in one of the three forms. */
+/* The netlist as text in one of the four forms. */
 static inline char *nl_text(const cg_netlist *nl, int form)
 {
     char *buf = NULL;

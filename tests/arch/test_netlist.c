@@ -70,6 +70,9 @@ static void test_forms(void **state)
     t = nl_text(nl, AS_DOT);
     check_golden("netlist_small.dot", t);
     free(t);
+    t = nl_text(nl, AS_PE_DOT);
+    check_golden("netlist_small_pe.dot", t);
+    free(t);
     cg_netlist_destroy(nl);
     cg_diags_destroy(d);
 }
@@ -81,7 +84,7 @@ static void test_writers_full(void **state)
     (void)state;
     cg_diags *d = cg_diags_create();
     cg_netlist *nl = small(d);
-    for (int form = AS_WRITE; form <= AS_DOT; form++) {
+    for (int form = AS_WRITE; form <= AS_PE_DOT; form++) {
         FILE *f = fopen("/dev/full", "w");
         assert_non_null(f);
         errno = 0;

@@ -243,6 +243,75 @@ static void test_arch_svg(void **state)
 
 /* Without neato on the PATH, --svg says what to install and leaves no
  * file; the summary is still printed. */
+/* The id of the box of block_ROW_COL in a --level pe dot source, -1. */
+static int pe_id(const char *dot, int row, int col)
+{
+    char key[64];
+    snprintf(key, sizeof key, " [label=\"block_%d_%d\"", row, col);
+    const char *s = strstr(dot, key);
+    int id = -1;
+    while (s && s > dot && s[-1] != 'b')
+        s--;
+    if (s && s > dot)
+        sscanf(s, "%d", &id);
+    return id;
+}
+
+/* cgramap arch --level pe: one box per block at its grid point (16 on
+ * hetero_4x4), each labelled with its FuncUnit's op classes (hetero_4x4
+ * multiplies in a checkerboard) and its other units; one arrow per pair
+ * of connected blocks, so diagonal.xml's diagonal and anti-diagonal
+ * neighbours are linked by two-headed arrows.  A bad --level is a usage
+ * error. */
+static void test_arch_pe_svg(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_cli_peXXXXXX", dot[64], svg[64], cmd[96];
+    static char src[65536];
+    assert_non_null(mkdtemp(dir));
+    snprintf(dot, sizeof dot, "%s/pe.dot", dir);
+    snprintf(svg, sizeof svg, "%s/pe.svg", dir);
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "arch", "--arch", "benchmarks/archs/hetero_4x4.xml", "--level", "pe",
+        "--dot", dot, "--svg", svg, NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_int_equal(svg_check_positions(dot, svg), 16);
+    slurp(dot, src, sizeof src);
+    assert_non_null(strstr(src, "  b0 [label=\"block_0_0\" + \"\\nadd logic "
+                                "mul\" + \"\\nreg\", tooltip=\"block_0_0\", "
+                                "fillcolor=lightblue, pos=\"0,0!\"];\n"));
+    assert_non_null(strstr(src, "  b1 [label=\"block_0_1\" + \"\\nadd logic"
+                                "\" + \"\\nreg\", tooltip=\"block_0_1\", "
+                                "fillcolor=lightblue, pos=\"170,0!\"];\n"));
+    run_cgramap(&r, (const char *const[]){
+        "arch", "--arch", "benchmarks/archs/diagonal.xml", "--level", "pe",
+        "--dot", dot, "--svg", svg, NULL});
+    assert_int_equal(r.status, 0);
+    slurp(dot, src, sizeof src);
+    svg_box *e;
+    int ne = svg_boxes(svg, "edge", &e);
+    const int pairs[2][4] = {{1, 1, 2, 2}, {1, 2, 2, 1}};
+    for (int i = 0; i < 2; i++) {
+        int a = pe_id(src, pairs[i][0], pairs[i][1]),
+            b = pe_id(src, pairs[i][2], pairs[i][3]);
+        char line[64], title[32];
+        assert_true(a >= 0 && b > a);
+        snprintf(line, sizeof line, "\n  b%d -> b%d [dir=both];\n", a, b);
+        assert_non_null(strstr(src, line));
+        snprintf(title, sizeof title, "b%d->b%d", a, b);
+        assert_non_null(svg_find(e, ne, title));
+    }
+    free(e);
+    run_cgramap(&r, (const char *const[]){"arch", "--level", "box", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap arch: Invalid value for --level: box"
+                        " (prim or pe)\n");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_arch_svg_no_neato(void **state)
 {
     (void)state;
@@ -492,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_large_archs_map),
         cmocka_unit_test(test_arch_dot),
         cmocka_unit_test(test_arch_svg),
+        cmocka_unit_test(test_arch_pe_svg),
         cmocka_unit_test(test_arch_svg_no_neato),
         cmocka_unit_test(test_arch_bad_xml),
         cmocka_unit_test(test_arch_usage),
