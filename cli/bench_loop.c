@@ -55,6 +55,13 @@ static int write_dot(void *a, FILE *f)
     return cg_mapping_write_dot(m->r->mapping, m->r->mrrg, m->nl, m->g, f);
 }
 
+static int write_pe_dot(void *a, FILE *f)
+{
+    const map_files *m = a;
+    return cg_mapping_write_pe_dot(m->r->mapping, m->r->mrrg, m->nl, m->g,
+                                   f);
+}
+
 /* The graph mapped, so that `cgramap check` and `sim` can read the
  * mapping back (a tiled loop's tile DFG exists nowhere else). */
 static int write_dfg(void *a, FILE *f)
@@ -63,8 +70,9 @@ static int write_dfg(void *a, FILE *f)
     return cg_dfg_write_dot_ordered(m->g, m->orders, m->norders, f);
 }
 
-/* DIR/<bench>.<loop>.{txt,json,dot,dfg.dot} and the .dot rendered as
- * .svg; false when one could not be written. */
+/* DIR/<bench>.<loop>.{txt,json,dot,dfg.dot}, the .dot rendered as .svg
+ * and the PE-level picture as .pe.svg; false when one could not be
+ * written. */
 static bool write_mapping(const char *dir, const char *bench,
                           const map_files *m)
 {
@@ -84,7 +92,9 @@ static bool write_mapping(const char *dir, const char *bench,
     }
     char svg[4096];
     snprintf(svg, sizeof svg, "%s/%s.%s.svg", dir, bench, m->loop);
-    return cg_cli_write_svg(svg, write_dot, (void *)m) == 0 && ok;
+    ok &= cg_cli_write_svg(svg, write_dot, (void *)m) == 0;
+    snprintf(svg, sizeof svg, "%s/%s.%s.pe.svg", dir, bench, m->loop);
+    return cg_cli_write_svg(svg, write_pe_dot, (void *)m) == 0 && ok;
 }
 
 /* ---- the record ---------------------------------------------------------- */

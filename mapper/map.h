@@ -152,6 +152,13 @@ int cg_mapping_write_json(const cg_mapping *m, const cg_mrrg *mrrg,
  * with `neato -Tsvg`. */
 int cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
                          const cg_netlist *nl, const cg_dfg *g, FILE *out);
+/* The same mapping at the PE level, readable at screen size: one panel
+ * per context stacked top to bottom, one box per block on its grid cell
+ * naming the ops it runs and the values it carries, an arrow per value
+ * moving between blocks (coloured per value, its delay labelled), and a
+ * legend.  Render with `neato -Tsvg`. */
+int cg_mapping_write_pe_dot(const cg_mapping *m, const cg_mrrg *mrrg,
+                            const cg_netlist *nl, const cg_dfg *g, FILE *out);
 
 /* ---- the ILP mapper ------------------------------------------------------ */
 

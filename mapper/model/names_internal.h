@@ -5,6 +5,7 @@
 #define CG_NAMES_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../map.h"
 
@@ -16,5 +17,16 @@ const char *cg__map_node_name(const cg_mrrg *m, const cg_netlist *nl, int id,
 
 /* The MRRG edge from node a to node b, -1 when none. */
 int cg__map_find_edge(const cg_mrrg *m, int a, int b);
+
+/* A Graphviz string: quoted, '"' and '\' escaped, newlines as \n (for
+ * the mapping pictures, write.c and write_pe.c). */
+void cg__map_dot_str(FILE *out, const char *s);
+/* A colour per value (DFG node), so that crossing routes read apart. */
+const char *cg__map_value_color(int v);
+/* A mapping picture's first lines: the comment, "digraph NAME {" and the
+ * graph attributes every picture shares (neato, points, straight edges),
+ * then attrs (node and edge defaults). */
+void cg__map_dot_head(FILE *out, const cg_dfg *g, const char *comment,
+                      const char *attrs);
 
 #endif

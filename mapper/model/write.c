@@ -285,8 +285,7 @@ int cg_mapping_write_json(const cg_mapping *m, const cg_mrrg *mrrg,
     return cg_write_end(out, built);
 }
 
-/* A Graphviz label: quoted, '"' and '\' escaped, newlines as \n. */
-static void dot_str(FILE *out, const char *s)
+void cg__map_dot_str(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -394,7 +393,7 @@ static void pic_prim(const pic *p, int c, int i, FILE *out)
     fprintf(out, "  c%d_p%d [pos=\"%g,%g!\", tooltip=", c, i,
             ox + p->xy[2 * i], oy + p->xy[2 * i + 1]);
     snprintf(b, sizeof b, "%s@c%d", name, c);
-    dot_str(out, b);
+    cg__map_dot_str(out, b);
     const cg_dfg_node *v = u->op >= 0 ? cg_dfg_get_node(p->g, u->op)
                            : u->nvalues ? cg_dfg_get_node(p->g, u->value)
                                         : NULL;
@@ -409,7 +408,7 @@ static void pic_prim(const pic *p, int c, int i, FILE *out)
     else
         snprintf(b, sizeof b, "%s\n%s", dot ? dot + 1 : name, v->name);
     fprintf(out, ", label=");
-    dot_str(out, b);
+    cg__map_dot_str(out, b);
     fprintf(out, "%s];\n", u->op >= 0 ? ", fillcolor=lightblue, color=black, "
                                         "fontcolor=black, penwidth=2"
                           : v ? ", fillcolor=lightyellow, color=black, "
@@ -443,13 +442,21 @@ static void pic_panel(const pic *p, int c, FILE *out)
     }
 }
 
-/* A colour per value, so crossing routes read apart. */
-static const char *pic_color(int v)
+const char *cg__map_value_color(int v)
 {
     static const char *const c[] = {"red", "blue", "darkgreen", "purple",
                                     "darkorange", "brown", "deeppink",
                                     "teal"};
     return c[v % 8];
+}
+
+void cg__map_dot_head(FILE *out, const cg_dfg *g, const char *comment,
+                      const char *attrs)
+{
+    fprintf(out, "/* %s (inputscale=72): neato -Tsvg */\ndigraph ", comment);
+    cg__map_dot_str(out, cg_dfg_name(g));
+    fprintf(out, " {\n  layout=neato;\n  inputscale=72;\n  splines=false;"
+            "\n  overlap=true;\n  outputorder=edgesfirst;\n%s", attrs);
 }
 
 /* Route steps of edge e from one primitive to another, each an arrow in
@@ -473,7 +480,7 @@ static void pic_route(pic *p, int e, FILE *out)
         if (skip)
             continue;
         fprintf(out, "  c%d_p%d -> c%d_p%d [color=%s, tooltip=\"edge %d: ",
-                b->context, a->prim, b->context, b->prim, pic_color(src), e);
+                b->context, a->prim, b->context, b->prim, cg__map_value_color(src), e);
         fprintf(out, "%s -> %s\"", cg_dfg_get_node(p->g, src)->name,
                 cg_dfg_get_node(p->g, cg_dfg_get_edge(p->g, e)->dst)->name);
         if (delay)
@@ -496,11 +503,7 @@ int cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
     }
     bool built = p.xy && p.use && p.drawn && pic_fill(&p);
     if (built) {
-        fprintf(out, "/* positions in points (inputscale=72): neato -Tsvg */"
-                "\ndigraph ");
-        dot_str(out, cg_dfg_name(g));
-        fprintf(out, " {\n  layout=neato;\n  inputscale=72;\n  splines=false;"
-                "\n  overlap=true;\n  outputorder=edgesfirst;\n  node [shape="
+        cg__map_dot_head(out, g, "positions in points", "  node [shape="
                 "box, style=filled, fixedsize=true, fontsize=8, width=1.25, "
                 "height=0.4, fillcolor=white, color=gray75, fontcolor=gray60];"
                 "\n  edge [arrowsize=0.5, penwidth=1.5, fontsize=9];\n");

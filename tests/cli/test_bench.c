@@ -256,9 +256,12 @@ static int count_in(const char *dir, const char *name, const char *needle)
     return n;
 }
 
-/* acc's picture (II=1 on the default 4x4): well-formed, every one of the
- * 152 primitives at its pinned point (svg_check.h), and one filled unit
- * per op the text file places on a unit. */
+/* acc's pictures (II=1 on the default 4x4).  The primitive level:
+ * well-formed, every one of the 152 primitives at its pinned point
+ * (svg_check.h), and one filled unit per op the text file places on a
+ * unit.  The PE level: one box per block (32) in context 0's panel, a
+ * legend, and each op the text file places written in a box as "OP
+ * NODE". */
 static void check_picture(const char *maps)
 {
     char dot[128], svg[128];
@@ -270,6 +273,30 @@ static void check_picture(const char *maps)
     assert_true(ops >= 3);
     assert_int_equal(count_in(maps, "acc.acc.svg", "fill=\"lightblue\""),
                      ops);
+    svg_box *b;
+    snprintf(svg, sizeof svg, "%s/acc.acc.pe.svg", maps);
+    int n = svg_boxes(svg, "node", &b), boxes = 0;
+    for (int i = 0; i < n; i++)
+        boxes += strncmp(b[i].name, "c0_b", 4) == 0;
+    assert_int_equal(boxes, 32);
+    assert_non_null(svg_find(b, n, "legend"));
+    free(b);
+    static char txt[1 << 16], pic[1 << 20];
+    snprintf(dot, sizeof dot, "%s/acc.acc.txt", maps);
+    slurp(dot, txt, sizeof txt);
+    slurp(svg, pic, sizeof pic);
+    int found = 0;
+    for (const char *l = txt; (l = strstr(l, "\nplace ")); l++) {
+        char node[64], op[32], unit[64], text[128];
+        if (sscanf(l, "\nplace %*d '%63[^']' %31s on %63s", node, op,
+                   unit) != 3)
+            continue; /* a const carried as an immediate */
+        snprintf(text, sizeof text, ">%s %s</text>", op, node);
+        if (!strstr(pic, text))
+            fail_msg("%s: no box says '%s %s'", svg, op, node);
+        found++;
+    }
+    assert_int_equal(found, ops);
 }
 
 /* Without neato on the PATH, the picture of a mapped loop is not written
@@ -286,17 +313,20 @@ static void test_mapping_dir_no_neato(void **state)
     assert_int_equal(r.status, 1);
     snprintf(want, sizeof want, "%s/acc.acc.svg: error: drawing this "
              "picture needs graphviz's neato, which is not installed "
+             "(apt-get install graphviz)\n%s/acc.acc.pe.svg: error: drawing "
+             "this picture needs graphviz's neato, which is not installed "
              "(apt-get install graphviz)\n%s: error: the mapping files of "
              "loop 'acc' are not all written there (the error above says "
-             "why)\n", dir, dir);
+             "why)\n", dir, dir, dir);
     assert_string_equal(r.err, want);
     assert_true(exists(dir, "acc.acc.dot"));
     assert_false(exists(dir, "acc.acc.svg"));
+    assert_false(exists(dir, "acc.acc.pe.svg"));
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 }
 
-/* --mapping-dir makes the folder and writes the five files of each
+/* --mapping-dir makes the folder and writes the six files of each
  * mapped loop, none for the others. */
 static void test_mapping_dir(void **state)
 {
@@ -310,9 +340,10 @@ static void test_mapping_dir(void **state)
     assert_int_equal(r.status, 1);
     const char *want[] = {"acc.acc.txt",       "acc.acc.json",
                           "acc.acc.dot",       "acc.acc.dfg.dot",
-                          "acc.acc.svg",       "two.scale.txt",
-                          "two.scale.json",    "two.scale.dot",
-                          "two.scale.dfg.dot", "two.scale.svg"};
+                          "acc.acc.svg",       "acc.acc.pe.svg",
+                          "two.scale.txt",     "two.scale.json",
+                          "two.scale.dot",     "two.scale.dfg.dot",
+                          "two.scale.svg",     "two.scale.pe.svg"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         assert_true(exists(maps, want[i]));
     assert_false(exists(maps, "two.calls.txt"));
@@ -321,7 +352,7 @@ static void test_mapping_dir(void **state)
     char n[16], np[80];
     snprintf(np, sizeof np, "%s/n", dir);
     slurp(np, n, sizeof n);
-    assert_string_equal(n, "10\n");
+    assert_string_equal(n, "12\n");
     check_picture(maps);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);

@@ -40,6 +40,7 @@ static void test_tutorial(void **state)
     assert_true(exists(dir, "my3x3.svg"));
     assert_true(exists(dir, "madd.dot"));
     assert_true(exists(dir, "maps/madd.madd.svg"));
+    assert_true(exists(dir, "maps/madd.madd.pe.svg"));
     assert_true(exists(dir, "madd.json"));
     assert_true(exists(dir, "compare/index.html"));
     assert_true(exists(dir, "compare/ii.svg"));

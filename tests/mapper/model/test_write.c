@@ -45,14 +45,21 @@ static void test_dot(void **state)
     golden(*state, cg_mapping_write_dot, "sq.dot");
 }
 
+/* The PE-level picture (write_pe.c): sq's primitives lie outside any
+ * block, so each is a box of its own. */
+static void test_pe_dot(void **state)
+{
+    golden(*state, cg_mapping_write_pe_dot, "sq_pe.dot");
+}
+
 /* Each writer says when its bytes did not reach the file: /dev/full fails
  * every write, seen when the writer flushes. */
 static void test_full(void **state)
 {
     sq_fx *f = *state;
     const writer w[] = {cg_mapping_write, cg_mapping_write_json,
-                        cg_mapping_write_dot};
-    for (int i = 0; i < 3; i++) {
+                        cg_mapping_write_dot, cg_mapping_write_pe_dot};
+    for (int i = 0; i < 4; i++) {
         FILE *t = fopen("/dev/full", "w");
         assert_non_null(t);
         errno = 0;
@@ -232,6 +239,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_text, sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_json, sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_dot, sq_setup, sq_teardown),
+        cmocka_unit_test_setup_teardown(test_pe_dot, sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_full, sq_setup, sq_teardown),
         cmocka_unit_test_setup_teardown(test_dot_panels, sq_setup,
                                         sq_teardown),
