@@ -12,6 +12,7 @@ int cg_cli_map(int argc, char **argv);
 int cg_cli_tile(int argc, char **argv);
 int cg_cli_check(int argc, char **argv); /* check_cmd.c */
 int cg_cli_sim(int argc, char **argv);   /* sim_cmd.c */
+int cg_cli_rtl(int argc, char **argv);   /* rtl_cmd.c */
 int cg_cli_merge(int argc, char **argv); /* merge_cmd.c */
 int cg_cli_sweep(int argc, char **argv); /* sweep_cmd.c */
 /* The main job, `cgramap [OPTION]... PATH...`. */

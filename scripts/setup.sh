@@ -7,7 +7,7 @@ set -eu
 PACKAGES="cmake make gcc g++ pkg-config libxml2-dev libglpk-dev glpk-utils \
 libcmocka-dev libjansson-dev libcsv-dev llvm-16-dev clang-16 graphviz \
 coinor-libcbc-dev libmetis-dev libcadical-dev chromium libpng-dev \
-libclang-rt-16-dev slurm-wlm munge"
+libclang-rt-16-dev slurm-wlm munge verilator iverilog yosys"
 
 missing=""
 for p in $PACKAGES; do

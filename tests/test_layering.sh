@@ -6,7 +6,7 @@
 # not use.  The order, data flowing down (README.md, "Layout"):
 #
 #   common < arch < xml;  common < dfg < extract
-#   dfg, arch < mapper/model < verify < tiling
+#   dfg, arch < mapper/model < rtl < verify < tiling
 #   mapper/model < mapper/search < mapper/exact (the register bound uses
 #                  the heuristic's least route delays)
 #   mapper/exact, mapper/search, verify < mapper/map.c (the II search, which
@@ -22,7 +22,7 @@ set -eu
 src=${1:-.}
 cd "$src"
 
-files=$(find common arch xml dfg extract mapper verify tiling flow cli \
+files=$(find common arch xml dfg extract mapper rtl verify tiling flow cli \
              -name '*.[ch]' 2>/dev/null | sort)
 [ -n "$files" ] || { echo "test_layering: no sources under $src" >&2; exit 1; }
 
@@ -57,7 +57,7 @@ function exists(p,    line, r) {
     return 0
 }
 BEGIN {
-    split("common arch xml dfg extract mapper verify tiling flow cli", s, " ")
+    split("common arch xml dfg extract mapper rtl verify tiling flow cli", s, " ")
     for (i in s) known[s[i]] = 1
     # unit: the units it may include besides itself
     may["common"]        = ""
@@ -67,13 +67,14 @@ BEGIN {
     may["extract"]       = "dfg common"
     may["mapper/api"]    = "arch dfg common"
     may["mapper/model"]  = "mapper/api arch dfg common"
-    may["verify"]        = "mapper/model mapper/api arch dfg common"
-    may["tiling"]        = "verify mapper/model mapper/api arch dfg common"
+    may["rtl"]           = "mapper/model mapper/api arch dfg common"
+    may["verify"]        = "rtl mapper/model mapper/api arch dfg common"
+    may["tiling"]        = "verify rtl mapper/model mapper/api arch dfg common"
     may["mapper/search"] = "mapper/model mapper/api arch dfg common"
     may["mapper/exact"]  = "mapper/search mapper/model mapper/api arch dfg common"
-    may["mapper"]        = "mapper/exact mapper/search mapper/model mapper/api verify arch dfg common"
-    may["flow"]          = "tiling mapper mapper/exact mapper/search mapper/model mapper/api verify extract xml dfg arch common"
-    may["cli"]           = "flow tiling mapper mapper/exact mapper/search mapper/model mapper/api verify extract xml dfg arch common"
+    may["mapper"]        = "mapper/exact mapper/search mapper/model mapper/api verify rtl arch dfg common"
+    may["flow"]          = "rtl tiling mapper mapper/exact mapper/search mapper/model mapper/api verify extract xml dfg arch common"
+    may["cli"]           = "rtl flow tiling mapper mapper/exact mapper/search mapper/model mapper/api verify extract xml dfg arch common"
     bad = 0
 }
 {

@@ -221,12 +221,7 @@ static uint64_t past(sim *s, int n, int64_t t, int k)
 
 static uint64_t init_value(const sim *s, int init)
 {
-    if (init < 0)
-        return 0;
-    const cg_dfg_node *n = cg_dfg_get_node(s->g, init);
-    if (n->op == CG_OP_INPUT)
-        return s->inputs ? cg_trunc(s->inputs[init], n->width) : 0;
-    return cg_trunc((uint64_t)n->value, n->width);
+    return cg__map_init_value(s->g, init, s->inputs);
 }
 
 static bool in_mem(const sim *s, uint64_t addr, int bytes)

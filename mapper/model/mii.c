@@ -51,6 +51,17 @@ bool cg__map_prim_supports(const cg_nl_prim *pr, cg_op op)
     }
 }
 
+uint64_t cg__map_init_value(const cg_dfg *g, int init,
+                            const uint64_t *inputs)
+{
+    if (init < 0)
+        return 0;
+    const cg_dfg_node *n = cg_dfg_get_node(g, init);
+    if (n->op == CG_OP_INPUT)
+        return inputs ? cg_trunc(inputs[init], n->width) : 0;
+    return cg_trunc((uint64_t)n->value, n->width);
+}
+
 bool cg__map_node_fits(const cg_nl_prim *pr, const cg_dfg_node *n)
 {
     /* the unit holds the value: it must be at least as wide (an operand

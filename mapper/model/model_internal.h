@@ -25,6 +25,12 @@ int cg__mrrg_node_width(const cg_mrrg *m, const cg_netlist *nl, int id);
  * modulo II: the MRRG repeats itself context by context, edges and
  * delays included. */
 int cg__mrrg_shift(const cg_mrrg *m, int id, int k);
+/* The value a loop-carried edge reads before its first production: its
+ * init node's (a const's value, or the live-in inputs[init] of an input;
+ * 0 when inputs is NULL), at the node's width; 0 when init is -1.  What
+ * the simulator and the bitstream writer (rtl/) both configure. */
+uint64_t cg__map_init_value(const cg_dfg *g, int init,
+                            const uint64_t *inputs);
 /* Grid (Manhattan) distance between primitives p and q of nl; 0 when
  * either is off the grid. */
 int cg__prim_dist(const cg_netlist *nl, int p, int q);
