@@ -4,6 +4,7 @@
 #ifndef CG_CLI_COMMANDS_H
 #define CG_CLI_COMMANDS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 int cg_cli_arch(int argc, char **argv);
@@ -13,6 +14,10 @@ int cg_cli_tile(int argc, char **argv);
 int cg_cli_check(int argc, char **argv); /* check_cmd.c */
 int cg_cli_sim(int argc, char **argv);   /* sim_cmd.c */
 int cg_cli_rtl(int argc, char **argv);   /* rtl_cmd.c */
+/* The default folder of compiled RTL models, $XDG_CACHE_HOME/cgramap-rtl
+ * or ~/.cache/cgramap-rtl (its parent made when missing), into buf
+ * (rtl_cmd.c). */
+const char *cg_cli_rtl_cache(char *buf, size_t len);
 int cg_cli_merge(int argc, char **argv); /* merge_cmd.c */
 int cg_cli_sweep(int argc, char **argv); /* sweep_cmd.c */
 /* The main job, `cgramap [OPTION]... PATH...`. */

@@ -233,6 +233,20 @@ out:
     return rc;
 }
 
+const char *cg_cli_rtl_cache(char *buf, size_t len)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg) {
+        snprintf(buf, len, "%s/cgramap-rtl", xdg);
+        return buf;
+    }
+    snprintf(buf, len, "%s/.cache", home && *home ? home : "/tmp");
+    mkdir(buf, 0777); /* the cache below it reports what fails */
+    snprintf(buf, len, "%s/.cache/cgramap-rtl", home && *home ? home
+                                                               : "/tmp");
+    return buf;
+}
+
 static int make_dir(const char *dir)
 {
     if (mkdir(dir, 0777) == 0 || errno == EEXIST)

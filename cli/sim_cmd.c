@@ -14,9 +14,11 @@
 
 #include "common/util.h"
 #include "flow/flow.h"
+#include "verify/rtl.h"
 #include "verify/verify.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,9 @@ typedef struct sim_opts {
     const char *mem_in, *mem_out;
     bool mem_size;        /* --mem-size given */
     bool compare;
+    bool rtl;             /* --rtl: co-simulate the RTL too */
+    const char *rtl_cache;
+    cg_cosim_tool rtl_tool;
     cg_cli_syms syms;
     cg_flow_params data;  /* seed, dot_iters, dot_mem, syms */
 } sim_opts;
@@ -54,12 +59,21 @@ static void sim_help(void)
            "      --compare         run the DFG interpreter on the same"
            " data too: exit 1\n"
            "                        unless memory and live-outs are the"
-           " same\n", CG_FLOW_DOT_ITERS, (unsigned long long)CG_FLOW_SEED,
+           " same\n"
+           "      --rtl             run the array's RTL with the mapping's"
+           " bitstream too:\n"
+           "                        exit 1 unless it leaves the simulator's"
+           " memory and\n"
+           "                        live-outs (prints rtl: yes, no: ..., "
+           "n/a: ...)\n"
+           "      --rtl-sim S       verilator (default) or iverilog\n"
+           "      --rtl-cache DIR   compiled models (default "
+           "~/.cache/cgramap-rtl)\n", CG_FLOW_DOT_ITERS, (unsigned long long)CG_FLOW_SEED,
            CG_FLOW_DOT_MEM);
 }
 
 enum { OPT_ITERS = 400, OPT_SEED, OPT_MEM_SIZE, OPT_MEM_IN, OPT_MEM_OUT,
-       OPT_SYM, OPT_COMPARE };
+       OPT_SYM, OPT_COMPARE, OPT_RTL, OPT_RTL_SIM, OPT_RTL_CACHE };
 
 /* A numeric option into its field; 0 or 2. */
 static int sim_number(sim_opts *o, int c, const char *v)
@@ -93,6 +107,18 @@ static int sim_opt(sim_opts *o, int c, char **argv)
     case OPT_SYM: return cg_cli_sym_add(&o->syms, optarg, "cgramap sim") ?
                          2 : 0;
     case OPT_COMPARE: o->compare = true; return 0;
+    case OPT_RTL: o->rtl = true; return 0;
+    case OPT_RTL_CACHE: o->rtl_cache = optarg; return 0;
+    case OPT_RTL_SIM:
+        o->rtl = true;
+        if (!strcmp(optarg, "verilator") || !strcmp(optarg, "iverilog")) {
+            o->rtl_tool = optarg[0] == 'i' ? CG_COSIM_IVERILOG
+                                           : CG_COSIM_VERILATOR;
+            return 0;
+        }
+        fprintf(stderr, "cgramap sim: --rtl-sim takes verilator or "
+                "iverilog, not '%s'\n", optarg);
+        return 2;
     case 'h': sim_help(); return 1;
     case ':':
         fprintf(stderr, "cgramap sim: option '%s' needs a value\n",
@@ -117,6 +143,9 @@ static int sim_parse(int argc, char **argv, sim_opts *o)
         {"mem-out", required_argument, NULL, OPT_MEM_OUT},
         {"sym", required_argument, NULL, OPT_SYM},
         {"compare", no_argument, NULL, OPT_COMPARE},
+        {"rtl", no_argument, NULL, OPT_RTL},
+        {"rtl-sim", required_argument, NULL, OPT_RTL_SIM},
+        {"rtl-cache", required_argument, NULL, OPT_RTL_CACHE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -242,6 +271,26 @@ static int compare(const cg_cli_saved *s, const sim_opts *o,
     return rc;
 }
 
+/* The RTL's run against the simulated one; 0 when the same. */
+static int cosim(const cg_cli_saved *s, const sim_opts *o,
+                 const cg_mem *before, const cg_mem *after,
+                 const uint64_t *in, const uint64_t *out)
+{
+    cg_cosim_params cp;
+    cg_cosim_result res;
+    char text[600], dflt[PATH_MAX];
+    cg_cosim_params_init(&cp);
+    cp.tool = o->rtl_tool;
+    cp.cache_dir = o->rtl_cache ? o->rtl_cache
+                                : cg_cli_rtl_cache(dflt, sizeof dflt);
+    if (cg_cosim_run(s->nl, s->mrrg, s->g, s->m, o->data.dot_iters, before,
+                     in, after, out, &cp, &res, s->d) < 0)
+        return -1;
+    cg_cosim_text(&res, text, sizeof text);
+    printf("rtl (%s): %s\n", cg_cosim_tool_name(cp.tool), text);
+    return res.verdict == CG_COSIM_SAME ? 0 : -1;
+}
+
 static int write_mem(void *arg, FILE *f)
 {
     const cg_mem *m = arg;
@@ -304,6 +353,8 @@ static int sim_one(const sim_opts *o, const cg_cli_saved *s)
             rc = compare(s, o, &before, &after, in, out) == 0 ? 0 : 1;
         if (o->compare && rc == 0)
             printf("the DFG interpreter: the same memory and live-outs\n");
+        if (o->rtl && rc == 0)
+            rc = cosim(s, o, &before, &after, in, out) == 0 ? 0 : 1;
     }
     if (rc == 0 && o->mem_out &&
         cg_cli_write_file(o->mem_out, write_mem, &after) != 0)
