@@ -94,20 +94,22 @@ static void config(emit *e)
     }
 }
 
-/* out = v delayed by lat cycles (0 at reset). */
+/* out = v delayed by lat cycles (0 at reset), through one shift register
+ * of lat words. */
 static void delay(emit *e, const char *v, const char *out, int lat)
 {
     if (lat == 0) {
         P("    assign %s = %s;\n", out, v);
         return;
     }
-    P("    reg [%d:0] pipe [0:%d];\n    integer i;\n", e->W - 1, lat - 1);
-    P("    always @(posedge clk)\n        if (rst)\n"
-      "            for (i = 0; i < %d; i = i + 1) pipe[i] <= %d'd0;\n"
-      "        else begin\n            pipe[0] <= %s;\n"
-      "            for (i = 1; i < %d; i = i + 1) pipe[i] <= pipe[i - 1];\n"
-      "        end\n    assign %s = pipe[%d];\n",
-      lat, e->W, v, lat, out, lat - 1);
+    int n = lat * e->W;
+    P("    reg [%d:0] pipe;\n    always @(posedge clk)\n"
+      "        if (rst) pipe <= %d'd0;\n", n - 1, n);
+    if (lat > 1)
+        P("        else pipe <= {pipe[%d:0], %s};\n", n - e->W - 1, v);
+    else
+        P("        else pipe <= %s;\n", v);
+    P("    assign %s = pipe[%d:%d];\n", out, n - 1, n - e->W);
 }
 
 static void mux(emit *e)
@@ -533,13 +535,18 @@ static void nets(const cg_rtl *r, FILE *out)
                     cg_netlist_port(nl, cg_netlist_net(nl, n)->driver)
                             ->width - 1, n);
     /* outputs no data port reads: named so that every pin is connected */
-    fprintf(out, "    /* verilator lint_off UNUSEDSIGNAL */\n");
+    bool any = false;
     for (int p = 0; p < cg_netlist_nports(nl); p++) {
         const cg_nl_port *pt = cg_netlist_port(nl, p);
-        if (pt->dir == CG_DIR_OUT && (pt->net < 0 || !net_read(nl, pt->net)))
-            fprintf(out, "    wire [%d:0] u%d;\n", pt->width - 1, p);
+        if (pt->dir != CG_DIR_OUT || (pt->net >= 0 && net_read(nl, pt->net)))
+            continue;
+        if (!any)
+            fprintf(out, "    /* verilator lint_off UNUSEDSIGNAL */\n");
+        any = true;
+        fprintf(out, "    wire [%d:0] u%d;\n", pt->width - 1, p);
     }
-    fprintf(out, "    /* verilator lint_on UNUSEDSIGNAL */\n");
+    if (any)
+        fprintf(out, "    /* verilator lint_on UNUSEDSIGNAL */\n");
 }
 
 static void pin(const cg_rtl *r, int p, FILE *out)
