@@ -33,6 +33,10 @@ typedef struct cg_cli_opts {
     int jobs;                 /* worker processes */
     const char *json, *csv;   /* report files, NULL = none */
     const char *mapping_dir;  /* per-loop mapping files, NULL = none */
+    bool rtl;                 /* --rtl: co-simulate each loop's RTL */
+    int rtl_tool;             /* --rtl-sim: a cg_cosim_tool */
+    const char *rtl_cache;    /* --rtl-cache, NULL = the default: */
+    char rtl_cache_dflt[1024]; /* cg_cli_rtl_cache's folder */
     cg_cli_syms syms;         /* --sym: over each Makefile's DFG_FLAGS;
                                  for a .dot, the live-ins of that sym */
     double run_limit_s;       /* --run-timeout: a loop's reference run

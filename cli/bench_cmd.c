@@ -146,6 +146,18 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
     case 'J': o->json = optarg; return 0;
     case 'C': o->csv = optarg; return 0;
     case 'M': o->mapping_dir = optarg; return 0;
+    case 600: o->rtl = true; return 0;
+    case 601:
+        o->rtl = true;
+        if (!strcmp(optarg, "verilator") || !strcmp(optarg, "iverilog")) {
+            o->rtl_tool = optarg[0] == 'i' ? CG_COSIM_IVERILOG
+                                           : CG_COSIM_VERILATOR;
+            return 0;
+        }
+        fprintf(stderr, "cgramap: --rtl-sim takes verilator or iverilog, "
+                "not '%s'\n", optarg);
+        return 2;
+    case 602: o->rtl = true; o->rtl_cache = optarg; return 0;
     case 'R':
         return cg_cli_seconds("cgramap", "--run-timeout", optarg,
                               &o->run_limit_s) ? 2 : 0;
@@ -230,6 +242,9 @@ int cg_cli_bench_parse(int argc, char **argv, cg_cli_opts *o,
         {"csv", required_argument, NULL, 'C'},
         {"mapping-dir", required_argument, NULL, 'M'},
         {"run-timeout", required_argument, NULL, 'R'},
+        {"rtl", no_argument, NULL, 600},
+        {"rtl-sim", required_argument, NULL, 601},
+        {"rtl-cache", required_argument, NULL, 602},
         {"sym", required_argument, NULL, 's'},
         {"loop-control", required_argument, NULL, 'L'},
         {"param", required_argument, NULL, 'P'},
@@ -244,6 +259,7 @@ int cg_cli_bench_parse(int argc, char **argv, cg_cli_opts *o,
     cg_map_params_init(&o->map);
     o->jobs = 1;
     o->run_limit_s = CG_FLOW_RUN_LIMIT_S;
+    cg_cli_rtl_cache(o->rtl_cache_dflt, sizeof o->rtl_cache_dflt);
     optind = 1;
     opterr = 0;
     int c, rc;

@@ -22,6 +22,9 @@ void cg_cli_flow_params(const cg_cli_opts *o, cg_flow_params *p)
         p->map.progress_arg = o->slot;
     }
     p->run_limit_s = o->run_limit_s;
+    p->rtl = o->rtl;
+    p->cosim.tool = (cg_cosim_tool)o->rtl_tool;
+    p->cosim.cache_dir = o->rtl_cache ? o->rtl_cache : o->rtl_cache_dflt;
     p->nsyms = o->syms.n;
     memcpy(p->syms, o->syms.v, (size_t)o->syms.n * sizeof *o->syms.v);
 }
@@ -203,6 +206,10 @@ json_t *cg_cli_loop_run(const char *bench, const char *file, const cg_dfg *g,
                          fr.checked, verified_text(&fr.verification, why,
                                                    sizeof why), d);
     json_object_update_new(rec, tiling_cols(&fr));
+    if (o->rtl)
+        json_object_set_new(rec, "rtl", json_string(fr.verification.rtl[0]
+                                                    ? fr.verification.rtl
+                                                    : "n/a: not verified"));
     cg_flow_result_free(&fr);
     return rec;
 }

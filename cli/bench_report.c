@@ -138,6 +138,8 @@ void cg_cli_row(const json_t *rec, FILE *out, FILE *err)
             real(rec, "dma_ratio", "", b[2], 32),
             num(rec, "cycles", b[3], 32), num(rec, "stalls", b[4], 32),
             str(rec, "verified"));
+    if (json_object_get(rec, "rtl")) /* --rtl: the co-simulation's word */
+        fprintf(out, "  rtl: %s\n", str(rec, "rtl"));
     fflush(out);
     size_t i;
     json_t *m;
@@ -157,7 +159,8 @@ bool cg_cli_record_ok(const json_t *rec)
     const char *v = str(rec, "verified");
     return strcmp(str(rec, "status"), "mapped") == 0 &&
            json_is_true(json_object_get(rec, "checked")) &&
-           strcmp(v, "no") != 0 && strncmp(v, "not verified", 12) != 0;
+           strcmp(v, "no") != 0 && strncmp(v, "not verified", 12) != 0 &&
+           strncmp(str(rec, "rtl"), "no", 2) != 0;
 }
 
 static int json_writer(void *arg, FILE *f)

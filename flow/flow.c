@@ -20,6 +20,7 @@ void cg_flow_params_init(cg_flow_params *p)
     p->dot_mem = CG_FLOW_DOT_MEM;
     p->dot_input_range = CG_FLOW_DOT_INPUT_RANGE;
     p->run_limit_s = CG_FLOW_RUN_LIMIT_S;
+    cg_cosim_params_init(&p->cosim);
 }
 
 /* One field out of range: say which, its value and what it must be. */

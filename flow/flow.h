@@ -37,6 +37,7 @@
 #include "../extract/extract.h"
 #include "../mapper/map.h"
 #include "../tiling/tile.h"
+#include "../verify/rtl.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,6 +79,11 @@ typedef struct cg_flow_params {
     int nsyms;                /* ... except the live-ins whose sym is named */
     cg_extract_sym syms[CG_EXTRACT_MAX_SYMS]; /* here: they take its value
                                  (names borrowed) */
+    bool rtl;                 /* also run the first execution's mapping on
+                                 the array's RTL (verify/rtl.h) and
+                                 compare (default false) */
+    cg_cosim_params cosim;    /* ... with this simulator and cache (its
+                                 cache_dir must be set when rtl is) */
     double run_limit_s;       /* seconds the reference run and its
                                  comparison may take (> 0,
                                  CG_FLOW_RUN_LIMIT_S) */
@@ -129,6 +135,10 @@ typedef struct cg_flow_verification {
     int64_t compared;         /* executions (or the DFG's runs) compared */
     int64_t tile_runs;        /* inner-loop runs of the tiled run, -1 when
                                  no tiled run was made */
+    char rtl[600];            /* p->rtl: the RTL co-simulation of the first
+                                 execution: "yes", "no: <first
+                                 difference>", "n/a: <why>"; "" when not
+                                 asked for */
 } cg_flow_verification;
 
 /* Verify r, a checked mapping of `mapped` (loop g itself, or t's tile DFG

@@ -20,12 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The child: run fn, write {"verdict", "compared", "tile_runs", "diags"}
+/* The child: run fn, write {"verdict", "compared", "tile_runs", "rtl",
+ * "diags"}
  * to out, exit. */
 static void child(cg__flow_verify_fn fn, void *arg, FILE *out)
 {
     cg_diags *d = cg_diags_create();
-    cg_flow_verification v = {CG_FLOW_NOT_VERIFIED, "", 0, -1};
+    cg_flow_verification v = {CG_FLOW_NOT_VERIFIED, "", 0, -1, ""};
     fn(arg, &v, d);
     json_t *diags = json_array();
     for (int i = 0; i < cg_diags_size(d); i++) {
@@ -33,10 +34,10 @@ static void child(cg__flow_verify_fn fn, void *arg, FILE *out)
         json_array_append_new(diags, json_pack("[i, s?, i, s?]", (int)e->sev,
                                                e->file, e->line, e->msg));
     }
-    json_t *res = json_pack("{s:i, s:I, s:I, s:o}", "verdict",
+    json_t *res = json_pack("{s:i, s:I, s:I, s:s, s:o}", "verdict",
                             (int)v.verdict, "compared", (json_int_t)v.compared,
-                            "tile_runs", (json_int_t)v.tile_runs, "diags",
-                            diags);
+                            "tile_runs", (json_int_t)v.tile_runs, "rtl",
+                            v.rtl, "diags", diags);
     int rc = !res || json_dumpf(res, out, JSON_COMPACT) || fflush(out);
     _exit(rc ? 3 : 0); /* no atexit handlers: the parent owns stdio */
 }
@@ -88,6 +89,8 @@ static void take(FILE *in, cg_flow_verification *v, cg_diags *d)
     v->compared = json_integer_value(json_object_get(res, "compared"));
     v->tile_runs = res ? json_integer_value(json_object_get(res, "tile_runs"))
                        : -1;
+    const char *rtl = json_string_value(json_object_get(res, "rtl"));
+    snprintf(v->rtl, sizeof v->rtl, "%s", rtl ? rtl : "");
     json_decref(res);
 }
 
@@ -95,7 +98,7 @@ void cg__flow_limited(double limit_s, const char *file, const char *loop,
                       cg__flow_verify_fn fn, void *arg,
                       cg_flow_verification *v, cg_diags *d)
 {
-    *v = (cg_flow_verification){CG_FLOW_NOT_VERIFIED, "", 0, -1};
+    *v = (cg_flow_verification){CG_FLOW_NOT_VERIFIED, "", 0, -1, ""};
     FILE *tmp = tmpfile();
     fflush(stdout);
     fflush(stderr);

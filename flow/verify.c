@@ -28,6 +28,7 @@ typedef struct verify {
     cg_diags *d;
     int64_t done;             /* executions replayed */
     bool bad;
+    char rtl[600];            /* the RTL co-simulation's word, "" none */
 } verify;
 
 void cg__flow_never_ran(const cg_dfg *g, cg_diags *d)
@@ -108,6 +109,33 @@ int cg_flow_replay(const cg_netlist *nl, const cg_mrrg *mrrg,
     return ok ? 0 : -1;
 }
 
+/* ---- the RTL --------------------------------------------------------------- */
+
+/* Co-simulate the replayed execution in (which the simulator ran equal to
+ * the reference) on the RTL: its word into v->rtl. */
+static void cosim(verify *v, const cg_extract_instance *in)
+{
+    cg_cosim_result res;
+    if (cg_cosim_run(v->nl, v->r->mrrg, v->g, v->r->mapping, in->iters,
+                     in->before, in->inputs, in->after, in->outputs,
+                     &v->p->cosim, &res, v->d) < 0)
+        snprintf(res.why, sizeof res.why, "the co-simulation could not run "
+                 "(the error above says why)");
+    cg_cosim_text(&res, v->rtl, sizeof v->rtl);
+}
+
+/* After a replay: co-simulate the first execution when asked to. */
+static void maybe_cosim(verify *v, const cg_extract_instance *in, bool same)
+{
+    if (!v->p->rtl || !v->r || v->rtl[0])
+        return;
+    if (same)
+        cosim(v, in);
+    else
+        snprintf(v->rtl, sizeof v->rtl, "n/a: the cycle simulator already "
+                 "differs from the reference");
+}
+
 /* ---- a C loop run whole ---------------------------------------------------- */
 
 static void probe(void *arg, const cg_extract_instance *in)
@@ -119,6 +147,7 @@ static void probe(void *arg, const cg_extract_instance *in)
     if (cg_flow_replay(v->nl, v->r ? v->r->mrrg : NULL, m, v->g, in,
                        "the C code", v->d) != 0)
         v->bad = true;
+    maybe_cosim(v, in, !v->bad);
     v->done++;
 }
 
@@ -194,9 +223,10 @@ static cg_flow_verdict verify_dot_run(verify *v, const cg_mem *before,
     if (rc != 0)
         return CG_FLOW_NOTHING_RUN;
     cg_extract_instance ins = {0, v->p->dot_iters, before, after, in, outs};
-    return cg_flow_replay(v->nl, v->r->mrrg, v->r->mapping, v->g, &ins,
-                          "the DFG interpreter", v->d) == 0
-           ? CG_FLOW_VERIFIED : CG_FLOW_WRONG;
+    bool same = cg_flow_replay(v->nl, v->r->mrrg, v->r->mapping, v->g, &ins,
+                               "the DFG interpreter", v->d) == 0;
+    maybe_cosim(v, &ins, same);
+    return same ? CG_FLOW_VERIFIED : CG_FLOW_WRONG;
 }
 
 static void verify_dot(verify *v, cg_flow_verification *out)
@@ -225,12 +255,19 @@ static void verify_any(void *arg, cg_flow_verification *out, cg_diags *d)
 {
     verify *v = arg;
     v->d = d;
-    if (v->t && v->t->td)
+    if (v->t && v->t->td) {
         cg__flow_verify_tiled(v->p, v->nl, v->g, v->x, v->t, v->r, out, d);
-    else if (v->x)
+        if (v->p->rtl)
+            snprintf(v->rtl, sizeof v->rtl, "n/a: tiled runs are not "
+                     "co-simulated yet");
+    } else if (v->x) {
         verify_c(v, out);
-    else
+    } else {
         verify_dot(v, out);
+    }
+    if (v->p->rtl && !v->rtl[0])
+        snprintf(v->rtl, sizeof v->rtl, "n/a: nothing was replayed");
+    memcpy(out->rtl, v->rtl, sizeof out->rtl);
 }
 
 /* Why the reference run failed, into v->why: the first error from index
@@ -275,7 +312,7 @@ int cg_flow_verify(const cg_flow_params *p, const cg_netlist *nl,
                      "for the verdict (one of them is NULL)");
         return -1;
     }
-    *v = (cg_flow_verification){CG_FLOW_UNVERIFIED, "", 0, -1};
+    *v = (cg_flow_verification){CG_FLOW_UNVERIFIED, "", 0, -1, ""};
     if (cg__flow_params_check(p, g, d) != 0 || bad_input(g, x, r, d))
         return -1;
     if (t && t->td && !x) {
@@ -285,7 +322,12 @@ int cg_flow_verify(const cg_flow_params *p, const cg_netlist *nl,
         return -1;
     }
     int from = cg_diags_size(d);
-    verify job = {p, nl, r, g, x, t, d, 0, false};
+    verify job = {p, nl, r, g, x, t, d, 0, false, ""};
+    cg_cosim_result pre;
+    /* compile the model before the time-limited run, not inside it */
+    if (p->rtl && r && (!t || !t->td) &&
+        cg_cosim_prepare(nl, &p->cosim, &pre) < 0)
+        cg_cosim_text(&pre, job.rtl, sizeof job.rtl);
     cg__flow_limited(p->run_limit_s, cg_dfg_file(g), cg_dfg_name(g),
                      verify_any, &job, v, d);
     if (v->verdict == CG_FLOW_NOT_VERIFIED)

@@ -444,6 +444,22 @@ static int check_args(const cg_mem *before, const cg_mem *want_mem,
     return 0;
 }
 
+int cg_cosim_prepare(const cg_netlist *nl, const cg_cosim_params *p,
+                     cg_cosim_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (!p->cache_dir || (mkdir(p->cache_dir, 0777) != 0 && errno != EEXIST)) {
+        na(res, "no folder for the compiled models");
+        return -1;
+    }
+    char *model = NULL;
+    cg_rtl *r = design_of(nl, p, res);
+    int rc = r ? model_of(r, p, res, &model) : -1;
+    free(model);
+    cg_rtl_destroy(r);
+    return rc;
+}
+
 int cg_cosim_run(const cg_netlist *nl, const cg_mrrg *mrrg, const cg_dfg *g,
                  const cg_mapping *m, int64_t iters, const cg_mem *before,
                  const uint64_t *in, const cg_mem *want_mem,

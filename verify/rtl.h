@@ -57,6 +57,12 @@ typedef struct cg_cosim_result {
 /* The row's word: "yes", "no: <first difference>", "n/a: <why>". */
 void cg_cosim_text(const cg_cosim_result *r, char *buf, size_t len);
 
+/* Compile (or find in the cache) nl's model, so that the runs after it
+ * only simulate (the flow compiles before its time-limited reference
+ * run).  0 when ready; -1 with the verdict n/a and why in *res. */
+int cg_cosim_prepare(const cg_netlist *nl, const cg_cosim_params *p,
+                     cg_cosim_result *res);
+
 /* Run mapping m of g on nl's RTL for iters iterations from memory before
  * and live-ins in (per DFG node id), and compare the memory and live-outs
  * it leaves with want_mem and want_out (per DFG node id, compared at each
