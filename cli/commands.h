@@ -14,6 +14,7 @@ int cg_cli_tile(int argc, char **argv);
 int cg_cli_check(int argc, char **argv); /* check_cmd.c */
 int cg_cli_sim(int argc, char **argv);   /* sim_cmd.c */
 int cg_cli_rtl(int argc, char **argv);   /* rtl_cmd.c */
+int cg_cli_area(int argc, char **argv);  /* area_cmd.c */
 /* The default folder of compiled RTL models, $XDG_CACHE_HOME/cgramap-rtl
  * or ~/.cache/cgramap-rtl (its parent made when missing), into buf
  * (rtl_cmd.c). */

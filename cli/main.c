@@ -40,6 +40,8 @@ int main(int argc, char **argv)
         return cg_cli_check(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sim") == 0)
         return cg_cli_sim(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "area") == 0)
+        return cg_cli_area(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "rtl") == 0)
         return cg_cli_rtl(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
@@ -48,7 +50,7 @@ int main(int argc, char **argv)
         return cg_cli_sweep(argc - 1, argv + 1);
     if (argc > 1 && !wants_info(argc, argv) && unknown_command(argv[1])) {
         fprintf(stderr, "cgramap: '%s' is neither a command (arch, dfg, "
-                "map, tile, check, sim, rtl, merge, sweep) nor a file or folder "
+                "map, tile, check, sim, rtl, area, merge, sweep) nor a file or folder "
                 "(see cgramap --help)\n",
                 argv[1]);
         return 2;

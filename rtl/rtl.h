@@ -188,6 +188,52 @@ int cg_rtl_run_outputs(const cg_rtl_run *run, int *nodes);
 /* The memory image as $readmemh reads it: one byte per line. */
 int cg_rtl_write_mem(const cg_mem *mem, FILE *out);
 
+/* ---- tools --------------------------------------------------------------- */
+
+/* Run argv (argv[0] looked up on PATH) in folder dir, its output appended
+ * to dir/log; its exit status, 127 when it could not start.  What the
+ * co-simulation (verify/rtl.c) and the area report run their tools with. */
+int cg_rtl_exec(const char *dir, char *const *argv);
+/* The last nonempty line of dir/log into buf (for messages). */
+void cg_rtl_log_tail(const char *dir, char *buf, size_t len);
+
+/* ---- area ----------------------------------------------------------------- */
+
+/* The NAND2-equivalent weight of a yosys generic cell type ("$_AND_"),
+ * docs/rtl.md's table; 1 for a type the table lacks. */
+double cg_rtl_nand2_weight(const char *cell);
+
+/* One distinct module synthesized. */
+typedef struct cg_rtl_module_area {
+    int instances;    /* primitives of the array that are this module */
+    int cells, ffs;   /* generic cells, flip-flops among them */
+    double nand2;     /* NAND2-equivalents by the weight table */
+    int ntypes;
+    struct { char type[64]; int count; } types[32]; /* cells by type */
+} cg_rtl_module_area;
+
+typedef struct cg_rtl_area {
+    int nmodules;
+    cg_rtl_module_area *mod; /* per module (cg_rtl_module_name) */
+    long cells, ffs;         /* the array: each module times instances */
+    double nand2;
+    int cached;              /* modules read from the cache */
+} cg_rtl_area;
+
+/* Synthesize every distinct module of r with yosys (`synth -top M;
+ * stat`), each once, its statistics cached in cache_dir under the hash of
+ * its text.  0 with *out filled (free with cg_rtl_area_free); -1 with an
+ * error naming the module and yosys's last line (or that yosys is
+ * missing). */
+int cg_rtl_area_of(const cg_rtl *r, const char *cache_dir, cg_rtl_area *out,
+                   cg_diags *d);
+void cg_rtl_area_free(cg_rtl_area *a);
+
+/* Configuration bits per context of each grid block with a FuncUnit (a
+ * PE): the least, the most and the mean over them. */
+void cg_rtl_bits_per_block(const cg_rtl *r, int *least, int *most,
+                           double *mean);
+
 #ifdef __cplusplus
 }
 #endif

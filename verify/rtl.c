@@ -80,44 +80,14 @@ static int put(const char *dir, const char *name, writer fn, void *arg)
     return rc;
 }
 
-/* Run argv in dir with output to dir/log; its exit status, -1 when it
- * could not start (127: not found). */
 static int run_prog(const char *dir, char *const *argv)
 {
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) { /* no stdio here: the parent's buffers are not ours */
-        int fd = chdir(dir) == 0 ? open("log", O_WRONLY | O_CREAT | O_APPEND,
-                                        0644)
-                                 : -1;
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-        }
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int st;
-    if (waitpid(pid, &st, 0) < 0)
-        return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return cg_rtl_exec(dir, argv);
 }
 
-/* The last nonempty line of dir/log, for messages. */
 static void last_line(const char *dir, char *buf, size_t len)
 {
-    char *path = join(dir, "log"), *text = path ? cg_slurp(path, NULL) : NULL;
-    buf[0] = 0;
-    if (text) {
-        char *end = text + strlen(text);
-        while (end > text && (end[-1] == '\n' || end[-1] == ' '))
-            *--end = 0;
-        char *start = strrchr(text, '\n');
-        snprintf(buf, len, "%s", start ? start + 1 : text);
-    }
-    free(text);
-    free(path);
+    cg_rtl_log_tail(dir, buf, len);
 }
 
 static void remove_tree(const char *dir)
