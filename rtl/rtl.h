@@ -19,7 +19,9 @@
  * are counted by a wave counter (one per II cycles) and a stage field per
  * unit and context.
  *
- * Nothing here runs a simulator or synthesis tool; verify/ and cli/ do.
+ * The area report runs yosys (cg_rtl_area_of) through cg_rtl_exec, which
+ * the co-simulation (verify/rtl.c) uses for the simulators; nothing else
+ * here runs a tool.
  */
 #ifndef CG_RTL_H
 #define CG_RTL_H
