@@ -15,7 +15,9 @@
 #include "extract/extract.h"
 #include "mapper/map.h"
 #include "mapper/mapping_io.h"
+#include "rtl/rtl.h"
 #include "verify/verify.h"
+#include "verify/rtl.h"
 #include "tiling/tile.h"
 #include "flow/flow.h"
 

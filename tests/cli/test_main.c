@@ -47,7 +47,8 @@ static void test_bad_usage(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.out, "");
     assert_string_equal(r.err, "cgramap: 'chek' is neither a command (arch, "
-                        "dfg, map, tile, check, sim, merge, sweep) nor a file "
+                        "dfg, map, tile, check, sim, rtl, area, merge, sweep) "
+                        "nor a file "
                         "or folder (see cgramap --help)\n");
     /* with a dot or a slash it is a path to scan */
     run_cgramap(&r, (const char *const[]){"x.c", NULL});
