@@ -19,11 +19,9 @@
 #include "rtl/rtl.h"
 #include "xml/xml.h"
 
-/* The netlist of an XML array (path from the source tree). */
-static inline cg_netlist *load(const char *path)
+/* Flatten a (which must succeed) and destroy it and d. */
+static inline cg_netlist *flatten_ok(cg_arch *a, cg_diags *d)
 {
-    cg_diags *d = cg_diags_create();
-    cg_arch *a = cg_xml_read(path, NULL, d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
     if (!nl)
         cg_diags_print(d, stderr);
@@ -31,6 +29,13 @@ static inline cg_netlist *load(const char *path)
     cg_arch_destroy(a);
     cg_diags_destroy(d);
     return nl;
+}
+
+/* The netlist of an XML array (path from the source tree). */
+static inline cg_netlist *load(const char *path)
+{
+    cg_diags *d = cg_diags_create();
+    return flatten_ok(cg_xml_read(path, NULL, d), d);
 }
 
 /* Every message of d, one per line (caller frees). */

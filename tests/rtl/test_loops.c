@@ -31,14 +31,7 @@ static cg_netlist *ring(int lat, bool reg, bool two)
              two ? "<connection from=\"g1.out\" to=\"g0.in_a g0.in_b\"/>"
                  : "");
     cg_diags *d = cg_diags_create();
-    cg_arch *a = cg_xml_read_memory(xml, "ring.xml", NULL, NULL, d);
-    cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
-    if (!nl)
-        cg_diags_print(d, stderr);
-    assert_non_null(nl);
-    cg_arch_destroy(a);
-    cg_diags_destroy(d);
-    return nl;
+    return flatten_ok(cg_xml_read_memory(xml, "ring.xml", NULL, NULL, d), d);
 }
 
 static const char f_loop[] =
