@@ -208,11 +208,14 @@ static int page_writer(void *arg, FILE *f)
             "#fff 4px,#eee 4px,#eee 8px)}</style>\n</head>\n<body>\n"
             "<h1>%d array%s, %zu kernel%s</h1>\n<p>Every kernel mapped on "
             "every array with seed %u, %ld heuristic steps and %ld "
-            "annealing moves per II and %d branch-and-bound nodes per ILP "
-            "model, at most %g s per II",
+            "annealing moves per II",
             p->narr, p->narr == 1 ? "" : "s", nk, nk == 1 ? "" : "s",
-            m->seed, m->heur_steps, m->nego_moves, m->ilp_nodes,
-            m->timeout_s);
+            m->seed, m->heur_steps, m->nego_moves);
+    if (m->large_steps != m->heur_steps || m->large_moves != m->nego_moves)
+        fprintf(f, " (%ld and %ld for DFGs of more than %d nodes)",
+                m->large_steps, m->large_moves, m->large_above);
+    fprintf(f, " and %d branch-and-bound nodes per ILP model, at most %g s "
+            "per II", m->ilp_nodes, m->timeout_s);
     if (m->time_limit_s > 0)
         fprintf(f, " and %g s per loop", m->time_limit_s);
     if (m->max_ii > 0)

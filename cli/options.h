@@ -40,10 +40,12 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
 #define CG_CLI_EFFORT_HELP                                                   \
     "      --seed N            seed of the heuristic (default 1)\n"           \
     "      --steps N           work limit per II: ops the heuristic places\n" \
-    "                          over its restarts (default 5000)\n"           \
+    "                          over its restarts (default 5000; 300 for\n" \
+    "                          DFGs of more than 48 nodes)\n"              \
     "      --moves N           work limit per II: moves of the negotiated\n" \
     "                          annealer when the heuristic fails there,\n"   \
-    "                          0 = none (default 100000)\n"                  \
+    "                          0 = none (default 100000; 1000000 for DFGs\n" \
+    "                          of more than 48 nodes)\n"                    \
     "      --conflicts N       work limit per II: conflicts of the SAT\n"    \
     "                          mapper, 0 = none (default 50000)\n"         \
     "      --horizon N         schedule slack the SAT mapper encodes; an II\n" \

@@ -27,8 +27,8 @@ static cg_cli_probe probe(const cg_dfg *g, const cg_netlist *nl, int *mii)
     cg_map_params p;
     cg_map_params_init(&p);
     p.search = CG_SEARCH_HEURISTIC;
-    p.heur_steps = CG_CLI_PROBE_STEPS;
-    p.nego_moves = 0;    /* no annealer */
+    p.heur_steps = p.large_steps = CG_CLI_PROBE_STEPS; /* every size */
+    p.nego_moves = p.large_moves = 0; /* no annealer */
     p.partial_tries = 0; /* no partial mapping kept for a repair */
     p.timeout_s = 1e9;   /* no wall-clock cap: the steps end the probe on
                             every machine, however loaded (a cap could

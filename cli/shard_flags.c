@@ -76,8 +76,12 @@ static void effort_flags(json_t *f, const cg_map_params *m)
     json_object_set_new(f, "--solver",
                         json_string(cg_map_solver_name(m->solver)));
     put_int(f, "--seed", m->seed);
-    put_int(f, "--steps", m->heur_steps);
-    put_int(f, "--moves", m->nego_moves);
+    /* given, a flag sets both budgets; left out, the shard keeps the
+       defaults, which differ by the DFG's size */
+    if (m->heur_steps == m->large_steps)
+        put_int(f, "--steps", m->heur_steps);
+    if (m->nego_moves == m->large_moves)
+        put_int(f, "--moves", m->nego_moves);
     put_int(f, "--ilp-nodes", m->ilp_nodes);
     put_int(f, "--repair-tries", m->partial_tries);
     put_int(f, "--cluster-above", m->cluster_threshold);

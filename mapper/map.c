@@ -111,6 +111,9 @@ void cg_map_params_init(cg_map_params *p)
     p->seed = 1;
     p->heur_steps = 5000;
     p->nego_moves = 100000;
+    p->large_above = 48;
+    p->large_steps = 300;
+    p->large_moves = 1000000;
     p->ilp_nodes = 5000;
     p->lp_iters = 100000;
     p->partial_tries = 8;
@@ -289,11 +292,20 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
     bad |= check_anneal(file, &p->anneal, d);
     bad |= check_search(file, p, d);
     bad |= check_count(file, "partial_tries", p->partial_tries, d);
-    if (p->nego_moves < 0) {
-        cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.nego_moves "
-                     "is %ld; it must be 0 or more", p->nego_moves);
-        bad = -1;
-    }
+    const struct {
+        const char *name;
+        long v;
+    } works[] = {{"nego_moves", p->nego_moves},
+                 {"large_steps", p->large_steps},
+                 {"large_moves", p->large_moves}};
+    for (size_t i = 0; i < sizeof works / sizeof *works; i++)
+        if (works[i].v < 0) {
+            cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is "
+                         "%ld; it must be 0 or more", works[i].name,
+                         works[i].v);
+            bad = -1;
+        }
+    bad |= check_count(file, "large_above", p->large_above, d);
     bad |= check_share(file, "repair_node_share", p->repair_node_share, d);
     bad |= check_share(file, "repair_time_share", p->repair_time_share, d);
     bad |= check_share(file, "restricted_node_share",
@@ -1052,6 +1064,10 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
         return -1;
     cg_map_params top = *p;
     top.max_ii = cg_map_top_ii(p, res->mii.mii);
+    if (cg_dfg_nnodes(g) > p->large_above) {
+        top.heur_steps = p->large_steps;
+        top.nego_moves = p->large_moves;
+    }
     p = &top;
     if (check_range(g, p, &res->mii, d) < 0)
         return -1;

@@ -6,7 +6,7 @@
  * searches (heuristic alone, ILP alone); a loop time limit that is up
  * before the search (every II open, capped); the policy fields: their
  * defaults, their errors, partial tries feeding the repair, the clustering
- * threshold; the status names. */
+ * threshold, the large DFGs' budgets; the status names. */
 #include "ilp_test_util.h"
 
 #include <math.h>
@@ -400,6 +400,53 @@ static void test_cluster_steps(void **state)
     cg_diags_destroy(d);
 }
 
+/* A DFG of more than large_above nodes takes large_steps and large_moves
+ * instead of heur_steps and nego_moves.  The 12-add chain (14 nodes) at
+ * II 1 on the 4x4, by the heuristic and the annealer alone: one step and
+ * no moves map nothing; counted large, it gets the large defaults and
+ * maps; and with the large budgets starved, the small ones no longer
+ * help it. */
+static void test_large_budgets(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = add_chain(12);
+    cg_map_params p = params(20, 1);
+    assert_int_equal(p.large_above, 48);
+    assert_int_equal(p.large_steps, 300);
+    assert_int_equal(p.large_moves, 1000000);
+    p.search = CG_SEARCH_HEURISTIC;
+    p.heur_steps = 1;
+    p.nego_moves = 0;
+    static const struct {
+        int above;
+        long steps, moves;
+        cg_map_status want;
+    } cases[] = {{14, 300, 1000000, CG_MAP_TIMEOUT},
+                 {13, 300, 1000000, CG_MAP_MAPPED},
+                 {13, 1, 0, CG_MAP_TIMEOUT}};
+    cg_diags *d = cg_diags_create();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (i == 2)
+            p.heur_steps = 5000;
+        p.large_above = cases[i].above;
+        p.large_steps = cases[i].steps;
+        p.large_moves = cases[i].moves;
+        cg_map_result r;
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        assert_int_equal(r.status, cases[i].want);
+        assert_int_equal(r.ntried, 1);
+        assert_false(r.tried[0].capped);
+        if (r.status == CG_MAP_MAPPED)
+            assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+        cg_map_result_free(&r);
+    }
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 /* The annealer's weights and schedule are parameters with the values
  * nego.c was tuned with; a weight out of range, or a temperature that
  * does not fall, is an error naming it, and cg_map maps nothing. */
@@ -471,11 +518,17 @@ static void test_policy_params(void **state)
     p.cluster_step_share = 2;
     p.restricted_above = -1;
     p.nego_moves = -5;
+    p.large_steps = -6;
+    p.large_moves = -7;
+    p.large_above = -8;
     assert_int_equal(cg_map_params_check(&p, "k.c", d), -1);
-    assert_int_equal(cg_diags_errors(d), 8);
+    assert_int_equal(cg_diags_errors(d), 11);
     static const char *const want[] = {
         "cg_map_params.partial_tries is -1; it must be 0 or more",
         "cg_map_params.nego_moves is -5; it must be 0 or more",
+        "cg_map_params.large_steps is -6; it must be 0 or more",
+        "cg_map_params.large_moves is -7; it must be 0 or more",
+        "cg_map_params.large_above is -8; it must be 0 or more",
         "cg_map_params.repair_node_share is 0; it must be a share above 0 "
         "and at most 1",
         "cg_map_params.repair_time_share is 1.5; it must be a share above 0 "
@@ -486,7 +539,7 @@ static void test_policy_params(void **state)
         "cg_map_params.cluster_step_share is 2; it must be a share above 0 "
         "and at most 1",
         "cg_map_params.restricted_above is -1; it must be 0 or more"};
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 11; i++) {
         assert_string_equal(cg_diags_get(d, i)->file, "k.c");
         assert_string_equal(cg_diags_get(d, i)->msg, want[i]);
     }
@@ -680,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_search_choice),
         cmocka_unit_test(test_time_limit_leaves_open),
         cmocka_unit_test(test_cluster_steps),
+        cmocka_unit_test(test_large_budgets),
         cmocka_unit_test(test_policy_params),
         cmocka_unit_test(test_anneal_params),
         cmocka_unit_test(test_partial_tries),
