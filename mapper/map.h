@@ -346,7 +346,9 @@ typedef struct cg_map_params {
     int sat_horizon;      /* schedule slack the SAT model encodes: each op
                              starts at most this many cycles after its
                              place in the shortest schedule (>= 0); an II
-                             it refutes is proven for this slack */
+                             it refutes is proven for this slack, or for
+                             every one when the slack bound (bound.c)
+                             shows no mapping needs more */
     long sat_max_literals; /* the SAT mapper skips an II whose routing
                              variables would pass this (memory), 0 = no
                              limit */

@@ -25,13 +25,14 @@
  * than the 16 registers allow, where the full ILP times out.
  */
 #include <glpk.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "../model/model_internal.h"
 #include "../search/heur_internal.h"
 
-/* Delay nodes of the MRRG and the largest delay entering one. */
-static int delay_nodes(const cg_mrrg *m, int *kmax)
+int cg__bound_delay_nodes(const cg_mrrg *m, int *kmax)
 {
     int nn = cg_mrrg_nnodes(m), count = 0;
     *kmax = 1;
@@ -122,7 +123,7 @@ int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
             if (emin[e] >= CG__DIST_INF)
                 rc = 1; /* an edge no route can carry */
         int kmax;
-        int have = delay_nodes(m, &kmax);
+        int have = cg__bound_delay_nodes(m, &kmax);
         int old = glp_term_out(GLP_OFF);
         double need = rc ? 0 : least_delay_nodes(g, cg_mrrg_ii(m), emin,
                                                  lat, kmax);
@@ -132,5 +133,158 @@ int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
     }
     free(emin);
     free(lat);
+    return rc;
+}
+
+/* ---- the slack bound ------------------------------------------------------ */
+
+/* LPs of the slack bound (one per op of asap 0 and op of its part) past
+ * which it bounds nothing. */
+#define CG__SLACK_MAX_LPS 5000L
+
+/* The root of v's part (union-find with path halving). */
+static int part_of(int *up, int v)
+{
+    while (up[v] != v)
+        v = up[v] = up[up[v]];
+    return v;
+}
+
+/* The parts of the DFG that no precedence or edge links: comp[v] the
+ * index of v's part, idx scratch (n ints); their number. */
+static int parts(const cg_dfg *g, const int *prec, int np, int *comp,
+                 int *idx)
+{
+    int n = cg_dfg_nnodes(g), ne = cg_dfg_nedges(g), k = 0;
+    for (int v = 0; v < n; v++)
+        idx[v] = v;
+    for (int i = 0; i < np; i++)
+        idx[part_of(idx, prec[3 * i])] = part_of(idx, prec[3 * i + 1]);
+    for (int e = 0; e < ne; e++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        idx[part_of(idx, ed->src)] = part_of(idx, ed->dst);
+    }
+    for (int v = 0; v < n; v++)
+        comp[v] = -1;
+    for (int v = 0; v < n; v++) {
+        int r = part_of(idx, v);
+        if (comp[r] < 0)
+            comp[r] = k++;
+        comp[v] = comp[r];
+    }
+    return k;
+}
+
+/* The LP of the slack bound: columns s_0..s_{n-1} (start >= asap),
+ * m_0..m_{n-1} (delay nodes of each value); rows the precedences, each
+ * DFG edge's delay nodes, and their sum at most have. */
+static glp_prob *slack_lp(const cg_dfg *g, int ii, const int *prec, int np,
+                          const int *asap, const int *lat, int kmax,
+                          int have)
+{
+    int n = cg_dfg_nnodes(g), ne = cg_dfg_nedges(g);
+    int *ind = malloc(sizeof(int) * ((size_t)n + 4));
+    double *val = malloc(sizeof(double) * ((size_t)n + 4));
+    if (!ind || !val) {
+        free(ind);
+        free(val);
+        return NULL;
+    }
+    glp_prob *P = glp_create_prob();
+    glp_add_cols(P, 2 * n);
+    for (int v = 0; v < n; v++) {
+        glp_set_col_bnds(P, 1 + v, GLP_LO, asap[v], 0);
+        glp_set_col_bnds(P, 1 + n + v, GLP_LO, 0, 0);
+    }
+    for (int i = 0; i < np; i++) { /* s_b - s_a >= w */
+        int a = prec[3 * i], b = prec[3 * i + 1];
+        if (a == b)
+            continue; /* a recurrence of one op: the caller checked it */
+        int r = glp_add_rows(P, 1);
+        ind[1] = 1 + b, val[1] = 1;
+        ind[2] = 1 + a, val[2] = -1;
+        glp_set_mat_row(P, r, 2, ind, val);
+        glp_set_row_bnds(P, r, GLP_LO, prec[3 * i + 2], 0);
+    }
+    for (int e = 0; e < ne; e++) { /* kmax m_u - s_w + s_u >= d II - lat */
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        int r = glp_add_rows(P, 1), j = 0;
+        ind[++j] = 1 + n + ed->src, val[j] = kmax;
+        if (ed->src != ed->dst) {
+            ind[++j] = 1 + ed->dst, val[j] = -1;
+            ind[++j] = 1 + ed->src, val[j] = 1;
+        }
+        glp_set_mat_row(P, r, j, ind, val);
+        glp_set_row_bnds(P, r, GLP_LO,
+                         (double)ed->distance * ii - lat[ed->src], 0);
+    }
+    int r = glp_add_rows(P, 1); /* sum m_u <= have */
+    for (int v = 0; v < n; v++)
+        ind[v + 1] = 1 + n + v, val[v + 1] = 1;
+    glp_set_mat_row(P, r, n, ind, val);
+    glp_set_row_bnds(P, r, GLP_UP, 0, have);
+    free(ind);
+    free(val);
+    return P;
+}
+
+int cg__bound_slack(const cg_dfg *g, int ii, const int *prec, int np,
+                    const int *asap, const int *tail, int s0,
+                    const int *lat, int kmax, int have, int *slack)
+{
+    int n = cg_dfg_nnodes(g);
+    int *comp = malloc(sizeof(int) * (2 * (size_t)n + 1));
+    if (!comp)
+        return -1;
+    int k = parts(g, prec, np, comp, comp + n);
+    long lps = 0;
+    for (int a = 0; a < n; a++)
+        for (int v = 0; asap[a] == 0 && v < n; v++)
+            lps += comp[v] == comp[a];
+    glp_prob *P = lps <= CG__SLACK_MAX_LPS
+                      ? slack_lp(g, ii, prec, np, asap, lat, kmax, have)
+                      : NULL;
+    if (!P) {
+        free(comp);
+        return lps <= CG__SLACK_MAX_LPS ? -1 : 1;
+    }
+    int old = glp_term_out(GLP_OFF);
+    glp_smcp sp;
+    glp_init_smcp(&sp);
+    sp.msg_lev = GLP_MSG_OFF;
+    glp_set_obj_dir(P, GLP_MAX);
+    double most = -1e300;
+    int rc = 0;
+    /* the least of start(u) - asap(u) over a part is taken at an op of
+       asap 0 (follow the precedence that set an asap back); put it at 0 */
+    for (int a = 0; a < n && rc == 0; a++) {
+        if (asap[a] != 0)
+            continue;
+        glp_set_col_bnds(P, 1 + a, GLP_FX, 0, 0);
+        for (int v = 0; v < n && rc == 0; v++) {
+            if (comp[v] != comp[a])
+                continue;
+            glp_set_obj_coef(P, 1 + v, 1);
+            int ret = glp_simplex(P, &sp);
+            int st = ret == 0 ? glp_get_status(P) : GLP_UNDEF;
+            if (st == GLP_OPT && glp_get_obj_val(P) + tail[v] > most)
+                most = glp_get_obj_val(P) + tail[v];
+            else if (st != GLP_OPT && st != GLP_NOFEAS)
+                rc = 1; /* unbounded or undecided */
+            glp_set_obj_coef(P, 1 + v, 0);
+        }
+        glp_set_col_bnds(P, 1 + a, GLP_LO, 0, 0);
+    }
+    glp_term_out(old);
+    glp_delete_prob(P);
+    free(comp);
+    if (rc == 0) {
+        /* one part starts at its asap; another may start up to II - 1
+           later (shifting a part by II is the same mapping) */
+        double b = most < -1e299 ? 0
+                                 : floor(most - s0 + (k > 1 ? ii - 1 : 0) +
+                                         1e-6);
+        *slack = b < 0 ? 0 : b > INT_MAX ? INT_MAX : (int)b;
+    }
     return rc;
 }

@@ -22,7 +22,9 @@
  *   goes on to a successor or is read on its pin (a route tree needs no
  *   other node, so no mapping is lost and stray values are ruled out);
  *   precedences (edges, and the memory order of cg_map_mem_orders) on G;
- *   widths: a value is never on a node narrower than it.
+ *   widths: a value is never on a node narrower than it;
+ *   the register count: bound.c's register bound, unary per value through
+ *   G, at most the MRRG's delay nodes in all (clauses_registers).
  * Support clauses alone admit a set of nodes holding a value that support
  * each other around a cycle of zero delay, cut off from the producer.  No
  * shipped array has such a cycle, but an array may: after each solution a
@@ -47,6 +49,12 @@
 #include "../../common/util.h"
 #include "exact_internal.h"
 #include "sat_internal.h"
+#include "../search/heur_internal.h"
+
+/* The register count's sequential counter is left out above this many
+ * variables (its size is the values' lifetimes times the delay nodes:
+ * tens of thousands on the 4x4, millions on the 8x8 at large IIs). */
+#define CG__SAT_MAX_COUNT_VARS 4000000L
 
 typedef struct xvar {
     int p, t, var;
@@ -73,6 +81,9 @@ typedef struct sat {
     int *hvar;           /* horizon assumptions, H of them */
     int **xfirst;        /* per DFG node, per candidate: its first x */
     int *edelay;         /* per DFG edge: least route latency */
+    int *lat;            /* per op: its units' largest latency */
+    int kmax, have;      /* the register count's delay and delay nodes */
+    bool complete;       /* the slack bound says H covers every mapping */
     cg__cnf *c;
     int *buf;
     int bufcap, nbuf;
@@ -143,6 +154,44 @@ static int windows(sat *S)
             S->s0 = S->asap[v] + S->tail[v];
     for (int v = 0; v < S->n; v++)
         S->alap[v] = S->s0 + S->H - S->tail[v];
+    return 0;
+}
+
+/* What the register count needs: each op's largest unit latency, the
+ * delay nodes and their largest delay.  0, or -1 on no memory. */
+static int count_init(sat *S)
+{
+    S->have = cg__bound_delay_nodes(S->m, &S->kmax);
+    int *emin = malloc(sizeof(int) * ((size_t)S->ne + 1));
+    S->lat = malloc(sizeof(int) * ((size_t)S->n + 1));
+    int rc = emin && S->lat &&
+             cg__heur_min_delays(S->nl, S->m, S->g, emin, S->lat) == 0 ? 0
+                                                                       : -1;
+    free(emin);
+    return rc;
+}
+
+/* The slack bound (bound.c): when no mapping's schedule is more than B
+ * cycles longer than the shortest, a window of B covers every mapping;
+ * the horizon shrinks to it when smaller, and a refutation within it is
+ * complete.  0, or -1 on no memory. */
+static int slack_bound(sat *S)
+{
+    int *p = NULL;
+    int np = precedences(S, &p), B = 0;
+    if (np < 0)
+        return -1;
+    int rc = cg__bound_slack(S->g, S->ii, p, np, S->asap, S->tail, S->s0,
+                             S->lat, S->kmax, S->have, &B);
+    free(p);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 && B <= S->H) {
+        S->complete = true;
+        S->H = B;
+        for (int v = 0; v < S->n; v++)
+            S->alap[v] = S->s0 + S->H - S->tail[v];
+    }
     return 0;
 }
 
@@ -634,6 +683,98 @@ static int clauses_order(sat *S)
     return 0;
 }
 
+/* ---- the register count ------------------------------------------------ */
+
+/* m_u >= k for value u, k = 1..K: implied by any schedule whose edge from
+ * u needs k delay nodes.  lits: where the literals go. */
+static int lifetime_vars(sat *S, int u, int K, const int *lat, int kmax,
+                         int *lits)
+{
+    int base = cg__cnf_nvars(S->c) + 1;
+    for (int k = 0; k < K; k++)
+        lits[k] = cg__cnf_var(S->c);
+    for (int k = 1; k < K; k++) { /* m_u >= k + 1 -> m_u >= k */
+        push(S, -lits[k]);
+        push(S, lits[k - 1]);
+        emit(S);
+    }
+    for (int j = S->D.out_off[u]; j < S->D.out_off[u + 1]; j++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->D.out_ids[j]);
+        int w = ed->dst;
+        for (int k = 1; k <= K; k++) {
+            /* k delay nodes when start(w) - start(u) >= c */
+            long c = (long)(k - 1) * kmax + 1 + lat[u] -
+                     (long)ed->distance * S->ii;
+            if (w == u) {
+                if (c <= 0) {
+                    push(S, base + k - 1);
+                    emit(S);
+                }
+                continue;
+            }
+            for (int t = S->asap[u]; t <= S->alap[u]; t++) {
+                int lw = ge(S, w, t + c), lu = ge(S, u, t + 1);
+                if (lw == INT_MIN)
+                    continue; /* w never starts that late */
+                if (lu != INT_MIN)
+                    push(S, lu); /* start(u) <= t ... */
+                if (lw)
+                    push(S, -lw); /* ... and start(w) >= t + c */
+                push(S, base + k - 1);
+                emit(S);
+            }
+        }
+    }
+    return 0;
+}
+
+/* bound.c's register bound inside the model: the route tree of value u
+ * holds at least m_u = max over its edges of ceil((start(w) + d*II -
+ * start(u) - lat(u)) / kmax) delay nodes, trees share none, so the m_u
+ * sum to at most the MRRG's delay nodes.  The routing clauses imply it,
+ * but as a pigeonhole: where the schedules that fit leave a register or
+ * two to spare (sobel at II 2 on the 4x4 needs 31 of 32), the solver
+ * would refute them one by one.  Unary m_u and a sequential counter;
+ * left out when the counter would pass max_count_vars.  0, or -1 on no
+ * memory. */
+static int clauses_registers(sat *S, long max_count_vars)
+{
+    int kmax = S->kmax, have = S->have;
+    const int *lat = S->lat;
+    int *K = calloc((size_t)S->n + 1, sizeof(int));
+    int rc = K ? 0 : -1;
+    long total = 0;
+    for (int u = 0; rc == 0 && u < S->n; u++) {
+        for (int j = S->D.out_off[u]; j < S->D.out_off[u + 1]; j++) {
+            const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->D.out_ids[j]);
+            long need = (ed->dst == u ? 0 : (long)S->alap[ed->dst] -
+                                                S->asap[u]) +
+                        (long)ed->distance * S->ii - lat[u];
+            long k = need > 0 ? (need + kmax - 1) / kmax : 0;
+            if (k > have + 1)
+                k = have + 1;
+            if (k > K[u])
+                K[u] = (int)k;
+        }
+        total += K[u];
+    }
+    int *lits = rc == 0 && total > have &&
+                        (total - 1) * (long)have <= max_count_vars
+                    ? malloc(sizeof(int) * ((size_t)total + 1))
+                    : NULL;
+    int n = 0;
+    for (int u = 0; lits && u < S->n; u++)
+        if (K[u] > 0) {
+            lifetime_vars(S, u, K[u], lat, kmax, lits + n);
+            n += K[u];
+        }
+    if (lits && cg__cnf_at_most_k(S->c, lits, n, have) < 0)
+        rc = -1;
+    free(lits);
+    free(K);
+    return rc;
+}
+
 /* Some op without predecessors starts at cycle 0 (time-shift symmetry),
  * and the horizon assumptions: h_k -> start(v) <= s0 + k - tail(v). */
 static void clauses_time(sat *S)
@@ -841,6 +982,7 @@ static void sat_free(sat *S)
         free(S->xfirst[v]);
     free(S->xfirst);
     free(S->edelay);
+    free(S->lat);
     cg__cnf_destroy(S->c);
 }
 
@@ -892,6 +1034,8 @@ static int encode(sat *S)
     clauses_forward(S);
     clauses_sinks(S);
     if (clauses_order(S) < 0)
+        return -1;
+    if (clauses_registers(S, CG__SAT_MAX_COUNT_VARS) < 0)
         return -1;
     clauses_time(S);
     return S->oom ? -1 : 0;
@@ -946,7 +1090,7 @@ static void search(sat *S, cg__sat_out *out, double deadline)
         }
         if (!a || !cg__cnf_failed(S->c, a)) {
             out->outcome = CG_II_INFEASIBLE;
-            out->horizon = S->H;
+            out->horizon = S->complete ? -1 : S->H;
             return;
         }
         out->refuted = k; /* none within slack k: the next one */
@@ -964,6 +1108,8 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
     int rc = sat_init(&S, m, nl, g, o);
     if (rc == 0)
         rc = edge_delays(&S);
+    if (rc == 0)
+        rc = count_init(&S);
     bool unroutable = false;
     for (int e = 0; rc == 0 && e < S.ne; e++)
         unroutable |= S.edelay[e] < 0;
@@ -976,7 +1122,10 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
         return 0;
     }
     bool too_big = false;
-    rc = w < 0 || make_x(&S) < 0 || make_r(&S, &too_big) < 0 ? -1 : 0;
+    rc = w < 0 || slack_bound(&S) < 0 || make_x(&S) < 0 ||
+                 make_r(&S, &too_big) < 0
+             ? -1
+             : 0;
     if (rc == 0 && too_big) {
         out->too_big = true;
         sat_free(&S);

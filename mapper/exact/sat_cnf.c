@@ -38,6 +38,9 @@ cg__cnf *cg__cnf_create(void)
         free(c);
         return NULL;
     }
+    /* a library prints nothing: CaDiCaL would write "c found falsified
+       original clause" to stdout for a formula refuted as it is added */
+    ccadical_set_option(c->s, "quiet", 1);
     return c;
 }
 
@@ -119,6 +122,46 @@ int cg__cnf_at_most_one(cg__cnf *c, const int *lits, int n)
         }
         prev = s;
     }
+    return c->oom ? -1 : 0;
+}
+
+int cg__cnf_at_most_k(cg__cnf *c, const int *lits, int n, int k)
+{
+    if (n <= k)
+        return 0;
+    if (k == 0) {
+        for (int i = 0; i < n; i++)
+            cg__cnf_clause(c, (int[]){-lits[i]}, 1);
+        return c->oom ? -1 : 0;
+    }
+    /* s[i][j] (j < k): at least j + 1 of lits[0..i] are true; row i - 1
+       is prev, row i cur */
+    int *prev = malloc(sizeof(int) * (size_t)k * 2);
+    if (!prev)
+        return -1;
+    int *cur = prev + k;
+    for (int i = 0; i < n - 1; i++) {
+        for (int j = 0; j < k; j++) {
+            cur[j] = cg__cnf_var(c);
+            if (j == 0)
+                cg__cnf_clause(c, (int[]){-lits[i], cur[0]}, 2);
+            if (i > 0) {
+                cg__cnf_clause(c, (int[]){-prev[j], cur[j]}, 2);
+                if (j > 0)
+                    cg__cnf_clause(c, (int[]){-lits[i], -prev[j - 1],
+                                              cur[j]}, 3);
+            } else if (j > 0) {
+                cg__cnf_clause(c, (int[]){-cur[j]}, 1);
+            }
+        }
+        if (i > 0)
+            cg__cnf_clause(c, (int[]){-lits[i], -prev[k - 1]}, 2);
+        int *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    cg__cnf_clause(c, (int[]){-lits[n - 1], -prev[k - 1]}, 2);
+    free(prev < cur ? prev : cur);
     return c->oom ? -1 : 0;
 }
 

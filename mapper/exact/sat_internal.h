@@ -24,6 +24,9 @@ int cg__cnf_clause(cg__cnf *c, const int *lits, int n);
 /* At most one of lits[0..n-1] (pairwise up to 4, else a sequential
  * counter: n - 1 new variables, 3n - 4 clauses). */
 int cg__cnf_at_most_one(cg__cnf *c, const int *lits, int n);
+/* At most k of lits[0..n-1] (Sinz's sequential counter: (n - 1) * k new
+ * variables; nothing when n <= k). */
+int cg__cnf_at_most_k(cg__cnf *c, const int *lits, int n, int k);
 /* The clauses in DIMACS form. */
 int cg__cnf_write_dimacs(const cg__cnf *c, FILE *out);
 
@@ -79,7 +82,8 @@ typedef struct cg__sat_out {
     cg_ii_outcome outcome;
     int horizon;         /* INFEASIBLE: the schedule slack the refutation
                             covers (-1: every slack, from the schedule's
-                            recurrences alone) */
+                            recurrences alone or because the slack bound
+                            says no mapping has more) */
     int vars;            /* of the formula */
     long clauses;
     long conflicts;      /* spent */

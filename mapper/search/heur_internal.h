@@ -194,5 +194,22 @@ int cg__nego_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
  * this bound proves nothing, -1 on no memory. */
 int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
                         const cg_dfg *g);
+/* The MRRG's delay nodes (ROUTE nodes entered from a ROUTE node by an
+ * edge of delay > 0: a Register or RegisterFile per context), and in
+ * *kmax the largest such delay (at least 1).  The routes of one value
+ * hold at least ceil((start(w) + d*II - start(u) - lat_max(u)) / kmax)
+ * of them for each of its edges, and values share none (bound.c). */
+int cg__bound_delay_nodes(const cg_mrrg *m, int *kmax);
+/* The largest slack over the shortest schedule s0 that any mapping can
+ * have at II ii, by the same count: the schedule of the precedences
+ * prec (np triples a, b, w: start(b) >= start(a) + w), shifted so that
+ * some op starts at its asap, each op v ending at start(v) + tail[v];
+ * each value u holding delay nodes for its edges (lat[u] its largest
+ * unit latency), at most `have` of them in all.  An LP per op (GLPK);
+ * 0 with *slack, 1 when it bounds nothing (some part of the DFG may
+ * drift at no cost in registers), -1 on no memory. */
+int cg__bound_slack(const cg_dfg *g, int ii, const int *prec, int np,
+                    const int *asap, const int *tail, int s0,
+                    const int *lat, int kmax, int have, int *slack);
 
 #endif

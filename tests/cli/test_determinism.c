@@ -51,7 +51,7 @@ static void unspin(pid_t *pids, int n)
 }
 
 /* conv3 (28 nodes): the heuristic maps at II 2 after restarts; mac2: the
- * SAT mapper refutes II 1 within its conflicts (horizon 4), after the
+ * SAT mapper refutes II 1 within its conflicts (for every slack), after the
  * heuristic mapped II 2; histogram and mac map at once.  The caps are far
  * above what the work takes, so they never end an II ("capped": false). */
 static void test_same_rows_under_load(void **state)
@@ -80,9 +80,8 @@ static void test_same_rows_under_load(void **state)
         const char *by = json_string_value(json_object_get(t0, "by"));
         if (strcmp(json_string_value(json_object_get(rec, "loop")),
                    "mac2") == 0)
-            sat_refuted = strcmp(by, "sat") == 0 &&
-                          json_integer_value(json_object_get(t0,
-                                                             "horizon")) == 4;
+            sat_refuted = strcmp(by, "sat") == 0 && /* every slack */
+                          json_is_null(json_object_get(t0, "horizon"));
     }
     assert_true(sat_refuted);
     char *a = json_dumps(quiet, JSON_SORT_KEYS);

@@ -5,8 +5,10 @@
  * recurrence); the optimum II found and proven by the II search with
  * --mapper sat; a mapping simulated to the interpreter's memory and
  * live-out; the conflict limit (undecided, and the same answer twice);
- * the DIMACS file of --dump-cnf; and a zero-delay routing cycle, whose
- * self-supporting values the loop clauses cut. */
+ * the DIMACS file of --dump-cnf; a zero-delay routing cycle, whose
+ * self-supporting values the loop clauses cut; the at-most-k counter, the
+ * register count it keeps, and the slack bound that makes a refutation
+ * cover every schedule. */
 #include "../ilp_test_util.h"
 
 #include "../map_fixture.h"
@@ -124,7 +126,7 @@ static void test_infeasible(void **state)
     for (int ii = 2; ii <= 3; ii++) {
         solved r = solve_at(nl, g, ii);
         assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
-        assert_int_equal(r.out.horizon, 4);
+        assert_int_equal(r.out.horizon, -1);
         done(&r);
     }
     solved r1 = solve_at(nl, g, 1);
@@ -156,7 +158,7 @@ static void test_fanout(void **state)
     done(&a);
     solved b = solve_at(nl, g3, 1);
     assert_int_equal(b.out.outcome, CG_II_INFEASIBLE);
-    assert_int_equal(b.out.horizon, 4);
+    assert_int_equal(b.out.horizon, -1);
     done(&b);
     cg_map_params p;
     cg_map_params_init(&p);
@@ -170,7 +172,7 @@ static void test_fanout(void **state)
     assert_int_equal(r.ntried, 2);
     assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
     assert_int_equal(r.tried[0].by, CG_BY_SAT);
-    assert_int_equal(r.tried[0].horizon, 4);
+    assert_int_equal(r.tried[0].horizon, -1);
     assert_int_equal(r.tried[1].outcome, CG_II_MAPPED);
     assert_int_equal(r.tried[1].by, CG_BY_SAT);
     assert_string_equal(cg_map_prover_name(r.tried[0].by), "sat");
@@ -211,7 +213,7 @@ static void test_progress(void **state)
                              "2 heuristic;");
     assert_int_equal(r.tried[0].by, CG_BY_SAT);
     assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
-    assert_int_equal(r.tried[0].horizon, 4);
+    assert_int_equal(r.tried[0].horizon, -1);
     assert_true(r.tried[0].conflicts > 0);
     assert_int_equal(r.tried[1].by, CG_BY_HEURISTIC);
     cg_map_result_free(&r);
@@ -267,7 +269,7 @@ static void test_zero_delay_cycle(void **state)
     cg_dfg_add_edge(g, y, s, 1, 0, -1);
     solved r = solve_at(nl, g, 1);
     assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
-    assert_int_equal(r.out.horizon, 4);
+    assert_int_equal(r.out.horizon, -1);
     assert_true(r.out.loop_rounds >= 1);
     done(&r);
     cg_dfg_destroy(g);
@@ -347,6 +349,99 @@ static void test_conflict_limit(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* At most k of n: any k true is satisfiable, k + 1 is not; k = 0 makes
+ * every literal false; n <= k adds nothing. */
+static void test_at_most_k(void **state)
+{
+    (void)state;
+    for (int k = 0; k <= 3; k++) {
+        cg__cnf *c = cg__cnf_create();
+        int lits[6];
+        for (int i = 0; i < 6; i++)
+            lits[i] = cg__cnf_var(c);
+        assert_int_equal(cg__cnf_at_most_k(c, lits, 6, k), 0);
+        long used;
+        bool capped;
+        for (int first = 0; first + k < 6; first++) {
+            /* lits[first..first+k-1] true: satisfiable; one more: not */
+            assert_int_equal(cg__cnf_solve(c, lits + first, k, 0, 0, &used,
+                                           &capped),
+                             CG__SAT_SAT);
+            for (int i = 0; i < 6; i++)
+                assert_int_equal(cg__cnf_value(c, lits[i]),
+                                 i >= first && i < first + k);
+            assert_int_equal(cg__cnf_solve(c, lits + first, k + 1, 0, 0,
+                                           &used, &capped),
+                             CG__SAT_UNSAT);
+        }
+        cg__cnf_destroy(c);
+    }
+    cg__cnf *c = cg__cnf_create();
+    int lits[3] = {cg__cnf_var(c), cg__cnf_var(c), cg__cnf_var(c)};
+    assert_int_equal(cg__cnf_at_most_k(c, lits, 3, 3), 0);
+    assert_int_equal(cg__cnf_nclauses(c), 0);
+    cg__cnf_destroy(c);
+}
+
+/* The register count: the long path of ls(6) on the 2x2 at II 1 needs
+ * more registers than the mesh has.  The counter over the values'
+ * lifetimes refutes it by propagation, where the routing clauses alone
+ * make it a pigeonhole the solver refutes a case at a time. */
+static void test_register_count(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = long_and_short(6);
+    /* and the solver writes nothing to stdout, though this formula is
+       refuted as it is added (CaDiCaL's "c found falsified original
+       clause" unless told to be quiet) */
+    char out[] = "/tmp/cg_sat_stdoutXXXXXX";
+    int fd = mkstemp(out), saved = dup(1);
+    assert_true(fd >= 0 && saved >= 0);
+    fflush(stdout);
+    dup2(fd, 1);
+    solved r = solve_at(nl, g, 1);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    assert_int_equal(lseek(fd, 0, SEEK_END), 0);
+    close(fd);
+    unlink(out);
+    assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
+    assert_int_equal(r.out.horizon, -1);
+    assert_true(r.out.conflicts <= 5); /* 2 with the counter, 81 without */
+    done(&r);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* The slack bound: fanout(3) at II 1 on the 2x2, refuted with each
+ * horizon H.  Below the bound B a refutation holds for slack H only;
+ * from B on, the model is built for slack B and covers every mapping. */
+static void test_slack_bound(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = fanout(3);
+    int vars_b = 0; /* B = 1 here */
+    for (int h = 0; h <= 4; h++) {
+        cg__sat_opts o = {h, 0, 60, 0, NULL};
+        solved r = solve_opts(nl, g, 1, &o);
+        assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
+        assert_int_equal(r.out.horizon, h == 0 ? 0 : -1);
+        if (h == 1)
+            vars_b = r.out.vars;
+        else if (h > 1) /* the same window, whatever H above B */
+            assert_int_equal(r.out.vars, vars_b);
+        else
+            assert_true(r.out.vars > 0);
+        done(&r);
+    }
+    assert_true(vars_b > 0);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* --dump-cnf: the DIMACS header gives the formula's size; an unwritable
  * path is an error naming it. */
 static void test_dump_cnf(void **state)
@@ -403,6 +498,9 @@ int main(void)
         cmocka_unit_test(test_simulated),
         cmocka_unit_test(test_conflict_limit),
         cmocka_unit_test(test_dump_cnf),
+        cmocka_unit_test(test_at_most_k),
+        cmocka_unit_test(test_register_count),
+        cmocka_unit_test(test_slack_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
