@@ -1,4 +1,4 @@
-/* ilp_model.c: a growable LP/MIP model in memory, handed to GLPK whole.
+/* lp.c: a growable LP/MIP model in memory, handed to GLPK whole.
  *
  * The formulation (ilp.c) adds columns and rows as it discovers them and
  * may name a column twice in one row (a self-loop's producer and consumer
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../../common/util.h"
-#include "ilp_internal.h"
+#include "lp_internal.h"
 
 void cg__lp_init(cg__lp *lp) { memset(lp, 0, sizeof *lp); }
 

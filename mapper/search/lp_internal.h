@@ -1,0 +1,36 @@
+/* lp_internal.h: a growable LP/MIP model in memory, handed to GLPK whole
+ * (lp.c; not a public header).  The mapper's one GLPK model builder: the
+ * exact ILP (exact/ilp.c) and the clustering's region ILP (cluster.c)
+ * fill it.  It lives in search/, the lower of the two rooms that use it. */
+#ifndef CG_LP_INTERNAL_H
+#define CG_LP_INTERNAL_H
+
+#include <glpk.h>
+#include <stdbool.h>
+
+typedef struct cg__lp {
+    int ncols, ccap;
+    int *ckind;            /* GLP_CV or GLP_IV, 1-based */
+    double *clb, *cub, *cobj;
+    int *stamp, *pos;      /* last row a column appeared in, its entry */
+    int nrows, rcap;
+    int *rtype;            /* GLP_FX, GLP_UP, ... */
+    double *rlb, *rub;
+    int nt, tcap;          /* matrix entries, 1-based triplets */
+    int *ia, *ja;
+    double *ar;
+    bool oom;              /* an allocation failed; the model is void */
+} cg__lp;
+
+void cg__lp_init(cg__lp *lp);
+void cg__lp_free(cg__lp *lp);
+/* New column (1-based id), 0 on no memory (lp->oom set). */
+int cg__lp_col(cg__lp *lp, int kind, double lb, double ub, double obj);
+/* New row; add its entries with cg__lp_coef before starting the next. */
+int cg__lp_row(cg__lp *lp, int type, double lb, double ub);
+/* Add v to entry (row, col); row must be the row being built. */
+void cg__lp_coef(cg__lp *lp, int row, int col, double v);
+/* The model as a GLPK problem (minimise); *nonzeros set. */
+glp_prob *cg__lp_to_glpk(cg__lp *lp, int *nonzeros);
+
+#endif
