@@ -88,26 +88,40 @@ static int min_latency(const cg_netlist *nl, cg_op op)
     return best;
 }
 
+/* The most banks check_bank's message names; more end the list with
+ * ", ...".  Its buffer holds them all: a bank (below CG_MAX_BANKS) takes
+ * at most 7 bytes with its ", ". */
+enum { BANKS_LISTED = 40 };
+
 /* A load/store with a bank needs a MEMUnit that reaches it; -1 (with an
- * error naming the node, its bank and the banks the units reach) when
- * none does. */
+ * error naming the node, its bank and the banks the units reach, every
+ * bank up to the message's room, then "...") when none does. */
 static int check_bank(const cg_netlist *nl, const cg_dfg *g,
                       const cg_dfg_node *n, cg_diags *d)
 {
     if (n->bank < 0 || (n->op != CG_OP_LOAD && n->op != CG_OP_STORE))
         return 0;
-    char have[160] = "";
+    char have[8 * BANKS_LISTED + 8] = "";
     size_t len = 0;
-    uint64_t seen = 0;
+    int listed[BANKS_LISTED], nlisted = 0;
+    bool cut = false;
     for (int i = 0; i < cg_netlist_nprims(nl); i++) {
         const cg_nl_prim *pr = cg_netlist_prim(nl, i);
         if (cg__map_node_fits(pr, n))
             return 0;
-        int b = pr->p.bank;
-        if (!cg__map_prim_supports(pr, n->op) || b < 0 || b >= 64 ||
-            (seen >> b & 1) || len + 16 >= sizeof have)
+        int b = pr->p.bank, seen = 0;
+        if (!cg__map_prim_supports(pr, n->op) || b < 0 || cut)
             continue;
-        seen |= (uint64_t)1 << b;
+        for (int j = 0; j < nlisted && !seen; j++)
+            seen = listed[j] == b;
+        if (seen)
+            continue;
+        if (nlisted == BANKS_LISTED) {
+            len += (size_t)snprintf(have + len, sizeof have - len, ", ...");
+            cut = true;
+            continue;
+        }
+        listed[nlisted++] = b;
         len += (size_t)snprintf(have + len, sizeof have - len, "%s%d",
                                 len ? ", " : "", b);
     }

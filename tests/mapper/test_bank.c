@@ -3,7 +3,8 @@
  * places each load on the MEMUnit of its bank (both ways round) and the
  * mapping simulates like the interpreter; the simulator rejects an address
  * outside the node's bank; the checker rejects a load on a unit of another
- * bank; a bank no unit reaches is an error naming the node and the bank;
+ * bank; a bank no unit reaches is an error naming the node and the bank
+ * (and the banks the units reach, past 64 too);
  * ResMII counts only the units of a bank. */
 #include "map_fixture.h"
 
@@ -152,6 +153,48 @@ static void test_unreachable_bank(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* MEMUnits of banks 60 to 104 (of 128), a load of bank 7: the error
+ * names the banks past 64 too, the first 40 of them, then "...". */
+static void test_unreachable_bank_lists_high_banks(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    int top;
+    cg_arch *a = top_only(&top, d);
+    cg_arch_set_grid(a, 1, 1);
+    cg_arch_add_memory(a, "spm", 128 * 4, 128, 1, d);
+    cg_prim_params p;
+    cg_prim_params_init(&p, CG_PRIM_MEM);
+    for (int bank = 60; bank <= 104; bank++) {
+        char name[16];
+        snprintf(name, sizeof name, "m%d", bank);
+        p.bank = bank;
+        cg_arch_add_prim(a, top, name, &p, d);
+    }
+    cg_netlist *nl = flatten_or_fail(a, d);
+    cg_dfg *g = cg_dfg_create("far");
+    int l = dfg_node(g, CG_OP_LOAD, "l");
+    cg_dfg_node_mut(g, l)->bank = 7;
+    char want[512];
+    int len = snprintf(want, sizeof want, "error: load 'l' must access bank 7 "
+                       "(where its array was placed) but no MEMUnit of the "
+                       "architecture that runs load reaches bank 7 (they "
+                       "reach banks 60");
+    for (int bank = 61; bank < 100; bank++)
+        len += snprintf(want + len, sizeof want - (size_t)len, ", %d", bank);
+    snprintf(want + len, sizeof want - (size_t)len, ", ...): place the array "
+             "in one of those banks or give a MEMUnit bank=\"7\"\n");
+    cg_mii mii;
+    d = cg_diags_create();
+    assert_int_equal(cg_mii_compute(nl, g, &mii, d), -1);
+    char *s = diag_text(d);
+    assert_string_equal(s, want);
+    free(s);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* Two loads of bank 1 share m1: ResMII 2, though there are two MEMUnits. */
 static void test_res_mii_per_bank(void **state)
 {
@@ -179,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_sim_rejects_address_outside_bank),
         cmocka_unit_test(test_checker_rejects_other_bank),
         cmocka_unit_test(test_unreachable_bank),
+        cmocka_unit_test(test_unreachable_bank_lists_high_banks),
         cmocka_unit_test(test_res_mii_per_bank),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
