@@ -1,6 +1,7 @@
 /* options.c: getopt_long table of cgramap's global options.  Only options
  * whose stage exists are accepted, so the program never advertises a stub. */
 #include "cli/options.h"
+#include "common/util.h"
 
 #include "mapper/map.h"
 
@@ -41,7 +42,7 @@ void cg_cli_help(void)
 "                          running loop's II and mapper stage)\n"
 "      --templates T.xml   module templates for a two-file architecture\n"
 "      --timeout S         seconds per II tried (default 60)\n"
-"      --max-ii N          highest II tried, up to 64 (default\n"
+"      --max-ii N          highest II tried, up to " CG_STR(CG_MAP_MAX_II) " (default\n"
 "                          max(16, 2 x MII))\n"
 "      --solver NAME       the ILP's MIP solver: glpk (default) or cbc\n"
 "      --loop-control M    dfg: the DFG keeps the exit compare; array: the\n"
@@ -197,7 +198,8 @@ int cg_cli_effort_opt(const char *prog, int code, const char *v,
         p->sat_max_literals = (long)x;
         return 0;
     case CG_CLI_OPT_HORIZON:
-        return whole_int_max(prog, "--horizon", v, 0, 64, &p->sat_horizon);
+        return whole_int_max(prog, "--horizon", v, 0, CG_MAP_MAX_SAT_HORIZON,
+                             &p->sat_horizon);
     default: /* CG_CLI_OPT_TIME_LIMIT */
         if (cg_cli_seconds(prog, "--time-limit", v, &x))
             return -1;

@@ -38,6 +38,10 @@ uint64_t cg_rng_data_next(uint64_t *s);
 int cg_grow(void **v, int *cap, int n, size_t sz);
 #define CG_GROW(arr, cap, n) cg_grow((void **)&(arr), &(cap), (n), sizeof *(arr))
 
+/* A macro's value as a string literal: CG_STR(CG_MAP_MAX_II) is "64". */
+#define CG_STR_(x) #x
+#define CG_STR(x) CG_STR_(x)
+
 /* The whole file at path, NUL-terminated (malloc'd, the caller frees it),
  * its size in *len when len is not NULL.  NULL with errno set when it
  * cannot be read. */

@@ -323,9 +323,10 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
                      : p->min_ii, CG_MAP_MAX_II);
         bad = -1;
     }
-    if (p->sat_horizon < 0 || p->sat_horizon > 64) {
+    if (p->sat_horizon < 0 || p->sat_horizon > CG_MAP_MAX_SAT_HORIZON) {
         cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.sat_horizon "
-                     "is %d; it must be 0 to 64", p->sat_horizon);
+                     "is %d; it must be 0 to %d", p->sat_horizon,
+                     CG_MAP_MAX_SAT_HORIZON);
         bad = -1;
     }
     if (p->sat_conflicts < 0 || p->sat_max_literals < 0) {

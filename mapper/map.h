@@ -193,8 +193,12 @@ const char *cg_map_search_name(cg_map_search s);
 int cg_map_solver_parse(const char *name, cg_map_solver *out);
 const char *cg_map_solver_name(cg_map_solver s);
 
-/* The highest II the mapper tries: an II limit above it is an error. */
+/* The highest II the mapper tries: an II limit above it is an error.  A
+ * plain number: the CLI's help quotes it (CG_STR). */
 #define CG_MAP_MAX_II 64
+/* The most schedule slack the SAT mapper encodes (sat_horizon): more is
+ * an error.  A plain number, like CG_MAP_MAX_II. */
+#define CG_MAP_MAX_SAT_HORIZON 64
 
 /* The stages of the search at one II, for a progress display. */
 typedef enum cg_map_stage {
@@ -345,10 +349,11 @@ typedef struct cg_map_params {
                              the II mapped */
     int sat_horizon;      /* schedule slack the SAT model encodes: each op
                              starts at most this many cycles after its
-                             place in the shortest schedule (>= 0); an II
-                             it refutes is proven for this slack, or for
-                             every one when the slack bound (bound.c)
-                             shows no mapping needs more */
+                             place in the shortest schedule (0 to
+                             CG_MAP_MAX_SAT_HORIZON); an II it refutes is
+                             proven for this slack, or for every one when
+                             the slack bound (bound.c) shows no mapping
+                             needs more */
     long sat_max_literals; /* the SAT mapper skips an II whose routing
                              variables would pass this (memory), 0 = no
                              limit */

@@ -512,6 +512,23 @@ static void test_map_usage(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap map: Invalid value for --max-ii: 2.5"
                                " (a whole number from 1 to 64)\n");
+    /* past the limits (CG_MAP_MAX_II, CG_MAP_MAX_SAT_HORIZON): refused */
+    static const char *const past[][4] = {
+        {"map", "--max-ii", "65", "cgramap map: Invalid value for --max-ii: "
+                                  "65 (a whole number from 1 to 64)\n"},
+        {"map", "--horizon", "65", "cgramap map: Invalid value for "
+                                   "--horizon: 65 (a whole number from 0 to "
+                                   "64)\n"},
+        {NULL, "--horizon", "65", "cgramap: Invalid value for --horizon: 65 "
+                                  "(a whole number from 0 to 64)\n"},
+    };
+    for (size_t i = 0; i < sizeof past / sizeof *past; i++) {
+        const char *const *w = past[i];
+        const char *const argv[] = {w[0], w[1], w[2], "x.dot", NULL};
+        run_cgramap(&r, w[0] ? argv : argv + 1);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.err, w[3]);
+    }
     run_cgramap(&r, (const char *const[]){"map", "--solver", "CBC", "x.dot",
                                           NULL});
     assert_int_equal(r.status, 2);
