@@ -333,11 +333,11 @@ static char *resolve_one(void *arg, const char *item)
     return resolve_ref(a->c, a->n, item, a->env, a->p, a->r, a->col);
 }
 
+/* Resolve every element of a reference list (arg: a resolve_arg). */
 static char **resolve_list(cg__xctx *c, const xmlNode *n, const char *s,
-                           const cg__xvar *env, const pattern *p, long r,
-                           long col, int *cnt)
+                           const void *arg, int *cnt)
 {
-    resolve_arg a = {c, n, env, p, r, col};
+    resolve_arg a = *(const resolve_arg *)arg;
     return cg__xml_map_list(c, n, s, resolve_one, &a, cnt);
 }
 
@@ -349,22 +349,8 @@ static int top_connection(cg__xctx *c, const xmlNode *n, const cg__xvar *env,
         return -1;
     if (!on)
         return 0;
-    char *s, *t;
-    bool select;
-    if (cg__xml_connection_lists(c, n, &s, &t, &select) < 0)
-        return -1;
-    int nf = 0, nt = 0, rc = -1;
-    char **from = resolve_list(c, n, s, env, p, r, col, &nf);
-    char **to = from ? resolve_list(c, n, t, env, p, r, col, &nt) : NULL;
-    if (from && to)
-        rc = cg__xml_connect_lists(c, c->top, n, from, nf, to, nt, select);
-    if (from)
-        cg__xml_free_list(from, nf);
-    if (to)
-        cg__xml_free_list(to, nt);
-    free(s);
-    free(t);
-    return rc;
+    resolve_arg a = {c, n, env, p, r, col};
+    return cg__xml_connection(c, c->top, n, resolve_list, &a);
 }
 
 static int top_port(cg__xctx *c, const xmlNode *n, const cg__xvar *env)

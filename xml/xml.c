@@ -377,8 +377,9 @@ static int define_module(cg__xctx *c, const xmlNode *t, const char *cname,
 
 /* ---- connections ------------------------------------------------------- */
 
-int cg__xml_connect_lists(cg__xctx *c, int mod, const xmlNode *n,
-                         char **from, int nf, char **to, int nt, bool select)
+/* Connect every source to every target (or one mux per target). */
+static int connect_lists(cg__xctx *c, int mod, const xmlNode *n, char **from,
+                         int nf, char **to, int nt, bool select)
 {
     int rc = 0;
     cg__xml_loc(c, n);
@@ -394,9 +395,10 @@ int cg__xml_connect_lists(cg__xctx *c, int mod, const xmlNode *n,
     return rc < 0 ? -1 : 0;
 }
 
-
-int cg__xml_connection_lists(cg__xctx *c, const xmlNode *n, char **src,
-                             char **dst, bool *select)
+/* A <connection>'s source and target lists (raw text, malloc'd) and
+ * whether it is a select-from. */
+static int connection_lists(cg__xctx *c, const xmlNode *n, char **src,
+                            char **dst, bool *select)
 {
     static const char *const attrs[] = {"from", "to", "select-from",
                                         "distribute-to", "if", NULL};
@@ -430,6 +432,27 @@ int cg__xml_connection_lists(cg__xctx *c, const xmlNode *n, char **src,
     return rc;
 }
 
+int cg__xml_connection(cg__xctx *c, int mod, const xmlNode *n,
+                       cg__xml_list_fn list, const void *arg)
+{
+    char *s, *t;
+    bool select;
+    if (connection_lists(c, n, &s, &t, &select) < 0)
+        return -1;
+    int nf = 0, nt = 0, rc = -1;
+    char **from = list(c, n, s, arg, &nf);
+    char **to = from ? list(c, n, t, arg, &nt) : NULL;
+    if (from && to)
+        rc = connect_lists(c, mod, n, from, nf, to, nt, select);
+    if (from)
+        cg__xml_free_list(from, nf);
+    if (to)
+        cg__xml_free_list(to, nt);
+    free(s);
+    free(t);
+    return rc;
+}
+
 char **cg__xml_map_list(cg__xctx *c, const xmlNode *n, const char *s,
                         char *(*fn)(void *arg, const char *item), void *arg,
                         int *cnt)
@@ -460,9 +483,10 @@ static char *interp_one(void *arg, const char *item)
     return cg__xml_interp(item, a->env, &a->src);
 }
 
-/* Interpolate every element of a reference list. */
+/* Interpolate every element of a reference list (env: the cg__xvar
+ * list in scope). */
 static char **interp_list(cg__xctx *c, const xmlNode *n, const char *s,
-                          const cg__xvar *env, int *cnt)
+                          const void *env, int *cnt)
 {
     interp_arg a = {env, {c->d, cg__xml_file(n), cg__xml_line(n), s}};
     return cg__xml_map_list(c, n, s, interp_one, &a, cnt);
@@ -471,22 +495,7 @@ static char **interp_list(cg__xctx *c, const xmlNode *n, const char *s,
 static int body_connection(cg__xctx *c, int mod, const xmlNode *n,
                            const cg__xvar *env)
 {
-    char *s, *t;
-    bool select;
-    if (cg__xml_connection_lists(c, n, &s, &t, &select) < 0)
-        return -1;
-    int nf = 0, nt = 0, rc = -1;
-    char **from = interp_list(c, n, s, env, &nf);
-    char **to = from ? interp_list(c, n, t, env, &nt) : NULL;
-    if (from && to)
-        rc = cg__xml_connect_lists(c, mod, n, from, nf, to, nt, select);
-    if (from)
-        cg__xml_free_list(from, nf);
-    if (to)
-        cg__xml_free_list(to, nt);
-    free(s);
-    free(t);
-    return rc;
+    return cg__xml_connection(c, mod, n, interp_list, env);
 }
 
 static char *concrete_base(const char *tname, const cg__xvar *env)

@@ -130,13 +130,16 @@ void cg__xml_free_list(char **v, int n);
 char **cg__xml_map_list(cg__xctx *c, const xmlNode *n, const char *s,
                         char *(*fn)(void *arg, const char *item), void *arg,
                         int *cnt);
-/* A <connection>'s source and target lists (raw text, malloc'd) and
- * whether it is a select-from. */
-int cg__xml_connection_lists(cg__xctx *c, const xmlNode *n, char **src,
-                             char **dst, bool *select);
-/* Connect every source to every target (or one mux per target). */
-int cg__xml_connect_lists(cg__xctx *c, int mod, const xmlNode *n, char **from,
-                          int nf, char **to, int nt, bool select);
+/* A reference list of a <connection> (text s) as the names it stands
+ * for, count in *cnt (cg__xml_map_list's result); arg is the caller's. */
+typedef char **(*cg__xml_list_fn)(cg__xctx *c, const xmlNode *n,
+                                  const char *s, const void *arg, int *cnt);
+/* A <connection> n (from= with to=, select-from= with to=, or from= with
+ * distribute-to=) in module mod: both its lists through list(..., arg),
+ * every source connected to every target (or one mux per target).  0, or
+ * -1 after an error. */
+int cg__xml_connection(cg__xctx *c, int mod, const xmlNode *n,
+                       cg__xml_list_fn list, const void *arg);
 /* Find a <module> template by name. */
 xmlNode *cg__xml_find_tmpl(const cg__xctx *c, const char *name);
 /* Define (once) the concrete module for template t with parameters env;
