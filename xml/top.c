@@ -356,30 +356,11 @@ static int top_connection(cg__xctx *c, const xmlNode *n, const cg__xvar *env,
 static int top_port(cg__xctx *c, const xmlNode *n, const cg__xvar *env)
 {
     static const char *const attrs[] = {"name", "size", "if", NULL};
-    bool on, bad;
-    long w;
+    bool on;
     if (cg__xml_check_attrs(c, n, attrs, NULL) < 0 ||
         cg__xml_cond(c, n, env, &on) < 0)
         return -1;
-    if (!on)
-        return 0;
-    char *name = cg__xml_attr(c, n, "name", env, &bad);
-    int rc = -1;
-    if (!name && !bad)
-        cg__xml_error(c, n, "<%s> needs a name=\"...\"", (const char *)n->name);
-    if (name && cg__xml_attr_int(c, n, "size", env, 32, 1, CG_MAX_WIDTH, &w) == 0) {
-        const char *t = (const char *)n->name;
-        cg__xml_loc(c, n);
-        rc = !strcmp(t, "wire")
-                 ? cg_arch_add_wire(c->a, c->top, name, (int)w, c->d)
-                 : cg_arch_add_port(c->a, c->top, name,
-                                    !strcmp(t, "input")    ? CG_DIR_IN
-                                    : !strcmp(t, "output") ? CG_DIR_OUT
-                                                           : CG_DIR_INOUT,
-                                    (int)w, c->d);
-    }
-    free(name);
-    return rc < 0 ? -1 : 0;
+    return on ? cg__xml_port(c, c->top, n, env) : 0;
 }
 
 static bool is_port_tag(const char *t)

@@ -290,12 +290,9 @@ int cg__xml_collect(cg__xctx *c, xmlNode *root, bool arch_ok)
 
 /* ---- module bodies ----------------------------------------------------- */
 
-static int body_port(cg__xctx *c, int mod, const xmlNode *n,
-                     const cg__xvar *env)
+int cg__xml_port(cg__xctx *c, int mod, const xmlNode *n,
+                 const cg__xvar *env)
 {
-    static const char *const attrs[] = {"name", "size", "if", NULL};
-    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
-        return -1;
     bool bad;
     long w;
     char *name = cg__xml_attr(c, n, "name", env, &bad);
@@ -318,6 +315,15 @@ static int body_port(cg__xctx *c, int mod, const xmlNode *n,
     }
     free(name);
     return rc < 0 ? -1 : 0;
+}
+
+static int body_port(cg__xctx *c, int mod, const xmlNode *n,
+                     const cg__xvar *env)
+{
+    static const char *const attrs[] = {"name", "size", "if", NULL};
+    if (cg__xml_check_attrs(c, n, attrs, NULL) < 0)
+        return -1;
+    return cg__xml_port(c, mod, n, env);
 }
 
 /* A connection inside a module: references are plain names. */

@@ -130,6 +130,11 @@ void cg__xml_free_list(char **v, int n);
 char **cg__xml_map_list(cg__xctx *c, const xmlNode *n, const char *s,
                         char *(*fn)(void *arg, const char *item), void *arg,
                         int *cnt);
+/* An <input>, <output>, <inout> or <wire> n (name=, size= in bits,
+ * default 32) of module mod, its attributes and if= already checked.  0,
+ * or -1 after an error. */
+int cg__xml_port(cg__xctx *c, int mod, const xmlNode *n,
+                 const cg__xvar *env);
 /* A reference list of a <connection> (text s) as the names it stands
  * for, count in *cnt (cg__xml_map_list's result); arg is the caller's. */
 typedef char **(*cg__xml_list_fn)(cg__xctx *c, const xmlNode *n,
