@@ -20,19 +20,8 @@
 #include "dfg/dfg.h"
 #include "mapper/search/heur_internal.h"
 #include "mapper/map.h"
+#include "tests/common/flatten.h"
 #include "verify/verify.h"
-
-/* Flatten a (which must succeed) and destroy it and d. */
-static inline cg_netlist *flatten_or_fail(cg_arch *a, cg_diags *d)
-{
-    cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
-    if (!nl)
-        cg_diags_print(d, stderr);
-    assert_non_null(nl);
-    cg_arch_destroy(a);
-    cg_diags_destroy(d);
-    return nl;
-}
 
 /* "tiny": one block with an IO io, a FuncUnit fu (ops, latency lat), a
  * Register r and a mux in front of fu.in_a:
@@ -59,7 +48,7 @@ static inline cg_netlist *tiny_netlist(cg_opset ops, int lat)
     cg_arch_connect(a, top, "io.out", "fu.in_b", d);
     cg_arch_connect(a, top, "fu.out", "r.in", d);
     cg_arch_connect(a, top, "r.out", "io.in", d);
-    return flatten_or_fail(a, d);
+    return flatten_ok(a, d);
 }
 
 /* An rows x cols mesh of the default PE (memory columns, IO ring). */
@@ -70,7 +59,7 @@ static inline cg_netlist *mesh_netlist(int rows, int cols)
     cg_mesh_params_init(&p);
     p.rows = rows;
     p.cols = cols;
-    return flatten_or_fail(cg_arch_mesh(&p, d), d);
+    return flatten_ok(cg_arch_mesh(&p, d), d);
 }
 
 static inline int dfg_node(cg_dfg *g, cg_op op, const char *name)

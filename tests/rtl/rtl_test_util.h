@@ -17,21 +17,11 @@
 
 #include "common/util.h"
 #include "rtl/rtl.h"
+#include "tests/common/flatten.h"
 #include "xml/xml.h"
 
-/* Flatten a (which must succeed) and destroy it and d. */
-static inline cg_netlist *flatten_ok(cg_arch *a, cg_diags *d)
-{
-    cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
-    if (!nl)
-        cg_diags_print(d, stderr);
-    assert_non_null(nl);
-    cg_arch_destroy(a);
-    cg_diags_destroy(d);
-    return nl;
-}
-
-/* The netlist of an XML array (path from the source tree). */
+/* The netlist of an XML array (path from the source tree), flattened by
+ * tests/common/flatten.h's flatten_ok. */
 static inline cg_netlist *load(const char *path)
 {
     cg_diags *d = cg_diags_create();
