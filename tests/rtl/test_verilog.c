@@ -1,9 +1,11 @@
 /* test_verilog.c: the Verilog and the bit map of tests/rtl/data/tiny.xml
  * (one PE with a primitive of every kind, read by eye when it was locked
- * in) are byte-identical to golden/tiny.v and golden/tiny_bitmap.json;
+ * in) are byte-identical to golden/tiny.v and golden/tiny_bitmap.json
+ * (tests/common/golden.h: CG_UPDATE_GOLDEN=1 rewrites them);
  * the layout's figures (modules, chain length, a FuncUnit's fields) are
  * what the bit map says; parameters out of range are refused by name. */
 #include "rtl_test_util.h"
+#include "tests/common/golden.h"
 
 static char *text_of(int (*fn)(const cg_rtl *, FILE *), const cg_rtl *r)
 {
@@ -13,19 +15,6 @@ static char *text_of(int (*fn)(const cg_rtl *, FILE *), const cg_rtl *r)
     assert_int_equal(fn(r, f), 0);
     fclose(f);
     return s;
-}
-
-static void golden(const char *path, const char *got)
-{
-    char *want = cg_slurp(path, NULL);
-    assert_non_null(want);
-    if (strcmp(want, got)) {
-        FILE *f = fopen(scratch("tiny_got.v"), "w");
-        fputs(got, f);
-        fclose(f);
-        fail_msg("%s differs from what is generated (tiny_got.v)", path);
-    }
-    free(want);
 }
 
 static cg_rtl *tiny(cg_netlist **nl)
@@ -48,8 +37,8 @@ static void test_golden(void **state)
     cg_rtl *r = tiny(&nl);
     char *v = text_of(cg_rtl_write_verilog, r);
     char *j = text_of(cg_rtl_write_bitmap, r);
-    golden("tests/rtl/golden/tiny.v", v);
-    golden("tests/rtl/golden/tiny_bitmap.json", j);
+    cg_golden_check("tests/rtl/golden/tiny.v", v);
+    cg_golden_check("tests/rtl/golden/tiny_bitmap.json", j);
     free(v);
     free(j);
     cg_rtl_destroy(r);
