@@ -48,6 +48,7 @@
 #include "../../common/util.h"
 #include "../model/model_internal.h"
 #include "cluster_internal.h"
+#include "lp_internal.h"
 
 void cg__cluster_params_from(const cg_map_params *p, cg__cluster_params *out)
 {
@@ -567,60 +568,41 @@ static int tiling_make(cl *c, int tr, int tc, tiling *t)
 
 /* ---- the ILP ------------------------------------------------------------ */
 
-/* Column and row bookkeeping of one model. */
+/* One model: built in lp (lp_internal.h), then solved as P. */
 typedef struct ilp {
+    cg__lp lp;
     glp_prob *P;
     int *x;            /* k x nr: assignment columns */
-    int nz, cap;       /* matrix entries (1-based arrays) */
-    int *ia, *ja;
-    double *ar;
     int nodes;         /* branch-and-bound nodes, from the callback */
     int limit;
     bool limit_hit;
 } ilp;
 
-static int add(ilp *m, int row, int col, double v)
+static void add(ilp *m, int row, int col, double v)
 {
-    int c1 = m->cap, c2 = m->cap, c3 = m->cap; /* 1-based: nz + 2 */
-    if (CG_GROW(m->ia, c1, m->nz + 2) || CG_GROW(m->ja, c2, m->nz + 2) ||
-        CG_GROW(m->ar, c3, m->nz + 2))
-        return -1;
-    m->cap = c1;
-    m->nz++;
-    m->ia[m->nz] = row;
-    m->ja[m->nz] = col;
-    m->ar[m->nz] = v;
-    return 0;
+    cg__lp_coef(&m->lp, row, col, v);
 }
 
 static int new_row(ilp *m, int type, double lb, double ub)
 {
-    int r = glp_add_rows(m->P, 1);
-    glp_set_row_bnds(m->P, r, type, lb, ub);
-    return r;
+    return cg__lp_row(&m->lp, type, lb, ub);
 }
 
+/* A binary column, or a continuous one bounded only below by 0. */
 static int new_col(ilp *m, int kind, double cost)
 {
-    int j = glp_add_cols(m->P, 1);
-    glp_set_col_kind(m->P, j, kind);
-    if (kind == GLP_BV)
-        glp_set_col_bnds(m->P, j, GLP_DB, 0, 1);
-    else
-        glp_set_col_bnds(m->P, j, GLP_LO, 0, 0);
-    glp_set_obj_coef(m->P, j, cost);
-    return j;
+    return kind == GLP_BV ? cg__lp_col(&m->lp, GLP_IV, 0, 1, cost)
+                          : cg__lp_col(&m->lp, GLP_CV, 0, INFINITY, cost);
 }
 
 /* Each cluster in one region, at most ceil(k / t) clusters' regions on
  * each tile. */
-static int rows_assign(const cl *c, const tiling *t, ilp *m)
+static void rows_assign(const cl *c, const tiling *t, ilp *m)
 {
-    int rc = 0;
     for (int a = 0; a < c->k; a++) {
         int r = new_row(m, GLP_FX, 1, 1);
         for (int g = 0; g < t->nr; g++)
-            rc |= add(m, r, m->x[a * t->nr + g], 1);
+            add(m, r, m->x[a * t->nr + g], 1);
     }
     int share = (c->k + t->t - 1) / t->t;
     for (int i = 0; i < t->t && share < c->k; i++) {
@@ -628,10 +610,9 @@ static int rows_assign(const cl *c, const tiling *t, ilp *m)
         for (int g = 0; g < t->nr; g++) {
             const int *sp = t->span + 4 * g;
             for (int a = 0; a < c->k && reg_has(t, g, i); a++)
-                rc |= add(m, r, m->x[a * t->nr + g], 1.0 / (sp[2] * sp[3]));
+                add(m, r, m->x[a * t->nr + g], 1.0 / (sp[2] * sp[3]));
         }
     }
-    return rc;
 }
 
 /* Supply rows: each group of units of one signature in a tile serves at
@@ -649,7 +630,7 @@ static void rows_supply(const cl *c, const tiling *t, ilp *m, int *srow)
  * class (a transportation problem: exact by Hall's theorem). */
 static int rows_capacity(const cl *c, const tiling *t, ilp *m)
 {
-    int rc = 0, ns = c->nsig, nc = c->nclass;
+    int ns = c->nsig, nc = c->nclass;
     int *srow = malloc(sizeof(int) * ((size_t)t->t * (size_t)ns + 1));
     if (!srow)
         return -1;
@@ -660,7 +641,7 @@ static int rows_capacity(const cl *c, const tiling *t, ilp *m)
             for (int a = 0; a < c->k; a++) {
                 int need = c->need[(size_t)a * (size_t)nc + (size_t)q];
                 if (need)
-                    rc |= add(m, r, m->x[a * t->nr + g], -need);
+                    add(m, r, m->x[a * t->nr + g], -need);
             }
             for (int i = 0; i < t->t; i++)
                 for (int s = 0; s < ns && reg_has(t, g, i); s++) {
@@ -669,36 +650,35 @@ static int rows_capacity(const cl *c, const tiling *t, ilp *m)
                                             (size_t)q])
                         continue;
                     int f = new_col(m, GLP_CV, 0);
-                    rc |= add(m, r, f, 1) | add(m, sr, f, 1);
+                    add(m, r, f, 1);
+                    add(m, sr, f, 1); /* an earlier row: f is new */
                 }
         }
     free(srow);
-    return rc;
+    return 0;
 }
 
 /* Per cluster pair with traffic: dr >= |row centre difference|, dc the
  * same for columns, costing traffic each.  Centres are doubled (row0 +
  * row1) to stay integers. */
-static int rows_distance(const cl *c, const tiling *t, ilp *m)
+static void rows_distance(const cl *c, const tiling *t, ilp *m)
 {
-    int rc = 0;
     for (int e = 0; e < c->npair; e++) {
         int a = c->pair[2 * e], b = c->pair[2 * e + 1];
         for (int axis = 0; axis < 2; axis++) {
             int dcol = new_col(m, GLP_CV, c->traffic[e]);
             for (int sign = -1; sign <= 1; sign += 2) {
                 int r = new_row(m, GLP_LO, 0, 0);
-                rc |= add(m, r, dcol, 1);
+                add(m, r, dcol, 1);
                 for (int g = 0; g < t->nr; g++) {
                     const cg__region *q = &t->reg[g];
                     int ctr = axis ? q->col0 + q->col1 : q->row0 + q->row1;
-                    rc |= add(m, r, m->x[a * t->nr + g], sign * ctr) |
-                          add(m, r, m->x[b * t->nr + g], -sign * ctr);
+                    add(m, r, m->x[a * t->nr + g], sign * ctr);
+                    add(m, r, m->x[b * t->nr + g], -sign * ctr);
                 }
             }
         }
     }
-    return rc;
 }
 
 /* A cluster's edges inside its region cost, in doubled cells, twice the
@@ -711,10 +691,9 @@ static double inside_cost(const cl *c, const tiling *t, int a, int g)
     return c->internal[a] * 2.0 * (h + w) / 3.0;
 }
 
+/* The model in m->lp, then as m->P: 0, or -1 on no memory. */
 static int build(const cl *c, const tiling *t, ilp *m)
 {
-    m->P = glp_create_prob();
-    glp_set_obj_dir(m->P, GLP_MIN);
     m->x = malloc(sizeof(int) * ((size_t)c->k * (size_t)t->nr + 1));
     if (!m->x)
         return -1;
@@ -722,10 +701,14 @@ static int build(const cl *c, const tiling *t, ilp *m)
         for (int g = 0; g < t->nr; g++)
             m->x[a * t->nr + g] = new_col(m, GLP_BV,
                                           inside_cost(c, t, a, g));
-    if (rows_assign(c, t, m) < 0 || rows_capacity(c, t, m) < 0 ||
-        rows_distance(c, t, m) < 0)
+    rows_assign(c, t, m);
+    if (rows_capacity(c, t, m) < 0)
         return -1;
-    glp_load_matrix(m->P, m->nz, m->ia, m->ja, m->ar);
+    rows_distance(c, t, m);
+    if (m->lp.oom)
+        return -1;
+    int nonzeros;
+    m->P = cg__lp_to_glpk(&m->lp, &nonzeros);
     return 0;
 }
 
@@ -797,6 +780,7 @@ static int place_on(cl *c, const tiling *t, int *reg_of,
                     cg__cluster_out *out)
 {
     ilp m = {0};
+    cg__lp_init(&m.lp);
     int rc = build(c, t, &m);
     if (rc < 0)
         oom(c, "building the region ILP");
@@ -805,9 +789,7 @@ static int place_on(cl *c, const tiling *t, int *reg_of,
     if (m.P)
         glp_delete_prob(m.P);
     free(m.x);
-    free(m.ia);
-    free(m.ja);
-    free(m.ar);
+    cg__lp_free(&m.lp);
     return rc;
 }
 

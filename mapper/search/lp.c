@@ -4,7 +4,11 @@
  * may name a column twice in one row (a self-loop's producer and consumer
  * are the same op); GLPK's glp_load_matrix rejects duplicates, so entries
  * are merged here and zero entries dropped when the matrix is loaded.
+ * The clustering's region ILP (cluster.c) adds columns bounded only
+ * below (an infinite upper bound) and enters a new column in an earlier
+ * row (its supply row) as well as in the row being built.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,11 +102,22 @@ void cg__lp_coef(cg__lp *lp, int row, int col, double v)
     lp->pos[col] = k;
 }
 
+/* A column's bound type: an infinite bound is none. */
+static int col_type(double lb, double ub)
+{
+    if (lb == ub)
+        return GLP_FX;
+    if (isinf(lb))
+        return isinf(ub) ? GLP_FR : GLP_UP;
+    return isinf(ub) ? GLP_LO : GLP_DB;
+}
+
 static void set_col(glp_prob *P, const cg__lp *lp, int j)
 {
     double lb = lp->clb[j], ub = lp->cub[j];
     glp_set_col_kind(P, j, lp->ckind[j]);
-    glp_set_col_bnds(P, j, lb == ub ? GLP_FX : GLP_DB, lb, ub);
+    glp_set_col_bnds(P, j, col_type(lb, ub), isinf(lb) ? 0 : lb,
+                     isinf(ub) ? 0 : ub);
     glp_set_obj_coef(P, j, lp->cobj[j]);
 }
 

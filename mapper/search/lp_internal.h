@@ -24,11 +24,17 @@ typedef struct cg__lp {
 
 void cg__lp_init(cg__lp *lp);
 void cg__lp_free(cg__lp *lp);
-/* New column (1-based id), 0 on no memory (lp->oom set). */
+/* New column (1-based id), 0 on no memory (lp->oom set).  Bounds lb <=
+ * x <= ub; -INFINITY or INFINITY (math.h) for none on that side: lb 0
+ * and ub INFINITY is a column bounded only below. */
 int cg__lp_col(cg__lp *lp, int kind, double lb, double ub, double obj);
-/* New row; add its entries with cg__lp_coef before starting the next. */
+/* New row of GLPK type `type` (GLP_FX, GLP_UP, GLP_LO, ...): GLPK reads
+ * only the bounds the type names. */
 int cg__lp_row(cg__lp *lp, int type, double lb, double ub);
-/* Add v to entry (row, col); row must be the row being built. */
+/* Add v to entry (row, col).  Naming (row, col) again merges the two
+ * only when col has no entry in another row between them, as in the row
+ * being built; an earlier row may get an entry of a column that has none
+ * in it yet (GLPK refuses a pair named twice). */
 void cg__lp_coef(cg__lp *lp, int row, int col, double v);
 /* The model as a GLPK problem (minimise); *nonzeros set. */
 glp_prob *cg__lp_to_glpk(cg__lp *lp, int *nonzeros);
