@@ -124,6 +124,7 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
         return cg_cli_cmp_add_arch(co, optarg) ? 2 : 0;
     case 'P': return cg_cli_cmp_add_param(co, optarg) ? 2 : 0;
     case 'O': co->report_dir = optarg; return 0;
+    case 603: co->area = true; return 0;
     case 'H':
         return cg_cli_shard_parse("cgramap", optarg, &o->shard,
                                   &o->nshards) ? 2 : 0;
@@ -220,6 +221,12 @@ static int shard_check(const cg_cli_opts *o, const cg_cli_cmp_opts *co)
                 "shard's part, not by one shard: give it to merge\n", merged);
         return 2;
     }
+    if (co->area) {
+        fprintf(stderr, "cgramap: --area belongs to a comparison run on one "
+                "machine, not to a shard: cgramap area --arch A.xml gives "
+                "an array's area\n");
+        return 2;
+    }
     if (!o->json) {
         fprintf(stderr, "cgramap: --shard %d/%d writes its part with --json "
                 "PART.json: give it\n", o->shard, o->nshards);
@@ -249,6 +256,7 @@ int cg_cli_bench_parse(int argc, char **argv, cg_cli_opts *o,
         {"loop-control", required_argument, NULL, 'L'},
         {"param", required_argument, NULL, 'P'},
         {"report", required_argument, NULL, 'O'},
+        {"area", no_argument, NULL, 603},
         {"no-progress", no_argument, NULL, 'Q'},
         {"shard", required_argument, NULL, 'H'},
         CG_CLI_EFFORT_OPTIONS,

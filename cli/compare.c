@@ -56,7 +56,12 @@ char *cg_cli_cmp_mapping_dir(const char *dir, const char *label)
 
 void cg_cli_cmp_array_line(const cg_cli_array *x, FILE *out)
 {
-    if (x->ok)
+    char area[1200];
+    cg_cli_area_text(&x->area, area, sizeof area);
+    if (x->ok && x->area.asked)
+        fprintf(out, "\narray %s: cost %.1f, area %s\n", x->label,
+                x->cost.total, area);
+    else if (x->ok)
         fprintf(out, "\narray %s: cost %.1f\n", x->label, x->cost.total);
     else
         fprintf(out, "\narray %s: not read (the messages below say why); "
@@ -67,16 +72,19 @@ void cg_cli_cmp_array_line(const cg_cli_array *x, FILE *out)
 /* Read array x and run every job on it; the signal that stopped the run,
  * or 0. */
 static int run_array(cg_cli_array *x, const cg_cli_jobs *jobs,
-                     const char *templates, const cg_cli_opts *o,
+                     const cg_cli_cmp_opts *c, const cg_cli_opts *o,
                      cmp_run *r)
 {
     cg_diags *d = cg_diags_create();
     cg_arch *a;
-    cg_netlist *nl = cg_cli_array_load(x, templates, &a, d);
+    cg_netlist *nl = cg_cli_array_load(x, o->templates, &a, d);
     int sig = 0;
     x->ok = nl != NULL;
     if (nl)
         cg_cli_cost_of(nl, &x->cost);
+    if (nl && c->area)
+        cg_cli_array_area(x, nl, o->rtl_cache ? o->rtl_cache
+                                              : o->rtl_cache_dflt);
     cg_cli_cmp_array_line(x, stdout);
     cg_diags_print(d, stderr);
     for (int i = 0; !nl && i < cg_diags_size(d); i++) {
@@ -143,7 +151,7 @@ int cg_cli_compare(const cg_cli_cmp_opts *c, const cg_cli_opts *o,
         r.failed = 1;
     }
     for (int i = 0; i < n && jobs.n && !sig; i++)
-        sig = run_array(&arr[i], &jobs, o->templates, o, &r);
+        sig = run_array(&arr[i], &jobs, c, o, &r);
     if (sig)
         fprintf(stderr, "cgramap: stopped by %s; the comparison has the "
                 "rows finished so far\n", sig == SIGINT ? "SIGINT"
@@ -304,6 +312,35 @@ static void array_summary(const cg_cli_array *arr, int narr, int lw,
     }
 }
 
+/* With --area: each array's area beside its cost, or why it has none. */
+static void area_summary(const cg_cli_array *arr, int narr, int lw,
+                         FILE *out)
+{
+    bool asked = false;
+    for (int a = 0; a < narr; a++)
+        asked |= arr[a].area.asked;
+    if (!asked)
+        return;
+    fprintf(out, "\n%-*s %8s %10s %10s %11s %s\n", lw, "array", "cost",
+            "NAND2-eq", "flip-flops", "config bits", "bits/PE/context");
+    for (int a = 0; a < narr; a++) {
+        const cg_cli_array *x = &arr[a];
+        const cg_cli_arr_area *ar = &x->area;
+        if (!x->ok)
+            continue; /* "not read" above */
+        if (!ar->ok) {
+            char why[1200];
+            cg_cli_area_text(ar, why, sizeof why);
+            fprintf(out, "%-*s %8.1f %s\n", lw, x->label, x->cost.total,
+                    why);
+            continue;
+        }
+        fprintf(out, "%-*s %8.1f %10.0f %10ld %11d %d..%d (mean %.1f)\n", lw,
+                x->label, x->cost.total, ar->nand2, ar->ffs, ar->config_bits,
+                ar->pe_least, ar->pe_most, ar->pe_mean);
+    }
+}
+
 void cg_cli_cmp_table(const cg_cli_array *arr, int narr, const json_t *recs,
                       FILE *out)
 {
@@ -328,6 +365,7 @@ void cg_cli_cmp_table(const cg_cli_array *arr, int narr, const json_t *recs,
                         cg_cli_cmp_find(recs, k, arr[a].label), out);
     }
     array_summary(arr, narr, lw, recs, ks, out);
+    area_summary(arr, narr, lw, out);
     json_decref(ks);
     fflush(out);
 }

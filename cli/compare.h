@@ -3,10 +3,11 @@
  * (`--param NAME=V1,V2`): every loop is mapped on every array with the
  * same seed and limits, each record names its array ("arch"), and a
  * comparison table (and with --report DIR an HTML page with SVG charts)
- * sets the arrays side by side with a cost proxy counted from each.
+ * sets the arrays side by side with a cost proxy counted from each and,
+ * with --area, their area from yosys.
  *
- * A single --arch without --param or --report never comes here: the main
- * job's output stays as it was.
+ * A single --arch without --param, --report or --area never comes here:
+ * the main job's output stays as it was.
  */
 #ifndef CG_CLI_COMPARE_H
 #define CG_CLI_COMPARE_H
@@ -40,6 +41,7 @@ typedef struct cg_cli_cmp_opts {
     cg_cli_param param[CG_CLI_MAX_PARAMS];
     int nparam;
     const char *report_dir;   /* --report, NULL = none */
+    bool area;                /* --area: each array's area from yosys */
 } cg_cli_cmp_opts;
 
 /* Record --arch / --param; 0, or -1 after "cgramap: ..." on stderr. */
@@ -48,7 +50,8 @@ int cg_cli_cmp_add_param(cg_cli_cmp_opts *c, const char *spec);
 /* Options that only make sense together checked after parsing (--param
  * with exactly one --arch); 0, or -1 after the message. */
 int cg_cli_cmp_check(const cg_cli_cmp_opts *c);
-/* More than one array, a sweep or a report: the comparison runs. */
+/* More than one array, a sweep, a report or --area: the comparison
+ * runs. */
 bool cg_cli_cmp_wanted(const cg_cli_cmp_opts *c);
 
 /* ---- the cost proxy (compare_cost.c) ------------------------------------ */
@@ -67,6 +70,25 @@ typedef struct cg_cli_cost {
 } cg_cli_cost;
 void cg_cli_cost_of(const cg_netlist *nl, cg_cli_cost *out);
 
+/* ---- the area (compare_area.c) ------------------------------------------ */
+
+/* An array's area from yosys's generic synthesis of its RTL (--area). */
+typedef struct cg_cli_arr_area {
+    bool asked;           /* --area was given */
+    bool ok;              /* synthesized; else why says why not */
+    double nand2;         /* NAND2-equivalents (docs/rtl.md, "Area") */
+    long ffs, cells;
+    int contexts;         /* configuration contexts of the RTL */
+    int config_bits;      /* the configuration chain, every context */
+    int pe_least, pe_most;
+    double pe_mean;       /* configuration bits per PE per context */
+    char *why;            /* not ok: malloc'd */
+} cg_cli_arr_area;
+
+/* What the area column says: the figures, "n/a: WHY" or "not computed
+ * (--area)". */
+void cg_cli_area_text(const cg_cli_arr_area *a, char *buf, size_t n);
+
 /* ---- an array to compare (compare_sweep.c) ------------------------------ */
 
 typedef struct cg_cli_array {
@@ -76,7 +98,14 @@ typedef struct cg_cli_array {
     bool ok;              /* read and flattened */
     char *why;            /* not read: its error lines, malloc'd; else NULL */
     cg_cli_cost cost;
+    cg_cli_arr_area area;     /* with --area */
 } cg_cli_array;
+
+/* Array x's area (x->area), its RTL synthesized with statistics cached in
+ * the folder cache; n/a with why when the RTL cannot be made or yosys
+ * fails or is missing.  Takes seconds per module not in the cache. */
+void cg_cli_array_area(cg_cli_array *x, const cg_netlist *nl,
+                       const char *cache);
 
 /* The arrays c describes, in order (each --arch; or the product of the
  * --param values on the one --arch, the first --param varying slowest).
@@ -104,8 +133,8 @@ char *cg_cli_set_arch_attr(const char *text, const char *name,
 int cg_cli_compare(const cg_cli_cmp_opts *c, const cg_cli_opts *o,
                    char *const *paths, int npaths);
 
-/* The line an array's rows come under: "array LABEL: cost C", or that
- * it was not read. */
+/* The line an array's rows come under: "array LABEL: cost C" (with
+ * --area ", area ..."), or that it was not read. */
 void cg_cli_cmp_array_line(const cg_cli_array *x, FILE *out);
 /* --mapping-dir DIR: array label's mappings go to DIR/LABEL (made when
  * missing); malloc'd, or NULL after "DIR/LABEL: error: ...". */

@@ -383,7 +383,20 @@ static axis axis_of(double max)
     return x;
 }
 
-static void scatter_axes(FILE *f, const axis *ax, const axis *ay)
+/* What the scatter's x axis is: the area when every array has one, else
+ * the cost proxy. */
+typedef struct xmetric {
+    bool area;
+    const char *name;     /* the axis's title */
+} xmetric;
+
+static double x_of(const xmetric *m, const cg_cli_array *x)
+{
+    return m->area ? x->area.nand2 : x->cost.total;
+}
+
+static void scatter_axes(FILE *f, const axis *ax, const axis *ay,
+                         const xmetric *m)
 {
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
             "fill=\"none\" stroke=\"#000\"/>\n", LEFT, TOP, SC_W, SC_H);
@@ -395,11 +408,12 @@ static void scatter_axes(FILE *f, const axis *ax, const axis *ay)
         fprintf(f, "<text class=\"tick y\" x=\"%d\" y=\"%.1f\" font-size="
                 "\"10\" text-anchor=\"end\">%.*f</text>\n", LEFT - 4,
                 TOP + SC_H - SC_H * v / ay->top + 3, ay->decimals, v);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\""
-            "middle\">cost (32-bit adders)</text><text x=\"12\" y=\"%d\" "
+    fprintf(f, "<text class=\"axis x\" x=\"%d\" y=\"%d\" font-size=\"11\" "
+            "text-anchor=\"middle\">%s</text><text x=\"12\" y=\"%d\" "
             "font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 "
             "12 %d)\">mean iterations per cycle, settled kernels</text>\n",
-            LEFT + SC_W / 2, TOP + SC_H + 32, TOP + SC_H / 2, TOP + SC_H / 2);
+            LEFT + SC_W / 2, TOP + SC_H + 32, m->name, TOP + SC_H / 2,
+            TOP + SC_H / 2);
 }
 
 /* Label boxes placed so far, so that no two overlap. */
@@ -435,26 +449,35 @@ static void point_label(FILE *f, const char *text, double cx, double cy,
  * are open (the mean leaves them out; the label says how many). */
 static void point(FILE *f, const cg_cli_array *x, int a,
                   const cg_cli_cmp_sum *s, const axis *ax, const axis *ay,
-                  placed *done)
+                  const xmetric *m, placed *done)
 {
     int open = s->kernels - s->settled;
     double y = s->settled ? s->mean : s->mean_all;
-    double cx = LEFT + SC_W * x->cost.total / ax->top;
+    double cx = LEFT + SC_W * x_of(m, x) / ax->top;
     double cy = TOP + SC_H - SC_H * y / ay->top;
+    char what[128];
+    if (x->area.ok)
+        snprintf(what, sizeof what, "area %.0f NAND2-eq, cost %.1f",
+                 x->area.nand2, x->cost.total);
+    else
+        snprintf(what, sizeof what, "cost %.1f", x->cost.total);
     fputs("<circle class=\"point\" data-array=\"", f);
     esc(f, x->label);
-    fprintf(f, "\" data-cost=\"%.1f\" data-value=\"%.4f\" data-open=\"%d\" "
+    fprintf(f, "\" data-cost=\"%.1f\" ", x->cost.total);
+    if (x->area.ok)
+        fprintf(f, "data-area=\"%.0f\" ", x->area.nand2);
+    fprintf(f, "data-value=\"%.4f\" data-open=\"%d\" "
             "cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\" stroke=\"%s\" "
-            "stroke-width=\"2\"><title>", x->cost.total, y, open, cx,
+            "stroke-width=\"2\"><title>", y, open, cx,
             cy, open ? "#fff" : palette[a % NCOLORS], palette[a % NCOLORS]);
     esc(f, x->label);
     if (s->settled)
-        fprintf(f, ": cost %.1f, %.3f iterations per cycle over %d settled "
-                "kernel%s, %d open", x->cost.total, y, s->settled,
+        fprintf(f, ": %s, %.3f iterations per cycle over %d settled "
+                "kernel%s, %d open", what, y, s->settled,
                 s->settled == 1 ? "" : "s", open);
     else /* an open II may only go down: the mean can only go up */
-        fprintf(f, ": cost %.1f, no kernel settled; at least %.3f "
-                "iterations per cycle", x->cost.total, y);
+        fprintf(f, ": %s, no kernel settled; at least %.3f "
+                "iterations per cycle", what, y);
     fputs("</title></circle>\n", f);
     char text[300];
     if (!s->settled)
@@ -466,6 +489,27 @@ static void point(FILE *f, const cg_cli_array *x, int a,
     point_label(f, text, cx, cy, done, a);
 }
 
+/* Under the title, when --area was given and an array has none: which,
+ * and that the proxy is plotted instead. */
+static void no_area_note(FILE *f, const cg_cli_array *arr, int narr,
+                         const xmetric *m)
+{
+    int missing = -1;
+    for (int a = 0; a < narr && missing < 0; a++)
+        if (arr[a].area.asked && !arr[a].area.ok)
+            missing = a;
+    if (m->area || missing < 0)
+        return;
+    char why[1200];
+    cg_cli_area_text(&arr[missing].area, why, sizeof why);
+    fprintf(f, "<text class=\"note\" x=\"%d\" y=\"34\" font-size=\"11\">"
+            "the cost proxy is plotted: area of ", LEFT);
+    esc(f, arr[missing].label);
+    fputs(" ", f);
+    esc(f, why);
+    fputs("</text>\n", f);
+}
+
 void cg_cli_chart_cost(const cg_cli_array *all, int nall, const json_t *recs,
                        FILE *f)
 {
@@ -474,10 +518,15 @@ void cg_cli_chart_cost(const cg_cli_array *all, int nall, const json_t *recs,
     placed done[CG_CLI_MAX_ARRAYS];
     int narr = read_arrays(all, nall, arr);
     json_t *ks = cg_cli_cmp_kernels(recs);
+    xmetric m = {narr > 0, NULL};
+    for (int a = 0; a < narr; a++)
+        m.area &= arr[a].area.ok;
+    m.name = m.area ? "area (NAND2-equivalents, yosys generic cells)"
+                    : "cost proxy (32-bit adders)";
     double cmax = 1, tmax = 0;
     for (int a = 0; a < narr; a++) {
         cg_cli_cmp_summarize(recs, ks, arr[a].label, &sum[a]);
-        cmax = fmax(cmax, arr[a].cost.total);
+        cmax = fmax(cmax, x_of(&m, &arr[a]));
         tmax = fmax(tmax, fmax(sum[a].mean, sum[a].mean_all));
     }
     axis ax = axis_of(cmax), ay = axis_of(tmax > 0 ? tmax : 1);
@@ -485,11 +534,13 @@ void cg_cli_chart_cost(const cg_cli_array *all, int nall, const json_t *recs,
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
             "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
             "font-family=\"sans-serif\">\n<text x=\"%d\" y=\"20\" "
-            "font-size=\"14\" font-weight=\"bold\">Cost against throughput"
-            " (up and left is better)</text>\n", w, h, w, h, LEFT);
-    scatter_axes(f, &ax, &ay);
+            "font-size=\"14\" font-weight=\"bold\">%s against throughput"
+            " (up and left is better)</text>\n", w, h, w, h, LEFT,
+            m.area ? "Area" : "Cost");
+    no_area_note(f, arr, narr, &m);
+    scatter_axes(f, &ax, &ay, &m);
     for (int a = 0; a < narr; a++)
-        point(f, &arr[a], a, &sum[a], &ax, &ay, done);
+        point(f, &arr[a], a, &sum[a], &ax, &ay, &m, done);
     legend(f, arr, narr, LEFT + SC_W + 16);
     double y = TOP + 14 * narr + 10, x = LEFT + SC_W + 16;
     fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#fff\" "

@@ -23,10 +23,19 @@ typedef struct page {
     const cg_cli_opts *o;
 } page;
 
-/* An array not read: its reason, each error line on a line of its own. */
-static void not_read(FILE *f, const cg_cli_array *x)
+/* --area was given: the arrays table has the area's columns. */
+static bool area_asked(const page *p)
 {
-    fputs("</td><td colspan=\"11\" class=\"why\">not read: ", f);
+    for (int a = 0; a < p->narr; a++)
+        if (p->arr[a].area.asked)
+            return true;
+    return false;
+}
+
+/* An array not read: its reason, each error line on a line of its own. */
+static void not_read(FILE *f, const cg_cli_array *x, int cols)
+{
+    fprintf(f, "</td><td colspan=\"%d\" class=\"why\">not read: ", cols);
     const char *s = x->why ? x->why : "see the run's messages";
     for (const char *nl; (nl = strchr(s, '\n')); s = nl + 1) {
         char line[1024];
@@ -38,10 +47,31 @@ static void not_read(FILE *f, const cg_cli_array *x)
     fputs("</td></tr>\n", f);
 }
 
+/* Array x's area cells: NAND2-equivalents, flip-flops, configuration
+ * bits and per PE per context, or one cell saying why there are none. */
+static void area_cells(FILE *f, const cg_cli_arr_area *a)
+{
+    if (!a->ok) {
+        char why[1200];
+        cg_cli_area_text(a, why, sizeof why);
+        fputs("<td colspan=\"4\" class=\"why\">", f);
+        esc(f, why);
+        fputs("</td>", f);
+        return;
+    }
+    fprintf(f, "<td class=\"area\">%.0f</td><td>%ld</td><td>%d</td>"
+            "<td>%d..%d (mean %.1f)</td>", a->nand2, a->ffs, a->config_bits,
+            a->pe_least, a->pe_most, a->pe_mean);
+}
+
 static void arrays_table(FILE *f, const page *p, const json_t *ks)
 {
-    fputs("<h2>Arrays</h2>\n<table>\n<tr><th>array</th><th>cost</th>"
-          "<th>FuncUnits</th><th>op weight</th><th>muxes</th>"
+    bool area = area_asked(p);
+    fputs("<h2>Arrays</h2>\n<table>\n<tr><th>array</th><th>cost</th>", f);
+    if (area)
+        fputs("<th>area (NAND2-eq)</th><th>flip-flops</th>"
+              "<th>configuration bits</th><th>bits/PE/context</th>", f);
+    fputs("<th>FuncUnits</th><th>op weight</th><th>muxes</th>"
           "<th>mux inputs</th><th>registers</th><th>memory bytes</th>"
           "<th>mapped</th><th>optimal</th><th>open</th>"
           "<th>mean iterations/cycle, settled kernels</th></tr>\n", f);
@@ -50,15 +80,18 @@ static void arrays_table(FILE *f, const page *p, const json_t *ks)
         fputs("<tr><td>", f);
         esc(f, x->label);
         if (!x->ok) {
-            not_read(f, x);
+            not_read(f, x, area ? 15 : 11);
             continue;
         }
         cg_cli_cmp_sum s;
         cg_cli_cmp_summarize(p->recs, ks, x->label, &s);
         const cg_cli_cost *c = &x->cost;
-        fprintf(f, "</td><td>%.1f</td><td>%d</td><td>%.1f</td><td>%d</td>"
+        fprintf(f, "</td><td>%.1f</td>", c->total);
+        if (area)
+            area_cells(f, &x->area);
+        fprintf(f, "<td>%d</td><td>%.1f</td><td>%d</td>"
                 "<td>%d</td><td>%d</td><td>%lld</td><td>%d of %d</td>"
-                "<td>%d</td><td>%d</td>", c->total, c->funcunits,
+                "<td>%d</td><td>%d</td>", c->funcunits,
                 c->fu_weight, c->muxes, c->mux_inputs, c->registers,
                 (long long)c->mem_bytes, s.mapped, s.kernels, s.optimal,
                 s.kernels - s.settled);
@@ -234,9 +267,17 @@ static int page_writer(void *arg, FILE *f)
     kernels_table(f, p, ks);
     open_reasons(f, p, ks);
     fputs("<p>Cost: a proxy counted from the netlist in units of a 32-bit "
-          "adder (docs/cli.md, \"Comparing arrays\"). Iterations per cycle: "
-          "1/II, the steady state of the modulo schedule.</p>\n</body>\n"
-          "</html>\n", f);
+          "adder (docs/cli.md, \"Comparing arrays\"). ", f);
+    if (area_asked(p))
+        fputs("Area: yosys's generic synthesis of the array's RTL, each "
+              "distinct module once, in NAND2-equivalents by the weight "
+              "table of docs/rtl.md (\"Area\"); a figure to compare arrays "
+              "with, not silicon area. ", f);
+    else
+        fputs("Area: not computed; <code>--area</code> synthesizes each "
+              "array's RTL with yosys and plots it. ", f);
+    fputs("Iterations per cycle: 1/II, the steady state of the modulo "
+          "schedule.</p>\n</body>\n</html>\n", f);
     json_decref(ks);
     return cg_write_end(f, ks != NULL);
 }

@@ -113,7 +113,7 @@ int cg_cli_cmp_check(const cg_cli_cmp_opts *c)
 
 bool cg_cli_cmp_wanted(const cg_cli_cmp_opts *c)
 {
-    return c->narch > 1 || c->nparam > 0 || c->report_dir;
+    return c->narch > 1 || c->nparam > 0 || c->report_dir || c->area;
 }
 
 /* "cgra-rows=6,cgra-cols=4" for the instance numbered k of the sweep
@@ -203,6 +203,7 @@ void cg_cli_arrays_free(cg_cli_array *v, int n)
         free(v[i].label);
         free(v[i].params);
         free(v[i].why);
+        free(v[i].area.why);
     }
 }
 

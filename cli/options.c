@@ -38,6 +38,8 @@ void cg_cli_help(void)
 "      --param NAME=V,...  sweep one --arch over values of an attribute of\n"
 "                          its <architecture> (e.g. cgra-rows=4,6) and compare\n"
 "      --report DIR        the comparison as DIR/index.html with SVG charts\n"
+"      --area              each array's area from yosys (NAND2-equivalents,\n"
+"                          flip-flops, configuration bits) beside its cost\n"
 "      --no-progress       no progress line on a terminal (it names each\n"
 "                          running loop's II and mapper stage)\n"
 "      --templates T.xml   module templates for a two-file architecture\n"

@@ -7,7 +7,9 @@
  * viewBox, heights on the scale the chart says), an array that cannot be
  * read, bad --param values, each array's --mapping-dir folder, and a
  * screenshot of the page by Chromium (found at configure time; without it
- * the test fails).  sum and dot map at their MII (II 1) within a
+ * the test fails); --area's figures, equal to `cgramap area`'s, in the
+ * terminal, the page and the cost chart, and its n/a without yosys.  sum
+ * and dot map at their MII (II 1) within a
  * few hundred steps, so every figure asserted is the same on any
  * machine. */
 #define _XOPEN_SOURCE 700 /* realpath */
@@ -502,6 +504,25 @@ static void test_unreadable_array(void **state)
     assert_string_equal(b[0].array, "default_4x4.xml");
 }
 
+/* The XPath expression expr (a count or a string) over the SVG at path,
+ * as text into buf. */
+static void svg_eval(const char *path, const char *expr, char *buf,
+                     size_t n)
+{
+    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    xmlXPathContext *x = xmlXPathNewContext(doc);
+    xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+    xmlXPathObject *o = xmlXPathEvalExpression(BAD_CAST expr, x);
+    assert_non_null(o);
+    xmlChar *v = xmlXPathCastToString(o);
+    snprintf(buf, n, "%s", (const char *)v);
+    xmlFree(v);
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(x);
+    xmlFreeDoc(doc);
+}
+
 /* An array on which no kernel maps (hetero_4x4 has no memory): its rows
  * say so, its bars are crosses, its point is at 0 iterations per cycle. */
 static void test_array_mapping_nothing(void **state)
@@ -530,16 +551,9 @@ static void test_array_mapping_nothing(void **state)
     snprintf(path, sizeof path, "%s/ii.svg", dir);
     assert_int_equal(svg_shapes(path, "//s:rect[@class='bar']", b, 4, &vw,
                                 &vh), 1);
-    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
-    assert_non_null(doc);
-    xmlXPathContext *x = xmlXPathNewContext(doc);
-    xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
-    xmlXPathObject *o = xmlXPathEvalExpression(
-        BAD_CAST "count(//s:text[@class='none'])", x);
-    assert_true(o->floatval == 1);
-    xmlXPathFreeObject(o);
-    xmlXPathFreeContext(x);
-    xmlFreeDoc(doc);
+    char count[16];
+    svg_eval(path, "count(//s:text[@class='none'])", count, sizeof count);
+    assert_string_equal(count, "1");
     snprintf(path, sizeof path, "%s/cost.svg", dir);
     assert_int_equal(svg_shapes(path, "//s:circle[@class='point']", b, 4,
                                 &vw, &vh), 2);
@@ -606,6 +620,175 @@ static void test_param_errors(void **state)
     assert_string_equal(r.err, "cgramap: --param cgra-rows is given twice; "
                         "list all its values in one (--param "
                         "cgra-rows=V1,V2,...)\n");
+    const char *shard[] = {"--arch", A4, "--area", "--shard", "1/2",
+                           "--json", in_tmp("part.json"), SUM, NULL};
+    run_cgramap(&r, shard);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --area belongs to a comparison run "
+                        "on one machine, not to a shard: cgramap area --arch "
+                        "A.xml gives an array's area\n");
+}
+
+/* --area's figures of tests/rtl's two small arrays, from the cache the
+ * test shares (XDG_CACHE_HOME in the build folder): the one-PE 8-bit
+ * tiny.xml, on which sum does not map (its loads are 32 bits), and
+ * rf_2x2.xml. */
+#define TINY "tests/rtl/data/tiny.xml"
+#define RF22 "tests/rtl/data/rf_2x2.xml"
+
+typedef struct area_fig {
+    double nand2;
+    long long ffs, bits;
+} area_fig;
+
+/* What `cgramap area --arch arch --json F` says of arch. */
+static area_fig area_of(const char *arch)
+{
+    const char *json = in_tmp("area.json");
+    const char *args[] = {"area", "--arch", arch, "--json", json, NULL};
+    run r;
+    run_cgramap(&r, args);
+    if (r.status)
+        fail_msg("cgramap area --arch %s: %s", arch, r.err);
+    json_error_t e;
+    json_t *a = json_load_file(json, 0, &e);
+    assert_non_null(a);
+    area_fig f = {json_number_value(json_object_get(a, "nand2")),
+                  num(a, "flip_flops"), num(a, "config_bits")};
+    json_decref(a);
+    assert_true(f.nand2 > 0 && f.ffs > 0 && f.bits > 0);
+    return f;
+}
+
+static void area_cache(void)
+{
+    char dir[1024];
+    const char *b = getenv("CG_BINARY_DIR");
+    snprintf(dir, sizeof dir, "%s/area-cache", b ? b : ".");
+    mkdir(dir, 0777);
+    setenv("XDG_CACHE_HOME", dir, 1);
+}
+
+/* Arrays a and b compared on sum with --area and --report dir. */
+static void compare_area(run *r, const char *a, const char *b,
+                         const char *dir)
+{
+    const char *args[] = {"--arch", a, "--arch", b, "--steps", "300",
+                          "--max-ii", "4", "--area", "--report", dir, SUM,
+                          NULL};
+    run_cgramap(r, args);
+}
+
+/* With --area each array's line, the terminal's area table, the report's
+ * arrays table and its cost chart carry the figures `cgramap area` gives
+ * for the same array; the chart plots the area and says so. */
+static void test_area(void **state)
+{
+    (void)state;
+    area_cache();
+    area_fig f[2] = {area_of(TINY), area_of(RF22)};
+    const char *dir = in_tmp("areport");
+    run r;
+    compare_area(&r, TINY, RF22, dir);
+    assert_int_equal(r.status, 1); /* sum does not map on tiny.xml */
+    const char *label[2] = {"tiny.xml", "rf_2x2.xml"};
+    const char *cost[2] = {"2.9", "140.5"};
+    static char page[1 << 16];
+    char path[256], want[512];
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    slurp(path, page, sizeof page);
+    for (int i = 0; i < 2; i++) {
+        snprintf(want, sizeof want, "\narray %s: cost %s, area %.0f NAND2-eq"
+                 ", %lld flip-flops, %lld configuration bits (16 contexts)\n",
+                 label[i], cost[i], f[i].nand2, f[i].ffs, f[i].bits);
+        if (!strstr(r.out, want))
+            fail_msg("no '%s' in:\n%s", want + 1, r.out);
+        snprintf(want, sizeof want, "\n%-24s %8s %10.0f %10lld %11lld ",
+                 label[i], cost[i], f[i].nand2, f[i].ffs, f[i].bits);
+        if (!strstr(r.out, want))
+            fail_msg("no '%s' in:\n%s", want + 1, r.out);
+        snprintf(want, sizeof want, "<td>%s</td><td class=\"area\">%.0f</td>"
+                 "<td>%lld</td><td>%lld</td>", cost[i], f[i].nand2, f[i].ffs,
+                 f[i].bits);
+        assert_non_null(strstr(page, want));
+    }
+    assert_non_null(strstr(r.out, "\narray                        cost   "
+                                  "NAND2-eq flip-flops config bits "
+                                  "bits/PE/context\n"));
+    assert_non_null(strstr(page, "<th>cost</th><th>area (NAND2-eq)</th>"
+                                 "<th>flip-flops</th><th>configuration bits"
+                                 "</th><th>bits/PE/context</th>"));
+    /* the chart: x is the area, on round ticks up to the larger */
+    shape p[2];
+    double vw, vh;
+    char t[4][64], ticks[32][64];
+    snprintf(path, sizeof path, "%s/cost.svg", dir);
+    assert_int_equal(svg_shapes(path, "//s:circle[@class='point']", p, 2,
+                                &vw, &vh), 2);
+    assert_int_equal(svg_texts(path, "//s:circle[@class='point']/@data-area",
+                               t, 4), 2);
+    check_round_ticks(path, "//s:text[@class='tick x']", f[1].nand2);
+    double top = atof(ticks[svg_texts(path, "//s:text[@class='tick x']",
+                                      ticks, 32) - 1]);
+    for (int i = 0; i < 2; i++) {
+        assert_string_equal(p[i].array, label[i]);
+        assert_true(atof(t[i]) == round(f[i].nand2));
+        assert_true(fabs(p[i].x - (56 + 420 * round(f[i].nand2) / top)) <
+                    0.1);
+        inside(&p[i], vw, vh);
+    }
+    assert_int_equal(svg_texts(path, "//s:text[@class='axis x']", t, 4), 1);
+    assert_string_equal(t[0], "area (NAND2-equivalents, yosys generic "
+                              "cells)");
+    assert_int_equal(svg_texts(path, "//s:text[@class='note']", t, 4), 0);
+    check_screenshot(dir);
+}
+
+/* No yosys on PATH and nothing cached: the area is n/a and says why, in
+ * the terminal, the table and the chart, which plots the cost proxy. */
+static void test_area_no_yosys(void **state)
+{
+    (void)state;
+    char *path0 = strdup(getenv("PATH"));
+    char cache[256], empty[256];
+    snprintf(cache, sizeof cache, "%s", in_tmp("nocache"));
+    snprintf(empty, sizeof empty, "%s", in_tmp("nobin"));
+    assert_int_equal(mkdir(empty, 0777), 0);
+    assert_int_equal(mkdir(cache, 0777), 0);
+    setenv("XDG_CACHE_HOME", cache, 1);
+    setenv("PATH", empty, 1);
+    const char *dir = in_tmp("nreport");
+    run r;
+    compare_area(&r, A4, RF22, dir);
+    setenv("PATH", path0, 1);
+    free(path0);
+    assert_int_equal(r.status, 0);
+    const char *why = "n/a: yosys is not installed (scripts/setup.sh "
+                      "installs it)";
+    char want[512];
+    snprintf(want, sizeof want, "\narray rf_2x2.xml: cost 140.5, area %s\n",
+             why);
+    assert_non_null(strstr(r.out, want));
+    snprintf(want, sizeof want, "\nrf_2x2.xml                  140.5 %s\n",
+             why);
+    assert_non_null(strstr(r.out, want));
+    static char page[1 << 16];
+    char path[256];
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    slurp(path, page, sizeof page);
+    snprintf(want, sizeof want, "<td>414.0</td><td colspan=\"4\" class=\""
+             "why\">%s</td>", why);
+    assert_non_null(strstr(page, want));
+    char t[4][64];
+    snprintf(path, sizeof path, "%s/cost.svg", dir);
+    assert_int_equal(svg_texts(path, "//s:text[@class='axis x']", t, 4), 1);
+    assert_string_equal(t[0], "cost proxy (32-bit adders)");
+    char note[2][1024];
+    svg_eval(path, "string(//s:text[@class='note'])", note[0],
+             sizeof note[0]);
+    snprintf(note[1], sizeof note[1], "the cost proxy is plotted: area of "
+             "default_4x4.xml %s", why);
+    assert_string_equal(note[0], note[1]);
 }
 
 /* One --arch: no comparison, no "arch" in the reports (as before). */
@@ -641,6 +824,8 @@ int main(void)
         cmocka_unit_test(test_array_mapping_nothing),
         cmocka_unit_test(test_param_errors),
         cmocka_unit_test(test_one_array_unchanged),
+        cmocka_unit_test(test_area),
+        cmocka_unit_test(test_area_no_yosys),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
