@@ -489,6 +489,39 @@ static void pic_route(pic *p, int e, FILE *out)
     }
 }
 
+/* What the picture's marks mean, right of the first row of panels (the
+ * PE-level picture has its own, write_pe.c). */
+static void pic_legend(const pic *p, FILE *out)
+{
+    int cols = p->m->ii < PANELS_PER_ROW ? p->m->ii : PANELS_PER_ROW;
+    fprintf(out, "  legend [shape=plaintext, style=\"\", fixedsize=false, "
+            "fontcolor=black, fontsize=14, pos=\"%g,%g!\", label=<<table "
+            "border=\"1\" cellborder=\"0\" cellspacing=\"6\" color=\"gray60\">"
+            "<tr><td colspan=\"2\"><b>legend</b></td></tr>"
+            "<tr><td bgcolor=\"lightblue\" border=\"2\" color=\"black\">"
+            "func<br/>mul x</td><td align=\"left\">a unit running op mul of "
+            "DFG node x</td></tr>"
+            "<tr><td bgcolor=\"lightyellow\" border=\"1\" color=\"black\">"
+            "reg<br/>x +2</td><td align=\"left\">a primitive a route passes: "
+            "it carries the value of<br align=\"left\"/>node x and, in this "
+            "context, 2 more values (+N: N more)<br align=\"left\"/></td>"
+            "</tr><tr><td border=\"1\" color=\"gray75\"><font color=\"gray60"
+            "\">mux</font></td><td align=\"left\">unused in this context</td>"
+            "</tr><tr><td border=\"1\" color=\"gray60\"> </td><td align=\""
+            "left\">grey outline: the primitives of one block (PE)</td></tr>"
+            "<tr><td><font color=\"red\">&#8594; 1</font></td><td align=\""
+            "left\">a route step to another primitive, arriving in this "
+            "context;<br align=\"left\"/>one colour per value, the number its "
+            "delay in cycles<br align=\"left\"/></td></tr>"
+            "<tr><td colspan=\"2\" align=\"left\">one panel per context (the "
+            "cycle mod II, %d), %d per row; tooltips<br align=\"left\"/>name "
+            "each primitive (block_1_2.func@c1) and each arrow's DFG "
+            "edge;<br align=\"left\"/>the .pe.svg beside this picture shows "
+            "the mapping block by block<br align=\"left\"/></td></tr>"
+            "</table>>];\n", cols * (p->size[0] + PANEL_GAP) + 150, -70.0,
+            p->m->ii, PANELS_PER_ROW);
+}
+
 int cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
                          const cg_netlist *nl, const cg_dfg *g, FILE *out)
 {
@@ -507,6 +540,7 @@ int cg_mapping_write_dot(const cg_mapping *m, const cg_mrrg *mrrg,
                 "box, style=filled, fixedsize=true, fontsize=8, width=1.25, "
                 "height=0.4, fillcolor=white, color=gray75, fontcolor=gray60];"
                 "\n  edge [arrowsize=0.5, penwidth=1.5, fontsize=9];\n");
+        pic_legend(&p, out);
         for (int c = 0; c < m->ii; c++)
             pic_panel(&p, c, out);
         for (int e = 0; e < m->nedges; e++)

@@ -256,10 +256,34 @@ static int count_in(const char *dir, const char *name, const char *needle)
     return n;
 }
 
+/* The primitive-level picture's legend: one, and what each mark means
+ * (filled units, "+N", faint boxes, block outlines, arrows and their
+ * delays, panels per context) in its text as neato draws it. */
+static void check_legend(const char *maps)
+{
+    static const char *const says[] = {
+        ">legend</text>", ">mul x</text>",
+        ">a unit running op mul of DFG node x</text>", ">x +2</text>",
+        ">node x and, in this context, 2 more values (+N: N more)</text>",
+        ">unused in this context</text>",
+        ">grey outline: the primitives of one block (PE)</text>",
+        ">a route step to another primitive, arriving in this "
+        "context;</text>",
+        ">one colour per value, the number its delay in cycles</text>",
+        ">one panel per context (the cycle mod II, 1), 4 per row; "
+        "tooltips</text>",
+    };
+    assert_int_equal(count_in(maps, "acc.acc.svg", "<title>legend</title>"),
+                     1);
+    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+        if (count_in(maps, "acc.acc.svg", says[i]) != 1)
+            fail_msg("acc.acc.svg: '%s' not once in the legend", says[i]);
+}
+
 /* acc's pictures (II=1 on the default 4x4).  The primitive level:
  * well-formed, every one of the 152 primitives at its pinned point
- * (svg_check.h), and one filled unit per op the text file places on a
- * unit.  The PE level: one box per block (32) in context 0's panel, a
+ * (svg_check.h), one filled unit per op the text file places on a
+ * unit, and the legend.  The PE level: one box per block (32) in context 0's panel, a
  * legend, and each op the text file places written in a box as "OP
  * NODE". */
 static void check_picture(const char *maps)
@@ -271,8 +295,10 @@ static void check_picture(const char *maps)
     assert_int_equal(svg_check_positions(dot, svg), 152);
     int ops = count_in(maps, "acc.acc.txt", " on block_");
     assert_true(ops >= 3);
+    /* the legend's sample unit is one more light blue box */
     assert_int_equal(count_in(maps, "acc.acc.svg", "fill=\"lightblue\""),
-                     ops);
+                     ops + 1);
+    check_legend(maps);
     svg_box *b;
     snprintf(svg, sizeof svg, "%s/acc.acc.pe.svg", maps);
     int n = svg_boxes(svg, "node", &b), boxes = 0;
