@@ -155,9 +155,6 @@ const json_t *cg_cli_cmp_find(const json_t *recs, const json_t *k,
 const char *cg_cli_cmp_str(const json_t *rec, const char *key);
 /* A record's mapped II, 0 when it did not map. */
 int cg_cli_cmp_ii(const json_t *rec);
-/* Mean over the kernels of 1/II (0 for a kernel not mapped there). */
-double cg_cli_cmp_throughput(const json_t *recs, const json_t *kernels,
-                             const char *label);
 void cg_cli_cmp_table(const cg_cli_array *arr, int narr, const json_t *recs,
                       FILE *out);
 
