@@ -152,6 +152,11 @@ typedef struct cg_extract_global {
  * scalar (int n = *N in CGRA-ME's kernels) when no --sym N=V gives one:
  * small, so that a trip count taken from it stays small. */
 #define CG_EXTRACT_PTR_VALUE 16
+/* The value the native run passes for a kernel parameter the loop (or a
+ * loop around it) uses when no --sym gives one (CGRA-ME's matrixmultiply
+ * takes its row and column as parameters): the same small default, named
+ * in the run's note. */
+#define CG_EXTRACT_PARAM_VALUE CG_EXTRACT_PTR_VALUE
 /* The bytes of the buffer of a null pointer global read as an array:
  * 4096, or 8 x (V + 64) when the largest value V read through a scalar
  * pointer needs more (--sym N=100000 gives 800,512 bytes). */

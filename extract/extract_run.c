@@ -308,22 +308,32 @@ static bool param_used(const cg_extract_prog *x, const cg__ex_done *e,
     return used;
 }
 
-/* The value of kernel parameter i (named nm) into *v: its symbol's, or 0
- * with a note when the loop does not use it.  -1 with an error when a
- * used parameter has no symbol or is not an integer. */
+/* The value of kernel parameter i (named nm) into *v: its symbol's; 0
+ * with a note when the loop does not use it; else the default
+ * CG_EXTRACT_PARAM_VALUE, added to the text *assumed (len bytes used of
+ * cap) that the run's note gives.  -1 with an error when the parameter
+ * is not an integer. */
 static int param_value(const rctx *r, unsigned i, LLVMValueRef p,
-                       const char *nm, uint64_t *v, cg_diags *d)
+                       const char *nm, uint64_t *v, char *assumed,
+                       size_t cap, size_t *len, cg_diags *d)
 {
     const cg_extract_prog *x = r->x;
     int k = 0;
     while (k < x->params.nsyms && strcmp(x->params.syms[k].name, nm))
         k++;
-    bool integer = LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMIntegerTypeKind;
-    if (integer && k < x->params.nsyms) {
+    if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMIntegerTypeKind) {
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "kernel '%s' of loop '%s': "
+                     "parameter '%s' is not an integer, and the native run "
+                     "passes integers only (--sym values); make it an "
+                     "integer, or a global the kernel reads", r->e->fn,
+                     r->e->tag, nm);
+        return -1;
+    }
+    if (k < x->params.nsyms) {
         *v = (uint64_t)x->params.syms[k].value;
         return 0;
     }
-    if (integer && !param_used(x, r->e, i)) {
+    if (!param_used(x, r->e, i)) {
         cg_diags_add(d, CG_SEV_NOTE, x->path, 0, "kernel '%s': parameter "
                      "'%s' has no value, and neither loop '%s' nor a loop "
                      "around it uses it, so the native run passes 0",
@@ -331,29 +341,31 @@ static int param_value(const rctx *r, unsigned i, LLVMValueRef p,
         *v = 0;
         return 0;
     }
-    if (integer)
-        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "kernel '%s' of loop '%s': "
-                     "parameter '%s' has no value; give it one with --sym "
-                     "%s=VALUE (on the command line, or in DFG_FLAGS of the "
-                     "benchmark's Makefile)", r->e->fn, r->e->tag, nm, nm);
-    else
-        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "kernel '%s' of loop '%s': "
-                     "parameter '%s' needs an integer type", r->e->fn,
-                     r->e->tag, nm);
-    return -1;
+    *v = CG_EXTRACT_PARAM_VALUE;
+    if (*len < cap)
+        *len += (size_t)snprintf(assumed + *len, cap - *len, "%s%s = %d "
+                                 "(the default; --sym %s=VALUE sets it)",
+                                 *len ? ", " : "", nm,
+                                 CG_EXTRACT_PARAM_VALUE, nm);
+    return 0;
 }
 
-/* void __cg_entry(void) { kernel(sym1, sym2, ...); } */
-static int entry(inst *s, rctx *r, LLVMValueRef fn, cg_diags *d)
+/* void __cg_entry(void) { kernel(sym1, sym2, ...); }; the parameters
+ * given the default into assumed (cap bytes, "" when none). */
+static int entry(inst *s, rctx *r, LLVMValueRef fn, char *assumed,
+                 size_t cap, cg_diags *d)
 {
     unsigned n = LLVMCountParams(fn);
     LLVMValueRef *args = calloc(n + 1, sizeof *args);
     int rc = args ? 0 : -1;
+    size_t len = 0;
+    assumed[0] = '\0';
     for (unsigned i = 0; rc == 0 && i < n; i++) {
         LLVMValueRef p = LLVMGetParam(fn, i);
-        size_t len;
+        size_t nlen;
         uint64_t v;
-        rc = param_value(r, i, p, LLVMGetValueName2(p, &len), &v, d);
+        rc = param_value(r, i, p, LLVMGetValueName2(p, &nlen), &v, assumed,
+                         cap, &len, d);
         if (rc == 0)
             args[i] = LLVMConstInt(LLVMTypeOf(p), (unsigned long long)v, 1);
     }
@@ -499,9 +511,6 @@ static int execute(rctx *r, LLVMModuleRef m, cg_mem *mem, cg_diags *d)
     return rc;
 }
 
-/* What the run of the kernel fn assumes of the null pointer globals it
- * reads, as a note: the value read through each one read as a scalar
- * (*N = 16), the buffers of the others. */
 /* Whether function fn uses global gv (an instruction of it names it). */
 static bool fn_uses(LLVMValueRef gv, const char *fn)
 {
@@ -526,11 +535,18 @@ static bool kernel_reaches(const cg_extract_prog *x, int g, const char *fn)
     return p >= 0 && fn_uses(x->gvs[p], fn);
 }
 
+/* What the run of the kernel fn assumes, as a note: the parameters given
+ * the default (params, from entry), the value read through each null
+ * pointer global read as a scalar (*N = 16), the buffers of the others. */
 static void note_assumed(const cg_extract_prog *x, const char *tag,
-                         const char *fn, cg_diags *d)
+                         const char *fn, const char *params, cg_diags *d)
 {
     char text[1024] = "";
     size_t len = 0;
+    if (params[0])
+        len = (size_t)snprintf(text, sizeof text, "kernel '%s' parameter%s "
+                               "%s", fn, strchr(params, ',') ? "s" : "",
+                               params);
     uint64_t bytes = 0;
     int narr = 0;
     for (int g = 0; g < x->nglobals && len < sizeof text; g++) {
@@ -590,14 +606,16 @@ int cg_extract_run(cg_extract_prog *x, const char *tag, cg_mem *mem,
         cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "out of memory");
         return -1;
     }
-    note_assumed(x, tag, r.e->fn, d);
     inst s = {.c = x->ctx, .m = LLVMCloneModule(x->mod)};
     s.b = LLVMCreateBuilderInContext(s.c);
     LLVMValueRef fn = LLVMGetNamedFunction(s.m, r.e->fn);
     setup(&s, &r);
     instrument(&s, &r, fn);
-    int rc = entry(&s, &r, fn, d);
+    char params[512];
+    int rc = entry(&s, &r, fn, params, sizeof params, d);
     LLVMDisposeBuilder(s.b);
+    if (rc == 0)
+        note_assumed(x, tag, r.e->fn, params, d);
     if (rc == 0)
         rc = execute(&r, s.m, mem, d);
     else

@@ -909,53 +909,61 @@ static void test_repair_tries(void **state)
 #define PARAMS "tests/extract/data/params.c"
 #define VADD "tests/cli/data/params"
 
-/* "kernel 'fn' of loop 'loop': parameter 'p' has no value; ..." */
-static void no_value(char *buf, size_t n, const char *fn, const char *loop,
-                     const char *p)
+#define MATMUL "tests/extract/data/matmul.c"
+
+/* The note of a loop whose kernel parameters the native run gave the
+ * default: "FILE: note: loop 'L': ... kernel 'fn' parameter p = 16 ...". */
+static void defaulted(char *buf, size_t n, const char *file,
+                      const char *loop, const char *fn, const char *p,
+                      const char *q)
 {
-    snprintf(buf, n, "kernel '%s' of loop '%s': parameter '%s' has no value; "
-             "give it one with --sym %s=VALUE (on the command line, or in "
-             "DFG_FLAGS of the benchmark's Makefile)", fn, loop, p, p);
+    char more[128] = "";
+    if (q)
+        snprintf(more, sizeof more, ", %s = 16 (the default; --sym %s=VALUE "
+                 "sets it)", q, q);
+    snprintf(buf, n, "%s: note: loop '%s': the native run assumes what "
+             "nothing in the file sets: kernel '%s' parameter%s %s = 16 (the "
+             "default; --sym %s=VALUE sets it)%s\n", file, loop, fn,
+             q ? "s" : "", p, p, more);
 }
 
 /* Kernel parameters: without --sym, the loops that use c, m (the bound of
- * the loop around 'inner') or n (vadd's trip count) are mapped but not
- * verified (their native run cannot start: the reason is the verified
- * cell, never "no"), the loop that does not use c needs no value; --sym
- * on the command line gives them, and every loop verifies. */
+ * the loop around 'inner'), n (vadd's trip count) or i and j (matmul's
+ * row and column, as in CGRA-ME's matrixmultiply) run natively with the
+ * default 16, named in a note under the row, and verify; the loop that
+ * does not use c passes 0 for it; --sym on the command line gives other
+ * values, and every loop verifies. */
 static void test_kernel_parameters(void **state)
 {
     (void)state;
-    char why[3][512], want[4096];
-    no_value(why[0], 512, "kernel", "scaled", "c");
-    no_value(why[1], 512, "nest", "inner", "m");
-    no_value(why[2], 512, "vadd", "vadd", "n");
+    char want[5][512];
+    defaulted(want[0], 512, PARAMS, "scaled", "kernel", "c", NULL);
+    defaulted(want[1], 512, PARAMS, "inner", "nest", "m", NULL);
+    defaulted(want[2], 512, VADD "/vadd.c", "vadd", "vadd", "n", NULL);
+    defaulted(want[3], 512, MATMUL, "loop", "multiply", "i", "j");
+    snprintf(want[4], 512, "%s: note: kernel 'kernel': parameter 'c' has no "
+             "value, and neither loop 'plain' nor a loop around it uses it, "
+             "so the native run passes 0\n", PARAMS);
     run r;
     run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
-                                          PARAMS, VADD, NULL});
-    assert_int_equal(r.status, 1);
-    for (int i = 0; i < 3; i++) {
-        snprintf(want, sizeof want, " not verified: %s\n", why[i]);
-        assert_non_null(strstr(r.out, want));
+                                          PARAMS, VADD, MATMUL, NULL});
+    assert_int_equal(r.status, 0);
+    int yes = 0;
+    for (const char *s = r.out; (s = strstr(s, " yes\n")); s++)
+        yes++;
+    assert_int_equal(yes, 5);
+    for (int i = 0; i < 5; i++) { /* each once */
+        const char *at = strstr(r.err, want[i]);
+        if (!at)
+            fail_msg("no '%s' in:\n%s", want[i], r.err);
+        assert_null(strstr(at + 1, want[i]));
     }
-    assert_non_null(strstr(r.out, "\nparams         plain  "));
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "--sym", "i=3", "--sym", "j=5",
+                                          MATMUL, NULL});
+    assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, " yes\n"));
-    /* each message once, in row order (a loop that maps above its MII
-     * on a loaded machine adds its note) */
-    const char *err = r.err;
-    for (int i = 0; i < 3; i++) {
-        snprintf(want, sizeof want, "%s: error: %s\n",
-                 i < 2 ? PARAMS : VADD "/vadd.c", why[i]);
-        const char *at = strstr(err, want);
-        assert_non_null(at);
-        assert_null(strstr(at + 1, want));
-        err = at;
-        if (i == 0)
-            assert_non_null(strstr(r.err, PARAMS ": note: kernel 'kernel': "
-                                   "parameter 'c' has no value, and neither "
-                                   "loop 'plain' nor a loop around it uses "
-                                   "it, so the native run passes 0\n"));
-    }
+    assert_null(strstr(r.err, "assumes"));
 
     char dir[] = "/tmp/cg_params_XXXXXX", js[64], cmd[96];
     assert_non_null(mkdtemp(dir));

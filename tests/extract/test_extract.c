@@ -208,7 +208,8 @@ static void test_tag_reader(void **state)
     cg_diags_destroy(d);
 }
 
-/* The native run names a kernel parameter without a value. */
+/* A kernel parameter the loop uses without a value: the native run
+ * passes the default (16) and its note names it. */
 static void test_run_needs_parameter(void **state)
 {
     (void)state;
@@ -223,11 +224,15 @@ static void test_run_needs_parameter(void **state)
     cg_diags_clear(d);
     cg_dfg *g = cg_extract_loop(x, "good", d);
     assert_non_null(g);
-    assert_int_equal(cg_extract_run(x, "good", &m, NULL, NULL, NULL, d), -1);
-    assert_diag(d, 0, "tests/extract/data/errors.c: error: kernel 'good' of loop "
-                "'good': parameter 'k' has no value; give it one with --sym "
-                "k=VALUE (on the command line, or in DFG_FLAGS of the "
-                "benchmark's Makefile)");
+    cg_diags_clear(d);
+    int64_t n = 0;
+    assert_int_equal(cg_extract_run(x, "good", &m, NULL, NULL, &n, d), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(cg_diags_size(d), 1);
+    assert_diag(d, 0, "tests/extract/data/errors.c: note: loop 'good': the "
+                "native run assumes what nothing in the file sets: kernel "
+                "'good' parameter k = 16 (the default; --sym k=VALUE sets "
+                "it)");
     free(m.data);
     cg_dfg_destroy(g);
     cg_extract_close(x);
@@ -251,7 +256,8 @@ static int64_t run_params(cg_extract_prog *x, const char *tag, int rc,
 
 /* A parameter the tagged loop does not use needs no value: the run passes
  * 0 and says so.  One the loop uses, or that bounds a loop around it,
- * does. */
+ * gets the default, 16, named in the run's note (the nest runs the inner
+ * loop 16 times). */
 static void test_run_unused_parameter(void **state)
 {
     (void)state;
@@ -264,17 +270,18 @@ static void test_run_unused_parameter(void **state)
                 "parameter 'c' has no value, and neither loop 'plain' nor a "
                 "loop around it uses it, so the native run passes 0");
     cg_diags_clear(d);
-    run_params(x, "scaled", -1, d);
-    assert_diag(d, 0, "tests/extract/data/params.c: error: kernel 'kernel' of "
-                "loop 'scaled': parameter 'c' has no value; give it one with "
-                "--sym c=VALUE (on the command line, or in DFG_FLAGS of the "
-                "benchmark's Makefile)");
+    assert_int_equal(run_params(x, "scaled", 0, d), 1);
+    assert_int_equal(cg_diags_size(d), 1);
+    assert_diag(d, 0, "tests/extract/data/params.c: note: loop 'scaled': the "
+                "native run assumes what nothing in the file sets: kernel "
+                "'kernel' parameter c = 16 (the default; --sym c=VALUE sets "
+                "it)");
     cg_diags_clear(d);
-    run_params(x, "inner", -1, d);
-    assert_diag(d, 0, "tests/extract/data/params.c: error: kernel 'nest' of "
-                "loop 'inner': parameter 'm' has no value; give it one with "
-                "--sym m=VALUE (on the command line, or in DFG_FLAGS of the "
-                "benchmark's Makefile)");
+    assert_int_equal(run_params(x, "inner", 0, d), 16);
+    assert_diag(d, 0, "tests/extract/data/params.c: note: loop 'inner': the "
+                "native run assumes what nothing in the file sets: kernel "
+                "'nest' parameter m = 16 (the default; --sym m=VALUE sets "
+                "it)");
     cg_extract_close(x);
     cg_diags_destroy(d);
 }

@@ -1,5 +1,5 @@
 /* axpy.c: n = 4096 (--sym n=4096) needs several tiles; c is used by the
- * loop, so without its value the tiled run's reference cannot start. */
+ * loop: without --sym c=V the native run passes the default, 16. */
 #define N 4096
 int a[N], b[N];
 
