@@ -687,10 +687,9 @@ static int clauses_order(sat *S)
 
 /* m_u >= k for value u, k = 1..K: implied by any schedule whose edge from
  * u needs k delay nodes.  lits: where the literals go. */
-static int lifetime_vars(sat *S, int u, int K, const int *lat, int kmax,
-                         int *lits)
+static void lifetime_vars(sat *S, int u, int K, const int *lat, int kmax,
+                          int *lits)
 {
-    int base = cg__cnf_nvars(S->c) + 1;
     for (int k = 0; k < K; k++)
         lits[k] = cg__cnf_var(S->c);
     for (int k = 1; k < K; k++) { /* m_u >= k + 1 -> m_u >= k */
@@ -707,7 +706,7 @@ static int lifetime_vars(sat *S, int u, int K, const int *lat, int kmax,
                      (long)ed->distance * S->ii;
             if (w == u) {
                 if (c <= 0) {
-                    push(S, base + k - 1);
+                    push(S, lits[k - 1]);
                     emit(S);
                 }
                 continue;
@@ -720,12 +719,11 @@ static int lifetime_vars(sat *S, int u, int K, const int *lat, int kmax,
                     push(S, lu); /* start(u) <= t ... */
                 if (lw)
                     push(S, -lw); /* ... and start(w) >= t + c */
-                push(S, base + k - 1);
+                push(S, lits[k - 1]);
                 emit(S);
             }
         }
     }
-    return 0;
 }
 
 /* bound.c's register bound inside the model: the route tree of value u
