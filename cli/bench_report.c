@@ -203,23 +203,42 @@ static void csv_field(FILE *f, const json_t *v, bool last)
     csv_text(f, json_is_string(v) ? json_string_value(v) : buf, last);
 }
 
+/* true when a record of recs has key: a run with --rtl gives its loops'
+ * records "rtl" (a file that fails whole gets none). */
+static bool any_has(const json_t *recs, const char *key)
+{
+    size_t i;
+    json_t *rec;
+    json_array_foreach(recs, i, rec)
+        if (json_object_get(rec, key))
+            return true;
+    return false;
+}
+
 /* RFC 4180: a header line, then one line per record.  Records of a
- * comparison (cli/compare.c) name their array: "arch" comes first. */
+ * comparison (cli/compare.c) name their array: "arch" comes first; a run
+ * with --rtl ends each line with the co-simulation's word, "rtl". */
 static int csv_writer(void *arg, FILE *f)
 {
     const json_t *recs = arg;
     bool arch = json_object_get(json_array_get(recs, 0), "arch") != NULL;
+    bool rtl = any_has(recs, "rtl");
     if (arch)
         csv_text(f, "arch", false);
     for (int c = 0; csv_cols[c]; c++)
-        csv_text(f, csv_cols[c], !csv_cols[c + 1]);
+        csv_text(f, csv_cols[c], !csv_cols[c + 1] && !rtl);
+    if (rtl)
+        csv_text(f, "rtl", true);
     size_t i;
     json_t *rec;
     json_array_foreach(recs, i, rec) {
         if (arch)
             csv_field(f, json_object_get(rec, "arch"), false);
         for (int c = 0; csv_cols[c]; c++)
-            csv_field(f, json_object_get(rec, csv_cols[c]), !csv_cols[c + 1]);
+            csv_field(f, json_object_get(rec, csv_cols[c]),
+                      !csv_cols[c + 1] && !rtl);
+        if (rtl)
+            csv_field(f, json_object_get(rec, "rtl"), true);
     }
     return cg_write_end(f, true);
 }
