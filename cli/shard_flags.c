@@ -17,7 +17,7 @@ static const char *const keys[] = {
     "--max-ii", "--mapper", "--solver", "--seed", "--steps", "--moves",
     "--ilp-nodes", "--repair-tries", "--cluster-above", "--conflicts",
     "--horizon", "--sat-literals", "--run-timeout", "--loop-control",
-    "--sym", "paths", NULL,
+    "--rtl-sim", "--sym", "paths", NULL,
 };
 
 static void put_real(json_t *f, const char *key, double v)
@@ -106,6 +106,11 @@ json_t *cg_cli_flags(const cg_cli_opts *o, const cg_cli_cmp_opts *c,
     put_real(f, "--run-timeout", o->run_limit_s);
     json_object_set_new(f, "--loop-control",
                         json_string(control[o->loop_control]));
+    /* --rtl as the simulator it implies: the rows' rtl words depend on
+       it, where the models are cached (--rtl-cache) does not */
+    if (o->rtl)
+        json_object_set_new(f, "--rtl-sim", json_string(cg_cosim_tool_name(
+                                                (cg_cosim_tool)o->rtl_tool)));
     json_object_set_new(f, "--sym", sym_specs(&o->syms));
     json_t *p = json_array();
     for (int i = 0; i < npaths; i++)
@@ -157,11 +162,13 @@ void cg_cli_flags_argv_free(char **argv)
     free(argv);
 }
 
-/* v as text: a string, or an array's strings joined by blanks. */
-static void flag_text(const json_t *v, char *buf, size_t n)
+/* v, key's value, as text: a string, or an array's strings joined by
+ * blanks. */
+static void flag_text(const char *key, const json_t *v, char *buf, size_t n)
 {
     if (!v) {
-        snprintf(buf, n, "none");
+        snprintf(buf, n, "%s", strcmp(key, "--rtl-sim") ? "none"
+                                                        : "none (no --rtl)");
         return;
     }
     if (json_is_string(v)) {
@@ -186,8 +193,8 @@ const char *cg_cli_flags_diff(const json_t *a, const json_t *b, char *va,
         json_t *x = json_object_get(a, keys[k]), *y = json_object_get(b,
                                                                        keys[k]);
         if ((x || y) && !(x && y && json_equal(x, y))) {
-            flag_text(x, va, n);
-            flag_text(y, vb, n);
+            flag_text(keys[k], x, va, n);
+            flag_text(keys[k], y, vb, n);
             return keys[k];
         }
     }

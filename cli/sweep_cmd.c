@@ -222,6 +222,10 @@ static int write_shards(void *arg, FILE *f)
         fputs(" --mapping-dir ", f);
         sh_quote(f, x->o->mapping_dir);
     }
+    if (x->o->rtl_cache) { /* where the models are, not what a row says */
+        fputs(" --rtl-cache ", f);
+        sh_quote(f, x->o->rtl_cache);
+    }
     bool value = false; /* every option of the flags takes one */
     for (int k = 1; x->argv[k]; k++) {
         fputs(value ? " " : " \\\n    ", f);

@@ -1,7 +1,10 @@
 /* test_bench_rtl.c: the main job with --rtl (Icarus Verilog, whose model
  * of the default 4x4 compiles in seconds; the compiled models are kept in
  * the build folder's rtl-cache, as tests/rtl's are).  The row's rtl word
- * goes to the rows, the JSON and the CSV's last column. */
+ * goes to the rows, the JSON and the CSV's last column; a sharded run
+ * with --rtl gives the rows and reports of one run, the merge refuses a
+ * part run without it or with another simulator, and `cgramap sweep`
+ * writes --rtl-sim and --rtl-cache into its shards' command. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -88,10 +91,111 @@ static void test_csv_column(void **state)
     assert_true(ends_with(line, ",\"yes\",\"yes\""));
 }
 
+/* Shard i of 2 of sum and dot with the given --rtl options into part. */
+static void shard(int i, const char *part, const char *sim)
+{
+    run r;
+    char spec[8];
+    snprintf(spec, sizeof spec, "%d/2", i);
+    const char *args[24] = {"--shard", spec, "--json", part, LIMITS};
+    int n = 10;
+    if (sim) {
+        args[n++] = "--rtl-sim";
+        args[n++] = sim;
+        args[n++] = "--rtl-cache";
+        args[n++] = rtl_cache();
+    }
+    args[n++] = SUM;
+    args[n++] = DOT;
+    args[n] = NULL;
+    run_cgramap(&r, args);
+    assert_int_equal(r.status, 0);
+}
+
+/* merge PART... must fail with exactly err. */
+static void refused(const char *a, const char *b, const char *err)
+{
+    run r;
+    run_cgramap(&r, (const char *const[]){"merge", a, b, NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, err);
+}
+
+static void test_shards(void **state)
+{
+    (void)state;
+    static run one, m;
+    run_cgramap(&one, (const char *const[]){
+        "--rtl-sim", "iverilog", "--rtl-cache", rtl_cache(), LIMITS,
+        "--json", in_tmp("one.json"), "--csv", in_tmp("one.csv"), SUM, DOT,
+        NULL});
+    assert_int_equal(one.status, 0);
+    char p1[256], p2[256];
+    snprintf(p1, sizeof p1, "%s", in_tmp("p1.json"));
+    snprintf(p2, sizeof p2, "%s", in_tmp("p2.json"));
+    shard(1, p1, "iverilog");
+    shard(2, p2, "iverilog");
+    run_cgramap(&m, (const char *const[]){"merge", p2, p1, "--json",
+                                          in_tmp("m.json"), "--csv",
+                                          in_tmp("m.csv"), NULL});
+    assert_int_equal(m.status, 0);
+    assert_non_null(strstr(m.out, "  rtl: yes\n"));
+    assert_same_rows(one.out, m.out);
+    assert_same_json(in_tmp("one.json"), in_tmp("m.json"));
+    assert_same_csv(in_tmp("one.csv"), in_tmp("m.csv"));
+
+    char want[1024];
+    shard(2, in_tmp("plain.json"), NULL);
+    snprintf(want, sizeof want, "cgramap merge: %s was run with --rtl-sim "
+             "none (no --rtl) and %s with --rtl-sim iverilog; merge the "
+             "parts of one sweep (the same options and PATHs)\n",
+             in_tmp("plain.json"), p1);
+    refused(p1, in_tmp("plain.json"), want);
+    /* the simulator decides the word too (a part is not run: edited) */
+    json_t *p = json_load_file(p2, 0, NULL);
+    assert_non_null(p);
+    json_object_set_new(json_object_get(p, "flags"), "--rtl-sim",
+                        json_string("verilator"));
+    assert_int_equal(json_dump_file(p, in_tmp("vl.json"), 0), 0);
+    json_decref(p);
+    snprintf(want, sizeof want, "cgramap merge: %s was run with --rtl-sim "
+             "verilator and %s with --rtl-sim iverilog; merge the parts of "
+             "one sweep (the same options and PATHs)\n", in_tmp("vl.json"),
+             p1);
+    refused(p1, in_tmp("vl.json"), want);
+}
+
+/* The sweep's shards get --rtl-sim from the flags and --rtl-cache as
+ * given; --rtl alone is --rtl-sim verilator. */
+static void test_sweep_script(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "sweep", "--slurm", in_tmp("sw"), "--rtl-sim", "iverilog",
+        "--rtl-cache", "/scratch/models", SUM, NULL});
+    assert_int_equal(r.status, 0);
+    char text[16384], path[300];
+    snprintf(path, sizeof path, "%s/sw/sweep.sbatch", sweep_tmp);
+    slurp(path, text, sizeof text);
+    assert_non_null(strstr(text, " --rtl-cache '/scratch/models' \\\n"));
+    assert_non_null(strstr(text, "\n    '--rtl-sim' 'iverilog' \\\n"));
+    run_cgramap(&r, (const char *const[]){"sweep", "--slurm", in_tmp("sw2"),
+                                          "--rtl", SUM, NULL});
+    assert_int_equal(r.status, 0);
+    snprintf(path, sizeof path, "%s/sw2/sweep.sbatch", sweep_tmp);
+    slurp(path, text, sizeof text);
+    assert_non_null(strstr(text, "\n    '--rtl-sim' 'verilator' \\\n"));
+    assert_null(strstr(text, "--rtl-cache"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_column),
+        cmocka_unit_test(test_shards),
+        cmocka_unit_test(test_sweep_script),
     };
     return cmocka_run_group_tests(tests, sweep_setup, sweep_teardown);
 }
