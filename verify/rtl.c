@@ -6,6 +6,7 @@
  * and the live-outs it wrote and compare.  The simulators are separate
  * programs, run with fork and exec; their output goes to a log in the run
  * folder, whose last line a failure quotes. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -196,6 +197,18 @@ static int model_of(const cg_rtl *r, const cg_cosim_params *p,
     if (rc < 0 || access(tmp, F_OK) == 0)
         remove_tree(tmp);
 out:
+    if (rc == 0) {
+        /* the model runs in a run folder: a relative cache would miss */
+        char *abs = realpath(*model, NULL);
+        if (!abs) {
+            na(res, "cannot find the model %s (%s)", *model,
+               strerror(errno));
+            rc = -1;
+        } else {
+            free(*model);
+            *model = abs;
+        }
+    }
     if (rc < 0) {
         free(*model);
         *model = NULL;

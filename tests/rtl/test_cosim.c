@@ -4,8 +4,11 @@
  * run in Verilator and leave the cycle simulator's memory and live-outs;
  * the saved mappings of accumulate and jacobi2d on the default array do
  * so in Icarus Verilog; a bitstream with one bit flipped (a store's size)
- * is caught: "no: memory at ...".  A missing simulator fails the test with
- * the way to install it. */
+ * is caught: "no: memory at ...".  A cache folder named relative to the
+ * working folder works.  A missing simulator fails the test with the way
+ * to install it. */
+#include <unistd.h>
+
 #include "mapper/mapping_io.h"
 #include "verify/rtl.h"
 #include "verify/verify.h"
@@ -81,8 +84,10 @@ static int store_size_bit(const fx *f)
 }
 
 /* Simulate f's mapping on a patterned image, then co-simulate it with
- * tool (flipping bit flip when >= 0); the row's rtl word. */
-static char *cosim(fx *f, cg_cosim_tool tool, int flip, int64_t iters)
+ * tool (flipping bit flip when >= 0), the models in cache; the row's rtl
+ * word. */
+static char *cosim(fx *f, cg_cosim_tool tool, int flip, int64_t iters,
+                   const char *cache)
 {
     size_t nn = (size_t)cg_dfg_nnodes(f->g) + 1;
     uint8_t *b = malloc(SIZE), *a = malloc(SIZE);
@@ -101,7 +106,7 @@ static char *cosim(fx *f, cg_cosim_tool tool, int flip, int64_t iters)
     cg_cosim_params p;
     cg_cosim_params_init(&p);
     p.tool = tool;
-    p.cache_dir = cache_dir();
+    p.cache_dir = cache;
     p.flip_bit = flip;
     cg_cosim_result res;
     assert_int_equal(cg_cosim_run(f->nl, f->mrrg, f->g, f->m, iters, &before,
@@ -122,7 +127,7 @@ static void same(const char *arch, const char *dot, const char *map,
     need_tool(cg_cosim_tool_name(tool));
     fx f;
     fx_load(&f, arch, dot, map);
-    char *s = cosim(&f, tool, -1, 16);
+    char *s = cosim(&f, tool, -1, 16, cache_dir());
     if (strcmp(s, "yes"))
         fail_msg("%s on %s: rtl %s", dot, arch ? arch : "the default", s);
     free(s);
@@ -158,9 +163,30 @@ static void test_broken_bitstream(void **state)
             "tests/mapper/data/accumulate.txt");
     int pos = store_size_bit(&f);
     assert_true(pos > 0);
-    char *s = cosim(&f, CG_COSIM_IVERILOG, pos, 16);
+    char *s = cosim(&f, CG_COSIM_IVERILOG, pos, 16, cache_dir());
     if (strncmp(s, "no: memory at 0x", 16))
         fail_msg("a store of 8 bytes instead of 4 went unseen: rtl %s", s);
+    free(s);
+    fx_free(&f);
+}
+
+/* A cache folder named relative to the working folder (--rtl-cache
+ * rtl-cache) still finds its model from the run's own folder. */
+static void test_relative_cache(void **state)
+{
+    (void)state;
+    need_tool("iverilog");
+    fx f;
+    fx_load(&f, NULL, "tests/mapper/data/accumulate.dot",
+            "tests/mapper/data/accumulate.txt");
+    char here[4096];
+    assert_non_null(getcwd(here, sizeof here));
+    const char *b = getenv("CG_BINARY_DIR");
+    assert_non_null(b);
+    assert_int_equal(chdir(b), 0);
+    char *s = cosim(&f, CG_COSIM_IVERILOG, -1, 16, "rtl-cache");
+    assert_int_equal(chdir(here), 0);
+    assert_string_equal(s, "yes");
     free(s);
     fx_free(&f);
 }
@@ -171,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_rf_verilator),
         cmocka_unit_test(test_default_iverilog),
         cmocka_unit_test(test_broken_bitstream),
+        cmocka_unit_test(test_relative_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
