@@ -81,7 +81,9 @@ typedef struct cg_flow_params {
                                  (names borrowed) */
     bool rtl;                 /* also run the first execution's mapping on
                                  the array's RTL (verify/rtl.h) and
-                                 compare (default false) */
+                                 compare; a tiled loop: the first
+                                 inner-loop run of its first tile (default
+                                 false) */
     cg_cosim_params cosim;    /* ... with this simulator and cache (its
                                  cache_dir must be set when rtl is) */
     double run_limit_s;       /* seconds the reference run and its
@@ -137,8 +139,11 @@ typedef struct cg_flow_verification {
                                  no tiled run was made */
     char rtl[600];            /* p->rtl: the RTL co-simulation of the first
                                  execution: "yes", "no: <first
-                                 difference>", "n/a: <why>"; "" when not
-                                 asked for */
+                                 difference>", "n/a: <why>"; a tiled loop:
+                                 "yes (first tile of N: inner-loop run 1
+                                 of R equal to the cycle simulator's)",
+                                 "no: inner-loop run 1 of the first tile:
+                                 ...", "n/a: ..."; "" when not asked for */
 } cg_flow_verification;
 
 /* Verify r, a checked mapping of `mapped` (loop g itself, or t's tile DFG

@@ -37,9 +37,21 @@ int64_t cg__flow_first_difference(const cg_mem *got, const cg_mem *want);
 int cg__flow_params_check(const cg_flow_params *p, const cg_dfg *g,
                           cg_diags *d);
 
+/* Run r's mapping of g on the RTL from in's memory and live-ins (p->cosim)
+ * and compare with in's after-image and live-outs: the outcome in *res
+ * (n/a when the co-simulation could not run, the error in d). */
+void cg__flow_cosim(const cg_flow_params *p, const cg_netlist *nl,
+                    const cg_map_result *r, const cg_dfg *g,
+                    const cg_extract_instance *in, cg_cosim_result *res,
+                    cg_diags *d);
+
 /* The tiled run of loop g (t->td set) against its native run, with r's
  * mapping of t's tile DFG simulated for every inner-loop run (the
- * interpreter when r is NULL); fills out (tile_runs included). */
+ * interpreter when r is NULL); fills out (tile_runs included).  With
+ * p->rtl, r set and out->rtl empty, the first inner-loop run of the first
+ * tile is co-simulated against the cycle simulator's run too: its word in
+ * out->rtl ("yes (first tile of N: ...)", "no: inner-loop run 1 of the
+ * first tile: ...", "n/a: ..."). */
 void cg__flow_verify_tiled(const cg_flow_params *p, const cg_netlist *nl,
                            const cg_dfg *g, cg_extract_prog *x,
                            const cg_flow_tiling *t, const cg_map_result *r,

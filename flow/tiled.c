@@ -100,8 +100,61 @@ static int native_run(cg_extract_prog *x, const cg_dfg *g, uint64_t seed,
     return f->count > 0;
 }
 
-/* The tiled run from start, compared with native: the verdict. */
-static cg_flow_verdict run_tiled(const cg_netlist *nl,
+/* ---- the first tile on the RTL -------------------------------------------- */
+
+/* The co-simulation of the first tile's first inner-loop run, from the
+ * tile memory and live-ins the cycle simulator started it from, against
+ * the memory and live-outs the simulator left; the tile's other runs are
+ * counted (one co-simulation per loop, as for a loop run whole: a tile
+ * of many runs would take minutes under Icarus Verilog). */
+typedef struct first_tile {
+    const cg_flow_params *p;
+    const cg_netlist *nl;
+    const cg_map_result *r;
+    const cg_dfg *tg;         /* the tile DFG */
+    cg_diags *d;
+    int64_t runs;             /* inner-loop runs of the first tile */
+    char word[600];           /* the co-simulation's word */
+} first_tile;
+
+static void cosim_run(void *arg, const cg_tile_run_view *v)
+{
+    first_tile *ft = arg;
+    if (ft->runs++ > 0)
+        return;
+    cg_extract_instance in = {0, v->iters, v->before, v->after, v->inputs,
+                              v->outputs};
+    cg_cosim_result res;
+    cg__flow_cosim(ft->p, ft->nl, ft->r, ft->tg, &in, &res, ft->d);
+    cg_cosim_text(&res, ft->word, sizeof ft->word);
+}
+
+/* The row's rtl word of a tiled run of `tiles` compute steps. */
+static void first_tile_word(const first_tile *ft, cg_flow_verdict res,
+                            int64_t tiles, cg_flow_verification *out)
+{
+    const char *w = ft->word;
+    if (res != CG_FLOW_VERIFIED)
+        snprintf(out->rtl, sizeof out->rtl, "n/a: the tiled run already "
+                 "differs from the native run");
+    else if (!w[0])
+        snprintf(out->rtl, sizeof out->rtl, "n/a: the first tile ran no "
+                 "inner loop");
+    else if (!strcmp(w, "yes"))
+        snprintf(out->rtl, sizeof out->rtl, "yes (first tile of %lld: "
+                 "inner-loop run 1 of %lld equal to the cycle simulator's)",
+                 (long long)tiles, (long long)ft->runs);
+    else /* "no: ..." -> "no: inner-loop run 1 of the first tile: ..." */
+        snprintf(out->rtl, sizeof out->rtl, "%.*s: inner-loop run 1 of the "
+                 "first tile: %s", (int)strcspn(w, ":"), w,
+                 strchr(w, ':') ? strchr(w, ':') + 2 : "");
+}
+
+/* The tiled run from start, compared with native: the verdict; the
+ * first tile co-simulated when p asks for the RTL and out->rtl is still
+ * empty (the model compiled). */
+static cg_flow_verdict run_tiled(const cg_flow_params *p,
+                                 const cg_netlist *nl,
                                  const cg_flow_tiling *t, const cg_dfg *g,
                                  const cg_map_result *r,
                                  const first_inputs *f, cg_mem *start,
@@ -111,10 +164,17 @@ static cg_flow_verdict run_tiled(const cg_netlist *nl,
     cg_tile_run_params rp;
     cg_tile_run_params_init(&rp);
     rp.invariant = f->v;
+    first_tile ft = {p, nl, r, cg_tile_dfg_graph(t->td), d, 0, ""};
+    bool rtl = p->rtl && r && !out->rtl[0];
     if (r) {
         rp.nl = nl;
         rp.mrrg = r->mrrg;
         rp.mapping = r->mapping;
+    }
+    if (rtl) {
+        rp.on_run = cosim_run;
+        rp.on_run_arg = &ft;
+        rp.watch_steps = 1;
     }
     cg_tile_run_stats st;
     memset(&st, 0, sizeof st);
@@ -125,6 +185,8 @@ static cg_flow_verdict run_tiled(const cg_netlist *nl,
         else
             note_varying(f, g, cg_tile_dfg_graph(t->td), d);
     }
+    if (rtl)
+        first_tile_word(&ft, res, st.tiles, out);
     out->tile_runs = st.runs;
     out->compared = f->count;
     return res;
@@ -143,7 +205,8 @@ void cg__flow_verify_tiled(const cg_flow_params *p, const cg_netlist *nl,
               ? native_run(x, g, p->seed, &start, &native, &f, d) : -1;
     out->verdict = ran == 0 ? CG_FLOW_NOTHING_RUN : CG_FLOW_NOT_VERIFIED;
     if (ran == 1)
-        out->verdict = run_tiled(nl, t, g, r, &f, &start, &native, out, d);
+        out->verdict = run_tiled(p, nl, t, g, r, &f, &start, &native, out,
+                                 d);
     free(f.v);
     free(f.varies);
     free(native.data);

@@ -111,16 +111,24 @@ int cg_flow_replay(const cg_netlist *nl, const cg_mrrg *mrrg,
 
 /* ---- the RTL --------------------------------------------------------------- */
 
+void cg__flow_cosim(const cg_flow_params *p, const cg_netlist *nl,
+                    const cg_map_result *r, const cg_dfg *g,
+                    const cg_extract_instance *in, cg_cosim_result *res,
+                    cg_diags *d)
+{
+    if (cg_cosim_run(nl, r->mrrg, g, r->mapping, in->iters, in->before,
+                     in->inputs, in->after, in->outputs, &p->cosim, res,
+                     d) < 0)
+        snprintf(res->why, sizeof res->why, "the co-simulation could not "
+                 "run (the error above says why)");
+}
+
 /* Co-simulate the replayed execution in (which the simulator ran equal to
  * the reference) on the RTL: its word into v->rtl. */
 static void cosim(verify *v, const cg_extract_instance *in)
 {
     cg_cosim_result res;
-    if (cg_cosim_run(v->nl, v->r->mrrg, v->g, v->r->mapping, in->iters,
-                     in->before, in->inputs, in->after, in->outputs,
-                     &v->p->cosim, &res, v->d) < 0)
-        snprintf(res.why, sizeof res.why, "the co-simulation could not run "
-                 "(the error above says why)");
+    cg__flow_cosim(v->p, v->nl, v->r, v->g, in, &res, v->d);
     cg_cosim_text(&res, v->rtl, sizeof v->rtl);
 }
 
@@ -256,10 +264,11 @@ static void verify_any(void *arg, cg_flow_verification *out, cg_diags *d)
     verify *v = arg;
     v->d = d;
     if (v->t && v->t->td) {
+        /* the first tile co-simulated unless out->rtl already says why
+           not (the model did not compile) */
+        memcpy(out->rtl, v->rtl, sizeof out->rtl);
         cg__flow_verify_tiled(v->p, v->nl, v->g, v->x, v->t, v->r, out, d);
-        if (v->p->rtl)
-            snprintf(v->rtl, sizeof v->rtl, "n/a: tiled runs are not "
-                     "co-simulated yet");
+        memcpy(v->rtl, out->rtl, sizeof v->rtl);
     } else if (v->x) {
         verify_c(v, out);
     } else {
@@ -325,8 +334,7 @@ int cg_flow_verify(const cg_flow_params *p, const cg_netlist *nl,
     verify job = {p, nl, r, g, x, t, d, 0, false, ""};
     cg_cosim_result pre;
     /* compile the model before the time-limited run, not inside it */
-    if (p->rtl && r && (!t || !t->td) &&
-        cg_cosim_prepare(nl, &p->cosim, &pre) < 0)
+    if (p->rtl && r && cg_cosim_prepare(nl, &p->cosim, &pre) < 0)
         cg_cosim_text(&pre, job.rtl, sizeof job.rtl);
     cg__flow_limited(p->run_limit_s, cg_dfg_file(g), cg_dfg_name(g),
                      verify_any, &job, v, d);

@@ -5,6 +5,9 @@
  * interpreter (cg_dfg_run) or by the cycle-accurate simulator of its mapped
  * configuration (cg_sim_run).  The proof (tests/tiling/test_tiled_run.c)
  * compares the external image afterwards with the kernel's native run.
+ * An observer (cg_tile_run_params.on_run) sees each run of the first
+ * compute steps with the tile memory before and after it: the RTL
+ * co-simulation of the first tile (flow/tiled.c).
  */
 #include "tile_internal.h"
 
@@ -42,23 +45,53 @@ typedef struct runner {
     const cg_tile_run_params *rp;
     cg_tile_run_stats *st;
     uint64_t *inputs;        /* by tile DFG node id */
+    uint64_t *outputs;       /* ... for an observer (rp->on_run) */
+    cg_mem before;           /* the tile memory before a watched run */
+    int64_t step_runs;       /* runs of the current compute step so far */
 } runner;
 
+/* The tile DFG on mem for iters iterations: simulated or interpreted. */
+static int run_dfg(runner *r, int64_t iters, cg_mem *mem, uint64_t *outs,
+                   cg_diags *d)
+{
+    const cg_dfg *g = cg_tile_dfg_graph(r->t);
+    const cg_tile_run_params *rp = r->rp;
+    if (rp->mapping)
+        return cg_sim_run(rp->nl, rp->mrrg, g, rp->mapping, iters, mem,
+                          r->inputs, outs, d);
+    return cg_dfg_run(g, iters, mem, r->inputs, outs, d);
+}
+
 /* One inner-loop run: iterations k[L-1] .. k[L-1]+iters-1 at outer
- * iterations k[0..L-2]. */
+ * iterations k[0..L-2]; shown to the observer when its step is watched. */
 static int run_once(runner *r, int64_t tile, const int64_t *k, int64_t iters,
                     cg_mem *mem, cg_diags *d)
 {
-    const cg_dfg *g = cg_tile_dfg_graph(r->t);
     const cg_tile_run_params *rp = r->rp;
     if (cg_tile_dfg_inputs(r->t, tile, k, rp->invariant, r->inputs, d) < 0)
         return -1;
     r->st->runs++;
     r->st->iters += iters;
-    if (rp->mapping)
-        return cg_sim_run(rp->nl, rp->mrrg, g, rp->mapping, iters, mem,
-                          r->inputs, NULL, d);
-    return cg_dfg_run(g, iters, mem, r->inputs, NULL, d);
+    int64_t step = r->st->tiles - 1, run = r->step_runs++;
+    if (!rp->on_run || step >= rp->watch_steps)
+        return run_dfg(r, iters, mem, NULL, d);
+    if (!r->before.data) {
+        r->before = (cg_mem){malloc(mem->size ? mem->size : 1), mem->base,
+                             mem->size};
+        r->outputs = calloc((size_t)cg_dfg_nnodes(cg_tile_dfg_graph(r->t)) +
+                            1, sizeof *r->outputs);
+        if (!r->before.data || !r->outputs) {
+            cg_diags_add(d, CG_SEV_ERROR, r->p->m->file, 0, "out of memory");
+            return -1;
+        }
+    }
+    memcpy(r->before.data, mem->data, mem->size);
+    if (run_dfg(r, iters, mem, r->outputs, d) < 0)
+        return -1;
+    cg_tile_run_view v = {step, tile, run, iters, &r->before, mem, r->inputs,
+                          r->outputs};
+    rp->on_run(rp->on_run_arg, &v);
+    return 0;
 }
 
 /* Every inner-loop run of tile `tile`, outer loops in nest order. */
@@ -71,6 +104,7 @@ static int compute_tile(void *ctx, int64_t tile, cg_mem *mem, cg_diags *d)
     cg_tile_plan_tile(r->p, tile, origin, size);
     memcpy(k, origin, sizeof k);
     r->st->tiles++;
+    r->step_runs = 0;
     for (;;) {
         if (run_once(r, tile, k, size[L - 1], mem, d) < 0)
             return -1;
@@ -96,7 +130,7 @@ int cg_tile_run(const cg_tile_program *g, const cg_tile_dfg *t,
                    (uint64_t)p->t.mem_bytes};
     runner r = {t, p, rp, st,
                 calloc((size_t)cg_dfg_nnodes(cg_tile_dfg_graph(t)) + 1,
-                       sizeof(uint64_t))};
+                       sizeof(uint64_t)), NULL, {0}, 0};
     int rc = -1;
     if (!tile.data || !r.inputs)
         cg_diags_add(d, CG_SEV_ERROR, p->m->file, 0, "out of memory");
@@ -109,5 +143,7 @@ int cg_tile_run(const cg_tile_program *g, const cg_tile_dfg *t,
         }
     free(tile.data);
     free(r.inputs);
+    free(r.outputs);
+    free(r.before.data);
     return rc;
 }

@@ -494,6 +494,19 @@ int cg_tile_dfg_inputs(const cg_tile_dfg *t, int64_t tile, const int64_t *k,
                        const uint64_t *invariant, uint64_t *inputs,
                        cg_diags *d);
 
+/* One inner-loop run of a tiled run, as an observer sees it: the tile
+ * memory before and after the run, and the run's live-ins and live-outs
+ * (by tile DFG node id).  Valid during the call only. */
+typedef struct cg_tile_run_view {
+    int64_t step;             /* compute step, 0 .. (tile order) */
+    int64_t tile;             /* the tile it computes */
+    int64_t run;              /* inner-loop run within the step, 0 .. */
+    int64_t iters;
+    const cg_mem *before, *after;
+    const uint64_t *inputs, *outputs;
+} cg_tile_run_view;
+typedef void (*cg_tile_run_fn)(void *arg, const cg_tile_run_view *v);
+
 typedef struct cg_tile_run_params {
     const uint64_t *invariant; /* see cg_tile_dfg_inputs, may be NULL */
     /* all three set: each run is simulated on the mapped array
@@ -501,8 +514,14 @@ typedef struct cg_tile_run_params {
     const cg_netlist *nl;
     const cg_mrrg *mrrg;
     const cg_mapping *mapping;
+    /* set: called after each inner-loop run of the first watch_steps
+       compute steps that succeeded (the RTL co-simulation of the first
+       tile, flow/tiled.c); NULL: none */
+    cg_tile_run_fn on_run;
+    void *on_run_arg;
+    int64_t watch_steps;
 } cg_tile_run_params;
-void cg_tile_run_params_init(cg_tile_run_params *rp); /* all NULL */
+void cg_tile_run_params_init(cg_tile_run_params *rp); /* all NULL, 0 */
 
 typedef struct cg_tile_run_stats {
     int64_t tiles;      /* compute steps run */

@@ -4,7 +4,9 @@
  * goes to the rows, the JSON and the CSV's last column; a sharded run
  * with --rtl gives the rows and reports of one run, the merge refuses a
  * part run without it or with another simulator, and `cgramap sweep`
- * writes --rtl-sim and --rtl-cache into its shards' command. */
+ * writes --rtl-sim and --rtl-cache into its shards' command; a tiled loop
+ * (benchmarks/tiled/saxpy, 3 tiles) co-simulates the first inner-loop run
+ * of its first tile. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -190,12 +192,47 @@ static void test_sweep_script(void **state)
     assert_null(strstr(text, "--rtl-cache"));
 }
 
+/* saxpy runs in 3 tiles of one inner-loop run each, gemv in 3 tiles of
+ * rows, the first of 31 inner-loop runs: the first run of the first tile
+ * runs on the RTL from the tile memory the cycle simulator started it
+ * from. */
+static void test_tiled_first_tile(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "--rtl-sim", "iverilog", "--rtl-cache", rtl_cache(), "--timeout",
+        "30", "--max-ii", "4", "--csv", in_tmp("t.csv"),
+        "benchmarks/tiled/saxpy", "benchmarks/tiled/gemv", NULL});
+    assert_string_equal(r.err, "");
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    const char *want =
+        "saxpy          saxpy             12      1      1 -             1 "
+        "mapped                   optimal TIME    4/16   25%     2   3   3"
+        "     89      3      30720   1.00       7770      5195 yes\n"
+        "  rtl: yes (first tile of 3: inner-loop run 1 of 1 equal to the "
+        "cycle simulator's)\n"
+        "gemv           gemv              13      1      2 -             2 "
+        "mapped                   optimal TIME    4/16   12%     2   3   4"
+        "    105      3      17152   1.00      10697      2121 yes\n"
+        "  rtl: yes (first tile of 3: inner-loop run 1 of 31 equal to the "
+        "cycle simulator's)\n";
+    assert_true(ends_with(r.out, want));
+    char head[4096], line[4096];
+    csv_lines(in_tmp("t.csv"), head, line, "saxpy", sizeof head);
+    assert_true(ends_with(line, ",\"yes\",\"yes\",\"yes (first tile of 3: "
+                          "inner-loop run 1 of 1 equal to the cycle "
+                          "simulator's)\""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_column),
         cmocka_unit_test(test_shards),
         cmocka_unit_test(test_sweep_script),
+        cmocka_unit_test(test_tiled_first_tile),
     };
     return cmocka_run_group_tests(tests, sweep_setup, sweep_teardown);
 }

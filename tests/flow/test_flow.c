@@ -1,7 +1,8 @@
 /* test_flow.c: whole loops through cg_flow_loop on the default array: a
  * microbenchmark that maps, checks and verifies; a loop that runs tiled
  * (its tile DFG mapped, the whole tiled run compared, and the interpreted
- * tiled run alone; then untiled); the executions replayed, and a loop the
+ * tiled run alone; then untiled), its first tile on the RTL; the
+ * executions replayed, and a loop the
  * kernel never runs; a .dot DFG against the interpreter; a reference run
  * that exceeds its limit (not verified, and why); a replay that differs
  * (the first difference named, the image's last byte included), and a C
@@ -201,6 +202,52 @@ static void test_tiled(void **state)
     assert_false(r.scheduled);
     assert_int_equal(r.verification.verdict, CG_FLOW_VERIFIED);
     assert_int_equal(r.verification.tile_runs, -1);
+    cg_flow_result_free(&r);
+    cg_diags_destroy(d);
+    close_loop(&l);
+}
+
+/* The compiled RTL models of the tests, in the build folder. */
+static const char *rtl_cache(void)
+{
+    static char buf[1024];
+    const char *b = getenv("CG_BINARY_DIR");
+    snprintf(buf, sizeof buf, "%s/rtl-cache", b ? b : ".");
+    return buf;
+}
+
+/* With rtl, saxpy's first tile (of 3, one inner-loop run) runs on the
+ * array's RTL (Icarus Verilog) from the tile memory and live-ins the
+ * cycle simulator started it from, and leaves what the simulator left.  A bitstream with the control block's lowest
+ * bit flipped (II 2 where the mapping has 1) is caught in that run. */
+static void test_tiled_rtl(void **state)
+{
+    fixture *f = *state;
+    loop l;
+    cg_flow_params p;
+    cg_flow_result r;
+    cg_diags *d = cg_diags_create();
+    open_loop(&l, "benchmarks/tiled/saxpy", "saxpy");
+    test_params(&p);
+    p.rtl = true;
+    p.cosim.tool = CG_COSIM_IVERILOG;
+    p.cosim.cache_dir = rtl_cache();
+    assert_int_equal(cg_flow_loop(f->nl, l.g, l.x, &p, &r, d), 0);
+    print_diags(d);
+    assert_int_equal(cg_diags_size(d), 0);
+    assert_int_equal(r.verification.verdict, CG_FLOW_VERIFIED);
+    assert_int_equal(r.map.ii, 1);
+    assert_string_equal(r.verification.rtl, "yes (first tile of 3: "
+                        "inner-loop run 1 of 1 equal to the cycle "
+                        "simulator's)");
+    p.cosim.flip_bit = 0;
+    cg_flow_verification v;
+    assert_int_equal(cg_flow_verify(&p, f->nl, l.g, l.x, &r.tiling, &r.map,
+                                    &v, d), 0);
+    assert_int_equal(v.verdict, CG_FLOW_VERIFIED);
+    assert_string_equal(v.rtl, "no: inner-loop run 1 of the first tile: "
+                        "memory at 0x0 is 0x00 after the RTL run, 0xab "
+                        "after the cycle simulator");
     cg_flow_result_free(&r);
     cg_diags_destroy(d);
     close_loop(&l);
@@ -568,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_microbench),
         cmocka_unit_test(test_tiled),
         cmocka_unit_test(test_tiled_differs),
+        cmocka_unit_test(test_tiled_rtl),
         cmocka_unit_test(test_executions),
         cmocka_unit_test(test_c_replay_differs),
         cmocka_unit_test(test_dot),
