@@ -283,11 +283,27 @@ static void report_done(slot *slots, const cg_cli_jobs *jobs, int *reported,
     }
 }
 
+/* With --rtl and more than one worker: the array's model compiled (or
+ * found in the cache) once here, not by every worker at once (each would
+ * miss the cache and compile it too: minutes of CPU for an 8x8).  A
+ * failure is left to the workers to say, row by row. */
+static void prepare_model(const cg_cli_jobs *jobs, const cg_netlist *nl,
+                          const cg_cli_opts *o)
+{
+    if (!o->rtl || o->jobs < 2 || jobs->n < 2)
+        return;
+    cg_flow_params p;
+    cg_cli_flow_params(o, &p);
+    cg_cosim_result res;
+    cg_cosim_prepare(nl, &p.cosim, &res);
+}
+
 /* A job that runs inline (no worker could be forked) keeps the signals
  * blocked: it finishes before the run stops. */
 int cg_cli_run_jobs(const cg_cli_jobs *jobs, const cg_netlist *nl,
                     const cg_cli_opts *o, cg_cli_done_fn on_done, void *arg)
 {
+    prepare_model(jobs, nl, o);
     slot *slots = calloc((size_t)jobs->n + 1, sizeof *slots);
     if (!slots) {
         fprintf(stderr, "cgramap: out of memory: no file was run\n");

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/stat.h>
+
 #include "run_cgramap.h"
 #include "sweep_check.h"
 
@@ -226,6 +228,43 @@ static void test_tiled_first_tile(void **state)
                           "simulator's)\""));
 }
 
+/* -j 2 with a fresh cache: the array's model is compiled once, before
+ * the workers start, not by both (an iverilog on PATH that logs each
+ * call before running the real one counts the compiles). */
+static void test_one_compile(void **state)
+{
+    (void)state;
+    char bin[256], cmd[1024], real[512] = "";
+    FILE *w = popen("command -v iverilog", "r");
+    assert_non_null(w);
+    assert_non_null(fgets(real, sizeof real, w));
+    pclose(w);
+    real[strcspn(real, "\n")] = '\0';
+    snprintf(bin, sizeof bin, "%s", in_tmp("bin"));
+    assert_int_equal(mkdir(bin, 0777), 0);
+    snprintf(cmd, sizeof cmd, "printf '#!/bin/sh\\necho \"$*\" >> %s/calls"
+             "\\nexec %s \"$@\"\\n' > %s/iverilog && chmod +x "
+             "%s/iverilog", bin, real, bin, bin);
+    assert_int_equal(system(cmd), 0);
+    const char *old = getenv("PATH");
+    char path[4096];
+    snprintf(path, sizeof path, "%s:%s", bin, old ? old : "/usr/bin");
+    char *saved = strdup(old ? old : "");
+    assert_int_equal(setenv("PATH", path, 1), 0);
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "-j", "2", "--rtl-sim", "iverilog", "--rtl-cache",
+        in_tmp("fresh-cache"), LIMITS, SUM, DOT, NULL});
+    assert_int_equal(setenv("PATH", saved, 1), 0);
+    free(saved);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " yes\n  rtl: yes\ndot "));
+    char calls[4096];
+    snprintf(path, sizeof path, "%s/calls", bin);
+    slurp(path, calls, sizeof calls);
+    assert_int_equal(strchr(calls, '\n') - calls + 1, (long)strlen(calls));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_shards),
         cmocka_unit_test(test_sweep_script),
         cmocka_unit_test(test_tiled_first_tile),
+        cmocka_unit_test(test_one_compile),
     };
     return cmocka_run_group_tests(tests, sweep_setup, sweep_teardown);
 }
