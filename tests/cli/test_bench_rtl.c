@@ -234,7 +234,7 @@ static void test_tiled_first_tile(void **state)
 static void test_one_compile(void **state)
 {
     (void)state;
-    char bin[256], cmd[1024], real[512] = "";
+    char bin[256], cmd[4096], real[512] = "";
     FILE *w = popen("command -v iverilog", "r");
     assert_non_null(w);
     assert_non_null(fgets(real, sizeof real, w));
