@@ -44,7 +44,7 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "                          DFGs of more than 48 nodes)\n"              \
     "      --moves N           work limit per II: moves of the negotiated\n" \
     "                          annealer when the heuristic fails there,\n"   \
-    "                          0 = none (default 100000; 1000000 for DFGs\n" \
+    "                          0 = none (default 100000; 400000 for DFGs\n" \
     "                          of more than 48 nodes)\n"                    \
     "      --conflicts N       work limit per II: conflicts of the SAT\n"    \
     "                          mapper, 0 = none (default 50000)\n"         \

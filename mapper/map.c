@@ -113,7 +113,7 @@ void cg_map_params_init(cg_map_params *p)
     p->nego_moves = 100000;
     p->large_above = 48;
     p->large_steps = 300;
-    p->large_moves = 1000000;
+    p->large_moves = 400000;
     p->ilp_nodes = 5000;
     p->lp_iters = 100000;
     p->partial_tries = 8;
@@ -843,7 +843,8 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     progress(p, ii, CG_STAGE_HEURISTIC);
     rc = norders < 0 ? -1
                      : heur_run(nl, m, g, p, &o, &map, d);
-    if (rc == 0 && !o.timed_out && p->search == CG_SEARCH_AUTO) {
+    if (rc == 0 && !o.timed_out && p->search == CG_SEARCH_AUTO &&
+        p->sat_climb_share > 0) {
         *sat_ran = true;
         rc = sat_at(nl, g, m, p, t0, sat, &map, d);
         if (rc == 0 && sat->outcome == CG_II_MAPPED)
@@ -1068,6 +1069,8 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     if (cg_dfg_nnodes(g) > p->large_above) {
         top.heur_steps = p->large_steps;
         top.nego_moves = p->large_moves;
+        if (!p->large_climb_sat)
+            top.sat_climb_share = 0; /* no SAT in the climb */
     }
     p = &top;
     if (check_range(g, p, &res->mii, d) < 0)

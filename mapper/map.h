@@ -310,11 +310,15 @@ typedef struct cg_map_params {
                              there, 0 = none */
     /* Large DFGs: a heuristic step there routes an op over many units and
      * starts, and restarts rarely find what the first pass missed, while
-     * the annealer's moves stay cheap; so a DFG of more than large_above
-     * nodes (after immediates) gets its own two budgets instead. */
+     * the annealer's moves stay cheap; and SAT's model of a climb's II
+     * costs seconds and hundreds of MB before its first conflict.  So a
+     * DFG of more than large_above nodes (after immediates) gets its own
+     * budgets, and SAT only as the prover below the II mapped unless
+     * large_climb_sat. */
     int large_above;      /* >= 0 */
     long large_steps;     /* heur_steps above large_above (>= 0) */
     long large_moves;     /* nego_moves above large_above (>= 0) */
+    bool large_climb_sat; /* SAT in the climb above large_above too */
     int ilp_nodes;        /* work limit per ILP model: branch-and-bound
                              nodes (the restricted models and the repair's
                              rounds get a share, below) */
@@ -369,8 +373,8 @@ typedef struct cg_map_params {
 } cg_map_params;
 /* 60 s per II, no loop limit, IIs from the MII to cg_map_top_ii's, the
  * auto search,
- * seed 1, GLPK, 5000 steps, 100000 moves (300 steps and 1000000 moves
- * above 48 nodes), 50000 SAT conflicts (a
+ * seed 1, GLPK, 5000 steps, 100000 moves (300 steps and 400000 moves,
+ * and no SAT in the climb, above 48 nodes), 50000 SAT conflicts (a
  * twentieth of them in the climb) with
  * horizon 4 and at most 20000000 routing literals, 5000 nodes, 100000
  * iterations; 8 partial

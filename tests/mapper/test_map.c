@@ -414,7 +414,7 @@ static void test_large_budgets(void **state)
     cg_map_params p = params(20, 1);
     assert_int_equal(p.large_above, 48);
     assert_int_equal(p.large_steps, 300);
-    assert_int_equal(p.large_moves, 1000000);
+    assert_int_equal(p.large_moves, 400000);
     p.search = CG_SEARCH_HEURISTIC;
     p.heur_steps = 1;
     p.nego_moves = 0;
@@ -422,8 +422,8 @@ static void test_large_budgets(void **state)
         int above;
         long steps, moves;
         cg_map_status want;
-    } cases[] = {{14, 300, 1000000, CG_MAP_TIMEOUT},
-                 {13, 300, 1000000, CG_MAP_MAPPED},
+    } cases[] = {{14, 300, 400000, CG_MAP_TIMEOUT},
+                 {13, 300, 400000, CG_MAP_MAPPED},
                  {13, 1, 0, CG_MAP_TIMEOUT}};
     cg_diags *d = cg_diags_create();
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

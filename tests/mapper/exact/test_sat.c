@@ -222,6 +222,38 @@ static void test_progress(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* The same DFG counted large (large_above 0): no SAT in the climb, the
+ * annealer takes II 1 after the heuristic, and SAT refutes it only as the
+ * prover once II 2 has mapped. */
+static void test_progress_large(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = fanout(3);
+    char log[256] = "";
+    cg_map_params p;
+    cg_map_params_init(&p);
+    assert_false(p.large_climb_sat);
+    p.max_ii = 2;
+    p.large_above = 0;
+    p.large_moves = 1000;
+    p.progress = note_stage;
+    p.progress_arg = log;
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.ii, 2);
+    assert_string_equal(log, "1 bound;1 heuristic;1 annealer;2 bound;"
+                             "2 heuristic;1 SAT;");
+    assert_int_equal(r.tried[0].by, CG_BY_SAT);
+    assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
+    cg_map_result_free(&r);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* A zero-delay routing cycle: muxes b and c feed each other.  x (on io0
  * or io2) reaches f.in_a through mux a, y must reach f.in_b through a
  * then b: both need a in the same cycle, so no II maps.  y may also
@@ -494,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_fanout),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_progress_large),
         cmocka_unit_test(test_zero_delay_cycle),
         cmocka_unit_test(test_simulated),
         cmocka_unit_test(test_conflict_limit),
