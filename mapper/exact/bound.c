@@ -23,6 +23,10 @@
  * close the recurrences, no mapping exists at this II.  On the default 4x4
  * at II=1 this proves loops whose reconvergent paths need more waiting
  * than the 16 registers allow, where the full ILP times out.
+ *
+ * The same rows also bound the schedule: cg__bound_slack (below) finds
+ * how much longer than the shortest any mapping's schedule can be, which
+ * lets a SAT refutation within that slack cover every mapping.
  */
 #include <glpk.h>
 #include <limits.h>

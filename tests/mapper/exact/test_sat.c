@@ -193,33 +193,40 @@ static void note_stage(void *arg, int ii, cg_map_stage stage)
     snprintf(log + n, 256 - n, "%d %s;", ii, cg_map_stage_name(stage));
 }
 
+/* fanout(3) on the 2x2 mapped with p, each stage logged into log: it
+ * maps at II 2 after SAT refuted II 1, in the climb or as the prover. */
+static void map_logged(cg_map_params *p, char *log, cg_map_result *r)
+{
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = fanout(3);
+    p->progress = note_stage;
+    p->progress_arg = log;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, p, r, d), 0);
+    assert_int_equal(r->status, CG_MAP_MAPPED);
+    assert_int_equal(r->ii, 2);
+    assert_int_equal(r->tried[0].by, CG_BY_SAT);
+    assert_int_equal(r->tried[0].outcome, CG_II_INFEASIBLE);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 static void test_progress(void **state)
 {
     (void)state;
-    cg_netlist *nl = mesh_netlist(2, 2);
-    cg_dfg *g = fanout(3);
     char log[256] = "";
     cg_map_params p;
     cg_map_params_init(&p);
     p.max_ii = 4;
-    p.progress = note_stage;
-    p.progress_arg = log;
     cg_map_result r;
-    cg_diags *d = cg_diags_create();
-    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
-    assert_int_equal(r.status, CG_MAP_MAPPED);
-    assert_int_equal(r.ii, 2);
+    map_logged(&p, log, &r);
     assert_string_equal(log, "1 bound;1 heuristic;1 SAT;2 bound;"
                              "2 heuristic;");
-    assert_int_equal(r.tried[0].by, CG_BY_SAT);
-    assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
     assert_int_equal(r.tried[0].horizon, -1);
     assert_true(r.tried[0].conflicts > 0);
     assert_int_equal(r.tried[1].by, CG_BY_HEURISTIC);
     cg_map_result_free(&r);
-    cg_diags_destroy(d);
-    cg_dfg_destroy(g);
-    cg_netlist_destroy(nl);
 }
 
 /* The same DFG counted large (large_above 0): no SAT in the climb, the
@@ -228,8 +235,6 @@ static void test_progress(void **state)
 static void test_progress_large(void **state)
 {
     (void)state;
-    cg_netlist *nl = mesh_netlist(2, 2);
-    cg_dfg *g = fanout(3);
     char log[256] = "";
     cg_map_params p;
     cg_map_params_init(&p);
@@ -237,21 +242,11 @@ static void test_progress_large(void **state)
     p.max_ii = 2;
     p.large_above = 0;
     p.large_moves = 1000;
-    p.progress = note_stage;
-    p.progress_arg = log;
     cg_map_result r;
-    cg_diags *d = cg_diags_create();
-    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
-    assert_int_equal(r.status, CG_MAP_MAPPED);
-    assert_int_equal(r.ii, 2);
+    map_logged(&p, log, &r);
     assert_string_equal(log, "1 bound;1 heuristic;1 annealer;2 bound;"
                              "2 heuristic;1 SAT;");
-    assert_int_equal(r.tried[0].by, CG_BY_SAT);
-    assert_int_equal(r.tried[0].outcome, CG_II_INFEASIBLE);
     cg_map_result_free(&r);
-    cg_diags_destroy(d);
-    cg_dfg_destroy(g);
-    cg_netlist_destroy(nl);
 }
 
 /* A zero-delay routing cycle: muxes b and c feed each other.  x (on io0
