@@ -16,6 +16,7 @@
 
 typedef struct area_opts {
     const char *arch, *templates, *json, *cache;
+    int jobs; /* yosys runs at once; 0: one per online processor */
     cg_rtl_params rp;
     char dflt[PATH_MAX];
 } area_opts;
@@ -24,7 +25,7 @@ static void area_help(void)
 {
     printf("Usage: cgramap area [--arch FILE.xml [--templates T.xml]]"
            " [--contexts N]\n"
-           "                   [--json FILE] [--cache DIR]\n"
+           "                   [--json FILE] [--cache DIR] [-j N]\n"
            "Synthesize each distinct module of the array's RTL with yosys"
            " (synth; stat)\nand print its generic cells, flip-flops and"
            " NAND2-equivalents, the array's\ntotals and its configuration"
@@ -33,7 +34,11 @@ static void area_help(void)
            "      --json FILE    the report as JSON\n"
            "      --cache DIR    synthesis results by module hash (default"
            " the RTL model\n"
-           "                     cache, ~/.cache/cgramap-rtl)\n");
+           "                     cache, ~/.cache/cgramap-rtl)\n"
+           "  -j, --jobs N       modules synthesized at once, 1..64"
+           " (default one per\n"
+           "                     online processor; the figures do not"
+           " depend on it)\n");
 }
 
 static int area_parse(int argc, char **argv, area_opts *o)
@@ -44,6 +49,7 @@ static int area_parse(int argc, char **argv, area_opts *o)
         {"json", required_argument, NULL, 'J'},
         {"cache", required_argument, NULL, 'c'},
         {"contexts", required_argument, NULL, 'x'},
+        {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -53,7 +59,7 @@ static int area_parse(int argc, char **argv, area_opts *o)
     opterr = 0;
     int c;
     double x;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hj:", opts, NULL)) != -1) {
         switch (c) {
         case 'a': o->arch = optarg; break;
         case 't': o->templates = optarg; break;
@@ -63,6 +69,11 @@ static int area_parse(int argc, char **argv, area_opts *o)
             if (cg_cli_whole("cgramap area", "--contexts", optarg, 1, 64, &x))
                 return 2;
             o->rp.contexts = (int)x;
+            break;
+        case 'j':
+            if (cg_cli_whole("cgramap area", "--jobs", optarg, 1, 64, &x))
+                return 2;
+            o->jobs = (int)x;
             break;
         case 'h': area_help(); return 1;
         default:
@@ -151,7 +162,7 @@ int cg_cli_area(int argc, char **argv)
     cg_rtl *r = nl ? cg_rtl_create(nl, &o.rp, d) : NULL;
     cg_rtl_area a = {0};
     rc = 1;
-    if (r && cg_rtl_area_of(r, o.cache, &a, d) == 0) {
+    if (r && cg_rtl_area_of(r, o.cache, o.jobs, &a, d) == 0) {
         report p = {r, &a, 0, 0, 0};
         cg_rtl_bits_per_block(r, &p.least, &p.most, &p.mean);
         print(&p);

@@ -51,7 +51,7 @@ void cg_cli_array_area(cg_cli_array *x, const cg_netlist *nl,
     cg_diags *d = cg_diags_create();
     cg_rtl *r = d ? cg_rtl_create(nl, &p, d) : NULL;
     cg_rtl_area ra = {0};
-    if (r && cg_rtl_area_of(r, cache, &ra, d) == 0) {
+    if (r && cg_rtl_area_of(r, cache, 0, &ra, d) == 0) {
         a->ok = true;
         a->nand2 = ra.nand2;
         a->ffs = ra.ffs;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rtl_internal.h"
@@ -93,73 +94,125 @@ static char *module_text(const cg_rtl *r, int i, size_t *n)
     return s;
 }
 
-/* Synthesize module i in a fresh folder under cache, leaving its stat in
- * statpath; 0, or -1 with an error. */
-static int synthesize(const cg_rtl *r, int i, const char *text, size_t n,
-                      const char *cache, const char *statpath, cg_diags *d)
+/* One distinct module on its way through yosys. */
+typedef struct synth_job {
+    char *text;           /* its Verilog */
+    size_t n;
+    char stat[1100];      /* the cached statistics' path */
+    char dir[1100];       /* yosys's folder while it runs */
+    int pid;              /* yosys, or -1 */
+    int status;           /* yosys's exit status; 0 once the stat exists */
+    char why[2600];       /* what failed, when status != 0 */
+} synth_job;
+
+/* Start yosys on module i of r in a fresh folder under cache; 0, or -1
+ * with j->why set. */
+static int synth_start(const cg_rtl *r, int i, const char *cache,
+                       synth_job *j)
 {
-    char dir[1100], path[1200], script[256], line[256];
-    snprintf(dir, sizeof dir, "%s/synth.XXXXXX", cache);
-    if (!mkdtemp(dir)) {
-        cg_diags_add(d, CG_SEV_ERROR, cache, 0, "cannot make a folder for "
-                     "yosys here (%s)", strerror(errno));
+    char path[1200], script[256];
+    snprintf(j->dir, sizeof j->dir, "%s/synth.XXXXXX", cache);
+    if (!mkdtemp(j->dir)) {
+        snprintf(j->why, sizeof j->why, "cannot make a folder for yosys in "
+                 "%s (%s)", cache, strerror(errno));
+        j->dir[0] = 0;
         return -1;
     }
-    snprintf(path, sizeof path, "%s/m.v", dir);
+    snprintf(path, sizeof path, "%s/m.v", j->dir);
     FILE *f = fopen(path, "w");
-    if (f) {
-        fwrite(text, 1, n, f);
-        fclose(f);
+    bool ok = f && fwrite(j->text, 1, j->n, f) == j->n;
+    if ((f && fclose(f) != 0) || !ok) {
+        snprintf(j->why, sizeof j->why, "cannot write %s (%s)", path,
+                 strerror(errno));
+        return -1;
     }
     snprintf(script, sizeof script, "read_verilog m.v; synth -top %s; "
              "tee -q -o stat.txt stat", cg_rtl_module_name(r, i));
     char *argv[] = {"yosys", "-q", "-p", script, NULL};
-    int st = cg_rtl_exec(dir, argv);
-    snprintf(path, sizeof path, "%s/stat.txt", dir);
-    if (st == 0 && rename(path, statpath) == 0) {
-        char *rm[] = {"rm", "-rf", dir, NULL};
-        cg_rtl_exec("/", rm);
-        return 0;
-    }
-    cg_rtl_log_tail(dir, line, sizeof line);
-    cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "yosys could not synthesize "
-                 "module %s (%s): %s", cg_rtl_module_name(r, i),
-                 st == 127 ? "yosys is not installed: scripts/setup.sh "
-                             "installs it" : "status", line);
-    char *rm[] = {"rm", "-rf", dir, NULL};
-    cg_rtl_exec("/", rm);
-    return -1;
-}
-
-static int module_area(const cg_rtl *r, int i, const char *cache,
-                       cg_rtl_module_area *m, int *cached, cg_diags *d)
-{
-    size_t n = 0;
-    char *text = module_text(r, i, &n), statpath[1100];
-    if (!text) {
-        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory");
+    j->pid = cg_rtl_spawn(j->dir, argv);
+    if (j->pid < 0) {
+        snprintf(j->why, sizeof j->why, "cannot start yosys (%s)",
+                 strerror(errno));
         return -1;
     }
-    snprintf(statpath, sizeof statpath, "%s/%016" PRIx64 ".stat", cache,
-             fnv1a(text, n));
-    int rc = 0;
-    if (access(statpath, R_OK) == 0)
-        (*cached)++;
-    else
-        rc = synthesize(r, i, text, n, cache, statpath, d);
-    free(text);
-    char *stat = rc == 0 ? cg_slurp(statpath, NULL) : NULL;
-    if (rc == 0 && (!stat || parse_stat(stat, m) < 0)) {
-        cg_diags_add(d, CG_SEV_ERROR, statpath, 0, "no cell count in yosys's "
-                     "statistics of module %s", cg_rtl_module_name(r, i));
-        rc = -1;
-    }
-    free(stat);
-    return rc;
+    return 0;
 }
 
-int cg_rtl_area_of(const cg_rtl *r, const char *cache_dir, cg_rtl_area *out,
-                   cg_diags *d)
+/* j's yosys has ended with status: keep its statistics and remove its
+ * folder (after a failed start, just the folder). */
+static void synth_finish(const cg_rtl *r, int i, synth_job *j, int status)
+{
+    char path[1200], line[200];
+    if (j->pid >= 0) {
+        j->status = status;
+        j->pid = -1;
+        snprintf(path, sizeof path, "%s/stat.txt", j->dir);
+        if (j->status == 0 && rename(path, j->stat) != 0) {
+            snprintf(j->why, sizeof j->why, "cannot keep yosys's statistics "
+                     "of module %s as %s (%s)", cg_rtl_module_name(r, i),
+                     j->stat, strerror(errno));
+            j->status = -1;
+        } else if (j->status != 0) {
+            cg_rtl_log_tail(j->dir, line, sizeof line);
+            char how[64];
+            snprintf(how, sizeof how, j->status == 127 ? "yosys is not "
+                     "installed: scripts/setup.sh installs it" : "exit "
+                     "status %d", j->status);
+            snprintf(j->why, sizeof j->why, "yosys could not synthesize "
+                     "module %s (%s)%s%s", cg_rtl_module_name(r, i), how,
+                     line[0] ? ": " : "", line);
+        }
+    }
+    if (j->dir[0]) {
+        cg_rtl_remove_tree(j->dir);
+        j->dir[0] = 0;
+    }
+}
+
+/* Synthesize the modules of js not in the cache, up to jobs (at most 64)
+ * at a time, the largest first; each finished run frees its place. */
+static void synth_all(const cg_rtl *r, const char *cache, int jobs,
+                      synth_job *js, int n)
+{
+    int *order = malloc(((size_t)n + 1) * sizeof *order), count = 0;
+    int running[64], nrun = 0, status;
+    for (int i = 0; i < n; i++) {
+        if (js[i].status == 0)
+            continue;
+        if (!order) {
+            snprintf(js[i].why, sizeof js[i].why, "out of memory");
+            continue;
+        }
+        /* larger modules first (they take longest), else module order */
+        int k = count++;
+        for (; k > 0 && js[order[k - 1]].n < js[i].n; k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    for (int next = 0; next < count || nrun > 0;) {
+        if (next < count && nrun < jobs) {
+            int i = order[next++];
+            if (synth_start(r, i, cache, &js[i]) < 0)
+                synth_finish(r, i, &js[i], -1);
+            else
+                running[nrun++] = i;
+            continue;
+        }
+        bool freed = false;
+        for (int k = 0; k < nrun; k++)
+            if (cg_rtl_try_wait(js[running[k]].pid, &status)) {
+                synth_finish(r, running[k], &js[running[k]], status);
+                running[k--] = running[--nrun];
+                freed = true;
+            }
+        if (!freed)
+            nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    }
+    free(order);
+}
+
+int cg_rtl_area_of(const cg_rtl *r, const char *cache_dir, int jobs,
+                   cg_rtl_area *out, cg_diags *d)
 {
     memset(out, 0, sizeof *out);
     if (mkdir(cache_dir, 0777) != 0 && errno != EEXIST) {
@@ -167,23 +220,59 @@ int cg_rtl_area_of(const cg_rtl *r, const char *cache_dir, cg_rtl_area *out,
                      "cache here (%s)", strerror(errno));
         return -1;
     }
+    if (jobs <= 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
+    }
     out->nmodules = r->nmods;
     out->mod = calloc((size_t)r->nmods + 1, sizeof *out->mod);
-    if (!out->mod)
-        return -1;
-    for (int i = 0; i < cg_netlist_nprims(r->nl); i++)
-        out->mod[r->inst[i].module].instances++;
-    for (int i = 0; i < r->nmods; i++) {
-        cg_rtl_module_area *m = &out->mod[i];
-        if (module_area(r, i, cache_dir, m, &out->cached, d) < 0) {
-            cg_rtl_area_free(out);
-            return -1;
+    synth_job *js = calloc((size_t)r->nmods + 1, sizeof *js);
+    int rc = out->mod && js ? 0 : -1;
+    for (int i = 0; i < r->nmods && rc == 0; i++) {
+        js[i].pid = -1;
+        js[i].status = -1;
+        js[i].text = module_text(r, i, &js[i].n);
+        if (!js[i].text)
+            rc = -1;
+        else
+            snprintf(js[i].stat, sizeof js[i].stat, "%s/%016" PRIx64 ".stat",
+                     cache_dir, fnv1a(js[i].text, js[i].n));
+        if (rc == 0 && access(js[i].stat, R_OK) == 0) {
+            js[i].status = 0;
+            out->cached++;
         }
+    }
+    if (rc < 0)
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory");
+    else
+        synth_all(r, cache_dir, jobs, js, r->nmods);
+    for (int i = 0; i < cg_netlist_nprims(r->nl) && rc == 0; i++)
+        out->mod[r->inst[i].module].instances++;
+    for (int i = 0; i < r->nmods && rc == 0; i++) {
+        cg_rtl_module_area *m = &out->mod[i];
+        if (js[i].status != 0) {
+            cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "%s", js[i].why);
+            rc = -1;
+            break;
+        }
+        char *stat = cg_slurp(js[i].stat, NULL);
+        if (!stat || parse_stat(stat, m) < 0) {
+            cg_diags_add(d, CG_SEV_ERROR, js[i].stat, 0, "no cell count in "
+                         "yosys's statistics of module %s",
+                         cg_rtl_module_name(r, i));
+            rc = -1;
+        }
+        free(stat);
         out->cells += (long)m->cells * m->instances;
         out->ffs += (long)m->ffs * m->instances;
         out->nand2 += m->nand2 * m->instances;
     }
-    return 0;
+    for (int i = 0; js && i < r->nmods; i++)
+        free(js[i].text);
+    free(js);
+    if (rc < 0)
+        cg_rtl_area_free(out);
+    return rc;
 }
 
 void cg_rtl_area_free(cg_rtl_area *a)

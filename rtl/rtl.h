@@ -196,6 +196,17 @@ int cg_rtl_write_mem(const cg_mem *mem, FILE *out);
  * to dir/log; its exit status, 127 when it could not start.  What the
  * co-simulation (verify/rtl.c) and the area report run their tools with. */
 int cg_rtl_exec(const char *dir, char *const *argv);
+/* cg_rtl_exec in two halves, for tools run side by side: start argv in
+ * dir (its process id, -1 when fork failed) and wait for it (its exit
+ * status as cg_rtl_exec's, -1 when pid is not a child). */
+int cg_rtl_spawn(const char *dir, char *const *argv);
+int cg_rtl_wait(int pid);
+/* cg_rtl_wait without waiting: true with *status set once pid has ended
+ * (or is no child: *status -1), false while it runs. */
+bool cg_rtl_try_wait(int pid, int *status);
+/* Remove folder dir and everything in it, as far as it can (a folder of
+ * the tools' own: what is left is left quietly). */
+void cg_rtl_remove_tree(const char *dir);
 /* The last nonempty line of dir/log into buf (for messages). */
 void cg_rtl_log_tail(const char *dir, char *buf, size_t len);
 
@@ -223,12 +234,14 @@ typedef struct cg_rtl_area {
 } cg_rtl_area;
 
 /* Synthesize every distinct module of r with yosys (`synth -top M;
- * stat`), each once, its statistics cached in cache_dir under the hash of
- * its text.  0 with *out filled (free with cg_rtl_area_free); -1 with an
- * error naming the module and yosys's last line (or that yosys is
+ * stat`), each once and up to jobs at a time (jobs <= 0: one per online
+ * processor), its statistics cached in cache_dir under the hash of its
+ * text.  The figures do not depend on jobs.  0 with *out filled (free
+ * with cg_rtl_area_free); -1 with an error naming the first module, in
+ * module order, that failed and yosys's last line (or that yosys is
  * missing). */
-int cg_rtl_area_of(const cg_rtl *r, const char *cache_dir, cg_rtl_area *out,
-                   cg_diags *d);
+int cg_rtl_area_of(const cg_rtl *r, const char *cache_dir, int jobs,
+                   cg_rtl_area *out, cg_diags *d);
 void cg_rtl_area_free(cg_rtl_area *a);
 
 /* Configuration bits per context of each grid block with a FuncUnit (a

@@ -91,12 +91,6 @@ static void last_line(const char *dir, char *buf, size_t len)
     cg_rtl_log_tail(dir, buf, len);
 }
 
-static void remove_tree(const char *dir)
-{
-    char *argv[] = {"rm", "-rf", (char *)dir, NULL};
-    run_prog("/", argv);
-}
-
 /* ---- the model cache --------------------------------------------------- */
 
 typedef struct text {
@@ -195,7 +189,7 @@ static int model_of(const cg_rtl *r, const cg_cosim_params *p,
         }
     }
     if (rc < 0 || access(tmp, F_OK) == 0)
-        remove_tree(tmp);
+        cg_rtl_remove_tree(tmp);
 out:
     if (rc == 0) {
         /* the model runs in a run folder: a relative cache would miss */
@@ -375,7 +369,7 @@ static void run_once(runio *io, const char *model, const cg_cosim_params *p,
         na(res, "cannot write the run's files into %s", dir);
     else if (simulate(dir, model, io->run, p->tool, res) == 0)
         compare(dir, io->run, w->mem, w->out, res);
-    remove_tree(dir);
+    cg_rtl_remove_tree(dir);
     free(dir);
 }
 

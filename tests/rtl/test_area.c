@@ -2,7 +2,11 @@
  * module once, the array's totals within 5% of the figures recorded when
  * the test was written (yosys 0.23, 16 contexts: 9853 cells, 1520
  * flip-flops, 24209 NAND2-equivalents), 93 configuration bits per PE per
- * context, a second run read from the cache; the weight table's values. */
+ * context, a second run read from the cache; the same figures from three
+ * yosys runs at a time into a fresh cache; the first module named when
+ * yosys is missing; the weight table's values. */
+#include <dirent.h>
+
 #include "rtl_test_util.h"
 
 static void near(double got, double want)
@@ -11,17 +15,39 @@ static void near(double got, double want)
         fail_msg("%g is not within 5%% of %g", got, want);
 }
 
+/* tiny.xml's RTL at the default parameters, with its diagnostics. */
+typedef struct tiny {
+    cg_netlist *nl;
+    cg_diags *d;
+    cg_rtl *r;
+} tiny;
+
+static tiny tiny_open(void)
+{
+    tiny t = {load("tests/rtl/data/tiny.xml"), cg_diags_create(), NULL};
+    cg_rtl_params p;
+    cg_rtl_params_init(&p);
+    t.r = cg_rtl_create(t.nl, &p, t.d);
+    assert_non_null(t.r);
+    return t;
+}
+
+static void tiny_close(tiny *t)
+{
+    cg_rtl_destroy(t->r);
+    cg_netlist_destroy(t->nl);
+    cg_diags_destroy(t->d);
+}
+
 static void test_tiny(void **state)
 {
     (void)state;
     need_tool("yosys");
-    cg_netlist *nl = load("tests/rtl/data/tiny.xml");
-    cg_rtl_params p;
-    cg_rtl_params_init(&p);
-    cg_diags *d = cg_diags_create();
-    cg_rtl *r = cg_rtl_create(nl, &p, d);
+    tiny t = tiny_open();
+    cg_rtl *r = t.r;
+    cg_diags *d = t.d;
     cg_rtl_area a;
-    int rc = cg_rtl_area_of(r, cache_dir(), &a, d);
+    int rc = cg_rtl_area_of(r, cache_dir(), 1, &a, d);
     cg_diags_print(d, stderr);
     assert_int_equal(rc, 0);
     assert_int_equal(a.nmodules, 9);
@@ -29,7 +55,7 @@ static void test_tiny(void **state)
     near((double)a.ffs, 1520);
     near(a.nand2, 24209);
     cg_rtl_area_free(&a);
-    assert_int_equal(cg_rtl_area_of(r, cache_dir(), &a, d), 0);
+    assert_int_equal(cg_rtl_area_of(r, cache_dir(), 1, &a, d), 0);
     assert_int_equal(a.cached, 9);
     cg_rtl_area_free(&a);
     int least, most;
@@ -37,9 +63,76 @@ static void test_tiny(void **state)
     cg_rtl_bits_per_block(r, &least, &most, &mean);
     assert_int_equal(least, 93);
     assert_int_equal(most, 93);
-    cg_rtl_destroy(r);
-    cg_netlist_destroy(nl);
-    cg_diags_destroy(d);
+    tiny_close(&t);
+}
+
+/* A fresh folder under the build folder for a cache of its own. */
+static char *fresh_cache(char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", scratch("area.XXXXXX"));
+    assert_non_null(mkdtemp(buf));
+    return buf;
+}
+
+/* Three modules synthesized at a time give what one at a time gave (the
+ * shared cache holds test_tiny's figures), module by module. */
+static void test_jobs(void **state)
+{
+    (void)state;
+    need_tool("yosys");
+    tiny t = tiny_open();
+    cg_rtl *r = t.r;
+    cg_diags *d = t.d;
+    char dir[1024];
+    cg_rtl_area one, three;
+    assert_int_equal(cg_rtl_area_of(r, cache_dir(), 1, &one, d), 0);
+    assert_int_equal(cg_rtl_area_of(r, fresh_cache(dir, sizeof dir), 3,
+                                    &three, d), 0);
+    cg_diags_print(d, stderr);
+    assert_int_equal(three.cached, 0);
+    assert_int_equal(three.nmodules, one.nmodules);
+    for (int i = 0; i < one.nmodules; i++) {
+        assert_int_equal(three.mod[i].cells, one.mod[i].cells);
+        assert_int_equal(three.mod[i].ffs, one.mod[i].ffs);
+        assert_int_equal(three.mod[i].ntypes, one.mod[i].ntypes);
+    }
+    assert_int_equal(three.cells, one.cells);
+    assert_true(three.nand2 == one.nand2);
+    cg_rtl_area_free(&one);
+    cg_rtl_area_free(&three);
+    cg_rtl_remove_tree(dir);
+    tiny_close(&t);
+}
+
+/* Without yosys on PATH: -1, and the error names the first module. */
+static void test_no_yosys(void **state)
+{
+    (void)state;
+    tiny t = tiny_open();
+    cg_rtl *r = t.r;
+    cg_diags *d = t.d;
+    char dir[1024], *path = strdup(getenv("PATH"));
+    cg_rtl_area a;
+    setenv("PATH", fresh_cache(dir, sizeof dir), 1); /* nothing in it */
+    int rc = cg_rtl_area_of(r, dir, 2, &a, d);
+    setenv("PATH", path, 1);
+    free(path);
+    assert_int_equal(rc, -1);
+    assert_int_equal(cg_diags_size(d), 1);
+    char want[256];
+    snprintf(want, sizeof want, "yosys could not synthesize module %s "
+             "(yosys is not installed: scripts/setup.sh installs it)",
+             cg_rtl_module_name(r, 0));
+    assert_string_equal(cg_diags_get(d, 0)->msg, want);
+    DIR *dp = opendir(dir); /* yosys's folders are gone */
+    assert_non_null(dp);
+    int left = 0;
+    for (struct dirent *e; (e = readdir(dp));)
+        left += e->d_name[0] != '.';
+    closedir(dp);
+    assert_int_equal(left, 0);
+    cg_rtl_remove_tree(dir);
+    tiny_close(&t);
 }
 
 static void test_weights(void **state)
@@ -57,6 +150,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiny),
+        cmocka_unit_test(test_jobs),
+        cmocka_unit_test(test_no_yosys),
         cmocka_unit_test(test_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
