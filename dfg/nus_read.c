@@ -11,12 +11,21 @@
  *   </DFG>
  *
  * Edges come from <Outputs>: type I1 and I2 are operands 0 and 1 (of a
- * SELECT: 1 and 2), I3 both, P a SELECT's condition (operand 0), PS a
- * pseudo edge that orders without a value (dropped); nextiter="1" is a
- * loop-carried edge (distance 1).  CONST is an immediate: a const node
- * feeding the first operand no edge fills.  A RecParent between memory
- * ops is a memory order (distance 1).  docs/dfg.md has the opcodes and
- * what is dropped.
+ * SELECT: 1 and 2; of a store I1 the data and I2 the address, of a load
+ * either the address, as Morpher's generator writes them), I3 both, P a
+ * SELECT's condition (operand 0), PS a pseudo edge that orders without a
+ * value (dropped); nextiter="1" is a loop-carried edge (distance 1).
+ * CONST is an immediate: a const node feeding the first operand no edge
+ * fills.  A RecParent between memory ops is a memory order (distance 1).
+ *
+ * Morpher's partial predication is lowered where its meaning is exactly
+ * a DFG's (docs/dfg.md has the rules): the loop's start and end flags
+ * (LOADB/STOREB of loopstart, loopend) are left to the array's controller;
+ * a SELECT of two CMERGEs is a loop phi (a loop-carried edge with an
+ * init) or an if-conversion (a select); OLOAD and OSTORE are scalar
+ * live-ins and live-outs (input, output nodes).  What only the loop
+ * control used goes with it; any other predication is refused, naming the
+ * node and the construct.
  *
  * Morpher's DFG generator writes a <MutexBB> beside the <DFG> (two roots)
  * and no blank between a Node's attributes (ALAP="1"BB="x"), which a strict
@@ -29,6 +38,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "../common/util.h"
 #include "dfg_internal.h"
 
 static const cg__fop nus_ops[] = {
@@ -44,14 +54,63 @@ static const cg__fop nus_ops[] = {
     {"LOAD", CG_OP_LOAD, 32, 0},  {"LOADH", CG_OP_LOAD, 16, 0},
     {"LOADB", CG_OP_LOAD, 8, 0},  {"STORE", CG_OP_STORE, 32, 0},
     {"STOREH", CG_OP_STORE, 16, 0}, {"STOREB", CG_OP_STORE, 8, 0},
-    {"MOVC", CG_OP_CONST, 32, 0}, {NULL, 0, 0, 0}};
+    {"MOVC", CG_OP_CONST, 32, 0},
+    /* Morpher's partial predication and scalars (kind below) */
+    {"CMERGE", CG_OP_NOP, 32, 0}, {"OLOAD", CG_OP_INPUT, 32, 0},
+    {"OSTORE", CG_OP_OUTPUT, 32, 0}, {NULL, 0, 0, 0}};
+
+/* What a <Node> is read as. */
+enum {
+    K_OP,       /* an op of the table (SELECT: see role) */
+    K_CMERGE,   /* a value passed on when its predicate holds */
+    K_OLOAD,    /* a scalar live-in: an input node */
+    K_OSTORE,   /* a scalar live-out: an output node */
+    K_START,    /* LOADB of loopstart: 1 in the first iteration */
+    K_START_ST, /* STOREB to loopstart: its reset */
+    K_END_ST,   /* STOREB to loopend: the exit flag */
+    K_IMM       /* made here: a const (an immediate, a CMERGE's CONST) */
+};
+/* A SELECT fed by CMERGEs: a loop phi or an if-conversion. */
+enum { R_PLAIN, R_PHI, R_IF };
+enum { T_I1, T_I2, T_I3, T_P, T_PS };
+static const char *const type_name[] = {"I1", "I2", "I3", "P", "PS"};
+
+typedef struct rnode {
+    long long idx;      /* the file's idx (K_IMM: its owner's) */
+    int line, kind, role;
+    const xmlNode *x;   /* NULL for K_IMM */
+    const cg__fop *op;
+    bool has_const;
+    long long cst;
+    char *base;         /* <BasePointerName>, NULL when none */
+    int uses;           /* outgoing edges with a value (not PS) */
+    bool drop;
+    /* R_PHI: consumers read latch at +dist with init; R_IF: the select's
+     * operands 0, 1, 2 (value source rnodes) */
+    int latch, dist, init, opnd[3];
+    int id;             /* in the graph, -1 when none */
+} rnode;
+
+typedef struct redge {
+    int src, dst, type, next, npb, line;
+} redge;
+
+typedef struct ledge {  /* an edge of the graph, between rnodes */
+    int src, dst, operand, dist, init, line;
+} ledge;
 
 typedef struct nus {
     cg__fdfg f;
-    xmlNode **node;   /* by graph id: its <Node> */
-    long *idx;        /* by graph id: its idx */
-    int n;            /* <Node>s */
-    int pseudo;       /* PS edges dropped */
+    rnode *v;
+    int n, cap;         /* rnodes: <Node>s in idx order, then K_IMMs */
+    int nfile;          /* <Node>s */
+    redge *e;
+    int ne, ecap;
+    ledge *l;
+    int nl, lcap;
+    int start, end_st;  /* the K_START and K_END_ST rnodes, -1 none */
+    int exit_pred, exit_npb; /* K_END_ST's predicate */
+    int pseudo;         /* PS edges dropped */
 } nus;
 
 static int line_of(const xmlNode *x) { return (int)xmlGetLineNo(x); }
@@ -106,12 +165,28 @@ static xmlNode *child(const xmlNode *x, const char *name)
     return NULL;
 }
 
+/* The rnode of the file's idx, -1 when none. */
 static int find(const nus *u, long long idx)
 {
-    for (int i = 0; i < u->n; i++)
-        if (u->idx[i] == idx)
+    for (int i = 0; i < u->nfile; i++)
+        if (u->v[i].idx == idx)
             return i;
     return -1;
+}
+
+/* The text of x without leading and trailing blanks (xmlFree it). */
+static char *trimmed(const xmlNode *x)
+{
+    xmlChar *text = xmlNodeGetContent(x);
+    if (!text)
+        return NULL;
+    char *t = (char *)text;
+    size_t k = strspn(t, " \t\r\n"), len = strlen(t + k);
+    while (len && strchr(" \t\r\n", t[k + len - 1]))
+        len--;
+    memmove(t, t + k, len);
+    t[len] = 0;
+    return t;
 }
 
 /* Morpher's <GEPOffset>: 0 is all its files write and adds nothing;
@@ -164,16 +239,28 @@ static bool node_shape(nus *u, xmlNode *x, long long *idx)
     return int_attr(u, x, "idx", 0, 1 << 30, 0, idx) && ok;
 }
 
-static void add_nodes(nus *u, xmlNode *root)
+/* A new rnode (K_IMM or a file's); -1 when out of memory (reported). */
+static int new_rnode(nus *u, long long idx, int line, int kind)
+{
+    if (CG_GROW(u->v, u->cap, u->n + 1) < 0) {
+        cg__fdfg_error(&u->f, line, "out of memory");
+        return -1;
+    }
+    u->v[u->n] = (rnode){.idx = idx, .line = line, .kind = kind,
+                         .latch = -1, .init = -1, .opnd = {-1, -1, -1},
+                         .id = -1};
+    return u->n++;
+}
+
+/* The <Node>s into u->v in idx order, each with its op and CONST. */
+static void read_nodes(nus *u, xmlNode *root)
 {
     int cap = 0;
     for (xmlNode *x = root->children; x; x = x->next)
         cap += x->type == XML_ELEMENT_NODE;
-    u->node = calloc((size_t)cap + 1, sizeof *u->node);
-    u->idx = calloc((size_t)cap + 1, sizeof *u->idx);
     xmlNode **all = calloc((size_t)cap + 1, sizeof *all);
     long long *idx = calloc((size_t)cap + 1, sizeof *idx);
-    if (!u->node || !u->idx || !all || !idx) {
+    if (!all || !idx) {
         cg__fdfg_error(&u->f, 0, "out of memory");
         free(all);
         free(idx);
@@ -210,137 +297,593 @@ static void add_nodes(nus *u, xmlNode *root)
             continue;
         }
         xmlNode *opn = child(all[i], "OP");
-        xmlChar *text = opn ? xmlNodeGetContent(opn) : NULL;
-        char *t = text ? (char *)text : NULL;
-        while (t && strchr(" \t\r\n", *t) && *t)
-            t++;
-        size_t len = t ? strcspn(t, " \t\r\n") : 0;
-        if (t)
-            t[len] = 0;
+        char *t = opn ? trimmed(opn) : NULL;
         const cg__fop *op = t ? cg__fop_find(nus_ops, t) : NULL;
         if (!op) {
-            char list[256];
+            char list[320];
             cg__fop_list(nus_ops, list, sizeof list);
             if (!opn)
                 cg__fdfg_error(&u->f, line_of(all[i]), "node %lld has no "
                                "<OP> (opcodes: %s)", idx[i], list);
-            else if (!strcmp(t, "CMERGE"))
-                cg__fdfg_error(&u->f, line_of(opn), "node %lld: CMERGE "
-                               "(Morpher's partial-predication merge, a "
-                               "value passed on when its predicate holds) is "
-                               "not read: cgramap has no predicated "
-                               "execution", idx[i]);
             else
                 cg__fdfg_error(&u->f, line_of(opn), "node %lld: unknown "
-                               "opcode '%s' (opcodes: %s)", idx[i], t,
-                               list);
-            xmlFree(text);
+                               "opcode '%s' (opcodes: %s)", idx[i],
+                               t ? t : "", list);
+            xmlFree(t);
             continue;
         }
-        xmlFree(text);
-        char name[32];
-        snprintf(name, sizeof name, "n%lld", idx[i]);
-        int id = cg__fdfg_node(&u->f, op->op, op->width, name,
-                               line_of(all[i]));
-        if (id < 0)
+        xmlFree(t);
+        int r = new_rnode(u, idx[i], line_of(all[i]), K_OP);
+        if (r < 0)
             break;
-        cg_dfg_node_mut(u->f.g, id)->pred = op->pred;
-        u->node[id] = all[i];
-        u->idx[id] = idx[i];
-        u->n = id + 1;
+        rnode *x = &u->v[r];
+        x->x = all[i];
+        x->op = op;
+        x->kind = op->op == CG_OP_NOP ? K_CMERGE
+                  : op->op == CG_OP_INPUT ? K_OLOAD
+                  : op->op == CG_OP_OUTPUT ? K_OSTORE : K_OP;
+        xmlNode *b = child(all[i], "BasePointerName");
+        x->base = b ? trimmed(b) : NULL;
+        x->has_const = xmlHasProp(all[i], (const xmlChar *)"CONST");
+        if (x->has_const &&
+            !int_attr(u, all[i], "CONST", INT64_MIN, INT64_MAX, 0, &x->cst))
+            x->has_const = false;
     }
+    u->nfile = u->n;
     free(all);
     free(idx);
 }
 
-/* The operands an <Output type=...> feeds at dst: *k of them into ops[]. */
-static bool operands_of(nus *u, const xmlNode *o, const char *type,
-                        cg_op dst, int *ops, int *k)
+static int parse_type(const char *t)
 {
-    bool sel = dst == CG_OP_SELECT;
-    *k = 0;
-    if (!strcmp(type, "I1"))
-        ops[(*k)++] = sel ? 1 : 0;
-    else if (!strcmp(type, "I2"))
-        ops[(*k)++] = sel ? 2 : 1;
-    else if (!strcmp(type, "I3"))
-        ops[(*k)++] = sel ? 1 : 0, ops[(*k)++] = sel ? 2 : 1;
-    else if (!strcmp(type, "P") && sel)
-        ops[(*k)++] = 0;
-    else if (!strcmp(type, "PS"))
-        u->pseudo++; /* orders only: the mapper orders by data and memory */
-    else if (!strcmp(type, "P")) {
-        cg__fdfg_error(&u->f, line_of(o), "a predicate edge (type=\"P\") "
-                       "into a %s: cgramap has no predicated execution, only "
-                       "SELECT takes a predicate", cg_op_name(dst));
-        return false;
-    } else {
-        cg__fdfg_error(&u->f, line_of(o), "<Output> type=\"%s\" is not one "
-                       "of I1, I2, I3, P, PS", type);
-        return false;
-    }
-    return true;
+    for (int k = 0; k < 5; k++)
+        if (!strcmp(t, type_name[k]))
+            return k;
+    return -1;
 }
 
-static void output_edge(nus *u, int src, const xmlNode *o)
+/* Each <Output> of node r as a redge. */
+static void read_outputs(nus *u, int r)
 {
     static const char *const attrs[] = {"idx", "nextiter", "type", "NPB",
                                         NULL};
-    long long to, next;
-    if (!known_attrs(u, o, attrs, "idx nextiter type NPB") ||
-        !int_attr(u, o, "idx", 0, 1 << 30, -1, &to) ||
-        !int_attr(u, o, "nextiter", 0, 1 << 20, 0, &next))
-        return;
-    xmlChar *type = xmlGetProp(o, (const xmlChar *)"type");
-    int dst = find(u, to), ops[2], k;
-    if (to < 0 || dst < 0)
-        cg__fdfg_error(&u->f, line_of(o), "<Output> of node %ld names no "
-                       "node (idx=\"%lld\")", u->idx[src], to);
-    else if (!type)
-        cg__fdfg_error(&u->f, line_of(o), "<Output> needs type=\"I1|I2|I3|"
-                       "P|PS\"");
-    else if (operands_of(u, o, (const char *)type,
-                         cg_dfg_get_node(u->f.g, dst)->op, ops, &k))
-        for (int i = 0; i < k; i++)
-            cg__fdfg_edge(&u->f, src, dst, ops[i], (int)next, line_of(o));
-    xmlFree(type);
+    const xmlNode *os = child(u->v[r].x, "Outputs");
+    for (const xmlNode *o = os ? os->children : NULL; o; o = o->next) {
+        long long to, next, npb;
+        if (o->type != XML_ELEMENT_NODE)
+            continue;
+        if (!known_attrs(u, o, attrs, "idx nextiter type NPB") ||
+            !int_attr(u, o, "idx", 0, 1 << 30, -1, &to) ||
+            !int_attr(u, o, "nextiter", 0, 1 << 20, 0, &next) ||
+            !int_attr(u, o, "NPB", 0, 1, 0, &npb))
+            continue;
+        xmlChar *type = xmlGetProp(o, (const xmlChar *)"type");
+        int dst = find(u, to), t = type ? parse_type((char *)type) : -1;
+        if (to < 0 || dst < 0)
+            cg__fdfg_error(&u->f, line_of(o), "<Output> of node %lld names "
+                           "no node (idx=\"%lld\")", u->v[r].idx, to);
+        else if (!type)
+            cg__fdfg_error(&u->f, line_of(o), "<Output> needs type=\"I1|I2|"
+                           "I3|P|PS\"");
+        else if (t < 0)
+            cg__fdfg_error(&u->f, line_of(o), "<Output> type=\"%s\" is not "
+                           "one of I1, I2, I3, P, PS", (const char *)type);
+        else if (CG_GROW(u->e, u->ecap, u->ne + 1) < 0)
+            cg__fdfg_error(&u->f, line_of(o), "out of memory");
+        else
+            u->e[u->ne++] = (redge){r, dst, t, (int)next, (int)npb,
+                                    line_of(o)};
+        xmlFree(type);
+    }
 }
 
-/* CONST="v": a MOVC's value, else a const node on the first operand no
- * edge fills. */
-static void immediate(nus *u, int id)
+/* ---- Morpher's loop control and partial predication ------------------- */
+
+static bool base_is(const rnode *x, const char *name)
 {
-    long long v;
-    const xmlNode *x = u->node[id];
-    if (!xmlHasProp(x, (const xmlChar *)"CONST") ||
-        !int_attr(u, x, "CONST", INT64_MIN, INT64_MAX, 0, &v))
+    return x->base && !strcmp(x->base, name);
+}
+
+static bool is_op(const rnode *x, const char *name)
+{
+    return x->op && !strcmp(x->op->name, name);
+}
+
+/* The predicate edge (type P) into r, -1 when none; *count of them. */
+static int pred_in(const nus *u, int r, int *count)
+{
+    int p = -1;
+    *count = 0;
+    for (int i = 0; i < u->ne; i++)
+        if (u->e[i].dst == r && u->e[i].type == T_P) {
+            p = i;
+            (*count)++;
+        }
+    return p;
+}
+
+/* The edges with a value (I1, I2, I3) into r: *count, the first. */
+static int data_in(const nus *u, int r, int *count)
+{
+    int p = -1;
+    *count = 0;
+    for (int i = 0; i < u->ne; i++)
+        if (u->e[i].dst == r && u->e[i].type <= T_I3) {
+            if (p < 0)
+                p = i;
+            (*count)++;
+        }
+    return p;
+}
+
+/* Node r as messages name it: "node 12 (CMERGE)". */
+static const char *desc(const nus *u, int r, char *buf, size_t len)
+{
+    snprintf(buf, len, "node %lld (%s)", u->v[r].idx,
+             u->v[r].op ? u->v[r].op->name : "const");
+    return buf;
+}
+
+/* LOADB/STOREB on the loop's start and end flags.  Morpher's generator
+ * names their base pointers loopstart and loopend; a LOADB without a base
+ * pointer that has no input and is read only as a predicate is the start
+ * flag too, and a STOREB to its address its reset. */
+static void loop_control(nus *u)
+{
+    u->start = u->end_st = u->exit_pred = -1;
+    for (int r = 0; r < u->nfile; r++) {
+        rnode *x = &u->v[r];
+        if (!is_op(x, "LOADB") || (x->base && !base_is(x, "loopstart")))
+            continue;
+        bool flag = base_is(x, "loopstart");
+        if (!flag && x->has_const) {
+            int k, uses = 0, preds = 0;
+            data_in(u, r, &k);
+            for (int i = 0; i < u->ne; i++)
+                if (u->e[i].src == r && u->e[i].type != T_PS) {
+                    uses++;
+                    preds += u->e[i].type == T_P;
+                }
+            flag = !k && uses && uses == preds;
+        }
+        if (!flag)
+            continue;
+        if (u->start >= 0) {
+            char a[64];
+            cg__fdfg_error(&u->f, x->line, "%s: a second loop-start flag "
+                           "(the first is node %lld): a file holds one loop",
+                           desc(u, r, a, sizeof a), u->v[u->start].idx);
+            continue;
+        }
+        u->start = r;
+        x->kind = K_START;
+    }
+    for (int r = 0; r < u->nfile; r++) {
+        rnode *x = &u->v[r];
+        if (!is_op(x, "STOREB"))
+            continue;
+        if (base_is(x, "loopstart") ||
+            (!x->base && u->start >= 0 && x->has_const &&
+             u->v[u->start].has_const && x->cst == u->v[u->start].cst))
+            x->kind = K_START_ST;
+        else if (base_is(x, "loopend"))
+            x->kind = K_END_ST;
+        else
+            continue;
+        char a[64];
+        int np, nd, p = pred_in(u, r, &np), d = data_in(u, r, &nd);
+        const rnode *src = d >= 0 ? &u->v[u->e[d].src] : NULL;
+        bool start = x->kind == K_START_ST;
+        if (np != 1 || nd != 1 || !is_op(src, "MOVC") ||
+            (start && u->e[p].src != u->start)) {
+            cg__fdfg_error(&u->f, x->line, "%s: a STOREB to the loop's %s "
+                           "flag (loop control) is read only with one "
+                           "predicate input%s and a MOVC as its data",
+                           desc(u, r, a, sizeof a), start ? "start" : "end",
+                           start ? " (the loop-start LOADB)" : "");
+            continue;
+        }
+        if (start)
+            continue;
+        if (u->end_st >= 0) {
+            cg__fdfg_error(&u->f, x->line, "%s: a second STOREB to loopend "
+                           "(the first is node %lld): read only with one "
+                           "exit", desc(u, r, a, sizeof a),
+                           u->v[u->end_st].idx);
+            continue;
+        }
+        u->end_st = r;
+        u->exit_pred = u->e[p].src;
+        u->exit_npb = u->e[p].npb;
+    }
+}
+
+/* CMERGE c's predicate edge (-1: none) and its value: the source rnode
+ * of its data edge, or a K_IMM of its CONST; false, reported, when it
+ * has neither or more. */
+static bool cmerge_parts(nus *u, int c, int *pred, int *val, int *vdist)
+{
+    char a[64];
+    int np, nd, d = data_in(u, c, &nd);
+    *pred = pred_in(u, c, &np);
+    *vdist = d >= 0 ? u->e[d].next : 0;
+    if (np > 1 || nd > 1 || (!nd && !u->v[c].has_const)) {
+        cg__fdfg_error(&u->f, u->v[c].line, "%s: read only with at most one "
+                       "predicate input and one value (a data input, or its "
+                       "CONST); it has %d and %d%s", desc(u, c, a, sizeof a),
+                       np, nd, nd ? "" : " and no CONST");
+        return false;
+    }
+    if (d >= 0) {
+        *val = u->e[d].src;
+        return true;
+    }
+    if (u->v[c].latch >= 0) { /* its CONST's node, made before */
+        *val = u->v[c].latch;
+        return true;
+    }
+    int k = new_rnode(u, u->v[c].idx, u->v[c].line, K_IMM);
+    if (k < 0)
+        return false;
+    u->v[k].has_const = true;
+    u->v[k].cst = u->v[c].cst;
+    u->v[c].latch = *val = k;
+    return true;
+}
+
+/* A SELECT fed by CMERGEs: a loop phi (one CMERGE passes the initial value
+ * when the loop-start flag holds, the other the next value from the
+ * iteration before) or an if-conversion (both of this iteration, under one
+ * comparison with opposite polarity).  Anything else is refused. */
+static void select_role(nus *u, int s)
+{
+    int in[2], k = 0, other = 0;
+    bool merge = false;
+    for (int i = 0; i < u->ne; i++) {
+        const redge *e = &u->e[i];
+        if (e->dst != s || e->type == T_PS)
+            continue;
+        if (u->v[e->src].kind == K_CMERGE) {
+            merge = true;
+            if (k < 2)
+                in[k] = i;
+            k++;
+        } else {
+            other++;
+        }
+    }
+    if (!merge)
         return;
-    cg_op op = cg_dfg_get_node(u->f.g, id)->op;
-    if (op == CG_OP_CONST) {
-        cg_dfg_set_value(u->f.g, id, v);
+    char a[64], b[64], c[64];
+    desc(u, s, a, sizeof a);
+    if (k != 2 || other) {
+        cg__fdfg_error(&u->f, u->v[s].line, "%s merges %d CMERGEs and %d "
+                       "other inputs: read only with two CMERGEs (a loop "
+                       "phi, or an if-conversion under one comparison); "
+                       "which input is valid cannot be proven otherwise", a,
+                       k, other);
         return;
     }
-    unsigned filled = 0;
-    for (int e = 0; e < cg_dfg_nedges(u->f.g); e++) {
-        const cg_dfg_edge *x2 = cg_dfg_get_edge(u->f.g, e);
-        if (x2->dst == id && x2->operand >= 0 && x2->operand < 3)
-            filled |= 1u << x2->operand;
+    int cm[2], pr[2], val[2], vd[2];
+    for (int j = 0; j < 2; j++) {
+        cm[j] = u->e[in[j]].src;
+        if (!cmerge_parts(u, cm[j], &pr[j], &val[j], &vd[j]))
+            return;
     }
-    int k = 0;
-    while (k < cg_op_arity(op) && (filled >> k & 1))
-        k++;
-    if (k == cg_op_arity(op)) {
-        cg__fdfg_error(&u->f, line_of(x), "node %ld: CONST=\"%lld\" but "
-                       "every operand of its %s has an edge", u->idx[id], v,
-                       cg_op_name(op));
+    rnode *x = &u->v[s];
+    /* the phi: j = the initial value's CMERGE */
+    for (int j = 0; j < 2; j++) {
+        int o = 1 - j;
+        if (pr[j] < 0 || u->e[pr[j]].src != u->start || u->start < 0 ||
+            u->e[pr[j]].npb != 0 || u->e[in[j]].next + vd[j] != 0)
+            continue;
+        int dist = u->e[in[o]].next + vd[o];
+        if (dist < 1) {
+            cg__fdfg_error(&u->f, x->line, "%s: its CMERGE %lld passes the "
+                           "initial value when the loop starts, but its "
+                           "other input, %s, is not from the iteration "
+                           "before (no nextiter=\"1\" on its way); not a "
+                           "loop phi", a, u->v[cm[j]].idx,
+                           desc(u, cm[o], b, sizeof b));
+            return;
+        }
+        const redge *p = pr[o] >= 0 ? &u->e[pr[o]] : NULL;
+        if (p && (p->src != u->exit_pred || p->npb == u->exit_npb)) {
+            cg__fdfg_error(&u->f, x->line, "%s: its CMERGE %lld passes the "
+                           "next value only when %s is %s, which is not the "
+                           "loop's continue condition (the opposite of the "
+                           "STOREB to loopend's predicate%s); the value would "
+                           "be missing in some iterations, which cgramap "
+                           "cannot express", a, u->v[cm[o]].idx,
+                           desc(u, p->src, c, sizeof c),
+                           p->npb ? "false" : "true",
+                           u->end_st < 0 ? ", and the file has none" : "");
+            return;
+        }
+        const rnode *iv = &u->v[val[j]];
+        if (iv->kind != K_IMM && iv->kind != K_OLOAD && !is_op(iv, "MOVC")) {
+            cg__fdfg_error(&u->f, x->line, "%s: the loop phi's initial value "
+                           "is %s, computed, not a constant (MOVC, CONST) or "
+                           "a live-in (OLOAD); cgramap's loop-carried edges "
+                           "start from a constant or a live-in", a,
+                           desc(u, val[j], b, sizeof b));
+            return;
+        }
+        x->role = R_PHI;
+        x->latch = val[o], x->dist = dist, x->init = val[j];
         return;
     }
-    char name[48];
-    snprintf(name, sizeof name, "n%ld_const", u->idx[id]);
-    int c = cg__fdfg_node(&u->f, CG_OP_CONST, 32, name, line_of(x));
-    if (c >= 0) {
-        cg_dfg_set_value(u->f.g, c, v);
-        cg__fdfg_edge(&u->f, c, id, k, 0, line_of(x));
+    /* the if-conversion */
+    if (pr[0] >= 0 && pr[1] >= 0 &&
+        u->e[pr[0]].src == u->e[pr[1]].src &&
+        u->e[pr[0]].npb != u->e[pr[1]].npb &&
+        !(u->e[in[0]].next + vd[0]) && !(u->e[in[1]].next + vd[1])) {
+        int p = u->e[pr[0]].src;
+        if (u->v[p].kind != K_OP || !u->v[p].op ||
+            u->v[p].op->op != CG_OP_ICMP) {
+            cg__fdfg_error(&u->f, x->line, "%s: its CMERGEs are selected by "
+                           "%s, not a comparison (CMP, CLT, CGT); read only "
+                           "with a comparison as the select's condition", a,
+                           desc(u, p, b, sizeof b));
+            return;
+        }
+        int t = u->e[pr[0]].npb ? 1 : 0; /* NPB="0": when p is true */
+        x->role = R_IF;
+        x->opnd[0] = p, x->opnd[1] = val[t], x->opnd[2] = val[1 - t];
+        return;
+    }
+    cg__fdfg_error(&u->f, x->line, "%s merges %s and %s, which are neither "
+                   "a loop phi (one passes the initial value under the "
+                   "loop-start LOADB, the other the value of the iteration "
+                   "before) nor an if-conversion (one comparison, opposite "
+                   "NPB, same iteration): which is valid cannot be proven",
+                   a, desc(u, cm[0], b, sizeof b), desc(u, cm[1], c,
+                                                        sizeof c));
+}
+
+/* Every edge's place is one that is read; refused otherwise. */
+static void check_edges(nus *u)
+{
+    char a[64], b[64];
+    for (int i = 0; i < u->ne; i++) {
+        const redge *e = &u->e[i];
+        const rnode *s = &u->v[e->src], *d = &u->v[e->dst];
+        if (e->type == T_PS)
+            continue;
+        desc(u, e->src, a, sizeof a);
+        desc(u, e->dst, b, sizeof b);
+        if (s->kind == K_START && !(e->type == T_P && !e->npb &&
+                                    (d->kind == K_START_ST ||
+                                     d->kind == K_CMERGE)))
+            cg__fdfg_error(&u->f, e->line, "%s, the loop-start flag, feeds "
+                           "%s%s: read only as the predicate (NPB=\"0\") of "
+                           "a CMERGE passing a loop phi's initial value and "
+                           "of the STOREB that resets it", a, b,
+                           e->type == T_P ? " as a predicate" : " as a value");
+        else if (s->kind == K_CMERGE && !(d->kind == K_OP &&
+                                          d->role != R_PLAIN))
+            cg__fdfg_error(&u->f, e->line, "%s feeds %s: a CMERGE is read "
+                           "only as an input of a SELECT (a loop phi or an "
+                           "if-conversion); elsewhere it predicates its user, "
+                           "and cgramap has no predicated execution", a, b);
+        else if (s->kind == K_START_ST || s->kind == K_END_ST ||
+                 s->kind == K_OSTORE || (s->op && s->op->op == CG_OP_STORE))
+            cg__fdfg_error(&u->f, e->line, "%s has no value, but feeds %s",
+                           a, b);
+        else if (d->kind == K_START || d->kind == K_OLOAD)
+            cg__fdfg_error(&u->f, e->line, "%s feeds node %lld, %s, which is "
+                           "read only without inputs", a, d->idx,
+                           d->kind == K_START ? "the loop-start flag (a "
+                           "LOADB of loopstart)" : "a scalar live-in "
+                           "(OLOAD)");
+        else if (e->type == T_P && d->kind == K_OSTORE &&
+                 (e->src != u->exit_pred || e->npb != u->exit_npb))
+            cg__fdfg_error(&u->f, e->line, "a predicate edge (type=\"P\") "
+                           "from %s into %s, a scalar live-out: read only "
+                           "under the loop's exit condition (the STOREB to "
+                           "loopend's predicate), where it is the value of "
+                           "the last iteration", a, b);
+        else if (e->type == T_P && d->kind == K_OP &&
+                 !(d->op->op == CG_OP_SELECT && d->role == R_PLAIN))
+            cg__fdfg_error(&u->f, e->line, "a predicate edge (type=\"P\") "
+                           "from %s into %s: Morpher's partial predication "
+                           "runs the op only when the predicate holds; "
+                           "cgramap has no predicated execution (read: a "
+                           "SELECT's condition, CMERGEs merged by a SELECT, "
+                           "the loop control)", a, b);
+    }
+}
+
+/* The operands an edge of type t feeds at an op: *k of them. */
+static void operands_of(int t, cg_op dst, int *ops, int *k)
+{
+    bool sel = dst == CG_OP_SELECT;
+    *k = 0;
+    if (t == T_P) {
+        ops[(*k)++] = 0;
+    } else if (dst == CG_OP_LOAD || dst == CG_OP_OUTPUT) {
+        ops[(*k)++] = 0;        /* the address, the value */
+    } else if (dst == CG_OP_STORE) {
+        ops[(*k)++] = t == T_I2 ? 0 : 1; /* I2 the address, I1 the data */
+        if (t == T_I3)
+            ops[(*k)++] = 0;
+    } else {
+        if (t == T_I1 || t == T_I3)
+            ops[(*k)++] = sel ? 1 : 0;
+        if (t == T_I2 || t == T_I3)
+            ops[(*k)++] = sel ? 2 : 1;
+    }
+}
+
+static void add_ledge(nus *u, int src, int dst, int operand, int dist,
+                      int line)
+{
+    int init = -1;
+    const rnode *s = &u->v[src];
+    if (s->kind == K_OP && s->role == R_PHI) { /* read its next value */
+        init = s->init;
+        dist += s->dist;
+        src = s->latch;
+    }
+    if (CG_GROW(u->l, u->lcap, u->nl + 1) < 0) {
+        cg__fdfg_error(&u->f, line, "out of memory");
+        return;
+    }
+    u->l[u->nl++] = (ledge){src, dst, operand, dist, init, line};
+}
+
+/* Does r stand in the graph as a node of its own? */
+static bool is_node(const rnode *r)
+{
+    return (r->kind == K_OP && r->role != R_PHI) || r->kind == K_OLOAD ||
+           r->kind == K_OSTORE || r->kind == K_IMM;
+}
+
+/* The edges of the graph, between rnodes. */
+static void lower(nus *u)
+{
+    for (int i = 0; i < u->ne; i++) {
+        const redge *e = &u->e[i];
+        const rnode *d = &u->v[e->dst];
+        if (e->type == T_PS) {
+            u->pseudo++; /* orders only: the mapper orders by data, memory */
+            continue;
+        }
+        const rnode *s = &u->v[e->src];
+        if (!(is_node(s) || (s->kind == K_OP && s->role == R_PHI)) ||
+            !is_node(d) || d->role == R_IF ||
+            (e->type == T_P && d->kind == K_OSTORE))
+            continue; /* loop control, CMERGEs: read above */
+        int ops[2], k;
+        operands_of(e->type, d->op->op, ops, &k);
+        for (int j = 0; j < k; j++)
+            add_ledge(u, e->src, e->dst, ops[j], e->next, e->line);
+    }
+    for (int s = 0; s < u->nfile; s++)
+        if (u->v[s].role == R_IF)
+            for (int j = 0; j < 3; j++)
+                add_ledge(u, u->v[s].opnd[j], s, j, 0, u->v[s].line);
+}
+
+/* Keep what a store or a live-out needs, through the edges (and their
+ * initial values): what fed only the loop control and the predicates read
+ * above goes (a comparison, the flags' MOVCs, a counter used by nothing
+ * else).  An op the file gives no use at all stays, as the file has it. */
+static void drop_unused(nus *u)
+{
+    int *first = malloc(sizeof *first * (size_t)(u->n + 1));
+    int *next = malloc(sizeof *next * (size_t)(u->nl + 1));
+    int *stack = malloc(sizeof *stack * (size_t)(u->n + 1));
+    if (!first || !next || !stack) {
+        cg__fdfg_error(&u->f, 0, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < u->n; i++) {
+        u->v[i].drop = true;
+        first[i] = -1;
+    }
+    for (int i = 0; i < u->nl; i++) { /* the edges into each node */
+        next[i] = first[u->l[i].dst];
+        first[u->l[i].dst] = i;
+    }
+    for (int i = 0; i < u->ne; i++)
+        if (u->e[i].type != T_PS)
+            u->v[u->e[i].src].uses++;
+    int top = 0;
+    for (int i = 0; i < u->n; i++) {
+        rnode *x = &u->v[i];
+        if (x->kind == K_OSTORE ||
+            (x->kind == K_OP && x->role != R_PHI &&
+             (x->op->op == CG_OP_STORE || !x->uses))) {
+            x->drop = false;
+            stack[top++] = i;
+        }
+    }
+    while (top) {
+        int r = stack[--top];
+        for (int i = first[r]; i >= 0; i = next[i]) {
+            int from[2] = {u->l[i].src, u->l[i].init};
+            for (int k = 0; k < 2; k++)
+                if (from[k] >= 0 && u->v[from[k]].drop) {
+                    u->v[from[k]].drop = false;
+                    stack[top++] = from[k];
+                }
+        }
+    }
+out:
+    free(first);
+    free(next);
+    free(stack);
+}
+
+/* CONST="v" of an op: a const node on the first operand no edge fills. */
+static void immediates(nus *u)
+{
+    int nfile = u->nfile;
+    for (int r = 0; r < nfile; r++) {
+        rnode *x = &u->v[r];
+        if (x->drop || x->kind != K_OP || !x->has_const ||
+            x->op->op == CG_OP_CONST)
+            continue;
+        cg_op op = x->op->op;
+        unsigned filled = 0;
+        for (int i = 0; i < u->nl; i++)
+            if (u->l[i].dst == r && u->l[i].operand < 3)
+                filled |= 1u << u->l[i].operand;
+        int k = 0;
+        while (k < cg_op_arity(op) && (filled >> k & 1))
+            k++;
+        if (k == cg_op_arity(op)) {
+            cg__fdfg_error(&u->f, x->line, "node %lld: CONST=\"%lld\" but "
+                           "every operand of its %s has an edge", x->idx,
+                           x->cst, cg_op_name(op));
+            continue;
+        }
+        int c = new_rnode(u, x->idx, x->line, K_IMM);
+        if (c < 0)
+            return;
+        u->v[c].has_const = true;
+        u->v[c].cst = u->v[r].cst;
+        add_ledge(u, c, r, k, 0, u->v[c].line);
+    }
+}
+
+/* The graph: the rnodes kept (the file's in idx order, then the consts
+ * made here), then the edges. */
+static void emit(nus *u)
+{
+    for (int r = 0; r < u->n && !u->f.errors; r++) {
+        rnode *x = &u->v[r];
+        if (x->drop)
+            continue;
+        char name[48];
+        if (x->kind == K_IMM)
+            snprintf(name, sizeof name, "n%lld_const", x->idx);
+        else
+            snprintf(name, sizeof name, "n%lld", x->idx);
+        cg_op op = x->kind == K_IMM ? CG_OP_CONST : x->op->op;
+        x->id = cg__fdfg_node(&u->f, op, x->kind == K_IMM ? 32
+                              : x->op->width, name, x->line);
+        if (x->id < 0)
+            return;
+        cg_dfg_node_mut(u->f.g, x->id)->pred = x->op ? x->op->pred
+                                                    : CG_PRED_NONE;
+        if (op == CG_OP_CONST && x->has_const)
+            cg_dfg_set_value(u->f.g, x->id, x->cst);
+        if (x->kind == K_OLOAD && x->base)
+            cg_dfg_set_sym(u->f.g, x->id, x->base);
+    }
+    for (int i = 0; i < u->nl && !u->f.errors; i++) {
+        const ledge *l = &u->l[i];
+        if (u->v[l->dst].drop)
+            continue;
+        int e = cg__fdfg_edge(&u->f, u->v[l->src].id, u->v[l->dst].id,
+                              l->operand, l->dist, l->line);
+        if (e >= 0 && l->init >= 0)
+            cg_dfg_edge_mut(u->f.g, e)->init = u->v[l->init].id;
+        if (e >= 0 && u->v[l->dst].kind == K_OSTORE) /* the value's width */
+            cg_dfg_node_mut(u->f.g, u->v[l->dst].id)->width =
+                cg_dfg_get_node(u->f.g, u->v[l->src].id)->width;
     }
 }
 
@@ -353,54 +896,87 @@ static void add_order(cg_mem_order **v, int *nv, cg_mem_order o)
     }
 }
 
+static bool mem_node(const nus *u, int r)
+{
+    const rnode *x = &u->v[r];
+    return x->id >= 0 && x->kind == K_OP && cg__dfg_is_mem(x->op->op);
+}
+
 /* The memory order a NUS file states: within an iteration, every pair of
  * memory ops with a store among them in idx order (the file says nothing
  * there, so all are kept); across iterations, its RecParents between
  * memory ops: the parent's access of iteration i before this one's of
  * iteration i + 1.  Other RecParents are dropped (a data edge with
- * nextiter carries them). */
+ * nextiter carries them), and so are those of the loop control. */
 static void rec_parents(nus *u, cg_mem_order **v, int *nv)
 {
-    for (int a = 0; a < u->n; a++)
-        for (int b = a + 1; b < u->n; b++) {
-            cg_op x = cg_dfg_get_node(u->f.g, a)->op;
-            cg_op y = cg_dfg_get_node(u->f.g, b)->op;
-            if (cg__dfg_is_mem(x) && cg__dfg_is_mem(y) &&
-                (x == CG_OP_STORE || y == CG_OP_STORE))
-                add_order(v, nv, (cg_mem_order){a, b, 0, 0});
+    for (int a = 0; a < u->nfile; a++)
+        for (int b = a + 1; b < u->nfile; b++) {
+            if (!mem_node(u, a) || !mem_node(u, b))
+                continue;
+            if (u->v[a].op->op == CG_OP_STORE ||
+                u->v[b].op->op == CG_OP_STORE)
+                add_order(v, nv, (cg_mem_order){u->v[a].id, u->v[b].id, 0,
+                                                0});
         }
-    for (int id = 0; id < u->n; id++) {
-        const xmlNode *r = child(u->node[id], "RecParents");
-        for (const xmlNode *p = r ? r->children : NULL; p; p = p->next) {
+    for (int r = 0; r < u->nfile; r++) {
+        const xmlNode *rp = child(u->v[r].x, "RecParents");
+        for (const xmlNode *p = rp ? rp->children : NULL; p; p = p->next) {
             long long pidx;
             if (p->type != XML_ELEMENT_NODE ||
                 !int_attr(u, p, "idx", 0, 1 << 30, -1, &pidx))
                 continue;
             int par = find(u, pidx);
             if (par < 0) {
-                cg__fdfg_error(&u->f, line_of(p), "<RecParent> of node %ld "
-                               "names no node (idx=\"%lld\")", u->idx[id],
+                cg__fdfg_error(&u->f, line_of(p), "<RecParent> of node %lld "
+                               "names no node (idx=\"%lld\")", u->v[r].idx,
                                pidx);
                 continue;
             }
-            if (!cg__dfg_is_mem(cg_dfg_get_node(u->f.g, par)->op) ||
-                !cg__dfg_is_mem(cg_dfg_get_node(u->f.g, id)->op))
-                continue;
-            add_order(v, nv, (cg_mem_order){par, id, 1, 0});
+            if (mem_node(u, par) && mem_node(u, r))
+                add_order(v, nv, (cg_mem_order){u->v[par].id, u->v[r].id, 1,
+                                                0});
         }
     }
 }
 
-static void add_edges(nus *u)
+static void build(nus *u)
 {
-    for (int id = 0; id < u->n; id++) {
-        const xmlNode *o = child(u->node[id], "Outputs");
-        for (const xmlNode *x = o ? o->children : NULL; x; x = x->next)
-            if (x->type == XML_ELEMENT_NODE)
-                output_edge(u, id, x);
+    for (int r = 0; r < u->nfile; r++)
+        read_outputs(u, r);
+    if (u->f.errors)
+        return;
+    loop_control(u);
+    for (int r = 0; r < u->nfile && !u->f.errors; r++)
+        if (is_op(&u->v[r], "SELECT"))
+            select_role(u, r);
+    for (int r = 0; r < u->nfile && !u->f.errors; r++) {
+        const rnode *x = &u->v[r];
+        char a[64], b[64];
+        if (x->role == R_PHI && u->v[x->latch].role == R_PHI)
+            cg__fdfg_error(&u->f, x->line, "%s: the loop phi's next value "
+                           "is the loop phi %s (a value kept two "
+                           "iterations); not read", desc(u, r, a, sizeof a),
+                           desc(u, x->latch, b, sizeof b));
     }
-    for (int id = 0; id < u->n && !u->f.errors; id++)
-        immediate(u, id);
+    if (!u->f.errors)
+        check_edges(u);
+    if (u->f.errors)
+        return;
+    lower(u);
+    drop_unused(u);
+    immediates(u);
+    if (!u->f.errors)
+        emit(u);
+}
+
+static void nus_free(nus *u)
+{
+    for (int i = 0; i < u->n; i++)
+        xmlFree(u->v[i].base);
+    free(u->v);
+    free(u->e);
+    free(u->l);
 }
 
 /* libxml2's first error (its last is often a consequence), kept in the
@@ -548,9 +1124,9 @@ cg_dfg *cg_dfg_read_nus_xml(const char *path, cg_diags *d)
     }
     xmlNode *root = the_dfg(&u, xmlDocGetRootElement(doc));
     if (root)
-        add_nodes(&u, root);
+        read_nodes(&u, root);
     if (!u.f.errors)
-        add_edges(&u);
+        build(&u);
     cg_mem_order *mo = NULL;
     int nmo = 0;
     if (!u.f.errors)
@@ -561,8 +1137,7 @@ cg_dfg *cg_dfg_read_nus_xml(const char *path, cg_diags *d)
         g = NULL;
     }
     free(mo);
-    free(u.node);
-    free(u.idx);
+    nus_free(&u);
     xmlFreeDoc(doc);
     return g;
 }

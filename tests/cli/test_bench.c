@@ -630,6 +630,30 @@ static void test_foreign_dfgs(void **state)
 #undef SCALE_ROW
 }
 
+/* Morpher's partial predication, lowered by the reader (loop phis as
+ * loop-carried edges, an if-converted select, OLOAD/OSTORE as live-ins
+ * and a live-out, the loop control left out), maps on the default 4x4
+ * array and verifies against the interpreter. */
+static void test_morpher_dfgs(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){
+        "--arch", "benchmarks/archs/default_4x4.xml", "--timeout", "30",
+        "--max-ii", "4", "tests/dfg/data/foreign/morpher_phi.xml",
+        "tests/dfg/data/foreign/morpher_select.xml", NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_string_equal(r.out, HEADER
+        "morpher_phi    morpher_phi       16      1      2 -             2 "
+        "mapped                   optimal TIME    5/16   19%     5   3   2    "
+        "102      -          -      -          -         - yes\n"
+        "morpher_select morpher_select    15      1      1 -             1 "
+        "mapped                   optimal TIME    6/16   38%     6   1   2    "
+        "113      -          -      -          -         - yes\n");
+    assert_string_equal(r.err, "");
+}
+
 /* A loop whose accesses are not affine (hist[data[i] & 15]) maps and
  * verifies; only its tiling columns are missing, with a warning per
  * access saying why, and the exit status stays 0. */
@@ -1074,6 +1098,7 @@ int main(void)
         cmocka_unit_test(test_cgrame_memport_map),
         cmocka_unit_test(test_cgrame_loop_control),
         cmocka_unit_test(test_foreign_dfgs),
+        cmocka_unit_test(test_morpher_dfgs),
         cmocka_unit_test(test_untileable_loop),
         cmocka_unit_test(test_unwritable_report),
         cmocka_unit_test(test_number_options),

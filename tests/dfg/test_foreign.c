@@ -213,16 +213,11 @@ static void test_nus_errors(void **state)
                   X ":4: error: <GEPOffset> 8 </GEPOffset>: only 0 is read "
                   "(whether CONST holds another offset already is not "
                   "known)", NULL);
-    expect_errors(X, "<MutexBB/>\n<DFG>\n<Node idx=\"0\"BB=\"b\"CONST=\"1\">"
-                  "\n<OP>CMERGE</OP><GEPOffset>0</GEPOffset></Node>\n"
-                  "</DFG>\n",
-                  X ":4: error: node 0: CMERGE (Morpher's partial-predication "
-                  "merge, a value passed on when its predicate holds) is not "
-                  "read: cgramap has no predicated execution", NULL);
     expect_errors(X, "<DFG>\n" NODE("0", "FROB", "") "</DFG>\n",
                   X ":2: error: node 0: unknown opcode 'FROB' (opcodes: ADD "
                   "SUB MUL DIV REM AND OR XOR LS RS ARS CMP CLT CGT SELECT "
-                  "LOAD LOADH LOADB STORE STOREH STOREB MOVC)", NULL);
+                  "LOAD LOADH LOADB STORE STOREH STOREB MOVC CMERGE OLOAD "
+                  "OSTORE)", NULL);
     expect_errors(X, "<DFG>\n<Node idx=\"0\" PRIO=\"1\"><OP>ADD</OP>"
                   "<Extra/></Node>\n</DFG>\n",
                   X ":2: error: unknown attribute 'PRIO' on <Node> "
@@ -234,17 +229,22 @@ static void test_nus_errors(void **state)
                   "</DFG>\n", X ":3: error: node idx=\"0\" is declared "
                   "twice (first at line 2)", NULL);
     expect_errors(X, "<DFG>\n<Node idx=\"0\" CONST=\"1\"><OP>MOVC</OP>\n"
-                  "<Outputs><Output idx=\"1\" type=\"P\"/>\n"
+                  "<Outputs><Output idx=\"1\" type=\"I1\"/>\n"
                   "<Output idx=\"7\" type=\"I1\"/>\n"
                   "<Output idx=\"1\" type=\"I9\"/></Outputs></Node>\n"
                   NODE("1", "ADD", "") "</DFG>\n",
-                  X ":3: error: a predicate edge (type=\"P\") into a add: "
-                  "cgramap has no predicated execution, only SELECT takes a "
-                  "predicate",
                   X ":4: error: <Output> of node 0 names no node "
                   "(idx=\"7\")",
                   X ":5: error: <Output> type=\"I9\" is not one of I1, I2, "
                   "I3, P, PS", NULL);
+    expect_errors(X, "<DFG>\n<Node idx=\"0\" CONST=\"1\"><OP>MOVC</OP>\n"
+                  "<Outputs><Output idx=\"1\" type=\"P\"/></Outputs></Node>"
+                  "\n" NODE("1", "ADD", "") "</DFG>\n",
+                  X ":3: error: a predicate edge (type=\"P\") from node 0 "
+                  "(MOVC) into node 1 (ADD): Morpher's partial predication "
+                  "runs the op only when the predicate holds; cgramap has no "
+                  "predicated execution (read: a SELECT's condition, CMERGEs "
+                  "merged by a SELECT, the loop control)", NULL);
     expect_errors(X, "<DFG>\n<Node idx=\"0\" CONST=\"1\"><OP>MOVC</OP>"
                   "<Outputs><Output idx=\"1\" type=\"I3\"/></Outputs></Node>\n"
                   "<Node idx=\"1\" CONST=\"2\"><OP>ADD</OP></Node>\n</DFG>\n",
@@ -254,6 +254,299 @@ static void test_nus_errors(void **state)
     expect_errors(X, "<DFG>\n" NODE("4", "LOAD", "") "</DFG>\n",
                   X ":2: error: node 'n4' (load): operand 0 has no edge "
                   "(load takes 1 operands)", NULL);
+}
+
+/* ---- Morpher's partial predication ----------------------------------- */
+
+/* The edge into operand k of node dst (by name): its source's name,
+ * distance and init's name ("-" when none), as "src d init". */
+static void expect_edge(const cg_dfg *g, const char *dst, int k,
+                        const char *want)
+{
+    int e = cg_dfg_operand_edge(g, cg_dfg_find(g, dst), k);
+    assert_true(e >= 0);
+    const cg_dfg_edge *x = cg_dfg_get_edge(g, e);
+    char got[96];
+    snprintf(got, sizeof got, "%s %d %s", cg_dfg_get_node(g, x->src)->name,
+             x->distance, x->init < 0 ? "-"
+             : cg_dfg_get_node(g, x->init)->name);
+    assert_string_equal(got, want);
+}
+
+/* Run g for 8 iterations on a[k] = k + 1 (a at byte 256) with the live-ins
+ * named: each input's sym and value; the memory and outputs (caller frees
+ * both). */
+static uint8_t *run_live(const cg_dfg *g, const char *sym, uint64_t value,
+                         const char *sym2, uint64_t value2, uint64_t **out)
+{
+    uint8_t *m = calloc(1024, 1);
+    uint64_t *in = calloc((size_t)cg_dfg_nnodes(g), sizeof *in);
+    *out = calloc((size_t)cg_dfg_nnodes(g), sizeof **out);
+    assert_non_null(m);
+    assert_non_null(in);
+    assert_non_null(*out);
+    for (int k = 0; k < 64; k++)
+        m[256 + 4 * k] = (uint8_t)(k + 1);
+    for (int i = 0; i < cg_dfg_nnodes(g); i++) {
+        const cg_dfg_node *x = cg_dfg_get_node(g, i);
+        if (x->op == CG_OP_INPUT && sym && !strcmp(x->sym, sym))
+            in[i] = value;
+        if (x->op == CG_OP_INPUT && sym2 && !strcmp(x->sym, sym2))
+            in[i] = value2;
+    }
+    cg_mem mem = {m, 0, 1024};
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_dfg_run(g, 8, &mem, in, *out, d), 0);
+    cg_diags_destroy(d);
+    free(in);
+    return m;
+}
+
+static void free_live(uint8_t *m, uint64_t *out, cg_dfg *g)
+{
+    free(m);
+    free(out);
+    cg_dfg_destroy(g);
+}
+
+/* morpher_phi.xml: the counter's and s's phis become loop-carried edges
+ * from their next values (init: the CMERGE's CONST 0 as a const, the
+ * OLOAD s as an input); the loop-start flag, its reset, the exit flag,
+ * their MOVCs and the exit comparison (used only by them) are left out;
+ * OLOAD k and s are inputs, OSTORE s an output.  8 iterations from
+ * k = 3, s = 10: b[i] = 3 * a[i], s = 10 + 1 + ... + 8 = 46. */
+static void test_morpher_phi(void **state)
+{
+    (void)state;
+    cg_dfg *g = read_ok(DATA "morpher_phi.xml");
+    static const char *const names[] = {
+        "n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n10", "n11", "n13",
+        "n21_const", "n1_const", "n2_const", "n3_const", "n6_const"};
+    static const cg_op ops[] = {
+        CG_OP_ADD, CG_OP_SHL, CG_OP_ADD, CG_OP_LOAD, CG_OP_MUL, CG_OP_ADD,
+        CG_OP_ADD, CG_OP_STORE, CG_OP_INPUT, CG_OP_INPUT, CG_OP_OUTPUT,
+        CG_OP_CONST, CG_OP_CONST, CG_OP_CONST, CG_OP_CONST, CG_OP_CONST};
+    assert_int_equal(cg_dfg_nnodes(g), 16);
+    for (int i = 0; i < 16; i++) {
+        assert_string_equal(cg_dfg_get_node(g, i)->name, names[i]);
+        assert_int_equal(cg_dfg_get_node(g, i)->op, ops[i]);
+    }
+    assert_string_equal(cg_dfg_get_node(g, 8)->sym, "k");
+    assert_string_equal(cg_dfg_get_node(g, 9)->sym, "s");
+    assert_int_equal(cg_dfg_get_node(g, 11)->value, 0);
+    assert_int_equal(cg_dfg_nedges(g), 16);
+    expect_edge(g, "n1", 0, "n1 1 n21_const");  /* i + 1, i a phi */
+    expect_edge(g, "n1", 1, "n1_const 0 -");
+    expect_edge(g, "n2", 0, "n1 1 n21_const");  /* i << 2 */
+    expect_edge(g, "n3", 0, "n2 0 -");
+    expect_edge(g, "n4", 0, "n3 0 -");           /* the load's I2 */
+    expect_edge(g, "n5", 0, "n4 0 -");
+    expect_edge(g, "n5", 1, "n10 0 -");
+    expect_edge(g, "n7", 0, "n7 1 n11");         /* s + a[i], s a phi */
+    expect_edge(g, "n7", 1, "n4 0 -");
+    expect_edge(g, "n8", 0, "n6 0 -");           /* the store's I2 */
+    expect_edge(g, "n8", 1, "n5 0 -");           /* and its I1 */
+    expect_edge(g, "n13", 0, "n7 0 -");
+    const cg_mem_order *o;
+    assert_int_equal(cg_dfg_mem_order(g, &o), 2);
+    uint64_t *out;
+    uint8_t *m = run_live(g, "k", 3, "s", 10, &out);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(m[512 + 4 * i], 3 * (i + 1));
+    assert_int_equal(m[512 + 4 * 8], 0);
+    assert_int_equal(out[cg_dfg_find(g, "n13")], 46);
+    free_live(m, out, g);
+}
+
+/* morpher_select.xml: the SELECT of two CMERGEs under CLT with opposite
+ * NPB is select(a[i] < t, a[i], 100): the CMERGE passing when the
+ * comparison holds (NPB="0") is operand 1 though its edge is I2.  From
+ * t = 5: b[i] = 1 2 3 4 100 100 100 100. */
+static void test_morpher_select(void **state)
+{
+    (void)state;
+    cg_dfg *g = read_ok(DATA "morpher_select.xml");
+    assert_int_equal(cg_dfg_nnodes(g), 15);
+    assert_int_equal(cg_dfg_nedges(g), 16);
+    int s = cg_dfg_find(g, "n7"), c = cg_dfg_find(g, "n5");
+    assert_int_equal(cg_dfg_get_node(g, s)->op, CG_OP_SELECT);
+    assert_int_equal(cg_dfg_get_node(g, c)->op, CG_OP_ICMP);
+    assert_int_equal(cg_dfg_get_node(g, c)->pred, CG_PRED_SLT);
+    assert_int_equal(cg_dfg_find(g, "n9"), -1); /* the exit CMP */
+    expect_edge(g, "n7", 0, "n5 0 -");
+    expect_edge(g, "n7", 1, "n4 0 -");
+    expect_edge(g, "n7", 2, "n26_const 0 -");
+    assert_int_equal(cg_dfg_get_node(g, cg_dfg_find(g, "n26_const"))->value,
+                     100);
+    expect_edge(g, "n5", 1, "n10 0 -");
+    uint64_t *out;
+    uint8_t *m = run_live(g, "t", 5, NULL, 0, &out);
+    static const int want[] = {1, 2, 3, 4, 100, 100, 100, 100, 0};
+    for (int i = 0; i < 9; i++)
+        assert_int_equal(m[512 + 4 * i], want[i]);
+    free_live(m, out, g);
+}
+
+/* One <Node> a line: O(idx, type) an <Output>, P(idx, npb) a predicate
+ * <Output>, N(idx, type) one to the next iteration. */
+#define MN(idx, op, extra, outs) "<Node idx=\"" idx "\"" extra "><OP>" op \
+                                 "</OP><Outputs>" outs "</Outputs></Node>\n"
+#define O(idx, t) "<Output idx=\"" idx "\" type=\"" t "\"/>"
+#define N(idx, t) "<Output idx=\"" idx "\" nextiter=\"1\" type=\"" t "\"/>"
+#define P(idx, npb) "<Output idx=\"" idx "\" NPB=\"" npb "\" type=\"P\"/>"
+#define C(v) " CONST=\"" v "\""
+#define BASE(b) "<BasePointerName>" b "</BasePointerName>"
+#define MB(idx, op, extra, base, outs) "<Node idx=\"" idx "\"" extra "><OP>" \
+    op "</OP>" BASE(base) "<Outputs>" outs "</Outputs></Node>\n"
+/* the loop control of a counter 0, 1, ... up to 8 (phi 0, its CMERGEs
+ * 21 and 22, the exit CMP 9, the flags 20, 30, 31 and their MOVCs), as
+ * lines 2 to 11; the body's nodes follow */
+#define LOOP LOOP_HEAD MN("21", "CMERGE", C("0"), O("0", "I1")) LOOP_TAIL
+#define LOOP_HEAD                                                            \
+    MN("0", "SELECT", "", O("1", "I1") O("2", "I1"))                         \
+    MN("1", "ADD", C("1"), O("22", "I1") O("9", "I1"))                       \
+    MN("9", "CMP", C("8"), P("22", "1") P("31", "0"))                        \
+    MB("20", "LOADB", C("4094"), "loopstart", P("21", "0") P("30", "0"))
+#define LOOP_TAIL                                                            \
+    MN("22", "CMERGE", "", N("0", "I2"))                                     \
+    MB("30", "STOREB", C("4094"), "loopstart", "")                           \
+    MB("31", "STOREB", C("2047"), "loopend", "")                             \
+    MN("32", "MOVC", C("0"), O("30", "I1"))                                  \
+    MN("33", "MOVC", C("1"), O("31", "I1"))
+/* a store of node 2's value at node 2 (the body's one effect) */
+#define STORE2 MN("2", "LS", C("2"), O("8", "I1") O("8", "I2"))           \
+               MN("8", "STORE", "", "")
+
+static void test_morpher_errors(void **state)
+{
+    (void)state;
+    /* the loop itself reads */
+    FILE *f = fopen(X, "w");
+    assert_non_null(f);
+    fputs("<DFG>\n" LOOP STORE2 "</DFG>\n", f);
+    fclose(f);
+    cg_dfg *g = read_ok(X);
+    assert_int_equal(cg_dfg_nnodes(g), 6); /* n1 n2 n8, the init, 2 CONSTs */
+    cg_dfg_destroy(g);
+    remove(X);
+    /* a CMERGE whose user is not a SELECT: predicated execution */
+    expect_errors(X, "<DFG>\n" LOOP STORE2
+                  MN("40", "CMERGE", C("5"), O("41", "I1"))
+                  MN("41", "ADD", C("1"), O("8", "I1")) "</DFG>\n",
+                  X ":14: error: node 40 (CMERGE) feeds node 41 (ADD): a "
+                  "CMERGE is read only as an input of a SELECT (a loop phi "
+                  "or an if-conversion); elsewhere it predicates its user, "
+                  "and cgramap has no predicated execution", NULL);
+    /* a predicated store */
+    expect_errors(X, "<DFG>\n" LOOP
+                  MN("2", "LS", C("2"), O("8", "I1") O("8", "I2"))
+                  MN("7", "CLT", C("3"), P("8", "0"))
+                  MN("8", "STORE", "", "") "</DFG>\n",
+                  X ":13: error: a predicate edge (type=\"P\") from node 7 "
+                  "(CLT) into node 8 (STORE): Morpher's partial predication "
+                  "runs the op only when the predicate holds; cgramap has no "
+                  "predicated execution (read: a SELECT's condition, CMERGEs "
+                  "merged by a SELECT, the loop control)", NULL);
+    /* three CMERGEs into one SELECT */
+    expect_errors(X, "<DFG>\n" LOOP STORE2
+                  MN("40", "CMERGE", C("1"), O("43", "I1"))
+                  MN("41", "CMERGE", C("2"), O("43", "I1"))
+                  MN("42", "CMERGE", C("3"), O("43", "I2"))
+                  MN("43", "SELECT", "", O("8", "I1")) "</DFG>\n",
+                  X ":17: error: node 43 (SELECT) merges 3 CMERGEs and 0 "
+                  "other inputs: read only with two CMERGEs (a loop phi, or "
+                  "an if-conversion under one comparison); which input is "
+                  "valid cannot be proven otherwise", NULL);
+    /* two CMERGEs under unrelated predicates */
+    expect_errors(X, "<DFG>\n" LOOP STORE2
+                  MN("39", "CLT", C("3"), P("40", "0"))
+                  MN("38", "CGT", C("5"), P("41", "1"))
+                  MN("40", "CMERGE", C("1"), O("43", "I1"))
+                  MN("41", "CMERGE", C("2"), O("43", "I2"))
+                  MN("43", "SELECT", "", O("8", "I1")) "</DFG>\n",
+                  X ":18: error: node 43 (SELECT) merges node 40 (CMERGE) "
+                  "and node 41 (CMERGE), which are neither a loop phi (one "
+                  "passes the initial value under the loop-start LOADB, the "
+                  "other the value of the iteration before) nor an "
+                  "if-conversion (one comparison, opposite NPB, same "
+                  "iteration): which is valid cannot be proven", NULL);
+    /* a CMERGE with no value */
+    expect_errors(X, "<DFG>\n" LOOP STORE2
+                  MN("40", "CMERGE", "", O("43", "I1"))
+                  MN("41", "CMERGE", C("2"), N("43", "I2"))
+                  MN("43", "SELECT", "", O("8", "I1")) "</DFG>\n",
+                  X ":14: error: node 40 (CMERGE): read only with at most one "
+                  "predicate input and one value (a data input, or its "
+                  "CONST); it has 0 and 0 and no CONST", NULL);
+    /* a loop phi whose initial value is computed */
+    expect_errors(X, "<DFG>\n" LOOP_HEAD MN("21", "CMERGE", "", O("0", "I1"))
+                  LOOP_TAIL STORE2 MN("39", "ADD", C("3"), O("21", "I1"))
+                  "</DFG>\n",
+                  X ":2: error: node 0 (SELECT): the loop phi's initial value "
+                  "is node 39 (ADD), computed, not a constant (MOVC, CONST) "
+                  "or a live-in (OLOAD); cgramap's loop-carried edges start "
+                  "from a constant or a live-in", NULL);
+    /* a loop phi whose next value passes under another condition */
+    expect_errors(X, "<DFG>\n"
+                  MN("0", "SELECT", "", O("1", "I1") O("2", "I1"))
+                  MN("1", "ADD", C("1"), O("22", "I1") O("9", "I1"))
+                  MN("9", "CMP", C("8"), P("31", "0"))
+                  MN("39", "CLT", C("3"), P("22", "1"))
+                  MB("20", "LOADB", C("4094"), "loopstart", P("21", "0")
+                     P("30", "0"))
+                  MN("21", "CMERGE", C("0"), O("0", "I1")) LOOP_TAIL STORE2
+                  "</DFG>\n",
+                  X ":2: error: node 0 (SELECT): its CMERGE 22 passes the next "
+                  "value only when node 39 (CLT) is false, which is not the "
+                  "loop's continue condition (the opposite of the STOREB to "
+                  "loopend's predicate); the value would be missing in some "
+                  "iterations, which cgramap cannot express", NULL);
+    /* an if-conversion under something else than a comparison */
+    expect_errors(X, "<DFG>\n" LOOP STORE2
+                  MN("39", "AND", C("3"), P("40", "0") P("41", "1"))
+                  MN("40", "CMERGE", C("1"), O("43", "I1"))
+                  MN("41", "CMERGE", C("2"), O("43", "I2"))
+                  MN("43", "SELECT", "", O("8", "I1")) "</DFG>\n",
+                  X ":17: error: node 43 (SELECT): its CMERGEs are selected by "
+                  "node 39 (AND), not a comparison (CMP, CLT, CGT); read "
+                  "only with a comparison as the select's condition", NULL);
+    /* the loop-start flag read as a value */
+    expect_errors(X, "<DFG>\n"
+                  MN("0", "SELECT", "", O("1", "I1") O("2", "I1"))
+                  MN("1", "ADD", C("1"), O("22", "I1") O("9", "I1"))
+                  MN("9", "CMP", C("8"), P("22", "1") P("31", "0"))
+                  MB("20", "LOADB", C("4094"), "loopstart", P("21", "0")
+                     P("30", "0") O("2", "I2"))
+                  MN("21", "CMERGE", C("0"), O("0", "I1")) LOOP_TAIL STORE2
+                  "</DFG>\n",
+                  X ":5: error: node 20 (LOADB), the loop-start flag, feeds "
+                  "node 2 (LS) as a value: read only as the predicate "
+                  "(NPB=\"0\") of a CMERGE passing a loop phi's initial "
+                  "value and of the STOREB that resets it", NULL);
+    /* an OLOAD with an input; an OSTORE under another predicate */
+    expect_errors(X, "<DFG>\n" LOOP STORE2
+                  MN("39", "CLT", C("3"), O("40", "I1") P("41", "0"))
+                  MN("40", "OLOAD", C("-1"), O("42", "I2"))
+                  MN("41", "OSTORE", C("-1"), "")
+                  MN("42", "ADD", C("1"), O("41", "I1")) "</DFG>\n",
+                  X ":14: error: node 39 (CLT) feeds node 40, a scalar live-in "
+                  "(OLOAD), which is read only without inputs",
+                  X ":14: error: a predicate edge (type=\"P\") from node 39 "
+                  "(CLT) into node 41 (OSTORE), a scalar live-out: read only "
+                  "under the loop's exit condition (the STOREB to loopend's "
+                  "predicate), where it is the value of the last iteration",
+                  NULL);
+    /* the loop-end flag's STOREB without its MOVC */
+    expect_errors(X, "<DFG>\n" LOOP_HEAD
+                  MN("21", "CMERGE", C("0"), O("0", "I1"))
+                  MN("22", "CMERGE", "", N("0", "I2"))
+                  MB("30", "STOREB", C("4094"), "loopstart", "")
+                  MB("31", "STOREB", C("2047"), "loopend", "")
+                  MN("32", "MOVC", C("0"), O("30", "I1"))
+                  MN("33", "ADD", C("1"), O("31", "I1")) STORE2 "</DFG>\n",
+                  X ":9: error: node 31 (STOREB): a STOREB to the loop's end "
+                  "flag (loop control) is read only with one predicate input "
+                  "and a MOVC as its data", NULL);
 }
 
 /* ---- SAT-MapIt's files ------------------------------------------------ */
@@ -420,6 +713,9 @@ int main(void)
         cmocka_unit_test(test_satmapit_errors),
         cmocka_unit_test(test_text_errors),
         cmocka_unit_test(test_nus_errors),
+        cmocka_unit_test(test_morpher_phi),
+        cmocka_unit_test(test_morpher_select),
+        cmocka_unit_test(test_morpher_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
