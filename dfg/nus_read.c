@@ -694,7 +694,17 @@ static void check_edges(nus *u)
     }
 }
 
-/* The operands an edge of type t feeds at an op: *k of them. */
+static bool has_type(const nus *u, int dst, int type)
+{
+    for (int i = 0; i < u->ne; i++)
+        if (u->e[i].dst == dst && u->e[i].type == type)
+            return true;
+    return false;
+}
+
+/* The operands an edge of type t feeds at an op: *k of them.  I3 is both
+ * operands of an op it alone feeds (Morpher's x * x); beside another
+ * input it is the operand that input leaves (lower). */
 static void operands_of(int t, cg_op dst, int *ops, int *k)
 {
     bool sel = dst == CG_OP_SELECT;
@@ -754,8 +764,12 @@ static void lower(nus *u)
             !is_node(d) || d->role == R_IF ||
             (e->type == T_P && d->kind == K_OSTORE))
             continue; /* loop control, CMERGEs: read above */
-        int ops[2], k;
-        operands_of(e->type, d->op->op, ops, &k);
+        int ops[2], k, nd = 0, t = e->type;
+        if (t == T_I3)
+            data_in(u, e->dst, &nd);
+        if (nd > 1) /* beside another input: Morpher's mapper reads I1 */
+            t = has_type(u, e->dst, T_I1) ? T_I2 : T_I1;
+        operands_of(t, d->op->op, ops, &k);
         for (int j = 0; j < k; j++)
             add_ledge(u, e->src, e->dst, ops[j], e->next, e->line);
     }
@@ -833,10 +847,15 @@ static void immediates(nus *u)
         int k = 0;
         while (k < cg_op_arity(op) && (filled >> k & 1))
             k++;
+        if (k == cg_op_arity(op) && op == CG_OP_ADD && !x->cst)
+            continue; /* a GEP's base address 0 with two indices */
         if (k == cg_op_arity(op)) {
             cg__fdfg_error(&u->f, x->line, "node %lld: CONST=\"%lld\" but "
-                           "every operand of its %s has an edge", x->idx,
-                           x->cst, cg_op_name(op));
+                           "every operand of its %s has an edge%s", x->idx,
+                           x->cst, cg_op_name(op), op == CG_OP_ADD ?
+                           " (a three-operand add, as Morpher writes a GEP "
+                           "of two indices with its base address; only "
+                           "CONST=\"0\" is read there)" : "");
             continue;
         }
         int c = new_rnode(u, x->idx, x->line, K_IMM);
@@ -848,14 +867,82 @@ static void immediates(nus *u)
     }
 }
 
-/* The graph: the rnodes kept (the file's in idx order, then the consts
- * made here), then the edges. */
+static void heap_push(int *h, int *n, int v)
+{
+    int k = (*n)++;
+    for (; k && h[(k - 1) / 2] > v; k = (k - 1) / 2)
+        h[k] = h[(k - 1) / 2];
+    h[k] = v;
+}
+
+static int heap_pop(int *h, int *n)
+{
+    int top = h[0], v = h[--*n], k = 0;
+    for (;;) {
+        int c = 2 * k + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && h[c + 1] < h[c])
+            c++;
+        if (h[c] >= v)
+            break;
+        h[k] = h[c];
+        k = c;
+    }
+    if (*n)
+        h[k] = v;
+    return top;
+}
+
+/* The order of the graph's nodes: the file's kept nodes in an order of
+ * their distance-0 edges, the live-ins (OLOAD) first, then the lowest idx
+ * first among those ready (Morpher
+ * numbers a GEP's or a load's node after a store that uses it, and the
+ * interpreter and mapper take memory ops in node order), then the consts
+ * made here.  Into ord; the count. */
+static int node_order(nus *u, int *ord)
+{
+    int *deg = calloc((size_t)u->n + 1, sizeof *deg);
+    int *heap = malloc(sizeof *heap * ((size_t)u->n + 1));
+    int k = 0, nh = 0;
+    if (!deg || !heap) {
+        cg__fdfg_error(&u->f, 0, "out of memory");
+        free(deg);
+        free(heap);
+        return 0;
+    }
+    for (int i = 0; i < u->nl; i++)
+        if (!u->l[i].dist && u->l[i].src < u->nfile)
+            deg[u->l[i].dst]++;
+    for (int r = 0; r < u->nfile; r++) /* live-ins first: key r, else */
+        if (!u->v[r].drop && !deg[r])    /* nfile + r */
+            heap_push(heap, &nh, r + (u->v[r].kind != K_OLOAD) * u->nfile);
+    while (nh) {
+        int r = heap_pop(heap, &nh) % u->nfile;
+        ord[k++] = r;
+        deg[r] = -1;
+        for (int i = 0; i < u->nl; i++) /* small graphs: a scan */
+            if (u->l[i].src == r && !u->l[i].dist && !--deg[u->l[i].dst] &&
+                !u->v[u->l[i].dst].drop)
+                heap_push(heap, &nh, u->l[i].dst + u->nfile);
+    }
+    for (int r = 0; r < u->n; r++) /* a cycle (cg_dfg_check says), consts */
+        if (!u->v[r].drop && deg[r] >= 0 && (deg[r] || r >= u->nfile))
+            ord[k++] = r;
+    free(deg);
+    free(heap);
+    return k;
+}
+
+/* The graph: the rnodes kept (node_order), then the edges. */
 static void emit(nus *u)
 {
-    for (int r = 0; r < u->n && !u->f.errors; r++) {
-        rnode *x = &u->v[r];
-        if (x->drop)
-            continue;
+    int *ord = malloc(sizeof *ord * ((size_t)u->n + 1));
+    int n = ord ? node_order(u, ord) : 0;
+    if (!ord)
+        cg__fdfg_error(&u->f, 0, "out of memory");
+    for (int j = 0; j < n && !u->f.errors; j++) {
+        rnode *x = &u->v[ord[j]];
         char name[48];
         if (x->kind == K_IMM)
             snprintf(name, sizeof name, "n%lld_const", x->idx);
@@ -865,7 +952,7 @@ static void emit(nus *u)
         x->id = cg__fdfg_node(&u->f, op, x->kind == K_IMM ? 32
                               : x->op->width, name, x->line);
         if (x->id < 0)
-            return;
+            break;
         cg_dfg_node_mut(u->f.g, x->id)->pred = x->op ? x->op->pred
                                                     : CG_PRED_NONE;
         if (op == CG_OP_CONST && x->has_const)
@@ -873,6 +960,7 @@ static void emit(nus *u)
         if (x->kind == K_OLOAD && x->base)
             cg_dfg_set_sym(u->f.g, x->id, x->base);
     }
+    free(ord);
     for (int i = 0; i < u->nl && !u->f.errors; i++) {
         const ledge *l = &u->l[i];
         if (u->v[l->dst].drop)
@@ -903,10 +991,12 @@ static bool mem_node(const nus *u, int r)
 }
 
 /* The memory order a NUS file states: within an iteration, every pair of
- * memory ops with a store among them in idx order (the file says nothing
- * there, so all are kept); across iterations, its RecParents between
- * memory ops: the parent's access of iteration i before this one's of
- * iteration i + 1.  Other RecParents are dropped (a data edge with
+ * memory ops with a store among them in node order (node_order; the file
+ * says nothing there, so all are kept); across iterations, its RecParents
+ * between memory ops, in both directions: each access of iteration i
+ * before the other's of iteration i + 1 (Morpher names a store's load as
+ * its RecParent where the next iteration's load reads what the store
+ * wrote).  Other RecParents are dropped (a data edge with
  * nextiter carries them), and so are those of the loop control. */
 static void rec_parents(nus *u, cg_mem_order **v, int *nv)
 {
@@ -914,10 +1004,11 @@ static void rec_parents(nus *u, cg_mem_order **v, int *nv)
         for (int b = a + 1; b < u->nfile; b++) {
             if (!mem_node(u, a) || !mem_node(u, b))
                 continue;
+            int x = u->v[a].id, y = u->v[b].id; /* in node order */
             if (u->v[a].op->op == CG_OP_STORE ||
                 u->v[b].op->op == CG_OP_STORE)
-                add_order(v, nv, (cg_mem_order){u->v[a].id, u->v[b].id, 0,
-                                                0});
+                add_order(v, nv, (cg_mem_order){x < y ? x : y, x < y ? y : x,
+                                                0, 0});
         }
     for (int r = 0; r < u->nfile; r++) {
         const xmlNode *rp = child(u->v[r].x, "RecParents");
@@ -933,9 +1024,12 @@ static void rec_parents(nus *u, cg_mem_order **v, int *nv)
                                pidx);
                 continue;
             }
-            if (mem_node(u, par) && mem_node(u, r))
+            if (mem_node(u, par) && mem_node(u, r)) {
                 add_order(v, nv, (cg_mem_order){u->v[par].id, u->v[r].id, 1,
                                                 0});
+                add_order(v, nv, (cg_mem_order){u->v[r].id, u->v[par].id, 1,
+                                                0});
+            }
         }
     }
 }

@@ -647,7 +647,7 @@ static void test_morpher_dfgs(void **state)
     assert_string_equal(r.out, HEADER
         "morpher_phi    morpher_phi       16      1      2 -             2 "
         "mapped                   optimal TIME    5/16   19%     5   3   2    "
-        "102      -          -      -          -         - yes\n"
+        "110      -          -      -          -         - yes\n"
         "morpher_select morpher_select    15      1      1 -             1 "
         "mapped                   optimal TIME    6/16   38%     6   1   2    "
         "113      -          -      -          -         - yes\n");
