@@ -68,7 +68,8 @@ enum {
     K_START,    /* LOADB of loopstart: 1 in the first iteration */
     K_START_ST, /* STOREB to loopstart: its reset */
     K_END_ST,   /* STOREB to loopend: the exit flag */
-    K_IMM       /* made here: a const (an immediate, a CMERGE's CONST) */
+    K_IMM,      /* made here: a const (an immediate, a CMERGE's CONST) */
+    K_SUM       /* made here: an add of a sum of more than two terms */
 };
 /* A SELECT fed by CMERGEs: a loop phi or an if-conversion. */
 enum { R_PLAIN, R_PHI, R_IF };
@@ -85,6 +86,7 @@ typedef struct rnode {
     char *base;         /* <BasePointerName>, NULL when none */
     int uses;           /* outgoing edges with a value (not PS) */
     bool drop;
+    bool sum;           /* an add of more inputs than one (lower) */
     /* R_PHI: consumers read latch at +dist with init; R_IF: the select's
      * operands 0, 1, 2 (value source rnodes) */
     int latch, dist, init, opnd[3];
@@ -746,12 +748,26 @@ static void add_ledge(nus *u, int src, int dst, int operand, int dist,
 static bool is_node(const rnode *r)
 {
     return (r->kind == K_OP && r->role != R_PHI) || r->kind == K_OLOAD ||
-           r->kind == K_OSTORE || r->kind == K_IMM;
+           r->kind == K_OSTORE || r->kind == K_IMM || r->kind == K_SUM;
 }
 
 /* The edges of the graph, between rnodes. */
 static void lower(nus *u)
 {
+    int *nd = calloc((size_t)u->nfile + 1, sizeof *nd);
+    int *next = calloc((size_t)u->nfile + 1, sizeof *next);
+    if (!nd || !next) {
+        cg__fdfg_error(&u->f, 0, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < u->ne; i++) { /* the data edges into each node */
+        int t = u->e[i].type, *n = &nd[u->e[i].dst];
+        if (t > T_I3)
+            continue;
+        if (*n & 1 << (t + 8)) /* a type twice: Morpher's GEP */
+            *n |= 1 << 16;
+        *n = (*n | 1 << (t + 8)) + 1;
+    }
     for (int i = 0; i < u->ne; i++) {
         const redge *e = &u->e[i];
         const rnode *d = &u->v[e->dst];
@@ -764,10 +780,19 @@ static void lower(nus *u)
             !is_node(d) || d->role == R_IF ||
             (e->type == T_P && d->kind == K_OSTORE))
             continue; /* loop control, CMERGEs: read above */
-        int ops[2], k, nd = 0, t = e->type;
-        if (t == T_I3)
-            data_in(u, e->dst, &nd);
-        if (nd > 1) /* beside another input: Morpher's mapper reads I1 */
+        int ops[2], k, t = e->type;
+        int n = nd[e->dst] & 255; /* data edges; bit 16: a type twice */
+        if (d->op->op == CG_OP_ADD && n > 1 && t != T_P)
+            u->v[e->dst].sum = true; /* CONST is one more term */
+        if (d->op->op == CG_OP_ADD && t != T_P &&
+            (n > 2 || nd[e->dst] >> 16)) {
+            /* a sum (Morpher's GEP of its indices, two may both be I2):
+             * the terms in file order, more than two made a chain in
+             * immediates */
+            add_ledge(u, e->src, e->dst, next[e->dst]++, e->next, e->line);
+            continue;
+        }
+        if (t == T_I3 && n > 1) /* Morpher's mapper reads it as I1 */
             t = has_type(u, e->dst, T_I1) ? T_I2 : T_I1;
         operands_of(t, d->op->op, ops, &k);
         for (int j = 0; j < k; j++)
@@ -777,6 +802,9 @@ static void lower(nus *u)
         if (u->v[s].role == R_IF)
             for (int j = 0; j < 3; j++)
                 add_ledge(u, u->v[s].opnd[j], s, j, 0, u->v[s].line);
+out:
+    free(nd);
+    free(next);
 }
 
 /* Keep what a store or a live-out needs, through the edges (and their
@@ -831,39 +859,71 @@ out:
 }
 
 /* CONST="v" of an op: a const node on the first operand no edge fills. */
+/* An add r of terms (ledges) at operands 0 .. t-1, t > 2: r adds term 0
+ * to a chain of K_SUMs, each adding one term to the next, the last two
+ * terms. */
+static void sum_chain(nus *u, int r, int t)
+{
+    int *term = malloc(sizeof *term * (size_t)t), prev = r;
+    if (!term) {
+        cg__fdfg_error(&u->f, u->v[r].line, "out of memory");
+        return;
+    }
+    for (int i = 0; i < u->nl; i++)
+        if (u->l[i].dst == r)
+            term[u->l[i].operand] = i;
+    for (int j = 1; j < t - 1; j++) {
+        int y = new_rnode(u, u->v[r].idx, u->v[r].line, K_SUM);
+        if (y < 0)
+            break;
+        u->v[y].op = u->v[r].op;
+        add_ledge(u, y, prev, 1, 0, u->v[r].line);
+        u->l[term[j]].dst = y, u->l[term[j]].operand = 0;
+        if (j == t - 2)
+            u->l[term[t - 1]].dst = y, u->l[term[t - 1]].operand = 1;
+        prev = y;
+    }
+    free(term);
+}
+
+/* CONST="v" of an op: a const node on the first operand no edge fills;
+ * an add whose operands all have edges (Morpher's GEP of its indices and
+ * its base address) adds it as one more term (0 adds nothing). */
 static void immediates(nus *u)
 {
     int nfile = u->nfile;
     for (int r = 0; r < nfile; r++) {
         rnode *x = &u->v[r];
-        if (x->drop || x->kind != K_OP || !x->has_const ||
-            x->op->op == CG_OP_CONST)
+        if (x->drop || x->kind != K_OP || x->op->op == CG_OP_CONST)
             continue;
         cg_op op = x->op->op;
         unsigned filled = 0;
+        int terms = 0;
         for (int i = 0; i < u->nl; i++)
-            if (u->l[i].dst == r && u->l[i].operand < 3)
-                filled |= 1u << u->l[i].operand;
+            if (u->l[i].dst == r) {
+                filled |= 1u << (u->l[i].operand & 31);
+                terms++;
+            }
         int k = 0;
         while (k < cg_op_arity(op) && (filled >> k & 1))
             k++;
-        if (k == cg_op_arity(op) && op == CG_OP_ADD && !x->cst)
-            continue; /* a GEP's base address 0 with two indices */
-        if (k == cg_op_arity(op)) {
-            cg__fdfg_error(&u->f, x->line, "node %lld: CONST=\"%lld\" but "
-                           "every operand of its %s has an edge%s", x->idx,
-                           x->cst, cg_op_name(op), op == CG_OP_ADD ?
-                           " (a three-operand add, as Morpher writes a GEP "
-                           "of two indices with its base address; only "
-                           "CONST=\"0\" is read there)" : "");
-            continue;
+        bool sum = x->sum;
+        if (x->has_const && (!sum || x->cst)) {
+            if (k == cg_op_arity(op) && !sum) {
+                cg__fdfg_error(&u->f, x->line, "node %lld: CONST=\"%lld\" "
+                               "but every operand of its %s has an edge",
+                               x->idx, x->cst, cg_op_name(op));
+                continue;
+            }
+            int c = new_rnode(u, x->idx, x->line, K_IMM);
+            if (c < 0)
+                return;
+            u->v[c].has_const = true;
+            u->v[c].cst = u->v[r].cst;
+            add_ledge(u, c, r, sum ? terms++ : k, 0, u->v[c].line);
         }
-        int c = new_rnode(u, x->idx, x->line, K_IMM);
-        if (c < 0)
-            return;
-        u->v[c].has_const = true;
-        u->v[c].cst = u->v[r].cst;
-        add_ledge(u, c, r, k, 0, u->v[c].line);
+        if (sum && terms > 2)
+            sum_chain(u, r, terms);
     }
 }
 
@@ -923,7 +983,7 @@ static int node_order(nus *u, int *ord)
         deg[r] = -1;
         for (int i = 0; i < u->nl; i++) /* small graphs: a scan */
             if (u->l[i].src == r && !u->l[i].dist && !--deg[u->l[i].dst] &&
-                !u->v[u->l[i].dst].drop)
+                !u->v[u->l[i].dst].drop && u->l[i].dst < u->nfile)
                 heap_push(heap, &nh, u->l[i].dst + u->nfile);
     }
     for (int r = 0; r < u->n; r++) /* a cycle (cg_dfg_check says), consts */
@@ -944,8 +1004,9 @@ static void emit(nus *u)
     for (int j = 0; j < n && !u->f.errors; j++) {
         rnode *x = &u->v[ord[j]];
         char name[48];
-        if (x->kind == K_IMM)
-            snprintf(name, sizeof name, "n%lld_const", x->idx);
+        if (x->kind == K_IMM || x->kind == K_SUM)
+            snprintf(name, sizeof name, "n%lld_%s", x->idx,
+                     x->kind == K_IMM ? "const" : "sum");
         else
             snprintf(name, sizeof name, "n%lld", x->idx);
         cg_op op = x->kind == K_IMM ? CG_OP_CONST : x->op->op;
