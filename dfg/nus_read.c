@@ -69,7 +69,8 @@ enum {
     K_START_ST, /* STOREB to loopstart: its reset */
     K_END_ST,   /* STOREB to loopend: the exit flag */
     K_IMM,      /* made here: a const (an immediate, a CMERGE's CONST) */
-    K_SUM       /* made here: an add of a sum of more than two terms */
+    K_SUM,      /* made here: an add of a sum of more than two terms */
+    K_ZEXT      /* made here: a compare's 1 bit as a word (a value) */
 };
 /* A SELECT fed by CMERGEs: a loop phi or an if-conversion. */
 enum { R_PLAIN, R_PHI, R_IF };
@@ -91,6 +92,7 @@ typedef struct rnode {
      * operands 0, 1, 2 (value source rnodes) */
     int latch, dist, init, opnd[3];
     int id;             /* in the graph, -1 when none */
+    int zext;           /* an icmp used as a value: its K_ZEXT, -1 none */
 } rnode;
 
 typedef struct redge {
@@ -250,7 +252,7 @@ static int new_rnode(nus *u, long long idx, int line, int kind)
     }
     u->v[u->n] = (rnode){.idx = idx, .line = line, .kind = kind,
                          .latch = -1, .init = -1, .opnd = {-1, -1, -1},
-                         .id = -1};
+                         .id = -1, .zext = -1};
     return u->n++;
 }
 
@@ -737,6 +739,22 @@ static void add_ledge(nus *u, int src, int dst, int operand, int dist,
         dist += s->dist;
         src = s->latch;
     }
+    const rnode *d = &u->v[dst];
+    if (u->v[src].kind == K_OP && u->v[src].op->op == CG_OP_ICMP &&
+        d->kind != K_ZEXT &&
+        !(d->op && d->op->op == CG_OP_SELECT && !operand)) {
+        /* Morpher's compare as a value: 0 or 1 in a word */
+        if (u->v[src].zext < 0) {
+            static const cg__fop zext = {"zext", CG_OP_ZEXT, 32, 0};
+            int z = new_rnode(u, u->v[src].idx, u->v[src].line, K_ZEXT);
+            if (z < 0)
+                return;
+            u->v[z].op = &zext;
+            u->v[src].zext = z;
+            add_ledge(u, src, z, 0, 0, line);
+        }
+        src = u->v[src].zext;
+    }
     if (CG_GROW(u->l, u->lcap, u->nl + 1) < 0) {
         cg__fdfg_error(&u->f, line, "out of memory");
         return;
@@ -748,7 +766,8 @@ static void add_ledge(nus *u, int src, int dst, int operand, int dist,
 static bool is_node(const rnode *r)
 {
     return (r->kind == K_OP && r->role != R_PHI) || r->kind == K_OLOAD ||
-           r->kind == K_OSTORE || r->kind == K_IMM || r->kind == K_SUM;
+           r->kind == K_OSTORE || r->kind == K_IMM || r->kind == K_SUM ||
+           r->kind == K_ZEXT;
 }
 
 /* The edges of the graph, between rnodes. */
@@ -1004,9 +1023,10 @@ static void emit(nus *u)
     for (int j = 0; j < n && !u->f.errors; j++) {
         rnode *x = &u->v[ord[j]];
         char name[48];
-        if (x->kind == K_IMM || x->kind == K_SUM)
+        if (x->kind >= K_IMM)
             snprintf(name, sizeof name, "n%lld_%s", x->idx,
-                     x->kind == K_IMM ? "const" : "sum");
+                     x->kind == K_IMM ? "const" : x->kind == K_SUM ? "sum"
+                     : "zext");
         else
             snprintf(name, sizeof name, "n%lld", x->idx);
         cg_op op = x->kind == K_IMM ? CG_OP_CONST : x->op->op;

@@ -421,19 +421,20 @@ static void test_morpher_select(void **state)
                MN("8", "STORE", "", "")
 
 /* Morpher writes a GEP as one ADD of its indices and its base address
- * (CONST), two of them both I2: a chain of adds (n5_sum) in the graph.
- * A word 7 at 12 i + k + 40 for i = 0..7, k = 100. */
+ * (CONST), two of them both I2: a chain of adds (n5_sum) in the graph; a
+ * compare used as a value is zero-extended (n6_zext).  Stored at
+ * 12 i + k + 40 for i = 0..7, k = 100: 4 i < 12, a word 1 or 0. */
 static void test_morpher_gep_sum(void **state)
 {
     (void)state;
     FILE *f = fopen(X, "w");
     assert_non_null(f);
     fputs("<DFG>\n" LOOP
-          MN("2", "LS", C("2"), O("5", "I3") O("4", "I1"))
+          MN("2", "LS", C("2"), O("5", "I3") O("4", "I1") O("6", "I1"))
           MN("4", "LS", C("1"), O("5", "I2"))
           MB("3", "OLOAD", C("-1"), "k", O("5", "I2"))
           MB("5", "ADD", C("40"), "b", O("8", "I2"))
-          MN("6", "MOVC", C("7"), O("8", "I1"))
+          MN("6", "CLT", C("12"), O("8", "I1"))
           MN("8", "STORE", "", "") "</DFG>\n", f);
     fclose(f);
     cg_dfg *g = read_ok(X);
@@ -444,11 +445,12 @@ static void test_morpher_gep_sum(void **state)
     expect_edge(g, "n5_sum", 1, "n5_sum.1 0 -");
     expect_edge(g, "n5_sum.1", 0, "n4 0 -");
     expect_edge(g, "n5_sum.1", 1, "n5_const 0 -");
+    expect_edge(g, "n8", 1, "n6_zext 0 -");
+    expect_edge(g, "n6_zext", 0, "n6 0 -");
     uint64_t *out;
     uint8_t *m = run_live(g, "k", 100, NULL, 0, &out);
     for (int a = 0; a < 256; a++)
-        assert_int_equal(m[a], a >= 140 && a <= 224 && (a - 140) % 12 == 0
-                               ? 7 : 0);
+        assert_int_equal(m[a], a >= 140 && a <= 164 && (a - 140) % 12 == 0);
     free_live(m, out, g);
 }
 
