@@ -431,7 +431,8 @@ static const char *desc(const nus *u, int r, char *buf, size_t len)
 /* LOADB/STOREB on the loop's start and end flags.  Morpher's generator
  * names their base pointers loopstart and loopend; a LOADB without a base
  * pointer that has no input and is read only as a predicate is the start
- * flag too, and a STOREB to its address its reset. */
+ * flag too, and a STOREB to its address its reset (whatever its base
+ * pointer's name: some files write startstore). */
 static void loop_control(nus *u)
 {
     u->start = u->end_st = u->exit_pred = -1;
@@ -467,8 +468,8 @@ static void loop_control(nus *u)
         if (!is_op(x, "STOREB"))
             continue;
         if (base_is(x, "loopstart") ||
-            (!x->base && u->start >= 0 && x->has_const &&
-             u->v[u->start].has_const && x->cst == u->v[u->start].cst))
+            (u->start >= 0 && x->has_const && u->v[u->start].has_const &&
+             x->cst == u->v[u->start].cst && !base_is(x, "loopend")))
             x->kind = K_START_ST;
         else if (base_is(x, "loopend"))
             x->kind = K_END_ST;
