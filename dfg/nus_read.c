@@ -428,11 +428,23 @@ static const char *desc(const nus *u, int r, char *buf, size_t len)
     return buf;
 }
 
+/* A STOREB without a base pointer that writes a MOVC (its I1) at its
+ * CONST under one predicate: the loop-end flag of files that name no
+ * base pointers. */
+static bool end_flag(const nus *u, int r)
+{
+    int np, nd, d = data_in(u, r, &nd);
+    pred_in(u, r, &np);
+    return u->v[r].has_const && np == 1 && nd == 1 &&
+           u->e[d].type == T_I1 && is_op(&u->v[u->e[d].src], "MOVC");
+}
+
 /* LOADB/STOREB on the loop's start and end flags.  Morpher's generator
  * names their base pointers loopstart and loopend; a LOADB without a base
  * pointer that has no input and is read only as a predicate is the start
  * flag too, and a STOREB to its address its reset (whatever its base
- * pointer's name: some files write startstore). */
+ * pointer's name: some files write startstore); end_flag finds the
+ * loop-end flag's STOREB there. */
 static void loop_control(nus *u)
 {
     u->start = u->end_st = u->exit_pred = -1;
@@ -471,7 +483,7 @@ static void loop_control(nus *u)
             (u->start >= 0 && x->has_const && u->v[u->start].has_const &&
              x->cst == u->v[u->start].cst && !base_is(x, "loopend")))
             x->kind = K_START_ST;
-        else if (base_is(x, "loopend"))
+        else if (base_is(x, "loopend") || (!x->base && end_flag(u, r)))
             x->kind = K_END_ST;
         else
             continue;

@@ -465,6 +465,19 @@ static void test_morpher_errors(void **state)
     cg_dfg *g = read_ok(X);
     assert_int_equal(cg_dfg_nnodes(g), 6); /* n1 n2 n8, the init, 2 CONSTs */
     cg_dfg_destroy(g);
+    /* and so does it with no base pointer names (older files): the flags
+     * are known by their addresses and MOVCs */
+    f = fopen(X, "w");
+    assert_non_null(f);
+    fputs("<DFG>\n" LOOP_HEAD MN("21", "CMERGE", C("0"), O("0", "I1"))
+          MN("22", "CMERGE", "", N("0", "I2"))
+          MN("30", "STOREB", C("4094"), "") MN("31", "STOREB", C("2047"), "")
+          MN("32", "MOVC", C("0"), O("30", "I1"))
+          MN("33", "MOVC", C("1"), O("31", "I1")) STORE2 "</DFG>\n", f);
+    fclose(f);
+    g = read_ok(X);
+    assert_int_equal(cg_dfg_nnodes(g), 6);
+    cg_dfg_destroy(g);
     remove(X);
     /* a CMERGE whose user is not a SELECT: predicated execution */
     expect_errors(X, "<DFG>\n" LOOP STORE2
