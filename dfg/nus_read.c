@@ -78,9 +78,9 @@ enum { T_I1, T_I2, T_I3, T_P, T_PS };
 static const char *const type_name[] = {"I1", "I2", "I3", "P", "PS"};
 
 typedef struct rnode {
-    long long idx;      /* the file's idx (K_IMM: its owner's) */
+    long long idx;      /* the file's idx (made here: its owner's) */
     int line, kind, role;
-    const xmlNode *x;   /* NULL for K_IMM */
+    const xmlNode *x;   /* NULL for the nodes made here */
     const cg__fop *op;
     bool has_const;
     long long cst;
@@ -106,7 +106,7 @@ typedef struct ledge {  /* an edge of the graph, between rnodes */
 typedef struct nus {
     cg__fdfg f;
     rnode *v;
-    int n, cap;         /* rnodes: <Node>s in idx order, then K_IMMs */
+    int n, cap;         /* rnodes: <Node>s in idx order, then made here */
     int nfile;          /* <Node>s */
     redge *e;
     int ne, ecap;
