@@ -13,9 +13,10 @@
  * what the annealer searches for tens of seconds, and a refuted II needs
  * no annealer at all; its share is small so that a hard II does not hold
  * up the climb.  Then each II below the one mapped that nothing decided
- * gets SAT again with all of sat_conflicts; where its model is larger
- * than sat_max_literals the exact ILP takes the II instead, within its
- * work limits (lp_iters, ilp_nodes), in this order:
+ * gets SAT again with all of sat_conflicts (first, with sat_wide_share
+ * more, on a wider window, sat_wide_horizon); where its model is larger
+ * than sat_max_literals the exact ILP takes the II instead,
+ * within its work limits (lp_iters, ilp_nodes), in this order:
  *   R. the repair of the heuristic's best partial mapping at that II
  *      (repair.c): most ops kept, a widening neighbourhood of the ones it
  *      skipped solved exactly,
@@ -143,6 +144,9 @@ void cg_map_params_init(cg_map_params *p)
                                          .metis_ncuts = 1, .ilp_nodes = 500,
                                          .ilp_time_s = 30, .halo = 1};
     p->sat_horizon = 4;
+    p->sat_probe_share = 1.0 / 10;
+    p->sat_wide_horizon = 8;
+    p->sat_wide_share = 1.0 / 50;
     p->sat_max_literals = 20000000;
 }
 
@@ -323,12 +327,23 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
                      : p->min_ii, CG_MAP_MAX_II);
         bad = -1;
     }
-    if (p->sat_horizon < 0 || p->sat_horizon > CG_MAP_MAX_SAT_HORIZON) {
-        cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.sat_horizon "
-                     "is %d; it must be 0 to %d", p->sat_horizon,
-                     CG_MAP_MAX_SAT_HORIZON);
-        bad = -1;
-    }
+    const int *hs[] = {&p->sat_horizon, &p->sat_wide_horizon};
+    for (int i = 0; i < 2; i++)
+        if (*hs[i] < 0 || *hs[i] > CG_MAP_MAX_SAT_HORIZON) {
+            cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is %d; "
+                         "it must be 0 to %d", i ? "sat_wide_horizon"
+                                                 : "sat_horizon",
+                         *hs[i], CG_MAP_MAX_SAT_HORIZON);
+            bad = -1;
+        }
+    const double *ss[] = {&p->sat_probe_share, &p->sat_wide_share};
+    for (int i = 0; i < 2; i++)
+        if (!(*ss[i] >= 0 && *ss[i] <= 1)) { /* NaN too */
+            cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is %g; "
+                         "it must be at least 0 and at most 1",
+                         i ? "sat_wide_share" : "sat_probe_share", *ss[i]);
+            bad = -1;
+        }
     if (p->sat_conflicts < 0 || p->sat_max_literals < 0) {
         cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is %ld; it "
                      "must be 0 or more", p->sat_conflicts < 0 ?
@@ -411,8 +426,8 @@ static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
  * conflicts are the work limit); its outcome into *out.  0, or -1 on an
  * error. */
 static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
-                   const cg_map_params *p, long conflicts, double deadline,
-                   cg__ilp_out *out, cg_diags *d)
+                   const cg_map_params *p, long conflicts, bool climb,
+                   double deadline, cg__ilp_out *out, cg_diags *d)
 {
     progress(p, cg_mrrg_ii(m), CG_STAGE_SAT);
     double left = deadline - cg_clock_now();
@@ -422,8 +437,11 @@ static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
                      "CNF file at II=%d", cg_mrrg_ii(m));
         return -1;
     }
-    cg__sat_opts so = {p->sat_horizon, conflicts,
-                       left > 0 ? left : 0.001, p->sat_max_literals, cnf};
+    /* the climb's share is small: no second model there */
+    cg__sat_opts so = {p->sat_horizon,      conflicts,
+                       left > 0 ? left : 0.001, p->sat_max_literals,
+                       cnf,                 climb ? 0 : p->sat_wide_horizon,
+                       p->sat_wide_share,   p->sat_probe_share};
     cg__sat_out sout;
     int rc = cg__sat_solve(m, nl, g, &so, &sout, d);
     free(cnf);
@@ -530,7 +548,8 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     out->too_big = too_big;
     int rc = 0;
     if (p->search != CG_SEARCH_ILP && !too_big)
-        rc = try_sat(nl, g, k->m, p, p->sat_conflicts, deadline, out, d);
+        rc = try_sat(nl, g, k->m, p, p->sat_conflicts, false, deadline, out,
+                     d);
     if (rc < 0 || p->search == CG_SEARCH_SAT)
         return rc;
     if (out->outcome != CG_II_TIMEOUT)
@@ -793,7 +812,7 @@ static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
     sat->refuted = -1;
     long conflicts = p->sat_conflicts > 0
                      ? (long)ceil(p->sat_conflicts * p->sat_climb_share) : 0;
-    if (try_sat(nl, g, m, p, conflicts, t0 + p->timeout_s, sat, d) < 0)
+    if (try_sat(nl, g, m, p, conflicts, true, t0 + p->timeout_s, sat, d) < 0)
         return -1;
     *map = sat->mapping;
     sat->mapping = NULL;

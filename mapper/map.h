@@ -358,6 +358,20 @@ typedef struct cg_map_params {
                              proven for this slack, or for every one when
                              the slack bound (bound.c) shows no mapping
                              needs more */
+    double sat_probe_share; /* of an II's SAT conflicts (rounded up)
+                             first spent on one solve of the whole window,
+                             before the slack-by-slack refutation: a
+                             mapping that needs the room is found in a
+                             fraction of what refuting each smaller slack
+                             costs (0 = none) */
+    int sat_wide_horizon; /* below the climb, a wider window (0 to
+                             CG_MAP_MAX_SAT_HORIZON; <= sat_horizon: none)
+                             tried first: its own model, solved at once
+                             with sat_wide_share of sat_conflicts more; it
+                             maps the II or refutes it for this slack;
+                             where the slack bound leaves it no wider than
+                             sat_horizon, one model serves both */
+    double sat_wide_share; /* (rounded up; 0 = no wider window) */
     long sat_max_literals; /* the SAT mapper skips an II whose routing
                              variables would pass this (memory), 0 = no
                              limit */

@@ -40,9 +40,14 @@
  * window by H cycles.  An
  * II refuted without the horizon's assumption holds for the whole encoded
  * window (slack H); one that needs the assumption is tried again with the
- * next slack, up to H.
+ * next slack, up to H.  Before that, a share of the conflicts (the probe)
+ * solves the whole window at once: a mapping with room to wait is found
+ * far sooner than each smaller slack is refuted.  A wider window
+ * (wide_horizon) may come first: its own model, solved at once with a
+ * share of conflicts more.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1052,40 +1057,62 @@ static int dump(const sat *S, cg_diags *d)
     return 0;
 }
 
-/* Solve at slack 0, 1, ... H (an assumption each but the last) until a
- * solution, a refutation that needs no assumption, or the limits. */
+/* One solve at slack k (H: the whole window, no assumption) within lim
+ * conflicts (0 = none), again while a solution needs loop clauses. */
+static cg__sat_answer solve_at(sat *S, int k, long lim, double deadline,
+                               cg__sat_out *out, bool *capped)
+{
+    int a = k < S->H ? S->hvar[k] : 0;
+    for (;;) {
+        long used;
+        cg__sat_answer r = cg__cnf_solve(S->c, &a, a ? 1 : 0, lim, deadline,
+                                         &used, capped);
+        out->conflicts += used;
+        if (r != CG__SAT_SAT)
+            return r;
+        bool cut;
+        out->mapping = extract(S, &cut);
+        if (!cut)
+            return r;
+        out->loop_rounds++; /* the same slack again, with the loop clauses */
+        if (lim > 0 && (lim -= used) <= 0)
+            return CG__SAT_UNKNOWN;
+    }
+}
+
+/* First, with the probe's share, the whole window at once; then slack 0,
+ * 1, ... H (an assumption each but the last) until a solution, a
+ * refutation that needs no assumption, or the limits. */
 static void search(sat *S, cg__sat_out *out, double deadline)
 {
     long left = S->o->conflicts; /* 0 = no limit */
     bool limited = left > 0;
+    bool probe = S->o->probe > 0 && S->H > 0;
     out->outcome = CG_II_TIMEOUT;
     out->refuted = -1;
-    for (int k = 0; k <= S->H && !S->oom; k++) {
+    for (int k = probe ? S->H : 0; k <= S->H && !S->oom; k++) {
         if (limited && left <= 0)
             return; /* the work limit: undecided */
-        long used;
+        long lim = !limited ? 0
+                   : probe ? (long)ceil(left * S->o->probe) : left;
+        long before = out->conflicts;
         bool capped;
-        int a = k < S->H ? S->hvar[k] : 0;
-        cg__sat_answer r = cg__cnf_solve(S->c, &a, a ? 1 : 0,
-                                         limited ? left : 0, deadline,
-                                         &used, &capped);
-        out->conflicts += used;
-        left -= used;
+        cg__sat_answer r = solve_at(S, k, lim, deadline, out, &capped);
+        left -= out->conflicts - before;
+        if (r == CG__SAT_UNKNOWN && probe && !capped && S->o->probe < 1) {
+            probe = false; /* the probe's share is spent: slack by slack */
+            k = -1;
+            continue;
+        }
         if (r == CG__SAT_UNKNOWN) {
             out->capped = capped;
             return;
         }
         if (r == CG__SAT_SAT) {
-            bool cut;
-            out->mapping = extract(S, &cut);
-            if (cut) {
-                out->loop_rounds++;
-                k--; /* the same slack again, with the loop clauses */
-                continue;
-            }
             out->outcome = out->mapping ? CG_II_MAPPED : CG_II_TIMEOUT;
             return;
         }
+        int a = k < S->H ? S->hvar[k] : 0;
         if (!a || !cg__cnf_failed(S->c, a)) {
             out->outcome = CG_II_INFEASIBLE;
             out->horizon = S->complete ? -1 : S->H;
@@ -1095,50 +1122,83 @@ static void search(sat *S, cg__sat_out *out, double deadline)
     }
 }
 
-int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
-                  const cg__sat_opts *o, cg__sat_out *out, cg_diags *d)
+/* S built at o's horizon (shrunk to the slack bound): 0; 1 when the II
+ * is decided without a formula or the model is too large (out says
+ * which); -1 on no memory. */
+static int build(sat *S, const cg_mrrg *m, const cg_netlist *nl,
+                 const cg_dfg *g, const cg__sat_opts *o, cg__sat_out *out)
 {
-    double deadline = cg_clock_now() + o->timeout_s;
-    memset(out, 0, sizeof *out);
-    out->outcome = CG_II_TIMEOUT;
-    out->refuted = -1;
-    sat S;
-    int rc = sat_init(&S, m, nl, g, o);
+    int rc = sat_init(S, m, nl, g, o);
     if (rc == 0)
-        rc = edge_delays(&S);
+        rc = edge_delays(S);
     if (rc == 0)
-        rc = count_init(&S);
+        rc = count_init(S);
     bool unroutable = false;
-    for (int e = 0; rc == 0 && e < S.ne; e++)
-        unroutable |= S.edelay[e] < 0;
-    int w = rc < 0 ? -1 : unroutable ? 1 : windows(&S);
+    for (int e = 0; rc == 0 && e < S->ne; e++)
+        unroutable |= S->edelay[e] < 0;
+    int w = rc < 0 ? -1 : unroutable ? 1 : windows(S);
     if (w == 1) { /* an edge without a route, or a recurrence longer than
                      II: no slack helps */
         out->outcome = CG_II_INFEASIBLE;
         out->horizon = -1;
-        sat_free(&S);
-        return 0;
+        return 1;
     }
     bool too_big = false;
-    rc = w < 0 || slack_bound(&S) < 0 || make_x(&S) < 0 ||
-                 make_r(&S, &too_big) < 0
-             ? -1
-             : 0;
-    if (rc == 0 && too_big) {
+    if (w < 0 || slack_bound(S) < 0 || make_x(S) < 0 ||
+        make_r(S, &too_big) < 0)
+        return -1;
+    if (too_big) {
         out->too_big = true;
-        sat_free(&S);
-        return 0;
+        return 1;
     }
-    if (rc == 0)
-        rc = encode(&S);
+    if (encode(S) < 0)
+        return -1;
+    out->vars = cg__cnf_nvars(S->c);
+    out->clauses = cg__cnf_nclauses(S->c);
+    return 0;
+}
+
+int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
+                  const cg__sat_opts *o, cg__sat_out *out, cg_diags *d)
+{
+    double deadline = o->timeout_s > 0 ? cg_clock_now() + o->timeout_s : 0;
+    memset(out, 0, sizeof *out);
+    out->outcome = CG_II_TIMEOUT;
+    out->refuted = -1;
+    /* The wider window's model first: where the slack bound leaves it no
+     * wider than o->horizon, it is the model o->horizon makes and serves
+     * for both; otherwise it is solved at once with o->wide of the
+     * conflicts more, and o->horizon's model follows where that decided
+     * nothing. */
+    bool wide = o->wide > 0 && o->wide_horizon > o->horizon && !o->dump_cnf;
+    cg__sat_opts w = *o;
+    w.horizon = o->wide_horizon;
+    w.probe = 1;
+    w.conflicts = o->conflicts > 0 ? (long)ceil(o->conflicts * o->wide) : 0;
+    sat S;
+    int rc = build(&S, m, nl, g, wide ? &w : o, out);
+    if (rc == 1 && wide && out->too_big) { /* o->horizon's may fit */
+        out->too_big = false;
+        rc = 2;
+    } else if (rc == 0 && wide && S.H > o->horizon) {
+        S.o = &w;
+        search(&S, out, deadline);
+        rc = S.oom ? -1
+             : out->outcome != CG_II_TIMEOUT || out->capped ? 1 : 2;
+    }
+    if (rc == 2) { /* o->horizon's model, with all of o->conflicts */
+        sat_free(&S);
+        long spent = out->conflicts;
+        rc = build(&S, m, nl, g, o, out);
+        out->conflicts = spent;
+    }
     if (rc == 0) {
-        out->vars = cg__cnf_nvars(S.c);
-        out->clauses = cg__cnf_nclauses(S.c);
+        S.o = o;
         if (o->dump_cnf && dump(&S, d) < 0) {
             sat_free(&S);
             return -1;
         }
-        search(&S, out, o->timeout_s > 0 ? deadline : 0);
+        search(&S, out, deadline);
         rc = S.oom ? -1 : 0;
     }
     if (rc < 0) {
@@ -1149,5 +1209,5 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
                      cg_dfg_name(g), cg_mrrg_ii(m));
     }
     sat_free(&S);
-    return rc;
+    return rc < 0 ? -1 : 0;
 }

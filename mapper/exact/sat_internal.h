@@ -76,6 +76,18 @@ typedef struct cg__sat_opts {
     long max_literals;   /* refuse to build a larger model (work bound on
                             memory), 0 = none */
     const char *dump_cnf; /* write the formula here (DIMACS), NULL = none */
+    int wide_horizon;    /* a wider window tried first: its own model,
+                            solved at once with wide of the conflicts
+                            more (<= horizon: none; where the slack bound
+                            leaves it no wider, one model serves both) */
+    double wide;         /* that solve's share of conflicts (rounded up;
+                            0 = no wider window) */
+    double probe;        /* share of conflicts (rounded up) for a first
+                            solve over the whole window, without the
+                            horizon's assumptions: a mapping with room to
+                            wait is found far sooner than every smaller
+                            slack is refuted.  0 = none; 1 = that solve
+                            alone (no slack-by-slack refutation after) */
 } cg__sat_opts;
 
 typedef struct cg__sat_out {

@@ -94,10 +94,19 @@ static void test_out_of_range(void **state)
             "it must be at least 1 and at most 1000000");
     REFUSED(sat_horizon, CG_MAP_MAX_SAT_HORIZON + 1,
             "cg_map_params.sat_horizon is 65; it must be 0 to 64");
+    REFUSED(sat_wide_horizon, -1,
+            "cg_map_params.sat_wide_horizon is -1; it must be 0 to 64");
+    REFUSED(sat_probe_share, 1.5,
+            "cg_map_params.sat_probe_share is 1.5; "
+            "it must be at least 0 and at most 1");
+    REFUSED(sat_wide_share, NAN,
+            "cg_map_params.sat_wide_share is nan; "
+            "it must be at least 0 and at most 1");
     REFUSED(max_ii, CG_MAP_MAX_II + 1,
             "cg_map_params.max_ii is 65; it must be 0 to 64");
     cg_map_params_init(&p); /* the limits themselves are taken */
     p.sat_horizon = CG_MAP_MAX_SAT_HORIZON;
+    p.sat_wide_horizon = CG_MAP_MAX_SAT_HORIZON;
     p.max_ii = CG_MAP_MAX_II;
     cg_diags *d = cg_diags_create();
     assert_int_equal(cg_map_params_check(&p, NULL, d), 0);

@@ -8,7 +8,8 @@
  * the DIMACS file of --dump-cnf; a zero-delay routing cycle, whose
  * self-supporting values the loop clauses cut; the at-most-k counter, the
  * register count it keeps, and the slack bound that makes a refutation
- * cover every schedule. */
+ * cover every schedule; the probe and the wider window, each solved at
+ * once. */
 #include "../ilp_test_util.h"
 
 #include "../map_fixture.h"
@@ -45,7 +46,7 @@ static solved solve_opts(const cg_netlist *nl, const cg_dfg *g, int ii,
 /* Solve with horizon 4, no conflict limit. */
 static solved solve_at(const cg_netlist *nl, const cg_dfg *g, int ii)
 {
-    cg__sat_opts o = {4, 0, 60, 0, NULL};
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0};
     return solve_opts(nl, g, ii, &o);
 }
 
@@ -347,7 +348,7 @@ static void test_conflict_limit(void **state)
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
     cg_dfg *g = fanout(3);
-    cg__sat_opts o = {4, 1, 60, 0, NULL};
+    cg__sat_opts o = {4, 1, 60, 0, NULL, 0, 0, 0};
     solved a = solve_opts(nl, g, 1, &o), b = solve_opts(nl, g, 1, &o);
     assert_int_equal(a.out.outcome, CG_II_TIMEOUT);
     assert_false(a.out.capped);
@@ -452,7 +453,7 @@ static void test_slack_bound(void **state)
     cg_dfg *g = fanout(3);
     int vars_b = 0; /* B = 1 here */
     for (int h = 0; h <= 4; h++) {
-        cg__sat_opts o = {h, 0, 60, 0, NULL};
+        cg__sat_opts o = {h, 0, 60, 0, NULL, 0, 0, 0};
         solved r = solve_opts(nl, g, 1, &o);
         assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
         assert_int_equal(r.out.horizon, h == 0 ? 0 : -1);
@@ -469,6 +470,75 @@ static void test_slack_bound(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* fanout(3) on the 2x2 with a horizon of 0.  At II 2 the slack-0 window
+ * is refuted, but the wider window (4) maps, and the mapping checks; at
+ * II 1 the slack bound ends the wider window below 4, so its refutation
+ * covers every schedule.  The probe (the whole window solved at once
+ * first) with no wider window gives the answer of no probe. */
+static void test_probe(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = fanout(3);
+    cg__sat_opts none = {0, 0, 60, 0, NULL, 0, 0, 0};
+    cg__sat_opts wide = {0, 0, 60, 0, NULL, 4, 0.5, 0};
+    cg__sat_opts same = {0, 0, 60, 0, NULL, 0, 0, 0.5};
+    solved a = solve_opts(nl, g, 2, &none), b = solve_opts(nl, g, 2, &wide);
+    solved c = solve_opts(nl, g, 2, &same);
+    assert_int_equal(a.out.outcome, CG_II_INFEASIBLE);
+    assert_int_equal(a.out.horizon, 0);
+    assert_int_equal(b.out.outcome, CG_II_MAPPED);
+    assert_int_equal(c.out.outcome, CG_II_INFEASIBLE);
+    assert_int_equal(c.out.horizon, 0);
+    done(&a);
+    done(&b);
+    done(&c);
+    a = solve_opts(nl, g, 1, &none);
+    b = solve_opts(nl, g, 1, &wide);
+    assert_int_equal(a.out.outcome, CG_II_INFEASIBLE);
+    assert_int_equal(a.out.horizon, 0);
+    assert_int_equal(b.out.outcome, CG_II_INFEASIBLE);
+    assert_int_equal(b.out.horizon, -1);
+    done(&a);
+    done(&b);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* The II search passes the wider window on: --mapper sat with a horizon
+ * of 0 maps fanout(3) at II 2 through sat_wide_horizon's window (II 1
+ * refuted for every schedule there); without it, every II up to 4 is
+ * refuted at slack 0 (this DFG needs a value to wait) and none maps. */
+static void test_probe_search(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = fanout(3);
+    for (int wide = 0; wide < 2; wide++) {
+        cg_map_params p;
+        cg_map_params_init(&p);
+        p.search = CG_SEARCH_SAT;
+        p.sat_horizon = 0;
+        p.sat_wide_horizon = wide ? 4 : 0;
+        p.max_ii = 4;
+        cg_map_result r;
+        cg_diags *d = cg_diags_create();
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        assert_int_equal(r.status == CG_MAP_MAPPED, wide);
+        assert_int_equal(r.ntried, wide ? 2 : 4);
+        for (int i = 0; i < (wide ? 1 : 4); i++) {
+            assert_int_equal(r.tried[i].outcome, CG_II_INFEASIBLE);
+            assert_int_equal(r.tried[i].horizon, wide ? -1 : 0);
+        }
+        if (wide)
+            assert_int_equal(r.ii, 2);
+        cg_map_result_free(&r);
+        cg_diags_destroy(d);
+    }
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* --dump-cnf: the DIMACS header gives the formula's size; an unwritable
  * path is an error naming it. */
 static void test_dump_cnf(void **state)
@@ -480,7 +550,7 @@ static void test_dump_cnf(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    cg__sat_opts o = {2, 0, 60, 0, path};
+    cg__sat_opts o = {2, 0, 60, 0, path, 0, 0, 0};
     solved s = solve_opts(nl, g, 1, &o);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
@@ -529,6 +599,8 @@ int main(void)
         cmocka_unit_test(test_at_most_k),
         cmocka_unit_test(test_register_count),
         cmocka_unit_test(test_slack_bound),
+        cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_probe_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
