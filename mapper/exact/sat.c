@@ -1169,9 +1169,10 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
      * wider than o->horizon, it is the model o->horizon makes and serves
      * for both; otherwise it is solved at once with o->wide of the
      * conflicts more, and o->horizon's model follows where that decided
-     * nothing. */
+     * nothing, without its own probe (a window inside the one just
+     * solved at once). */
     bool wide = o->wide > 0 && o->wide_horizon > o->horizon && !o->dump_cnf;
-    cg__sat_opts w = *o;
+    cg__sat_opts w = *o, rest = *o;
     w.horizon = o->wide_horizon;
     w.probe = 1;
     w.conflicts = o->conflicts > 0 ? (long)ceil(o->conflicts * o->wide) : 0;
@@ -1182,6 +1183,7 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
         rc = 2;
     } else if (rc == 0 && wide && S.H > o->horizon) {
         S.o = &w;
+        rest.probe = 0; /* the wider window was solved at once already */
         search(&S, out, deadline);
         rc = S.oom ? -1
              : out->outcome != CG_II_TIMEOUT || out->capped ? 1 : 2;
@@ -1193,7 +1195,7 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
         out->conflicts = spent;
     }
     if (rc == 0) {
-        S.o = o;
+        S.o = &rest;
         if (o->dump_cnf && dump(&S, d) < 0) {
             sat_free(&S);
             return -1;
