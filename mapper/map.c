@@ -223,7 +223,7 @@ static int check_anneal(const char *file, const cg_map_anneal_params *a,
     return 0;
 }
 
-/* A field of a sub-struct of cg_map_params and its range: lo itself
+/* A field of cg_map_params (or of a sub-struct) and its range: lo itself
  * allowed unless above. */
 typedef struct range {
     const char *name;
@@ -231,8 +231,9 @@ typedef struct range {
     bool above;
 } range;
 
-/* Each field of cg_map_params.sub in its range; -1 with one error per
- * field out of range (NaN included), naming it. */
+/* Each field of cg_map_params.sub (sub NULL: of cg_map_params itself) in
+ * its range; -1 with one error per field out of range (NaN included),
+ * naming it. */
 static int check_ranges(const char *file, const char *sub, const range *f,
                         size_t n, cg_diags *d)
 {
@@ -240,9 +241,9 @@ static int check_ranges(const char *file, const char *sub, const range *f,
     for (size_t i = 0; i < n; i++) {
         bool low = f[i].above ? !(f[i].v > f[i].lo) : !(f[i].v >= f[i].lo);
         if (low || !(f[i].v <= f[i].hi)) {
-            cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s.%s is "
-                         "%.12g; it must be %s %.12g and at most %.12g", sub,
-                         f[i].name, f[i].v,
+            cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s%s%s is "
+                         "%.12g; it must be %s %.12g and at most %.12g",
+                         sub ? sub : "", sub ? "." : "", f[i].name, f[i].v,
                          f[i].above ? "above" : "at least", f[i].lo,
                          f[i].hi);
             bad = -1;
@@ -336,14 +337,10 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
                          *hs[i], CG_MAP_MAX_SAT_HORIZON);
             bad = -1;
         }
-    const double *ss[] = {&p->sat_probe_share, &p->sat_wide_share};
-    for (int i = 0; i < 2; i++)
-        if (!(*ss[i] >= 0 && *ss[i] <= 1)) { /* NaN too */
-            cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is %g; "
-                         "it must be at least 0 and at most 1",
-                         i ? "sat_wide_share" : "sat_probe_share", *ss[i]);
-            bad = -1;
-        }
+    const range sat_shares[] = { /* 0 allowed: check_share's are not */
+        {"sat_probe_share", p->sat_probe_share, 0, 1, false},
+        {"sat_wide_share", p->sat_wide_share, 0, 1, false}};
+    bad |= check_ranges(file, NULL, sat_shares, 2, d);
     if (p->sat_conflicts < 0 || p->sat_max_literals < 0) {
         cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is %ld; it "
                      "must be 0 or more", p->sat_conflicts < 0 ?

@@ -1190,9 +1190,7 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
     }
     if (rc == 2) { /* o->horizon's model, with all of o->conflicts */
         sat_free(&S);
-        long spent = out->conflicts;
         rc = build(&S, m, nl, g, o, out);
-        out->conflicts = spent;
     }
     if (rc == 0) {
         S.o = &rest;
