@@ -55,8 +55,11 @@ static const cg__fop nus_ops[] = {
     {"LOADB", CG_OP_LOAD, 8, 0},  {"STORE", CG_OP_STORE, 32, 0},
     {"STOREH", CG_OP_STORE, 16, 0}, {"STOREB", CG_OP_STORE, 8, 0},
     {"MOVC", CG_OP_CONST, 32, 0},
+    /* CONST: the widths in bytes, (from << 16) | 4 (sext_from) */
+    {"SEXT", CG_OP_SEXT, 32, 0},
     /* Morpher's partial predication and scalars (kind below) */
     {"CMERGE", CG_OP_NOP, 32, 0}, {"OLOAD", CG_OP_INPUT, 32, 0},
+    {"OLOADH", CG_OP_INPUT, 16, 0}, {"OLOADB", CG_OP_INPUT, 8, 0},
     {"OSTORE", CG_OP_OUTPUT, 32, 0}, {NULL, 0, 0, 0}};
 
 /* What a <Node> is read as. */
@@ -70,7 +73,9 @@ enum {
     K_END_ST,   /* STOREB to loopend: the exit flag */
     K_IMM,      /* made here: a const (an immediate, a CMERGE's CONST) */
     K_SUM,      /* made here: an add of a sum of more than two terms */
-    K_ZEXT      /* made here: a compare's 1 bit as a word (a value) */
+    K_CONV      /* made here: a value in the width its user takes (zext,
+                   trunc): a compare's bit or a LOADH as a word, a word
+                   stored by a STOREH */
 };
 /* A SELECT fed by CMERGEs: a loop phi or an if-conversion. */
 enum { R_PLAIN, R_PHI, R_IF };
@@ -92,7 +97,8 @@ typedef struct rnode {
      * operands 0, 1, 2 (value source rnodes) */
     int latch, dist, init, opnd[3];
     int id;             /* in the graph, -1 when none */
-    int zext;           /* an icmp used as a value: its K_ZEXT, -1 none */
+    int width;          /* K_CONV: its width; SEXT: the width it extends */
+    int twin;           /* the other <Node> of its idx, -1 none (twins) */
 } rnode;
 
 typedef struct redge {
@@ -193,22 +199,38 @@ static char *trimmed(const xmlNode *x)
     return t;
 }
 
-/* Morpher's <GEPOffset>: 0 is all its files write and adds nothing;
- * whether another value is in CONST already is not known here. */
-static bool gep_offset(nus *u, const xmlNode *k)
+/* Morpher's <GEPOffset> of node x: the byte offset of a GEP's constant
+ * indices.  0 adds nothing.  Older files write it beside CONST, which is
+ * the array's base address plus the offset; their base addresses are all
+ * 0 (every GEP of them has CONST equal to its GEPOffset), so CONST holds
+ * the offset and it is read when it equals CONST.  Otherwise whether
+ * CONST holds it already is not known: refused. */
+static bool gep_offset(nus *u, const xmlNode *x, const xmlNode *k)
 {
-    xmlChar *t = xmlNodeGetContent(k);
+    xmlChar *t = xmlNodeGetContent(k), *c = xmlGetProp(x, (const xmlChar *)
+                                                        "CONST");
     const char *v = t ? (const char *)t : "";
-    v += strspn(v, " \t\r\n");
-    size_t len = strcspn(v, " \t\r\n");
-    bool zero = len == 1 && *v == '0' && !v[len + strspn(v + len,
-                                                         " \t\r\n")];
-    if (!zero)
-        cg__fdfg_error(&u->f, line_of(k), "<GEPOffset>%s</GEPOffset>: only "
-                       "0 is read (whether CONST holds another offset "
-                       "already is not known)", t ? (const char *)t : "");
+    char *end;
+    long long off = strtoll(v, &end, 10), cst = c ? strtoll((const char *)c,
+                                                            NULL, 10) : 0;
+    end += strspn(end, " \t\r\n");
+    bool num = end != v && !*end && strspn(v, " \t\r\n-0123456789") ==
+                                    strlen(v);
+    bool ok = num && (!off || (c && cst == off));
+    if (!ok && num)
+        cg__fdfg_error(&u->f, line_of(k), "<GEPOffset>%s</GEPOffset> %s%s%s: "
+                       "read only when it is 0 or equals the node's CONST (a "
+                       "base address of 0 plus the offset, as older files "
+                       "write it); otherwise whether CONST holds the offset "
+                       "already is not known", v, c ? "with CONST=\"" :
+                       "on a node without CONST", c ? (const char *)c : "",
+                       c ? "\"" : "");
+    else if (!ok)
+        cg__fdfg_error(&u->f, line_of(k), "<GEPOffset>%s</GEPOffset>: not a "
+                       "whole number", v);
     xmlFree(t);
-    return zero;
+    xmlFree(c);
+    return ok;
 }
 
 /* Check a <Node>'s children and attributes; its idx. */
@@ -233,7 +255,7 @@ static bool node_shape(nus *u, xmlNode *x, long long *idx)
                            (const char *)k->name);
             ok = false;
         } else if (!strcmp(kids[i], "GEPOffset")) {
-            ok = gep_offset(u, k) && ok;
+            ok = gep_offset(u, x, k) && ok;
         }
     }
     if (!xmlHasProp(x, (const xmlChar *)"idx")) {
@@ -252,7 +274,7 @@ static int new_rnode(nus *u, long long idx, int line, int kind)
     }
     u->v[u->n] = (rnode){.idx = idx, .line = line, .kind = kind,
                          .latch = -1, .init = -1, .opnd = {-1, -1, -1},
-                         .id = -1, .zext = -1};
+                         .id = -1, .twin = -1};
     return u->n++;
 }
 
@@ -294,10 +316,10 @@ static void read_nodes(nus *u, xmlNode *root)
     for (int i = 0; i < n; i++) {
         if (idx[i] < 0)
             continue;
-        if (i && idx[i] == idx[i - 1]) {
+        if (i > 1 && idx[i] == idx[i - 2]) {
             cg__fdfg_error(&u->f, line_of(all[i]), "node idx=\"%lld\" is "
-                           "declared twice (first at line %d)", idx[i],
-                           line_of(all[i - 1]));
+                           "declared a third time (first at line %d)",
+                           idx[i], line_of(all[i - 2]));
             continue;
         }
         xmlNode *opn = child(all[i], "OP");
@@ -334,6 +356,11 @@ static void read_nodes(nus *u, xmlNode *root)
             x->has_const = false;
     }
     u->nfile = u->n;
+    for (int r = 1; r < u->n; r++) /* an idx declared twice: twins */
+        if (u->v[r].idx == u->v[r - 1].idx) {
+            u->v[r].twin = r - 1;
+            u->v[r - 1].twin = r;
+        }
     free(all);
     free(idx);
 }
@@ -444,8 +471,8 @@ static bool end_flag(const nus *u, int r)
  * pointer that has no input and is read only as a predicate is the start
  * flag too, and a STOREB to its address its reset (whatever its base
  * pointer's name: some files write startstore); end_flag finds the
- * loop-end flag's STOREB there. */
-static void loop_control(nus *u)
+ * loop-end flag's STOREB there (loop_flags).  First the start flag. */
+static void loop_start(nus *u)
 {
     u->start = u->end_st = u->exit_pred = -1;
     for (int r = 0; r < u->nfile; r++) {
@@ -475,6 +502,12 @@ static void loop_control(nus *u)
         u->start = r;
         x->kind = K_START;
     }
+}
+
+/* The STOREBs of the loop control: the start flag's reset, the end
+ * flag (loop_start has found the start flag). */
+static void loop_flags(nus *u)
+{
     for (int r = 0; r < u->nfile; r++) {
         rnode *x = &u->v[r];
         if (!is_op(x, "STOREB"))
@@ -512,6 +545,107 @@ static void loop_control(nus *u)
         u->end_st = r;
         u->exit_pred = u->e[p].src;
         u->exit_npb = u->e[p].npb;
+    }
+}
+
+/* ---- an idx declared twice ------------------------------------------ */
+
+/* A node that takes no inputs: MOVC, OLOAD, the loop-start LOADB. */
+static bool no_inputs(const rnode *x)
+{
+    return is_op(x, "MOVC") || x->kind == K_OLOAD ||
+           (is_op(x, "LOADB") && base_is(x, "loopstart"));
+}
+
+/* The edges into twins a, b (all name a: find) that pass(u, e, arg) to
+ * b, the others to a; the twins are told apart from then on. */
+static void split_twins(nus *u, int a, int b,
+                        bool (*pass)(const nus *, const redge *, int), int arg)
+{
+    for (int i = 0; i < u->ne; i++)
+        if (u->e[i].dst == a && pass(u, &u->e[i], arg))
+            u->e[i].dst = b;
+    u->v[a].twin = u->v[b].twin = -1;
+}
+
+static bool any_edge(const nus *u, const redge *e, int arg)
+{
+    (void)u, (void)e, (void)arg;
+    return true;
+}
+
+/* Older files of Morpher's generator declare one idx for two nodes (the
+ * loop-start LOADB and a LOAD, a MOVC and a CMERGE); the edges into it
+ * name the idx only.  When one of the two takes no inputs, they all go to
+ * the other. */
+static void twins_by_inputs(nus *u)
+{
+    for (int a = 0; a < u->nfile; a++) {
+        int b = u->v[a].twin;
+        if (b < a)
+            continue;
+        bool na = no_inputs(&u->v[a]), nb = no_inputs(&u->v[b]);
+        if (na != nb)
+            split_twins(u, a, b, any_edge, 0);
+    }
+}
+
+/* Is e one of the loop-start flag's reset (a STOREB of MOVC 0 under the
+ * flag)? */
+static bool reset_edge(const nus *u, const redge *e, int start)
+{
+    const rnode *s = &u->v[e->src];
+    return (e->type == T_P && e->src == start && !e->npb) ||
+           (e->type == T_I1 && is_op(s, "MOVC") && s->has_const && !s->cst);
+}
+
+/* Twins that twins_by_inputs left: a CMERGE and the STOREB resetting the
+ * loop-start flag (loop_start has found it) share an idx when the edges
+ * of the reset (one predicate from the flag, one MOVC 0) are told apart
+ * from the CMERGE's; any other pair is refused. */
+static void twins_by_role(nus *u)
+{
+    for (int a = 0; a < u->nfile; a++) {
+        int b = u->v[a].twin;
+        if (b < a)
+            continue;
+        const rnode *x = &u->v[a], *y = &u->v[b];
+        const rnode *st = is_op(x, "STOREB") ? x : y;
+        const rnode *fl = u->start >= 0 ? &u->v[u->start] : NULL;
+        int m = is_op(x, "CMERGE") ? a : b, flag = 0, movc = 0;
+        bool reset = fl && is_op(st, "STOREB") && is_op(&u->v[m], "CMERGE") &&
+                     (base_is(st, "loopstart") ||
+                      (st->has_const && fl->has_const && st->cst == fl->cst));
+        if (!reset) {
+            cg__fdfg_error(&u->f, y->line, "node idx=\"%lld\" is declared "
+                           "twice (first at line %d): a %s and a %s; the "
+                           "edges into it name only the idx, so they are read "
+                           "only when they tell the two apart: one takes no "
+                           "inputs (MOVC, OLOAD, the loop-start LOADB), or a "
+                           "CMERGE and the STOREB that resets the loop-start "
+                           "flag", y->idx, x->line, x->op->name, y->op->name);
+            continue;
+        }
+        for (int i = 0; i < u->ne; i++)
+            if (u->e[i].dst == a && reset_edge(u, &u->e[i], u->start)) {
+                flag += u->e[i].type == T_P;
+                movc += u->e[i].type == T_I1;
+            }
+        if (flag != 1 || movc != 1) {
+            cg__fdfg_error(&u->f, y->line, "node idx=\"%lld\" is declared "
+                           "twice (first at line %d): a CMERGE and the STOREB "
+                           "resetting the loop-start flag, but %d predicate "
+                           "edges from the flag (node %lld) and %d MOVC 0 go "
+                           "into it, where the STOREB takes one of each: "
+                           "which node each feeds is not known", y->idx,
+                           x->line, flag, fl->idx, movc);
+            continue;
+        }
+        split_twins(u, a, b, reset_edge, u->start);
+        if (m == b) /* the CMERGE is b: the others go to it */
+            for (int i = 0; i < u->ne; i++)
+                if (u->e[i].dst == a || u->e[i].dst == b)
+                    u->e[i].dst = u->e[i].dst == a ? b : a;
     }
 }
 
@@ -573,6 +707,24 @@ static void select_role(nus *u, int s)
         return;
     char a[64], b[64], c[64];
     desc(u, s, a, sizeof a);
+    int fp = -1; /* a predicate from the loop-start flag */
+    for (int i = 0; i < u->ne; i++)
+        if (u->e[i].dst == s && u->e[i].type == T_P && u->start >= 0 &&
+            u->e[i].src == u->start)
+            fp = i;
+    int nd1, d1 = k == 1 ? data_in(u, u->e[in[0]].src, &nd1) : -1;
+    if (k == 1 && other == 1 && fp >= 0 &&
+        u->e[in[0]].next + (d1 >= 0 ? u->e[d1].next : 0) > 0) {
+        cg__fdfg_error(&u->f, u->v[s].line, "%s: its predicate is %s, the "
+                       "loop-start flag, and its one CMERGE, %s, passes the "
+                       "value of the iteration before: a loop phi (of an "
+                       "older generator) whose initial value the file does "
+                       "not state (no CMERGE passes one when the loop "
+                       "starts); not read", a,
+                       desc(u, u->start, b, sizeof b),
+                       desc(u, u->e[in[0]].src, c, sizeof c));
+        return;
+    }
     if (k != 2 || other) {
         cg__fdfg_error(&u->f, u->v[s].line, "%s merges %d CMERGEs and %d "
                        "other inputs: read only with two CMERGEs (a loop "
@@ -701,6 +853,21 @@ static void check_edges(nus *u)
                            "loopend's predicate), where it is the value of "
                            "the last iteration", a, b);
         else if (e->type == T_P && d->kind == K_OP &&
+                 d->op->op == CG_OP_STORE)
+            cg__fdfg_error(&u->f, e->line, "a predicated store: %s writes "
+                           "only when %s is %s (a predicate edge, "
+                           "type=\"P\"); cgramap has no predicated "
+                           "execution, and storing select(predicate, value, "
+                           "the old value loaded) is not the same loop: it "
+                           "reads and writes the address in iterations where "
+                           "the loop does not touch it (an address that may "
+                           "lie outside the arrays then, a store that can "
+                           "overwrite another's value); not read (where "
+                           "the old value is safe to read, store the "
+                           "selected value unconditionally in the source)",
+                           b, a,
+                           e->npb ? "false" : "true");
+        else if (e->type == T_P && d->kind == K_OP &&
                  !(d->op->op == CG_OP_SELECT && d->role == R_PLAIN))
             cg__fdfg_error(&u->f, e->line, "a predicate edge (type=\"P\") "
                            "from %s into %s: Morpher's partial predication "
@@ -742,6 +909,63 @@ static void operands_of(int t, cg_op dst, int *ops, int *k)
     }
 }
 
+/* The width of r's value: Morpher's ops yield words (32 bits), its LOADH
+ * and LOADB (and OLOADH, OLOADB) the bits loaded, its compares 1 bit
+ * here (a SELECT's condition). */
+static int width_of(const nus *u, int r)
+{
+    const rnode *x = &u->v[r];
+    return x->kind == K_CONV ? x->width : x->kind == K_IMM || !x->op ? 32
+           : x->op->width;
+}
+
+/* The width operand k of dst takes: a word, except a store's data (the
+ * bits stored), a SELECT's condition (1 bit) and a SEXT's operand (the
+ * bits it extends); 0 for a conversion (it takes what it converts). */
+static int width_wanted(const nus *u, int dst, int k)
+{
+    const rnode *d = &u->v[dst];
+    if (d->kind == K_CONV)
+        return 0;
+    if (d->kind != K_OP || !d->op)
+        return 32;
+    if (d->op->op == CG_OP_STORE && k == 1)
+        return d->op->width;
+    if (d->op->op == CG_OP_SELECT && k == 0)
+        return 1;
+    return d->op->op == CG_OP_SEXT ? d->width : 32;
+}
+
+/* src's value in width w (zext or trunc of it, made once), or src when
+ * it has that width; -1 when out of memory.  Morpher's machine holds
+ * words: a LOADH zero-extends what it loads (ecolab-nus/hycube_simulator,
+ * CGRATile::load), a compare yields 0 or 1, a STOREH stores the low 16
+ * bits. */
+static int in_width(nus *u, int src, int w, int line)
+{
+    int have = width_of(u, src);
+    if (!w || w == have || w == 1) /* a wider condition: cg_dfg_check */
+        return src;
+    for (int r = u->nfile; r < u->n; r++)
+        if (u->v[r].kind == K_CONV && u->v[r].latch == src &&
+            u->v[r].width == w)
+            return r;
+    static const cg__fop zext = {"zext", CG_OP_ZEXT, 32, 0};
+    static const cg__fop trunc = {"trunc", CG_OP_TRUNC, 32, 0};
+    int z = new_rnode(u, u->v[src].idx, u->v[src].line, K_CONV);
+    if (z < 0)
+        return -1;
+    u->v[z].op = have < w ? &zext : &trunc;
+    u->v[z].width = w;
+    u->v[z].latch = src; /* what it converts */
+    if (CG_GROW(u->l, u->lcap, u->nl + 1) < 0) {
+        cg__fdfg_error(&u->f, line, "out of memory");
+        return -1;
+    }
+    u->l[u->nl++] = (ledge){src, z, 0, 0, -1, line};
+    return z;
+}
+
 static void add_ledge(nus *u, int src, int dst, int operand, int dist,
                       int line)
 {
@@ -752,22 +976,9 @@ static void add_ledge(nus *u, int src, int dst, int operand, int dist,
         dist += s->dist;
         src = s->latch;
     }
-    const rnode *d = &u->v[dst];
-    if (u->v[src].kind == K_OP && u->v[src].op->op == CG_OP_ICMP &&
-        d->kind != K_ZEXT &&
-        !(d->op && d->op->op == CG_OP_SELECT && !operand)) {
-        /* Morpher's compare as a value: 0 or 1 in a word */
-        if (u->v[src].zext < 0) {
-            static const cg__fop zext = {"zext", CG_OP_ZEXT, 32, 0};
-            int z = new_rnode(u, u->v[src].idx, u->v[src].line, K_ZEXT);
-            if (z < 0)
-                return;
-            u->v[z].op = &zext;
-            u->v[src].zext = z;
-            add_ledge(u, src, z, 0, 0, line);
-        }
-        src = u->v[src].zext;
-    }
+    src = in_width(u, src, width_wanted(u, dst, operand), line);
+    if (src < 0)
+        return;
     if (CG_GROW(u->l, u->lcap, u->nl + 1) < 0) {
         cg__fdfg_error(&u->f, line, "out of memory");
         return;
@@ -780,7 +991,7 @@ static bool is_node(const rnode *r)
 {
     return (r->kind == K_OP && r->role != R_PHI) || r->kind == K_OLOAD ||
            r->kind == K_OSTORE || r->kind == K_IMM || r->kind == K_SUM ||
-           r->kind == K_ZEXT;
+           r->kind == K_CONV;
 }
 
 /* The edges of the graph, between rnodes. */
@@ -926,7 +1137,8 @@ static void immediates(nus *u)
     int nfile = u->nfile;
     for (int r = 0; r < nfile; r++) {
         rnode *x = &u->v[r];
-        if (x->drop || x->kind != K_OP || x->op->op == CG_OP_CONST)
+        if (x->drop || x->kind != K_OP || x->op->op == CG_OP_CONST ||
+            x->op->op == CG_OP_SEXT) /* its CONST: the widths */
             continue;
         cg_op op = x->op->op;
         unsigned filled = 0;
@@ -987,16 +1199,17 @@ static int heap_pop(int *h, int *n)
 }
 
 /* The order of the graph's nodes: the file's kept nodes in an order of
- * their distance-0 edges, the live-ins (OLOAD) first, then the lowest idx
- * first among those ready (Morpher
+ * their distance-0 edges (through the nodes made here), the live-ins
+ * (OLOAD) first, then the lowest idx first among those ready (Morpher
  * numbers a GEP's or a load's node after a store that uses it, and the
- * interpreter and mapper take memory ops in node order), then the consts
- * made here.  Into ord; the count. */
+ * interpreter and mapper take memory ops in node order), then the nodes
+ * made here (consts, sums, conversions: no memory ops) in the order they
+ * were made.  Into ord; the count. */
 static int node_order(nus *u, int *ord)
 {
     int *deg = calloc((size_t)u->n + 1, sizeof *deg);
     int *heap = malloc(sizeof *heap * ((size_t)u->n + 1));
-    int k = 0, nh = 0;
+    int k = 0, nh = 0, n = u->n;
     if (!deg || !heap) {
         cg__fdfg_error(&u->f, 0, "out of memory");
         free(deg);
@@ -1004,22 +1217,26 @@ static int node_order(nus *u, int *ord)
         return 0;
     }
     for (int i = 0; i < u->nl; i++)
-        if (!u->l[i].dist && u->l[i].src < u->nfile)
+        if (!u->l[i].dist && u->v[u->l[i].src].kind != K_IMM)
             deg[u->l[i].dst]++;
-    for (int r = 0; r < u->nfile; r++) /* live-ins first: key r, else */
-        if (!u->v[r].drop && !deg[r])    /* nfile + r */
-            heap_push(heap, &nh, r + (u->v[r].kind != K_OLOAD) * u->nfile);
+    /* key r: first (a live-in, made here), n + r: by idx */
+#define KEY(r) ((r) + (u->v[r].kind == K_OLOAD || (r) >= u->nfile ? 0 : n))
+    for (int r = 0; r < u->n; r++)
+        if (!u->v[r].drop && !deg[r] && u->v[r].kind != K_IMM)
+            heap_push(heap, &nh, KEY(r));
     while (nh) {
-        int r = heap_pop(heap, &nh) % u->nfile;
-        ord[k++] = r;
+        int r = heap_pop(heap, &nh) % n;
+        if (r < u->nfile)
+            ord[k++] = r;
         deg[r] = -1;
         for (int i = 0; i < u->nl; i++) /* small graphs: a scan */
             if (u->l[i].src == r && !u->l[i].dist && !--deg[u->l[i].dst] &&
-                !u->v[u->l[i].dst].drop && u->l[i].dst < u->nfile)
-                heap_push(heap, &nh, u->l[i].dst + u->nfile);
+                !u->v[u->l[i].dst].drop)
+                heap_push(heap, &nh, KEY(u->l[i].dst));
     }
-    for (int r = 0; r < u->n; r++) /* a cycle (cg_dfg_check says), consts */
-        if (!u->v[r].drop && deg[r] >= 0 && (deg[r] || r >= u->nfile))
+#undef KEY
+    for (int r = 0; r < u->n; r++) /* a cycle (cg_dfg_check says), the */
+        if (!u->v[r].drop && (deg[r] >= 0 || r >= u->nfile)) /* made */
             ord[k++] = r;
     free(deg);
     free(heap);
@@ -1036,15 +1253,19 @@ static void emit(nus *u)
     for (int j = 0; j < n && !u->f.errors; j++) {
         rnode *x = &u->v[ord[j]];
         char name[48];
-        if (x->kind >= K_IMM)
+        if (x->kind == K_CONV && x->width == 32) /* n6_zext */
+            snprintf(name, sizeof name, "n%lld_%s", x->idx, x->op->name);
+        else if (x->kind == K_CONV) /* n30_trunc16 */
+            snprintf(name, sizeof name, "n%lld_%s%d", x->idx, x->op->name,
+                     x->width);
+        else if (x->kind >= K_IMM)
             snprintf(name, sizeof name, "n%lld_%s", x->idx,
-                     x->kind == K_IMM ? "const" : x->kind == K_SUM ? "sum"
-                     : "zext");
+                     x->kind == K_IMM ? "const" : "sum");
         else
             snprintf(name, sizeof name, "n%lld", x->idx);
         cg_op op = x->kind == K_IMM ? CG_OP_CONST : x->op->op;
-        x->id = cg__fdfg_node(&u->f, op, x->kind == K_IMM ? 32
-                              : x->op->width, name, x->line);
+        x->id = cg__fdfg_node(&u->f, op, width_of(u, ord[j]), name,
+                              x->line);
         if (x->id < 0)
             break;
         cg_dfg_node_mut(u->f.g, x->id)->pred = x->op ? x->op->pred
@@ -1112,6 +1333,9 @@ static void rec_parents(nus *u, cg_mem_order **v, int *nv)
                 !int_attr(u, p, "idx", 0, 1 << 30, -1, &pidx))
                 continue;
             int par = find(u, pidx);
+            if (par >= 0 && !mem_node(u, par) && u->v[par + 1].idx == pidx &&
+                par + 1 < u->nfile) /* the twin that accesses memory */
+                par++;
             if (par < 0) {
                 cg__fdfg_error(&u->f, line_of(p), "<RecParent> of node %lld "
                                "names no node (idx=\"%lld\")", u->v[r].idx,
@@ -1128,13 +1352,72 @@ static void rec_parents(nus *u, cg_mem_order **v, int *nv)
     }
 }
 
+/* Morpher's SEXT: CONST holds the widths in bytes, (from << 16) | to
+ * (ecolab-nus/hycube_simulator, CGRATile::sext); read from a byte or a
+ * half-word to a word. */
+static void sext_from(nus *u)
+{
+    for (int r = 0; r < u->nfile; r++) {
+        rnode *x = &u->v[r];
+        long long from = x->cst >> 16;
+        if (!is_op(x, "SEXT"))
+            continue;
+        if (x->has_const && (x->cst & 0xffff) == 4 && (from == 1 || from == 2))
+            x->width = 8 * (int)from;
+        else if (x->has_const)
+            cg__fdfg_error(&u->f, x->line, "node %lld: SEXT CONST=\"%lld\" "
+                           "is read only as (bytes from << 16) | bytes to, "
+                           "from 1 or 2 bytes to 4 (65540, 131076: a byte or "
+                           "a half-word extended to a word)", x->idx,
+                           x->cst);
+        else
+            cg__fdfg_error(&u->f, x->line, "node %lld: a SEXT without CONST "
+                           "(Morpher's generator writes the widths there, "
+                           "(bytes from << 16) | bytes to)", x->idx);
+    }
+}
+
+/* Morpher's generator without partial predication folds a loop phi into
+ * its user: one operand fed by a value of this iteration (the initial
+ * value) and by one of the iteration before (nextiter).  Which it takes
+ * in which iteration is not stated: refused (read as a sum, it would add
+ * both). */
+static void folded_phis(nus *u)
+{
+    char a[64], b[64], c[64];
+    for (int i = 0; i < u->ne; i++)
+        for (int j = 0; j < u->ne; j++) {
+            const redge *x = &u->e[i], *y = &u->e[j];
+            if (x->dst != y->dst || x->type != y->type || x->type > T_I3 ||
+                x->next || !y->next)
+                continue;
+            cg__fdfg_error(&u->f, y->line, "%s: its %s is fed by %s of this "
+                           "iteration and by %s of the iteration before "
+                           "(nextiter=\"%d\"), with no SELECT between them "
+                           "(a loop phi folded into its user, as Morpher's "
+                           "generator writes without partial predication): "
+                           "which value it takes in which iteration is not "
+                           "stated; not read", desc(u, x->dst, a, sizeof a),
+                           type_name[x->type], desc(u, x->src, b, sizeof b),
+                           desc(u, y->src, c, sizeof c), y->next);
+            i = u->ne; /* one message a file: every such op is alike */
+            break;
+        }
+}
+
 static void build(nus *u)
 {
     for (int r = 0; r < u->nfile; r++)
         read_outputs(u, r);
     if (u->f.errors)
         return;
-    loop_control(u);
+    sext_from(u);
+    twins_by_inputs(u);
+    loop_start(u);
+    twins_by_role(u);
+    if (u->f.errors)
+        return;
+    loop_flags(u);
     for (int r = 0; r < u->nfile && !u->f.errors; r++)
         if (is_op(&u->v[r], "SELECT"))
             select_role(u, r);
@@ -1147,6 +1430,8 @@ static void build(nus *u)
                            "iterations); not read", desc(u, r, a, sizeof a),
                            desc(u, x->latch, b, sizeof b));
     }
+    if (!u->f.errors)
+        folded_phis(u);
     if (!u->f.errors)
         check_edges(u);
     if (u->f.errors)
