@@ -1333,8 +1333,8 @@ static void rec_parents(nus *u, cg_mem_order **v, int *nv)
                 !int_attr(u, p, "idx", 0, 1 << 30, -1, &pidx))
                 continue;
             int par = find(u, pidx);
-            if (par >= 0 && !mem_node(u, par) && u->v[par + 1].idx == pidx &&
-                par + 1 < u->nfile) /* the twin that accesses memory */
+            if (par >= 0 && par + 1 < u->nfile && !mem_node(u, par) &&
+                u->v[par + 1].idx == pidx) /* the twin accessing memory */
                 par++;
             if (par < 0) {
                 cg__fdfg_error(&u->f, line_of(p), "<RecParent> of node %lld "
@@ -1389,7 +1389,8 @@ static void folded_phis(nus *u)
         for (int j = 0; j < u->ne; j++) {
             const redge *x = &u->e[i], *y = &u->e[j];
             if (x->dst != y->dst || x->type != y->type || x->type > T_I3 ||
-                x->next || !y->next)
+                x->next || !y->next || u->v[x->src].kind == K_CMERGE ||
+                u->v[y->src].kind == K_CMERGE) /* CMERGEs: select_role */
                 continue;
             cg__fdfg_error(&u->f, y->line, "%s: its %s is fed by %s of this "
                            "iteration and by %s of the iteration before "
