@@ -990,8 +990,12 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
             continue;
         }
         cg_map_params q;
+        /* the per-II cap ended the climb here before the loop's did */
+        bool own_cap = sw->capped[i] && !sw->loop_binds[i];
         if (!per_ii(p, sw, ii, &q)) { /* the loop's time is up: left open */
-            record(res, ii, CG_II_TIMEOUT, 0, NULL, true, CG_BY_NONE);
+            sw->loop_binds[i] &= !own_cap;
+            record(res, ii, CG_II_TIMEOUT, sw->psecs[i], sat, true,
+                   CG_BY_NONE);
             *timed_out = true;
             continue;
         }
@@ -999,7 +1003,9 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         rc = map_at(nl, g, &q, ii, sw->partial[i], sat && sat->too_big,
                     res, d);
         if (rc >= 0 && res->ntried > ntried) {
-            if (sat) /* the climb's conflicts count too */
+            /* the climb's seconds and conflicts count too */
+            res->tried[ntried].seconds += sw->psecs[i];
+            if (sat)
                 res->tried[ntried].conflicts += sat->conflicts;
             if (sat && res->tried[ntried].outcome == CG_II_TIMEOUT &&
                 sat->refuted > res->tried[ntried].refuted)

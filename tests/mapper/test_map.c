@@ -4,7 +4,8 @@
  * the LP dump per II tried, and the errors: an op no unit supports, an MII
  * above the II limit; the lowest II (min_ii, --ii) and the choice of
  * searches (heuristic alone, ILP alone); a loop time limit that is up
- * before the search (every II open, capped); the policy fields: their
+ * before the search (every II open, capped) or during the climb (the
+ * climb's seconds and caps kept); the policy fields: their
  * defaults, their errors, partial tries feeding the repair, the clustering
  * threshold, the large DFGs' budgets; the status names. */
 #include "ilp_test_util.h"
@@ -365,6 +366,45 @@ static void test_time_limit_leaves_open(void **state)
         }
         cg_map_result_free(&r);
     }
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
+/* The loop's time runs out in the climb: each II keeps the seconds the
+ * climb spent there, and an II whose own cap (--timeout) ended its climb
+ * says so rather than blaming the loop's (--time-limit), which only kept
+ * the search below from it.  The accumulator with an output on one IO
+ * maps at no II; the heuristic, with no step limit, searches II 2 until
+ * its cap (0.3 s), II 3 until the loop's (0.2 s left), and II 4 not at
+ * all.  Both once read 0 s and "the loop's cap" (sha256 on the 8x8). */
+static void test_time_limit_keeps_climb(void **state)
+{
+    (void)state;
+    cg_netlist *nl = tiny_netlist(CG_OPSET(CG_OP_ADD), 1);
+    cg_dfg *g = accumulator(true);
+    cg_map_params p = params(0.3, 4);
+    p.time_limit_s = 0.5;
+    p.heur_steps = 0;
+    p.nego_moves = 0;
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_TIMEOUT);
+    assert_int_equal(r.ntried, 3);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(r.tried[i].ii, 2 + i);
+        assert_int_equal(r.tried[i].outcome, CG_II_TIMEOUT);
+        assert_true(r.tried[i].capped);
+    }
+    assert_true(r.tried[0].seconds >= 0.25);
+    assert_false(r.tried[0].loop_capped);
+    assert_true(r.tried[1].seconds >= 0.1);
+    assert_true(r.tried[1].loop_capped);
+    assert_true(r.tried[2].seconds < 0.1);
+    assert_true(r.tried[2].loop_capped);
+    cg_map_result_free(&r);
     assert_int_equal(cg_diags_size(d), 0);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
@@ -732,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_min_ii),
         cmocka_unit_test(test_search_choice),
         cmocka_unit_test(test_time_limit_leaves_open),
+        cmocka_unit_test(test_time_limit_keeps_climb),
         cmocka_unit_test(test_cluster_steps),
         cmocka_unit_test(test_large_budgets),
         cmocka_unit_test(test_policy_params),
