@@ -47,7 +47,8 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "                          0 = none (default 100000; 400000 for DFGs\n" \
     "                          of more than 48 nodes)\n"                    \
     "      --conflicts N       work limit per II: conflicts of the SAT\n"    \
-    "                          mapper, 0 = none (default 50000)\n"         \
+    "                          mapper, 0 = none (default 50000; 1000 for\n"  \
+    "                          DFGs of more than 48 nodes)\n"              \
     "      --horizon N         schedule slack the SAT mapper encodes; an II\n" \
     "                          it refutes is proven for it (default 4)\n"   \
     "      --sat-literals N    SAT models of more routing literals are not\n" \

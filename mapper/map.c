@@ -115,6 +115,8 @@ void cg_map_params_init(cg_map_params *p)
     p->large_above = 48;
     p->large_steps = 300;
     p->large_moves = 400000;
+    p->large_conflicts = 1000;
+    p->large_retries = 1;
     p->ilp_nodes = 5000;
     p->lp_iters = 100000;
     p->partial_tries = 8;
@@ -302,7 +304,8 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
         long v;
     } works[] = {{"nego_moves", p->nego_moves},
                  {"large_steps", p->large_steps},
-                 {"large_moves", p->large_moves}};
+                 {"large_moves", p->large_moves},
+                 {"large_conflicts", p->large_conflicts}};
     for (size_t i = 0; i < sizeof works / sizeof *works; i++)
         if (works[i].v < 0) {
             cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is "
@@ -311,6 +314,7 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
             bad = -1;
         }
     bad |= check_count(file, "large_above", p->large_above, d);
+    bad |= check_count(file, "large_retries", p->large_retries, d);
     bad |= check_share(file, "repair_node_share", p->repair_node_share, d);
     bad |= check_share(file, "repair_time_share", p->repair_time_share, d);
     bad |= check_share(file, "restricted_node_share",
@@ -961,12 +965,62 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
     return 0;
 }
 
+/* The II below the climb's that needs no search there: one the climb's
+ * bound or SAT proved impossible (recorded so; its model still written
+ * for dump_lp), or one the loop's time leaves nothing for (recorded open,
+ * with what the climb spent there).  true when ii is recorded (*rc -1 on
+ * an error), else false with *q its parameters. */
+static bool skip_ii(const cg_netlist *nl, const cg_dfg *g,
+                    const cg_map_params *p, const sweep *sw, int ii,
+                    cg_map_params *q, cg_map_result *res, bool *timed_out,
+                    int *rc, cg_diags *d)
+{
+    int i = ii - res->mii.mii;
+    const cg__ilp_out *sat = sw->sat_ran[i] ? &sw->sat[i] : NULL;
+    if (sw->proven[i]) {
+        record(res, ii, CG_II_INFEASIBLE, sw->psecs[i], sat, false,
+               CG_BY_BOUND);
+        if (p->dump_lp) { /* the model is still promised */
+            cg_mrrg *m = cg_mrrg_build(nl, ii, d);
+            *rc = m ? dump_only(nl, g, m, p->dump_lp, d) : -1;
+            cg_mrrg_destroy(m);
+        }
+        return true;
+    }
+    /* the per-II cap ended the climb here before the loop's did */
+    bool own_cap = sw->capped[i] && !sw->loop_binds[i];
+    if (per_ii(p, sw, ii, q))
+        return false;
+    sw->loop_binds[i] &= !own_cap; /* the loop's time is up: left open */
+    record(res, ii, CG_II_TIMEOUT, sw->psecs[i], sat, true, CG_BY_NONE);
+    *timed_out = true;
+    return true;
+}
+
+/* What the climb did at ii, added to the try recorded at index t by the
+ * search below it: its seconds, its SAT conflicts and refuted slack, and
+ * its wall-clock cap (a heuristic the clock stopped leaves the II open to
+ * a faster machine, whatever was found after it). */
+static void add_climb(const sweep *sw, int ii, cg_map_result *res, int t)
+{
+    int i = ii - res->mii.mii;
+    const cg__ilp_out *sat = sw->sat_ran[i] ? &sw->sat[i] : NULL;
+    res->tried[t].seconds += sw->psecs[i];
+    if (sat)
+        res->tried[t].conflicts += sat->conflicts;
+    if (sat && res->tried[t].outcome == CG_II_TIMEOUT &&
+        sat->refuted > res->tried[t].refuted)
+        res->tried[t].refuted = sat->refuted;
+    res->tried[t].capped |= sw->capped[i];
+    res->capped |= sw->capped[i];
+}
+
 /* The ILP at the IIs from the MII to below - 1 (or max_ii when the
  * heuristic mapped nothing), skipping those the bound proved; 1 when it
  * mapped one (res holds it, replacing the heuristic's), 0 when not, -1 on
  * an error.  *timed_out when some II timed out. */
 static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
-                      const cg_map_params *p, const sweep *sw,
+                      const cg_map_params *p, sweep *sw,
                       cg_map_result *res, bool *timed_out, cg_diags *d)
 {
     int last = sw->mapped_ii > 0 ? sw->mapped_ii - 1 : p->max_ii;
@@ -979,42 +1033,14 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         res->ii = ii;
         int i = ii - res->mii.mii;
         const cg__ilp_out *sat = sw->sat_ran[i] ? &sw->sat[i] : NULL;
-        if (sw->proven[i]) {
-            record(res, ii, CG_II_INFEASIBLE, sw->psecs[i], sat, false,
-                   CG_BY_BOUND);
-            if (p->dump_lp) { /* the model is still promised */
-                cg_mrrg *m = cg_mrrg_build(nl, ii, d);
-                rc = m ? dump_only(nl, g, m, p->dump_lp, d) : -1;
-                cg_mrrg_destroy(m);
-            }
-            continue;
-        }
         cg_map_params q;
-        /* the per-II cap ended the climb here before the loop's did */
-        bool own_cap = sw->capped[i] && !sw->loop_binds[i];
-        if (!per_ii(p, sw, ii, &q)) { /* the loop's time is up: left open */
-            sw->loop_binds[i] &= !own_cap;
-            record(res, ii, CG_II_TIMEOUT, sw->psecs[i], sat, true,
-                   CG_BY_NONE);
-            *timed_out = true;
+        if (skip_ii(nl, g, p, sw, ii, &q, res, timed_out, &rc, d))
             continue;
-        }
         int ntried = res->ntried;
         rc = map_at(nl, g, &q, ii, sw->partial[i], sat && sat->too_big,
                     res, d);
-        if (rc >= 0 && res->ntried > ntried) {
-            /* the climb's seconds and conflicts count too */
-            res->tried[ntried].seconds += sw->psecs[i];
-            if (sat)
-                res->tried[ntried].conflicts += sat->conflicts;
-            if (sat && res->tried[ntried].outcome == CG_II_TIMEOUT &&
-                sat->refuted > res->tried[ntried].refuted)
-                res->tried[ntried].refuted = sat->refuted;
-            /* a heuristic the wall clock stopped leaves the II open to a
-               faster machine, whatever the ILP said after it */
-            res->tried[ntried].capped |= sw->capped[i];
-            res->capped |= sw->capped[i];
-        }
+        if (rc >= 0 && res->ntried > ntried)
+            add_climb(sw, ii, res, ntried);
         if (rc == 0 && res->ntried &&
             res->tried[res->ntried - 1].outcome == CG_II_TIMEOUT)
             *timed_out = true;
@@ -1027,6 +1053,113 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         res->mrrg = hm;
     }
     return rc;
+}
+
+/* The heuristic and the annealer again at ii with large_retries fresh
+ * seeds, within q's cap from t0; 1 when one mapped (res holds it), 0
+ * when none did (*capped when the clock ended one), -1 on an error. */
+static int retry_at(const cg_netlist *nl, const cg_dfg *g,
+                    const cg_map_params *q, int ii, double t0,
+                    cg_map_result *res, bool *capped, cg_diags *d)
+{
+    for (int k = 1; k <= q->large_retries; k++) {
+        cg_map_params r = *q;
+        r.timeout_s = q->timeout_s - (cg_clock_now() - t0);
+        if (r.timeout_s <= 0) {
+            *capped = true;
+            return 0;
+        }
+        r.seed = q->seed + (unsigned)k * 1000003u;
+        r.sat_climb_share = 0; /* SAT ran at ii just before */
+        cg_mapping *partial = NULL;
+        cg__ilp_out sat;
+        bool sat_ran = false, cap = false;
+        int rc = heur_at(nl, g, &r, ii, res, &cap, &partial, &sat, &sat_ran,
+                         d);
+        cg_mapping_destroy(partial);
+        *capped |= cap;
+        if (rc < 0 || rc == 1)
+            return rc;
+    }
+    return 0;
+}
+
+static int by_ii(const void *a, const void *b)
+{
+    int x = ((const cg_map_try *)a)->ii, y = ((const cg_map_try *)b)->ii;
+    return (x > y) - (x < y);
+}
+
+/* Large DFGs in the auto search (large_retries > 0): the IIs below the
+ * one the climb mapped, from the top down, each with SAT (its
+ * large_conflicts) and then the heuristic and annealer with fresh seeds,
+ * within a fresh per-II cap.  One seed's annealer fails at an II where
+ * another's maps (dct8 at II 5 on the 8x8: one of four seeds), and a
+ * mapping is likeliest just below the climb's, so those IIs get the time
+ * first; an II mapped is kept and the search goes on below it.  1 when an
+ * II below the climb's mapped (res holds the lowest; the tries above it
+ * are dropped), 0 when none did, -1 on an error. */
+static int descend(const cg_netlist *nl, const cg_dfg *g,
+                   const cg_map_params *p, sweep *sw, cg_map_result *res,
+                   bool *timed_out, cg_diags *d)
+{
+    cg_mapping *best = res->mapping;
+    cg_mrrg *bm = res->mrrg;
+    int best_ii = sw->mapped_ii, rc = 0;
+    res->mapping = NULL;
+    res->mrrg = NULL;
+    for (int ii = sw->mapped_ii - 1; ii >= sw->lo && rc >= 0; ii--) {
+        int i = ii - res->mii.mii;
+        const cg__ilp_out *sat = sw->sat_ran[i] ? &sw->sat[i] : NULL;
+        cg_map_params q;
+        if (skip_ii(nl, g, p, sw, ii, &q, res, timed_out, &rc, d))
+            continue;
+        double t0 = cg_clock_now();
+        int t = res->ntried;
+        rc = map_at(nl, g, &q, ii, sw->partial[i], sat && sat->too_big,
+                    res, d);
+        bool capped = false;
+        if (rc == 0 && res->ntried > t &&
+            res->tried[t].outcome == CG_II_TIMEOUT) {
+            rc = retry_at(nl, g, &q, ii, t0, res, &capped, d);
+            res->tried[t].seconds = cg_clock_now() - t0;
+            if (rc == 1) {
+                res->tried[t].outcome = CG_II_MAPPED;
+                res->tried[t].by = CG_BY_HEURISTIC;
+                res->tried[t].capped = false;
+                res->tried[t].refuted = -1;
+            }
+            res->tried[t].capped |= capped;
+            res->capped |= capped;
+        }
+        if (rc >= 0 && res->ntried > t)
+            add_climb(sw, ii, res, t);
+        if (rc == 1) {
+            cg_mapping_destroy(best);
+            cg_mrrg_destroy(bm);
+            best = res->mapping;
+            bm = res->mrrg;
+            best_ii = ii;
+            res->mapping = NULL;
+            res->mrrg = NULL;
+            rc = 0;
+        } else if (rc == 0 && res->ntried > t &&
+                   res->tried[t].outcome == CG_II_TIMEOUT) {
+            *timed_out = true;
+        }
+    }
+    res->mapping = best;
+    res->mrrg = bm;
+    if (rc < 0)
+        return -1;
+    int k = 0; /* the tries at or below the II kept, in increasing II */
+    for (int t = 0; t < res->ntried; t++)
+        if (res->tried[t].ii <= best_ii)
+            res->tried[k++] = res->tried[t];
+    res->ntried = k;
+    qsort(res->tried, (size_t)k, sizeof res->tried[0], by_ii);
+    res->ii = best_ii;
+    return best_ii < sw->mapped_ii;
 }
 
 /* The heuristic alone (CG_SEARCH_HEURISTIC): each II below the one it
@@ -1091,6 +1224,7 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     if (cg_dfg_nnodes(g) > p->large_above) {
         top.heur_steps = p->large_steps;
         top.nego_moves = p->large_moves;
+        top.sat_conflicts = p->large_conflicts;
         if (!p->large_climb_sat)
             top.sat_climb_share = 0; /* no SAT in the climb */
     }
@@ -1122,6 +1256,9 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
         rc = heur_search(nl, g, p, res, &sw, d);
     if (rc == 0 && p->search == CG_SEARCH_HEURISTIC)
         heur_only(p, &sw, res, &timed_out);
+    else if (rc == 0 && sw.mapped_ii > sw.lo && p->search == CG_SEARCH_AUTO &&
+             cg_dfg_nnodes(g) > p->large_above && p->large_retries > 0)
+        rc = descend(nl, g, p, &sw, res, &timed_out, d);
     else if (rc == 0 && sw.mapped_ii != sw.lo)
         rc = ilp_search(nl, g, p, &sw, res, &timed_out, d);
     if (rc == 0 && sw.mapped_ii > 0) {

@@ -319,6 +319,13 @@ typedef struct cg_map_params {
     long large_steps;     /* heur_steps above large_above (>= 0) */
     long large_moves;     /* nego_moves above large_above (>= 0) */
     bool large_climb_sat; /* SAT in the climb above large_above too */
+    long large_conflicts; /* sat_conflicts above large_above (>= 0; 0 =
+                             none): a conflict there costs milliseconds */
+    int large_retries;    /* above large_above, in auto: below the II the
+                             climb mapped, from the top down, the
+                             heuristic and annealer again at each II with
+                             this many fresh seeds (>= 0; 0: the IIs below
+                             are searched bottom up, as for small DFGs) */
     int ilp_nodes;        /* work limit per ILP model: branch-and-bound
                              nodes (the restricted models and the repair's
                              rounds get a share, below) */
@@ -419,29 +426,32 @@ typedef enum cg_map_prover { CG_BY_NONE, CG_BY_HEURISTIC, CG_BY_BOUND,
 /* "-", "heuristic", "bound", "lp", "ilp", "sat". */
 const char *cg_map_prover_name(cg_map_prover b);
 
+/* The outcome of one II the search tried. */
+typedef struct cg_map_try {
+    int ii;
+    cg_ii_outcome outcome;
+    double seconds;
+    int rows, cols, nonzeros; /* the ILP's size */
+    bool capped;              /* a wall-clock cap, not a work limit,
+                                 ended this II's search */
+    bool loop_capped;         /* capped, and the cap was what the
+                                 loop's time_limit_s left, not the
+                                 II's timeout_s */
+    cg_map_prover by;         /* what mapped or refuted it */
+    int horizon;              /* refuted by SAT: the schedule slack
+                                 the refutation covers (-1 = any) */
+    long conflicts;           /* SAT conflicts spent on it */
+    int refuted;              /* undecided: the SAT mapper refuted
+                                 every schedule up to this slack
+                                 before its limits (-1 = none) */
+} cg_map_try;
+
 typedef struct cg_map_result {
     cg_map_status status;
     cg_mii mii;
     int ii;                     /* mapped II, or last II tried */
     int ntried;
-    struct {
-        int ii;
-        cg_ii_outcome outcome;
-        double seconds;
-        int rows, cols, nonzeros; /* the ILP's size */
-        bool capped;              /* a wall-clock cap, not a work limit,
-                                     ended this II's search */
-        bool loop_capped;         /* capped, and the cap was what the
-                                     loop's time_limit_s left, not the
-                                     II's timeout_s */
-        cg_map_prover by;         /* what mapped or refuted it */
-        int horizon;              /* refuted by SAT: the schedule slack
-                                     the refutation covers (-1 = any) */
-        long conflicts;           /* SAT conflicts spent on it */
-        int refuted;              /* undecided: the SAT mapper refuted
-                                     every schedule up to this slack
-                                     before its limits (-1 = none) */
-    } tried[CG_MAP_MAX_II];
+    cg_map_try tried[CG_MAP_MAX_II]; /* in increasing II */
     double seconds;             /* total */
     bool capped;                /* some II was capped, or the loop's time
                                    limit left IIs untried */

@@ -7,7 +7,8 @@
  * before the search (every II open, capped) or during the climb (the
  * climb's seconds and caps kept); the policy fields: their
  * defaults, their errors, partial tries feeding the repair, the clustering
- * threshold, the large DFGs' budgets; the status names. */
+ * threshold, the large DFGs' budgets and their search below the climb's
+ * II; the status names. */
 #include "ilp_test_util.h"
 
 #include <math.h>
@@ -487,6 +488,55 @@ static void test_large_budgets(void **state)
     cg_diags_destroy(d);
 }
 
+/* Below the II the climb mapped, a large DFG's IIs are searched from the
+ * top down, each with large_retries more runs of the heuristic and the
+ * annealer on fresh seeds.  The 12-add chain on the 4x4, counted large,
+ * with one attempt's steps, no moves, and neither SAT (its model "too
+ * large") nor the ILP (one node, one simplex iteration) able to help:
+ * with seed 2 the climb fails at II 1 and maps II 2; without retries II 1
+ * stays open; one retry maps it, and the row keeps the tries up to II 1
+ * alone.  The SAT share of the large DFGs' conflicts is large_conflicts,
+ * which --conflicts also sets. */
+static void test_large_descent(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = add_chain(12);
+    cg_diags *d = cg_diags_create();
+    cg_map_params p = params(20, 3);
+    assert_int_equal(p.large_conflicts, 1000);
+    assert_int_equal(p.large_retries, 1);
+    p.large_above = 4;
+    p.large_steps = 14;
+    p.large_moves = 0;
+    p.sat_max_literals = 1;
+    p.ilp_nodes = 1;
+    p.lp_iters = 1;
+    p.partial_tries = 0;
+    p.restricted_above = 1000;
+    p.seed = 2;
+    for (int retries = 0; retries <= 1; retries++) {
+        p.large_retries = retries;
+        cg_map_result r;
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        assert_int_equal(r.status, CG_MAP_MAPPED);
+        assert_int_equal(r.ii, retries ? 1 : 2);
+        assert_int_equal(r.ntried, retries ? 1 : 2);
+        assert_int_equal(r.tried[0].ii, 1);
+        assert_int_equal(r.tried[0].outcome,
+                         retries ? CG_II_MAPPED : CG_II_TIMEOUT);
+        assert_int_equal(r.tried[0].by,
+                         retries ? CG_BY_HEURISTIC : CG_BY_NONE);
+        assert_false(r.tried[0].capped);
+        assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+        cg_map_result_free(&r);
+    }
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 /* The annealer's weights and schedule are parameters with the values
  * nego.c was tuned with; a weight out of range, or a temperature that
  * does not fall, is an error naming it, and cg_map maps nothing. */
@@ -561,14 +611,18 @@ static void test_policy_params(void **state)
     p.large_steps = -6;
     p.large_moves = -7;
     p.large_above = -8;
+    p.large_conflicts = -9;
+    p.large_retries = -10;
     assert_int_equal(cg_map_params_check(&p, "k.c", d), -1);
-    assert_int_equal(cg_diags_errors(d), 11);
+    assert_int_equal(cg_diags_errors(d), 13);
     static const char *const want[] = {
         "cg_map_params.partial_tries is -1; it must be 0 or more",
         "cg_map_params.nego_moves is -5; it must be 0 or more",
         "cg_map_params.large_steps is -6; it must be 0 or more",
         "cg_map_params.large_moves is -7; it must be 0 or more",
+        "cg_map_params.large_conflicts is -9; it must be 0 or more",
         "cg_map_params.large_above is -8; it must be 0 or more",
+        "cg_map_params.large_retries is -10; it must be 0 or more",
         "cg_map_params.repair_node_share is 0; it must be a share above 0 "
         "and at most 1",
         "cg_map_params.repair_time_share is 1.5; it must be a share above 0 "
@@ -579,7 +633,7 @@ static void test_policy_params(void **state)
         "cg_map_params.cluster_step_share is 2; it must be a share above 0 "
         "and at most 1",
         "cg_map_params.restricted_above is -1; it must be 0 or more"};
-    for (int i = 0; i < 11; i++) {
+    for (int i = 0; i < 13; i++) {
         assert_string_equal(cg_diags_get(d, i)->file, "k.c");
         assert_string_equal(cg_diags_get(d, i)->msg, want[i]);
     }
@@ -771,10 +825,11 @@ int main(void)
         cmocka_unit_test(test_top_ii_follows_mii),
         cmocka_unit_test(test_min_ii),
         cmocka_unit_test(test_search_choice),
-        cmocka_unit_test(test_time_limit_leaves_open),
+                cmocka_unit_test(test_time_limit_leaves_open),
         cmocka_unit_test(test_time_limit_keeps_climb),
         cmocka_unit_test(test_cluster_steps),
         cmocka_unit_test(test_large_budgets),
+        cmocka_unit_test(test_large_descent),
         cmocka_unit_test(test_policy_params),
         cmocka_unit_test(test_anneal_params),
         cmocka_unit_test(test_partial_tries),
