@@ -66,7 +66,8 @@ static int area_parse(int argc, char **argv, area_opts *o)
         case 'J': o->json = optarg; break;
         case 'c': o->cache = optarg; break;
         case 'x':
-            if (cg_cli_whole("cgramap area", "--contexts", optarg, 1, 64, &x))
+            if (cg_cli_whole("cgramap area", "--contexts", optarg, 1,
+                             CG_RTL_MAX_CONTEXTS, &x))
                 return 2;
             o->rp.contexts = (int)x;
             break;

@@ -50,7 +50,8 @@ static int rtl_number(rtl_opts *o, int c, const char *v)
 {
     static const char *const name[] = {"--contexts", "--iters", "--seed",
                                        "--mem-size"};
-    static const double hi[] = {64, 1e7, 9007199254740991.0, 1 << 30};
+    static const double hi[] = {CG_RTL_MAX_CONTEXTS, 1e7, 9007199254740991.0,
+                                1 << 30};
     double x;
     if (cg_cli_whole("cgramap rtl", name[c - OPT_CONTEXTS], v, 1,
                      hi[c - OPT_CONTEXTS], &x))

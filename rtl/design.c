@@ -9,6 +9,9 @@
 
 #include "rtl_internal.h"
 
+_Static_assert(CG_RTL_MAX_CONTEXTS == CG_MAP_MAX_II,
+               "a design holds a context for every II the mapper tries");
+
 void cg_rtl_params_init(cg_rtl_params *p)
 {
     p->contexts = 16;
@@ -186,12 +189,14 @@ static char *inst_name(int prim, const char *name)
 static int check(const cg_netlist *nl, const cg_rtl_params *p, cg_diags *d)
 {
     int bad = 0;
-    if (p->contexts < 1 || p->contexts > 64 || p->stage_bits < 1 ||
-        p->stage_bits > 16 || p->dist_bits < 1 || p->dist_bits > 8) {
+    if (p->contexts < 1 || p->contexts > CG_RTL_MAX_CONTEXTS ||
+        p->stage_bits < 1 || p->stage_bits > 16 || p->dist_bits < 1 ||
+        p->dist_bits > 8) {
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
-                     "RTL parameters out of range: contexts %d (1..64), "
+                     "RTL parameters out of range: contexts %d (1..%d), "
                      "stage bits %d (1..16), distance bits %d (1..8)",
-                     p->contexts, p->stage_bits, p->dist_bits);
+                     p->contexts, CG_RTL_MAX_CONTEXTS, p->stage_bits,
+                     p->dist_bits);
         bad++;
     }
     for (int i = 0; i < cg_netlist_nprims(nl); i++) {

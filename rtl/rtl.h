@@ -40,10 +40,15 @@
 extern "C" {
 #endif
 
+/* The most configuration contexts a design holds: the mapper's highest
+ * II (CG_MAP_MAX_II).  A plain number so that the CLI may use it. */
+#define CG_RTL_MAX_CONTEXTS 64
+
 /* Generation policy.  Fill with cg_rtl_params_init. */
 typedef struct cg_rtl_params {
     int contexts;    /* configuration contexts per primitive: the largest
-                        II the array runs (1..64, default 16) */
+                        II the array runs (1..CG_RTL_MAX_CONTEXTS,
+                        default 16) */
     int stage_bits;  /* bits of a unit's stage field: a schedule may span
                         at most 2^stage_bits - 1 waves (1..16, default 8) */
     int dist_bits;   /* bits of an operand's loop-carried distance field
