@@ -131,7 +131,7 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
     case 't': o->templates = optarg; return 0;
     case 'T':
         if (cg_cli_seconds("cgramap", "--timeout", optarg, &x)) return 2;
-        o->map.timeout_s = x;
+        o->map.timeout_s = o->map.large_timeout_s = x; /* every size */
         return 0;
     case 'I':
         return bench_int("--max-ii", optarg, CG_MAP_MAX_II, &o->map.max_ii)

@@ -130,7 +130,7 @@ static json_t *record(const char *bench, const char *file, const cg_dfg *g,
                       const cg_netlist *nl, const cg_cli_opts *o,
                       bool checked, const char *verified, cg_diags *d)
 {
-    json_t *cols = cg_cli_map_cols(r, nl, o->map.timeout_s);
+    json_t *cols = cg_cli_map_cols(r, nl, r->timeout_s);
     if (!cols) /* the row's messages say why its columns are missing */
         cg_diags_add(d, CG_SEV_ERROR, file, 0, "loop '%s': out of memory "
                      "writing the mapping columns", cg_dfg_name(g));

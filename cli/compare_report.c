@@ -249,6 +249,9 @@ static int page_writer(void *arg, FILE *f)
                 m->large_steps, m->large_moves, m->large_above);
     fprintf(f, " and %d branch-and-bound nodes per ILP model, at most %g s "
             "per II", m->ilp_nodes, m->timeout_s);
+    if (m->large_timeout_s != m->timeout_s)
+        fprintf(f, " (%g s for DFGs of more than %d nodes)",
+                m->large_timeout_s, m->large_above);
     if (m->time_limit_s > 0)
         fprintf(f, " and %g s per loop", m->time_limit_s);
     if (m->max_ii > 0)

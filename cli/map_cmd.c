@@ -75,7 +75,7 @@ static int map_parse(int argc, char **argv, map_opts *o)
         case 'T':
             if (cg_cli_seconds("cgramap map", "--timeout", optarg, &x))
                 return 2;
-            o->p.timeout_s = x;
+            o->p.timeout_s = o->p.large_timeout_s = x; /* every size */
             break;
         case 'I':
             if (cg_cli_whole("cgramap map", "--max-ii", optarg, 1,
@@ -155,7 +155,7 @@ static int map_one(const map_opts *o, const cg_netlist *nl, const cg_dfg *g,
     if (cg_map(nl, g, &o->p, &res, d) != 0) return 1;
     int ok = res.status == CG_MAP_MAPPED &&
              cg_map_check(nl, res.mrrg, g, res.mapping, d) == 0;
-    json_t *rec = cg_cli_map_cols(&res, nl, o->p.timeout_s);
+    json_t *rec = cg_cli_map_cols(&res, nl, res.timeout_s);
     if (!rec || json_object_set_new(rec, "nodes",
                                     json_integer(cg_dfg_nnodes(g))) != 0) {
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "loop '%s': out of "

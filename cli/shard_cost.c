@@ -30,10 +30,11 @@ static cg_cli_probe probe(const cg_dfg *g, const cg_netlist *nl, int *mii)
     p.heur_steps = p.large_steps = CG_CLI_PROBE_STEPS; /* every size */
     p.nego_moves = p.large_moves = 0; /* no annealer */
     p.partial_tries = 0; /* no partial mapping kept for a repair */
-    p.timeout_s = 1e9;   /* no wall-clock cap: the steps end the probe on
-                            every machine, however loaded (a cap could
-                            turn "mapped" into "open" on a slow one, and
-                            the shards' plans would differ) */
+    p.timeout_s = p.large_timeout_s = 1e9; /* no wall-clock cap: the
+                            steps end the probe on every machine, however
+                            loaded (a cap could turn "mapped" into "open"
+                            on a slow one, and the shards' plans would
+                            differ) */
     p.max_ii = m.mii;    /* the MII alone (from a lower one when the
                             immediates lower it: the first II decides) */
     cg_map_result r;

@@ -64,7 +64,8 @@ static json_t *sym_specs(const cg_cli_syms *s)
 
 static void effort_flags(json_t *f, const cg_map_params *m)
 {
-    put_real(f, "--timeout", m->timeout_s);
+    if (m->timeout_s == m->large_timeout_s)
+        put_real(f, "--timeout", m->timeout_s);
     if (m->time_limit_s > 0)
         put_real(f, "--time-limit", m->time_limit_s);
     if (m->min_ii > 0)

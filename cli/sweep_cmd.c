@@ -130,14 +130,17 @@ static int split_args(int argc, char **argv, sweep_opts *s, char **rest,
 
 /* ---- the limits of a task ------------------------------------------------ */
 
-/* Seconds one loop may take at most: its IIs' wall-clock caps (or the
- * loop's cap), then its reference run. */
+/* Seconds one loop may take at most: its IIs' wall-clock caps (the
+ * larger one, of small or large DFGs: a loop's size is not known here;
+ * or the loop's cap), then its reference run. */
 static double loop_bound_s(const cg_cli_opts *o)
 {
     const cg_map_params *m = &o->map;
     int top = m->max_ii > 0 ? m->max_ii : CG_MAP_MAX_II; /* 0: MII-led */
     int iis = top - (m->min_ii > 0 ? m->min_ii : 1) + 1;
-    double map = m->timeout_s * iis;
+    double cap = m->timeout_s > m->large_timeout_s ? m->timeout_s
+                                                   : m->large_timeout_s;
+    double map = cap * iis;
     if (m->time_limit_s > 0 && m->time_limit_s < map)
         map = m->time_limit_s;
     return map + o->run_limit_s;

@@ -97,11 +97,10 @@ static bool good_dfg(const cg_dfg *g, cg_diags *d)
 }
 
 /* What the mapping is known and seen to be: proof, usage, checked. */
-static void judge(const cg_netlist *nl, const cg_flow_params *p,
-                  cg_flow_result *out, cg_diags *d)
+static void judge(const cg_netlist *nl, cg_flow_result *out, cg_diags *d)
 {
     cg_map_result *r = &out->map;
-    cg_flow_proof_of(r, p->map.timeout_s, &out->proof);
+    cg_flow_proof_of(r, r->timeout_s, &out->proof);
     bool mapped = r->status == CG_MAP_MAPPED;
     out->used = mapped && cg_flow_usage_of(r, nl, &out->usage) == 0;
     out->checked = mapped &&
@@ -132,7 +131,7 @@ int cg_flow_loop(const cg_netlist *nl, const cg_dfg *g, cg_extract_prog *x,
     if (out->tiling.td)
         out->mapped = cg_tile_dfg_graph(out->tiling.td);
     int rc = cg_map(nl, out->mapped, &p->map, &out->map, d);
-    judge(nl, p, out, d);
+    judge(nl, out, d);
     if (!out->checked)
         return rc;
     cg_flow_verify(p, nl, g, x, &out->tiling, &out->map,

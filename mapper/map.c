@@ -116,6 +116,7 @@ void cg_map_params_init(cg_map_params *p)
     p->large_steps = 300;
     p->large_moves = 400000;
     p->large_conflicts = 1000;
+    p->large_timeout_s = 300;
     p->large_retries = 1;
     p->ilp_nodes = 5000;
     p->lp_iters = 100000;
@@ -1225,6 +1226,7 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
         top.heur_steps = p->large_steps;
         top.nego_moves = p->large_moves;
         top.sat_conflicts = p->large_conflicts;
+        top.timeout_s = p->large_timeout_s;
         if (!p->large_climb_sat)
             top.sat_climb_share = 0; /* no SAT in the climb */
     }

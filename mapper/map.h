@@ -319,6 +319,8 @@ typedef struct cg_map_params {
     long large_steps;     /* heur_steps above large_above (>= 0) */
     long large_moves;     /* nego_moves above large_above (>= 0) */
     bool large_climb_sat; /* SAT in the climb above large_above too */
+    double large_timeout_s; /* timeout_s above large_above: the large
+                             budgets' wall-clock cap per II */
     long large_conflicts; /* sat_conflicts above large_above (>= 0; 0 =
                              none): a conflict there costs milliseconds */
     int large_retries;    /* above large_above, in auto: below the II the

@@ -441,8 +441,8 @@ static void test_cluster_steps(void **state)
     cg_diags_destroy(d);
 }
 
-/* A DFG of more than large_above nodes takes large_steps and large_moves
- * instead of heur_steps and nego_moves.  The 12-add chain (14 nodes) at
+/* A DFG of more than large_above nodes takes large_steps, large_moves and
+ * large_timeout_s instead of heur_steps, nego_moves and timeout_s.  The 12-add chain (14 nodes) at
  * II 1 on the 4x4, by the heuristic and the annealer alone: one step and
  * no moves map nothing; counted large, it gets the large defaults and
  * maps; and with the large budgets starved, the small ones no longer
@@ -456,6 +456,7 @@ static void test_large_budgets(void **state)
     assert_int_equal(p.large_above, 48);
     assert_int_equal(p.large_steps, 300);
     assert_int_equal(p.large_moves, 400000);
+    assert_true(p.large_timeout_s == 300);
     p.search = CG_SEARCH_HEURISTIC;
     p.heur_steps = 1;
     p.nego_moves = 0;
@@ -476,6 +477,8 @@ static void test_large_budgets(void **state)
         cg_map_result r;
         assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
         assert_int_equal(r.status, cases[i].want);
+        /* the cap per II it ran under: large_timeout_s when counted large */
+        assert_true(r.timeout_s == (cases[i].above < 14 ? 300 : 20));
         assert_int_equal(r.ntried, 1);
         assert_false(r.tried[0].capped);
         if (r.status == CG_MAP_MAPPED)
