@@ -36,6 +36,10 @@
  * whether it is proven optimal; each II tried records what decided it
  * (cg_map_prover).  When the climb maps nothing up to max_ii, the ILP
  * tries every II it may take as above.
+ * A DFG of more than large_above nodes gets the large budgets (steps,
+ * moves, conflicts, the cap per II) and, where the climb mapped, its
+ * lower IIs are searched from the top down: SAT, then the heuristic and
+ * annealer again with large_retries fresh seeds (descend).
  * A restricted model that is infeasible or times out proves nothing; the
  * II's outcome is that of the first mapped model, else of the full one.
  * Every mapping is checked by cg_map_check before it is returned; a mapping
@@ -1116,12 +1120,13 @@ static int descend(const cg_netlist *nl, const cg_dfg *g,
         if (skip_ii(nl, g, p, sw, ii, &q, res, timed_out, &rc, d))
             continue;
         double t0 = cg_clock_now();
-        int t = res->ntried;
+        int t = res->ntried; /* map_at records one try unless it fails */
         rc = map_at(nl, g, &q, ii, sw->partial[i], sat && sat->too_big,
                     res, d);
+        if (rc < 0)
+            break;
         bool capped = false;
-        if (rc == 0 && res->ntried > t &&
-            res->tried[t].outcome == CG_II_TIMEOUT) {
+        if (rc == 0 && res->tried[t].outcome == CG_II_TIMEOUT) {
             rc = retry_at(nl, g, &q, ii, t0, res, &capped, d);
             res->tried[t].seconds = cg_clock_now() - t0;
             if (rc == 1) {
@@ -1133,7 +1138,7 @@ static int descend(const cg_netlist *nl, const cg_dfg *g,
             res->tried[t].capped |= capped;
             res->capped |= capped;
         }
-        if (rc >= 0 && res->ntried > t)
+        if (rc >= 0)
             add_climb(sw, ii, res, t);
         if (rc == 1) {
             cg_mapping_destroy(best);
@@ -1144,8 +1149,7 @@ static int descend(const cg_netlist *nl, const cg_dfg *g,
             res->mapping = NULL;
             res->mrrg = NULL;
             rc = 0;
-        } else if (rc == 0 && res->ntried > t &&
-                   res->tried[t].outcome == CG_II_TIMEOUT) {
+        } else if (rc == 0 && res->tried[t].outcome == CG_II_TIMEOUT) {
             *timed_out = true;
         }
     }
@@ -1222,7 +1226,8 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
         return -1;
     cg_map_params top = *p;
     top.max_ii = cg_map_top_ii(p, res->mii.mii);
-    if (cg_dfg_nnodes(g) > p->large_above) {
+    bool large = cg_dfg_nnodes(g) > p->large_above;
+    if (large) {
         top.heur_steps = p->large_steps;
         top.nego_moves = p->large_moves;
         top.sat_conflicts = p->large_conflicts;
@@ -1259,7 +1264,7 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     if (rc == 0 && p->search == CG_SEARCH_HEURISTIC)
         heur_only(p, &sw, res, &timed_out);
     else if (rc == 0 && sw.mapped_ii > sw.lo && p->search == CG_SEARCH_AUTO &&
-             cg_dfg_nnodes(g) > p->large_above && p->large_retries > 0)
+             large && p->large_retries > 0)
         rc = descend(nl, g, p, &sw, res, &timed_out, d);
     else if (rc == 0 && sw.mapped_ii != sw.lo)
         rc = ilp_search(nl, g, p, &sw, res, &timed_out, d);
