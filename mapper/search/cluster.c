@@ -12,8 +12,10 @@
  *   2. Clusters.  At most params.threshold nodes: one cluster.  Above, METIS
  *      k-way (minimum edge cut, sizes balanced within metis_ufactor) splits
  *      the undirected DFG (an edge's weight = the DFG edges between its two
- *      nodes) into nclusters parts.  Clusters are renumbered in the order of
- *      their lowest node id and empty parts dropped.
+ *      nodes) into nclusters parts.  Each const then joins its (first)
+ *      consumer's part: a ConstUnit feeds its own PE.  Clusters are
+ *      renumbered in the order of their lowest node id and empty parts
+ *      dropped.
  *   3. Regions.  The grid is cut into tr x tc tiles, about one per cluster
  *      and as square as possible, rows (and columns) split into bands that
  *      hold about equal numbers of units.  A region is a rectangle of 1 or
@@ -320,6 +322,21 @@ static int renumber(cl *c, const idx_t *raw, int nraw)
     return 0;
 }
 
+/* Each const joins its first consumer's cluster.  A ConstUnit feeds its
+ * own PE, so a const must sit where its consumer sits; METIS, balancing
+ * the parts, may cut the one edge of a const, and the two regions then
+ * need not share a PE (gemm_block at II 12: every attempt of the
+ * heuristic failed on such a const). */
+static void follow_consumers(const cl *c, idx_t *raw)
+{
+    /* backwards: the first edge out of a const writes last */
+    for (int e = cg_dfg_nedges(c->g) - 1; e >= 0; e--) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(c->g, e);
+        if (cg_dfg_get_node(c->g, ed->src)->op == CG_OP_CONST)
+            raw[ed->src] = raw[ed->dst];
+    }
+}
+
 static int wanted_clusters(const cl *c)
 {
     if (c->n <= c->p->threshold)
@@ -354,8 +371,10 @@ static int run_metis(cl *c, int want)
             rc = -1;
         }
     }
-    if (rc == 0)
+    if (rc == 0) {
+        follow_consumers(c, raw);
         rc = renumber(c, raw, want);
+    }
     free(raw);
     free(xadj);
     free(adj);

@@ -3,9 +3,9 @@
  * of clusters placed along adjacent tiles, tiles cut into bands of equal
  * unit counts, capacity per op class (and the two-tile region it forces),
  * a small DFG as one cluster on the whole array, an II too small for the
- * array, the primitives allowed per node, two runs giving the same result,
- * the node limit and time cap, a DFG without edges, and the errors on bad
- * input. */
+ * array, the primitives allowed per node, consts in their consumers'
+ * clusters, two runs giving the same result, the node limit and time cap,
+ * a DFG without edges, and the errors on bad input. */
 #include "../map_fixture.h"
 
 #include "mapper/search/cluster_internal.h"
@@ -379,6 +379,44 @@ static void test_allowed(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* Every const is in its consumer's cluster: a ConstUnit feeds its own PE
+ * only.  METIS, balancing the parts, put some consts of this DFG (100
+ * muls, each by a const of its own and fed by one of the three muls
+ * before it) into other clusters than their muls, whose regions need not
+ * share a PE (gemm_block at II 12 failed every attempt on such a const). */
+static void test_consts_follow(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(8, 8);
+    cg_dfg *g = cg_dfg_create("consts");
+    uint32_t seed = 11;
+    int prev = dfg_node(g, CG_OP_INPUT, NULL);
+    for (int j = 0; j < 100; j++) {
+        seed = seed * 1664525u + 1013904223u;
+        int c = dfg_node(g, CG_OP_CONST, NULL);
+        int m = dfg_node(g, CG_OP_MUL, NULL);
+        int back = (int)((seed >> 16) % 3);
+        cg_dfg_add_edge(g, prev - 2 * back > 0 ? prev - 2 * back : prev, m,
+                        0, 0, -1);
+        cg_dfg_add_edge(g, c, m, 1, 0, -1);
+        prev = m;
+    }
+    cg__cluster_out out;
+    place_k(nl, g, 4, 9, &out);
+    int consts = 0;
+    for (int e = 0; e < cg_dfg_nedges(g); e++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        if (cg_dfg_get_node(g, ed->src)->op != CG_OP_CONST)
+            continue;
+        consts++;
+        assert_int_equal(out.cluster[ed->src], out.cluster[ed->dst]);
+    }
+    assert_int_equal(consts, 100);
+    cg__cluster_out_free(&out);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* A pseudo-random DAG of n nodes: inputs, adds and loads, each add fed by
  * two earlier nodes mostly close to it (a long loop body's locality). */
 static cg_dfg *random_dfg(int n, uint32_t seed)
@@ -615,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_coarsen),
         cmocka_unit_test(test_small),
         cmocka_unit_test(test_allowed),
+        cmocka_unit_test(test_consts_follow),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_time_cap),
         cmocka_unit_test(test_edgeless),
