@@ -99,6 +99,8 @@ typedef struct rnode {
     int id;             /* in the graph, -1 when none */
     int width;          /* K_CONV: its width; SEXT: the width it extends */
     int twin;           /* the other <Node> of its idx, -1 none (twins) */
+    bool init_livein;   /* R_PHI: init is a live-in made here (livein_phi),
+                           and the loop-start flag predicates it */
 } rnode;
 
 typedef struct redge {
@@ -682,6 +684,39 @@ static bool cmerge_parts(nus *u, int c, int *pred, int *val, int *vdist)
     return true;
 }
 
+/* SELECT s under the loop-start flag with one CMERGE, which passes the
+ * value of the iteration before (edge m): a loop phi of an older
+ * generator whose value before the first iteration the file does not
+ * state.  Read with a live-in, n<idx>_init, as that value: a mapping that
+ * works for any value works for the one the loop starts with, and the
+ * verification gives it a seeded value.  Warned, since the file may mean
+ * a particular one (Morpher's machine may start from 0). */
+static void livein_phi(nus *u, int s, redge m)
+{
+    int pr, val, vd;
+    if (!cmerge_parts(u, m.src, &pr, &val, &vd))
+        return;
+    char name[48], a[64], b[64];
+    snprintf(name, sizeof name, "n%lld_init", u->v[s].idx);
+    int k = new_rnode(u, u->v[s].idx, u->v[s].line, K_OLOAD);
+    if (k < 0)
+        return;
+    u->v[k].op = cg__fop_find(nus_ops, "OLOAD");
+    u->v[k].base = (char *)xmlStrdup((const xmlChar *)name);
+    rnode *x = &u->v[s]; /* after new_rnode: u->v may have moved */
+    x->role = R_PHI;
+    x->init_livein = true;
+    x->latch = val, x->dist = m.next + vd, x->init = k;
+    cg_diags_add(u->f.d, CG_SEV_WARNING, u->f.file, x->line,
+                 "%s: its predicate is the loop-start flag and its one "
+                 "CMERGE, %s, passes the value of the iteration before: a "
+                 "loop phi (of an older generator) whose value before the "
+                 "first iteration the file does not state; read as a "
+                 "live-in, '%s' (a mapping for any value maps it for the "
+                 "one the loop starts with)", desc(u, s, a, sizeof a),
+                 desc(u, m.src, b, sizeof b), name);
+}
+
 /* A SELECT fed by CMERGEs: a loop phi (one CMERGE passes the initial value
  * when the loop-start flag holds, the other the next value from the
  * iteration before) or an if-conversion (both of this iteration, under one
@@ -715,14 +750,7 @@ static void select_role(nus *u, int s)
     int nd1, d1 = k == 1 ? data_in(u, u->e[in[0]].src, &nd1) : -1;
     if (k == 1 && other == 1 && fp >= 0 &&
         u->e[in[0]].next + (d1 >= 0 ? u->e[d1].next : 0) > 0) {
-        cg__fdfg_error(&u->f, u->v[s].line, "%s: its predicate is %s, the "
-                       "loop-start flag, and its one CMERGE, %s, passes the "
-                       "value of the iteration before: a loop phi (of an "
-                       "older generator) whose initial value the file does "
-                       "not state (no CMERGE passes one when the loop "
-                       "starts); not read", a,
-                       desc(u, u->start, b, sizeof b),
-                       desc(u, u->e[in[0]].src, c, sizeof c));
+        livein_phi(u, s, u->e[in[0]]);
         return;
     }
     if (k != 2 || other) {
@@ -823,7 +851,7 @@ static void check_edges(nus *u)
         desc(u, e->dst, b, sizeof b);
         if (s->kind == K_START && !(e->type == T_P && !e->npb &&
                                     (d->kind == K_START_ST ||
-                                     d->kind == K_CMERGE)))
+                                     d->kind == K_CMERGE || d->init_livein)))
             cg__fdfg_error(&u->f, e->line, "%s, the loop-start flag, feeds "
                            "%s%s: read only as the predicate (NPB=\"0\") of "
                            "a CMERGE passing a loop phi's initial value and "
@@ -868,7 +896,8 @@ static void check_edges(nus *u)
                            b, a,
                            e->npb ? "false" : "true");
         else if (e->type == T_P && d->kind == K_OP &&
-                 !(d->op->op == CG_OP_SELECT && d->role == R_PLAIN))
+                 !(d->op->op == CG_OP_SELECT && d->role == R_PLAIN) &&
+                 !(s->kind == K_START && d->init_livein))
             cg__fdfg_error(&u->f, e->line, "a predicate edge (type=\"P\") "
                            "from %s into %s: Morpher's partial predication "
                            "runs the op only when the predicate holds; "
@@ -1258,6 +1287,8 @@ static void emit(nus *u)
         else if (x->kind == K_CONV) /* n30_trunc16 */
             snprintf(name, sizeof name, "n%lld_%s%d", x->idx, x->op->name,
                      x->width);
+        else if (x->kind == K_OLOAD && ord[j] >= u->nfile) /* n0_init */
+            snprintf(name, sizeof name, "%s", x->base);
         else if (x->kind >= K_IMM)
             snprintf(name, sizeof name, "n%lld_%s", x->idx,
                      x->kind == K_IMM ? "const" : "sum");
