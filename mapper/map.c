@@ -120,6 +120,7 @@ void cg_map_params_init(cg_map_params *p)
     p->large_steps = 300;
     p->large_moves = 400000;
     p->large_conflicts = 1000;
+    p->large_sat_literals = 500000;
     p->large_timeout_s = 300;
     p->large_retries = 1;
     p->ilp_nodes = 5000;
@@ -310,7 +311,8 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
     } works[] = {{"nego_moves", p->nego_moves},
                  {"large_steps", p->large_steps},
                  {"large_moves", p->large_moves},
-                 {"large_conflicts", p->large_conflicts}};
+                 {"large_conflicts", p->large_conflicts},
+                 {"large_sat_literals", p->large_sat_literals}};
     for (size_t i = 0; i < sizeof works / sizeof *works; i++)
         if (works[i].v < 0) {
             cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is "
@@ -428,9 +430,17 @@ static int try_repair(const cg_netlist *nl, const cg_dfg *g,
 static int dump_only(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
                      const char *base, cg_diags *d);
 
+/* Does g get the large DFGs' budgets (large_above)? */
+static bool is_large(const cg_map_params *p, const cg_dfg *g)
+{
+    return cg_dfg_nnodes(g) > p->large_above;
+}
+
 /* The SAT mapper at m's II within what is left before deadline (its
- * conflicts are the work limit); its outcome into *out.  0, or -1 on an
- * error. */
+ * conflicts are the work limit: above large_above, large_conflicts
+ * unless the model has at most large_sat_literals routing literals); its
+ * outcome into *out.  0, or -1 on an error. */
+
 static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
                    const cg_map_params *p, long conflicts, bool climb,
                    double deadline, cg__ilp_out *out, cg_diags *d)
@@ -447,7 +457,17 @@ static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
     cg__sat_opts so = {p->sat_horizon,      conflicts,
                        left > 0 ? left : 0.001, p->sat_max_literals,
                        cnf,                 climb ? 0 : p->sat_wide_horizon,
-                       p->sat_wide_share,   p->sat_probe_share};
+                       p->sat_wide_share,   p->sat_probe_share,
+                       false,               0,
+                       0};
+    if (is_large(p, g)) { /* large_conflicts, unless the model is small */
+        so.big = true;
+        so.big_literals = p->large_sat_literals;
+        so.big_conflicts = !climb || p->large_conflicts <= 0
+                           ? p->large_conflicts
+                           : (long)ceil(p->large_conflicts *
+                                        p->sat_climb_share);
+    }
     cg__sat_out sout;
     int rc = cg__sat_solve(m, nl, g, &so, &sout, d);
     free(cnf);
@@ -1226,11 +1246,10 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
         return -1;
     cg_map_params top = *p;
     top.max_ii = cg_map_top_ii(p, res->mii.mii);
-    bool large = cg_dfg_nnodes(g) > p->large_above;
-    if (large) {
+    bool large = is_large(p, g);
+    if (large) { /* large_conflicts: try_sat, by the model's size */
         top.heur_steps = p->large_steps;
         top.nego_moves = p->large_moves;
-        top.sat_conflicts = p->large_conflicts;
         top.timeout_s = p->large_timeout_s;
         if (!p->large_climb_sat)
             top.sat_climb_share = 0; /* no SAT in the climb */

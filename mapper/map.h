@@ -323,6 +323,11 @@ typedef struct cg_map_params {
                              budgets' wall-clock cap per II */
     long large_conflicts; /* sat_conflicts above large_above (>= 0; 0 =
                              none): a conflict there costs milliseconds */
+    long large_sat_literals; /* above large_above, a SAT model of at most
+                                this many routing literals keeps
+                                sat_conflicts: its conflicts cost little
+                                (>= 0; 0: every model gets
+                                large_conflicts) */
     int large_retries;    /* above large_above, in auto: below the II the
                              climb mapped, from the top down, the
                              heuristic and annealer again at each II with

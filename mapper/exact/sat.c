@@ -84,6 +84,7 @@ typedef struct sat {
     rdom *rd;            /* nslots * nn */
     cg__sat_dfg D;       /* edges per op, FUNC candidates per op */
     int *hvar;           /* horizon assumptions, H of them */
+    long lits;           /* routing literals (make_r) */
     int **xfirst;        /* per DFG node, per candidate: its first x */
     int *edelay;         /* per DFG edge: least route latency */
     int *lat;            /* per op: its units' largest latency */
@@ -393,6 +394,7 @@ static int make_r(sat *S, bool *too_big)
             reach(S, u, &h, ea, la);
             domain(S, u, ea, la, &lits);
         }
+    S->lits = lits;
     *too_big = S->o->max_literals > 0 && lits > S->o->max_literals;
     for (size_t i = 0; rc == 0 && !*too_big &&
                        i < (size_t)S->nslots * (size_t)S->nn; i++)
@@ -1085,7 +1087,9 @@ static cg__sat_answer solve_at(sat *S, int k, long lim, double deadline,
  * refutation that needs no assumption, or the limits. */
 static void search(sat *S, cg__sat_out *out, double deadline)
 {
-    long left = S->o->conflicts; /* 0 = no limit */
+    const cg__sat_opts *o = S->o;
+    bool big = o->big && S->lits > o->big_literals;
+    long left = big ? o->big_conflicts : o->conflicts; /* 0 = no limit */
     bool limited = left > 0;
     bool probe = S->o->probe > 0 && S->H > 0;
     out->outcome = CG_II_TIMEOUT;
@@ -1176,6 +1180,8 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
     w.horizon = o->wide_horizon;
     w.probe = 1;
     w.conflicts = o->conflicts > 0 ? (long)ceil(o->conflicts * o->wide) : 0;
+    w.big_conflicts = o->big_conflicts > 0
+                      ? (long)ceil(o->big_conflicts * o->wide) : 0;
     sat S;
     int rc = build(&S, m, nl, g, wide ? &w : o, out);
     if (rc == 1 && wide && out->too_big) { /* o->horizon's may fit */

@@ -88,6 +88,11 @@ typedef struct cg__sat_opts {
                             wait is found far sooner than every smaller
                             slack is refuted.  0 = none; 1 = that solve
                             alone (no slack-by-slack refutation after) */
+    bool big;            /* a model of more than big_literals routing
+                            literals gets big_conflicts, not conflicts
+                            (false: every model gets conflicts) */
+    long big_literals;   /* >= 0 */
+    long big_conflicts;  /* 0 = none */
 } cg__sat_opts;
 
 typedef struct cg__sat_out {

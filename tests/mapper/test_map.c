@@ -508,6 +508,7 @@ static void test_large_descent(void **state)
     cg_diags *d = cg_diags_create();
     cg_map_params p = params(20, 3);
     assert_int_equal(p.large_conflicts, 1000);
+    assert_int_equal(p.large_sat_literals, 500000);
     assert_int_equal(p.large_retries, 1);
     p.large_above = 4;
     p.large_steps = 14;
@@ -616,14 +617,16 @@ static void test_policy_params(void **state)
     p.large_above = -8;
     p.large_conflicts = -9;
     p.large_retries = -10;
+    p.large_sat_literals = -11;
     assert_int_equal(cg_map_params_check(&p, "k.c", d), -1);
-    assert_int_equal(cg_diags_errors(d), 13);
+    assert_int_equal(cg_diags_errors(d), 14);
     static const char *const want[] = {
         "cg_map_params.partial_tries is -1; it must be 0 or more",
         "cg_map_params.nego_moves is -5; it must be 0 or more",
         "cg_map_params.large_steps is -6; it must be 0 or more",
         "cg_map_params.large_moves is -7; it must be 0 or more",
         "cg_map_params.large_conflicts is -9; it must be 0 or more",
+        "cg_map_params.large_sat_literals is -11; it must be 0 or more",
         "cg_map_params.large_above is -8; it must be 0 or more",
         "cg_map_params.large_retries is -10; it must be 0 or more",
         "cg_map_params.repair_node_share is 0; it must be a share above 0 "
@@ -636,7 +639,7 @@ static void test_policy_params(void **state)
         "cg_map_params.cluster_step_share is 2; it must be a share above 0 "
         "and at most 1",
         "cg_map_params.restricted_above is -1; it must be 0 or more"};
-    for (int i = 0; i < 13; i++) {
+    for (int i = 0; i < 14; i++) {
         assert_string_equal(cg_diags_get(d, i)->file, "k.c");
         assert_string_equal(cg_diags_get(d, i)->msg, want[i]);
     }

@@ -46,7 +46,7 @@ static solved solve_opts(const cg_netlist *nl, const cg_dfg *g, int ii,
 /* Solve with horizon 4, no conflict limit. */
 static solved solve_at(const cg_netlist *nl, const cg_dfg *g, int ii)
 {
-    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0};
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0};
     return solve_opts(nl, g, ii, &o);
 }
 
@@ -348,7 +348,7 @@ static void test_conflict_limit(void **state)
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
     cg_dfg *g = fanout(3);
-    cg__sat_opts o = {4, 1, 60, 0, NULL, 0, 0, 0};
+    cg__sat_opts o = {4, 1, 60, 0, NULL, 0, 0, 0, false, 0, 0};
     solved a = solve_opts(nl, g, 1, &o), b = solve_opts(nl, g, 1, &o);
     assert_int_equal(a.out.outcome, CG_II_TIMEOUT);
     assert_false(a.out.capped);
@@ -373,6 +373,35 @@ static void test_conflict_limit(void **state)
     done(&c);
     done(&e);
     cg_dfg_destroy(h);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
+/* The big-model rule: a model of more routing literals than big_literals
+ * gets big_conflicts (here 1: undecided, as with conflicts 1 above); one
+ * of at most that many keeps conflicts (0: no limit, decided). */
+static void test_big_model(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = fanout(3);
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, true, 0, 1};
+    solved a = solve_opts(nl, g, 1, &o);
+    assert_int_equal(a.out.outcome, CG_II_TIMEOUT);
+    assert_false(a.out.capped);
+    assert_true(a.out.conflicts >= 1);
+    o.big_literals = 1000000000;
+    solved b = solve_opts(nl, g, 1, &o);
+    assert_int_not_equal(b.out.outcome, CG_II_TIMEOUT);
+    assert_true(b.out.conflicts > a.out.conflicts);
+    o.big = false;
+    o.big_literals = 0;
+    solved c = solve_opts(nl, g, 1, &o);
+    assert_int_equal(c.out.outcome, b.out.outcome);
+    assert_int_equal(c.out.conflicts, b.out.conflicts);
+    done(&a);
+    done(&b);
+    done(&c);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
 }
@@ -453,7 +482,7 @@ static void test_slack_bound(void **state)
     cg_dfg *g = fanout(3);
     int vars_b = 0; /* B = 1 here */
     for (int h = 0; h <= 4; h++) {
-        cg__sat_opts o = {h, 0, 60, 0, NULL, 0, 0, 0};
+        cg__sat_opts o = {h, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0};
         solved r = solve_opts(nl, g, 1, &o);
         assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
         assert_int_equal(r.out.horizon, h == 0 ? 0 : -1);
@@ -480,9 +509,9 @@ static void test_probe(void **state)
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
     cg_dfg *g = fanout(3);
-    cg__sat_opts none = {0, 0, 60, 0, NULL, 0, 0, 0};
-    cg__sat_opts wide = {0, 0, 60, 0, NULL, 4, 0.5, 0};
-    cg__sat_opts same = {0, 0, 60, 0, NULL, 0, 0, 0.5};
+    cg__sat_opts none = {0, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0};
+    cg__sat_opts wide = {0, 0, 60, 0, NULL, 4, 0.5, 0, false, 0, 0};
+    cg__sat_opts same = {0, 0, 60, 0, NULL, 0, 0, 0.5, false, 0, 0};
     solved a = solve_opts(nl, g, 2, &none), b = solve_opts(nl, g, 2, &wide);
     solved c = solve_opts(nl, g, 2, &same);
     assert_int_equal(a.out.outcome, CG_II_INFEASIBLE);
@@ -550,7 +579,7 @@ static void test_dump_cnf(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    cg__sat_opts o = {2, 0, 60, 0, path, 0, 0, 0};
+    cg__sat_opts o = {2, 0, 60, 0, path, 0, 0, 0, false, 0, 0};
     solved s = solve_opts(nl, g, 1, &o);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
@@ -595,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_zero_delay_cycle),
         cmocka_unit_test(test_simulated),
         cmocka_unit_test(test_conflict_limit),
+        cmocka_unit_test(test_big_model),
         cmocka_unit_test(test_dump_cnf),
         cmocka_unit_test(test_at_most_k),
         cmocka_unit_test(test_register_count),
