@@ -703,6 +703,10 @@ static void livein_phi(nus *u, int s, redge m)
         return;
     u->v[k].op = cg__fop_find(nus_ops, "OLOAD");
     u->v[k].base = (char *)xmlStrdup((const xmlChar *)name);
+    if (!u->v[k].base) {
+        cg__fdfg_error(&u->f, u->v[s].line, "out of memory");
+        return;
+    }
     rnode *x = &u->v[s]; /* after new_rnode: u->v may have moved */
     x->role = R_PHI;
     x->init_livein = true;

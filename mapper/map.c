@@ -440,7 +440,6 @@ static bool is_large(const cg_map_params *p, const cg_dfg *g)
  * conflicts are the work limit: above large_above, large_conflicts
  * unless the model has at most large_sat_literals routing literals); its
  * outcome into *out.  0, or -1 on an error. */
-
 static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
                    const cg_map_params *p, long conflicts, bool climb,
                    double deadline, cg__ilp_out *out, cg_diags *d)
