@@ -49,7 +49,7 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "      --conflicts N       work limit per II: conflicts of the SAT\n"    \
     "                          mapper, 0 = none (default 50000; 1000 for\n"  \
     "                          DFGs of more than 48 nodes whose model\n"   \
-    "                          has more than 500000 routing literals)\n"   \
+    "                          has more than 300000 routing literals)\n"   \
     "      --horizon N         schedule slack the SAT mapper encodes; an II\n" \
     "                          it refutes is proven for it (default 4)\n"   \
     "      --sat-literals N    SAT models of more routing literals are not\n" \

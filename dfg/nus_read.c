@@ -684,6 +684,26 @@ static bool cmerge_parts(nus *u, int c, int *pred, int *val, int *vdist)
     return true;
 }
 
+/* Does CMERGE cm (its predicate edge pr, -1 none) pass phi s's next value
+ * in every iteration that goes on: unconditionally or under the loop's
+ * continue condition?  Refused (false) otherwise. */
+static bool next_every_iteration(nus *u, int s, int cm, int pr)
+{
+    const redge *p = pr >= 0 ? &u->e[pr] : NULL;
+    if (!p || (p->src == u->exit_pred && p->npb != u->exit_npb))
+        return true;
+    char a[64], c[64];
+    cg__fdfg_error(&u->f, u->v[s].line, "%s: its CMERGE %lld passes the "
+                   "next value only when %s is %s, which is not the "
+                   "loop's continue condition (the opposite of the "
+                   "STOREB to loopend's predicate%s); the value would "
+                   "be missing in some iterations, which cgramap "
+                   "cannot express", desc(u, s, a, sizeof a), u->v[cm].idx,
+                   desc(u, p->src, c, sizeof c), p->npb ? "false" : "true",
+                   u->end_st < 0 ? ", and the file has none" : "");
+    return false;
+}
+
 /* SELECT s under the loop-start flag with one CMERGE, which passes the
  * value of the iteration before (edge m): a loop phi of an older
  * generator whose value before the first iteration the file does not
@@ -694,7 +714,8 @@ static bool cmerge_parts(nus *u, int c, int *pred, int *val, int *vdist)
 static void livein_phi(nus *u, int s, redge m)
 {
     int pr, val, vd;
-    if (!cmerge_parts(u, m.src, &pr, &val, &vd))
+    if (!cmerge_parts(u, m.src, &pr, &val, &vd) ||
+        !next_every_iteration(u, s, m.src, pr))
         return;
     char name[48], a[64], b[64];
     snprintf(name, sizeof name, "n%lld_init", u->v[s].idx);
@@ -788,19 +809,8 @@ static void select_role(nus *u, int s)
                            desc(u, cm[o], b, sizeof b));
             return;
         }
-        const redge *p = pr[o] >= 0 ? &u->e[pr[o]] : NULL;
-        if (p && (p->src != u->exit_pred || p->npb == u->exit_npb)) {
-            cg__fdfg_error(&u->f, x->line, "%s: its CMERGE %lld passes the "
-                           "next value only when %s is %s, which is not the "
-                           "loop's continue condition (the opposite of the "
-                           "STOREB to loopend's predicate%s); the value would "
-                           "be missing in some iterations, which cgramap "
-                           "cannot express", a, u->v[cm[o]].idx,
-                           desc(u, p->src, c, sizeof c),
-                           p->npb ? "false" : "true",
-                           u->end_st < 0 ? ", and the file has none" : "");
+        if (!next_every_iteration(u, s, cm[o], pr[o]))
             return;
-        }
         const rnode *iv = &u->v[val[j]];
         if (iv->kind != K_IMM && iv->kind != K_OLOAD && !is_op(iv, "MOVC")) {
             cg__fdfg_error(&u->f, x->line, "%s: the loop phi's initial value "
@@ -858,8 +868,10 @@ static void check_edges(nus *u)
                                      d->kind == K_CMERGE || d->init_livein)))
             cg__fdfg_error(&u->f, e->line, "%s, the loop-start flag, feeds "
                            "%s%s: read only as the predicate (NPB=\"0\") of "
-                           "a CMERGE passing a loop phi's initial value and "
-                           "of the STOREB that resets it", a, b,
+                           "a CMERGE passing a loop phi's initial value, of "
+                           "the STOREB that resets it and of an older "
+                           "generator's loop phi (a SELECT with one CMERGE)",
+                           a, b,
                            e->type == T_P ? " as a predicate" : " as a value");
         else if (s->kind == K_CMERGE && !(d->kind == K_OP &&
                                           d->role != R_PLAIN))

@@ -37,7 +37,8 @@
  * (cg_map_prover).  When the climb maps nothing up to max_ii, the ILP
  * tries every II it may take as above.
  * A DFG of more than large_above nodes gets the large budgets (steps,
- * moves, conflicts, the cap per II) and, where the climb mapped, its
+ * moves, the cap per II; conflicts where its SAT model has more than
+ * large_sat_literals routing literals) and, where the climb mapped, its
  * lower IIs are searched from the top down: SAT, then the heuristic and
  * annealer again with large_retries fresh seeds (descend).
  * A restricted model that is infeasible or times out proves nothing; the
@@ -120,7 +121,7 @@ void cg_map_params_init(cg_map_params *p)
     p->large_steps = 300;
     p->large_moves = 400000;
     p->large_conflicts = 1000;
-    p->large_sat_literals = 500000;
+    p->large_sat_literals = 300000;
     p->large_timeout_s = 300;
     p->large_retries = 1;
     p->ilp_nodes = 5000;
@@ -1115,8 +1116,8 @@ static int by_ii(const void *a, const void *b)
 }
 
 /* Large DFGs in the auto search (large_retries > 0): the IIs below the
- * one the climb mapped, from the top down, each with SAT (its
- * large_conflicts) and then the heuristic and annealer with fresh seeds,
+ * one the climb mapped, from the top down, each with SAT (large_conflicts
+ * above large_sat_literals, try_sat) and then the heuristic and annealer with fresh seeds,
  * within a fresh per-II cap.  One seed's annealer fails at an II where
  * another's maps (dct8 at II 5 on the 8x8: one of four seeds), and a
  * mapping is likeliest just below the climb's, so those IIs get the time

@@ -321,13 +321,17 @@ typedef struct cg_map_params {
     bool large_climb_sat; /* SAT in the climb above large_above too */
     double large_timeout_s; /* timeout_s above large_above: the large
                              budgets' wall-clock cap per II */
-    long large_conflicts; /* sat_conflicts above large_above (>= 0; 0 =
-                             none): a conflict there costs milliseconds */
-    long large_sat_literals; /* above large_above, a SAT model of at most
-                                this many routing literals keeps
-                                sat_conflicts: its conflicts cost little
-                                (>= 0; 0: every model gets
-                                large_conflicts) */
+    long large_conflicts; /* sat_conflicts above large_above, for SAT
+                             models of more than large_sat_literals
+                             routing literals (>= 0; 0 = none): a
+                             conflict there costs milliseconds, and the
+                             model seconds to build */
+    long large_sat_literals; /* above large_above, a SAT model (each one
+                                built: the wider window's has more) of at
+                                most this many routing literals keeps
+                                sat_conflicts, which settle some of them
+                                within large_timeout_s (>= 0; 0: every
+                                model gets large_conflicts) */
     int large_retries;    /* above large_above, in auto: below the II the
                              climb mapped, from the top down, the
                              heuristic and annealer again at each II with

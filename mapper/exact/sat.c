@@ -1091,19 +1091,19 @@ static void search(sat *S, cg__sat_out *out, double deadline)
     bool big = o->big && S->lits > o->big_literals;
     long left = big ? o->big_conflicts : o->conflicts; /* 0 = no limit */
     bool limited = left > 0;
-    bool probe = S->o->probe > 0 && S->H > 0;
+    bool probe = o->probe > 0 && S->H > 0;
     out->outcome = CG_II_TIMEOUT;
     out->refuted = -1;
     for (int k = probe ? S->H : 0; k <= S->H && !S->oom; k++) {
         if (limited && left <= 0)
             return; /* the work limit: undecided */
         long lim = !limited ? 0
-                   : probe ? (long)ceil(left * S->o->probe) : left;
+                   : probe ? (long)ceil(left * o->probe) : left;
         long before = out->conflicts;
         bool capped;
         cg__sat_answer r = solve_at(S, k, lim, deadline, out, &capped);
         left -= out->conflicts - before;
-        if (r == CG__SAT_UNKNOWN && probe && !capped && S->o->probe < 1) {
+        if (r == CG__SAT_UNKNOWN && probe && !capped && o->probe < 1) {
             probe = false; /* the probe's share is spent: slack by slack */
             k = -1;
             continue;

@@ -588,7 +588,8 @@ static void test_morpher_errors(void **state)
                   X ":5: error: node 20 (LOADB), the loop-start flag, feeds "
                   "node 2 (LS) as a value: read only as the predicate "
                   "(NPB=\"0\") of a CMERGE passing a loop phi's initial "
-                  "value and of the STOREB that resets it", NULL);
+                  "value, of the STOREB that resets it and of an older "
+                  "generator's loop phi (a SELECT with one CMERGE)", NULL);
     /* an OLOAD with an input; an OSTORE under another predicate */
     expect_errors(X, "<DFG>\n" LOOP STORE2
                   MN("39", "CLT", C("3"), O("40", "I1") P("41", "0"))
@@ -819,7 +820,8 @@ static void test_morpher_older_errors(void **state)
  * one CMERGE passes the value of the iteration before, and no initial
  * value.  Read with a live-in as that value (n0_init), and warned.  From
  * n0_init = 512: p = 512, 516, ...; each iteration stores p + 4 at
- * p + 4. */
+ * p + 4.  Its CMERGE under another condition than the loop's continue
+ * condition is refused, as a two-CMERGE phi's is. */
 static void test_morpher_livein_phi(void **state)
 {
     (void)state;
@@ -864,6 +866,22 @@ static void test_morpher_livein_phi(void **state)
     assert_int_equal(m[548], 0);
     assert_int_equal(m[512], 0);
     free_live(m, out, g);
+    /* its CMERGE under a condition that is not the loop's continue
+     * condition: the next value would be missing in some iterations */
+    expect_errors(X, "<DFG>\n"
+                  MB("20", "LOADB", C("4094"), "loopstart", P("0", "0"))
+                  MN("0", "SELECT", "", O("1", "I1") O("9", "I1"))
+                  MN("1", "ADD", C("4"), O("50", "I1") O("8", "I1")
+                     O("8", "I2"))
+                  MN("9", "CMP", C("8"), P("50", "0"))
+                  MN("50", "CMERGE", "", N("0", "I2"))
+                  MN("8", "STORE", "", "") "</DFG>\n",
+                  X ":3: error: node 0 (SELECT): its CMERGE 50 passes the "
+                  "next value only when node 9 (CMP) is true, which is not "
+                  "the loop's continue condition (the opposite of the STOREB "
+                  "to loopend's predicate, and the file has none); the value "
+                  "would be missing in some iterations, which cgramap cannot "
+                  "express", NULL);
 }
 
 /* ---- SAT-MapIt's files ------------------------------------------------ */
