@@ -250,6 +250,46 @@ static void test_progress_large(void **state)
     cg_map_result_free(&r);
 }
 
+/* The large DFGs' SAT budget follows the model's size: fanout(3) counted
+ * large with large_conflicts 1 keeps sat_conflicts (its model is far
+ * below large_sat_literals), and SAT refutes II 1 as the prover; with
+ * large_sat_literals 0 every model is big, the one conflict decides
+ * nothing and II 1 stays open. */
+static void test_large_sat_literals(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = fanout(3);
+    cg_diags *d = cg_diags_create();
+    cg_map_params p;
+    cg_map_params_init(&p);
+    assert_int_equal(p.large_sat_literals, 300000);
+    p.max_ii = 2;
+    p.large_above = 0;
+    p.large_moves = 1000;
+    p.large_conflicts = 1;
+    for (int big = 0; big <= 1; big++) {
+        p.large_sat_literals = big ? 0 : 300000;
+        cg_map_result r;
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        assert_int_equal(r.status, CG_MAP_MAPPED);
+        assert_int_equal(r.ii, 2);
+        assert_int_equal(r.tried[0].ii, 1);
+        assert_int_equal(r.tried[0].outcome,
+                         big ? CG_II_TIMEOUT : CG_II_INFEASIBLE);
+        assert_int_equal(r.tried[0].by, big ? CG_BY_NONE : CG_BY_SAT);
+        if (big)
+            assert_true(r.tried[0].conflicts <= 2);
+        else
+            assert_true(r.tried[0].conflicts > 2);
+        cg_map_result_free(&r);
+    }
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* A zero-delay routing cycle: muxes b and c feed each other.  x (on io0
  * or io2) reaches f.in_a through mux a, y must reach f.in_b through a
  * then b: both need a in the same cycle, so no II maps.  y may also
@@ -621,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_fanout),
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_progress_large),
+        cmocka_unit_test(test_large_sat_literals),
         cmocka_unit_test(test_zero_delay_cycle),
         cmocka_unit_test(test_simulated),
         cmocka_unit_test(test_conflict_limit),
