@@ -4,7 +4,8 @@
  * II; IIs refuted, with the horizon the refutation covers or none (a
  * recurrence); the optimum II found and proven by the II search with
  * --mapper sat; a mapping simulated to the interpreter's memory and
- * live-out; the conflict limit (undecided, and the same answer twice);
+ * live-out; the conflict limit (undecided, and the same answer twice),
+ * and a big model's own limit, alone and in the search of a large DFG;
  * the DIMACS file of --dump-cnf; a zero-delay routing cycle, whose
  * self-supporting values the loop clauses cut; the at-most-k counter, the
  * register count it keeps, and the slack bound that makes a refutation
