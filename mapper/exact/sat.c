@@ -1151,6 +1151,7 @@ static int build(sat *S, const cg_mrrg *m, const cg_netlist *nl,
     if (w < 0 || slack_bound(S) < 0 || make_x(S) < 0 ||
         make_r(S, &too_big) < 0)
         return -1;
+    out->literals = S->lits;
     if (too_big) {
         out->too_big = true;
         return 1;

@@ -101,6 +101,8 @@ typedef struct cg__sat_out {
                             covers (-1: every slack, from the schedule's
                             recurrences alone or because the slack bound
                             says no mapping has more) */
+    long literals;       /* routing literals of the last model counted
+                            (the big rule's measure), 0 when none was */
     int vars;            /* of the formula */
     long clauses;
     long conflicts;      /* spent */

@@ -420,7 +420,8 @@ static void test_conflict_limit(void **state)
 
 /* The big-model rule: a model of more routing literals than big_literals
  * gets big_conflicts (here 1: undecided, as with conflicts 1 above); one
- * of at most that many keeps conflicts (0: no limit, decided). */
+ * of at most that many keeps conflicts (0: no limit, decided): the
+ * boundary is the model's own count. */
 static void test_big_model(void **state)
 {
     (void)state;
@@ -431,7 +432,13 @@ static void test_big_model(void **state)
     assert_int_equal(a.out.outcome, CG_II_TIMEOUT);
     assert_false(a.out.capped);
     assert_true(a.out.conflicts >= 1);
-    o.big_literals = 1000000000;
+    assert_true(a.out.literals > 0);
+    o.big_literals = a.out.literals - 1; /* one more than the limit: big */
+    solved e = solve_opts(nl, g, 1, &o);
+    assert_int_equal(e.out.outcome, CG_II_TIMEOUT);
+    assert_int_equal(e.out.conflicts, a.out.conflicts);
+    done(&e);
+    o.big_literals = a.out.literals; /* at the limit: not big */
     solved b = solve_opts(nl, g, 1, &o);
     assert_int_not_equal(b.out.outcome, CG_II_TIMEOUT);
     assert_true(b.out.conflicts > a.out.conflicts);
