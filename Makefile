@@ -59,7 +59,7 @@ test-release: setup
 # their own folder, each run FUZZ_SECONDS under nice, one at a time.
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= xml expr dot make
+FUZZ_TARGETS ?= xml expr dot make nus
 
 fuzz-build: setup
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang-16 \

@@ -8,7 +8,7 @@ set -eu
 build=$1
 seconds=$2
 shift 2
-targets=${*:-xml expr dot make}
+targets=${*:-xml expr dot make nus}
 here=$(cd "$(dirname "$0")" && pwd)
 out=$build/fuzz
 for t in $targets; do
