@@ -1116,12 +1116,12 @@ static int by_ii(const void *a, const void *b)
 }
 
 /* Large DFGs in the auto search (large_retries > 0): the IIs below the
- * one the climb mapped, from the top down, each with SAT (large_conflicts
- * above large_sat_literals, try_sat) and then the heuristic and annealer with fresh seeds,
- * within a fresh per-II cap.  One seed's annealer fails at an II where
- * another's maps (dct8 at II 5 on the 8x8: one of four seeds), and a
- * mapping is likeliest just below the climb's, so those IIs get the time
- * first; an II mapped is kept and the search goes on below it.  1 when an
+ * one the climb mapped, from the top down, each with SAT (its budget by
+ * the model's size, try_sat) and then the heuristic and annealer with
+ * fresh seeds, within a fresh per-II cap.  One seed's annealer fails at
+ * an II where another's maps (dct8 at II 5 on the 8x8: one of four
+ * seeds), and a mapping is likeliest just below the climb's, so those IIs
+ * get the time first; an II mapped is kept and the search goes on below it.  1 when an
  * II below the climb's mapped (res holds the lowest; the tries above it
  * are dropped), 0 when none did, -1 on an error. */
 static int descend(const cg_netlist *nl, const cg_dfg *g,

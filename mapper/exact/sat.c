@@ -1084,7 +1084,8 @@ static cg__sat_answer solve_at(sat *S, int k, long lim, double deadline,
 
 /* First, with the probe's share, the whole window at once; then slack 0,
  * 1, ... H (an assumption each but the last) until a solution, a
- * refutation that needs no assumption, or the limits. */
+ * refutation that needs no assumption, or the limits: the conflicts, or
+ * big_conflicts for a model of more than big_literals routing literals. */
 static void search(sat *S, cg__sat_out *out, double deadline)
 {
     const cg__sat_opts *o = S->o;

@@ -442,8 +442,8 @@ static void test_cluster_steps(void **state)
 }
 
 /* A DFG of more than large_above nodes takes large_steps, large_moves and
- * large_timeout_s instead of heur_steps, nego_moves and timeout_s.  The 12-add chain (14 nodes) at
- * II 1 on the 4x4, by the heuristic and the annealer alone: one step and
+ * large_timeout_s instead of heur_steps, nego_moves and timeout_s.  The
+ * 12-add chain (14 nodes) at II 1 on the 4x4, by the heuristic and the annealer alone: one step and
  * no moves map nothing; counted large, it gets the large defaults and
  * maps; and with the large budgets starved, the small ones no longer
  * help it. */

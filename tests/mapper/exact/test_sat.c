@@ -264,13 +264,14 @@ static void test_large_sat_literals(void **state)
     cg_diags *d = cg_diags_create();
     cg_map_params p;
     cg_map_params_init(&p);
-    assert_int_equal(p.large_sat_literals, 300000);
+    long dflt = p.large_sat_literals;
+    assert_int_equal(dflt, 300000);
     p.max_ii = 2;
     p.large_above = 0;
     p.large_moves = 1000;
     p.large_conflicts = 1;
     for (int big = 0; big <= 1; big++) {
-        p.large_sat_literals = big ? 0 : 300000;
+        p.large_sat_literals = big ? 0 : dflt;
         cg_map_result r;
         assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
         assert_int_equal(r.status, CG_MAP_MAPPED);
