@@ -746,6 +746,18 @@ static int heur_orders(const cg_dfg *g, cg__heur_order **out)
     return n;
 }
 
+/* o->timeout_s: what is left of the cap (cap seconds from t0); false, with
+ * o->timed_out set, when nothing is.  The regions' pass and the whole
+ * array's share the II's cap: each once got all of it. */
+static bool cap_left(cg__heur_opts *o, double t0, double cap)
+{
+    o->timeout_s = cap - (cg_clock_now() - t0);
+    if (o->timeout_s > 0)
+        return true;
+    o->timed_out = true;
+    return false;
+}
+
 /* The heuristic on m with o's steps: above the clustering threshold
  * (p->cluster_threshold nodes) first with each op kept within one cell of
  * its cluster's region (cluster.c), with p->cluster_step_share of the
@@ -760,6 +772,7 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     cp.seed = o->seed;
     if (cg_dfg_nnodes(g) <= cp.threshold)
         return cg__heur_map(nl, m, g, o, map, d);
+    double t0 = cg_clock_now(), cap = o->timeout_s;
     cg__cluster_out co;
     cg__prim_sets sets = {0};
     memset(&co, 0, sizeof co);
@@ -772,29 +785,34 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
         return -1;
     long all = o->max_steps;
     long used = 0;
-    bool capped = false;
     if (sets.off) {
         o->allowed = &sets;
         o->max_steps = all > 0 ? (long)ceil(all * p->cluster_step_share)
                                : 0;
-        rc = cg__heur_map(nl, m, g, o, map, d);
+        rc = cap_left(o, t0, cap) ? cg__heur_map(nl, m, g, o, map, d) : 0;
         o->allowed = NULL;
         used = o->steps;
-        capped = o->timed_out;
         o->max_steps = all;
         cg__prim_sets_free(&sets);
-        /* no steps left (max_steps 0 would mean no limit): the regions'
-           partial mapping stands */
-        if (rc != 0 || capped || (all > 0 && used >= all))
+        /* no steps left (max_steps 0 would mean no limit) or no time: the
+           regions' partial mapping stands */
+        if (rc != 0 || o->timed_out || (all > 0 && used >= all) ||
+            !cap_left(o, t0, cap)) {
+            o->timeout_s = cap;
             return rc;
+        }
         cg_mapping_destroy(o->partial); /* the whole array's is wanted */
         o->partial = NULL;
         if (all > 0)
             o->max_steps = all - used;
+    } else if (!cap_left(o, t0, cap)) {
+        o->timeout_s = cap;
+        return 0;
     }
     rc = cg__heur_map(nl, m, g, o, map, d);
     o->steps += used;
     o->max_steps = all;
+    o->timeout_s = cap;
     return rc;
 }
 

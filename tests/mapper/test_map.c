@@ -7,7 +7,8 @@
  * before the search (every II open, capped) or during the climb (the
  * climb's seconds and caps kept); the policy fields: their
  * defaults, their errors, partial tries feeding the repair, the clustering
- * threshold, the large DFGs' budgets and their search below the climb's
+ * threshold and the regions' share of the steps and of the cap per II,
+ * the large DFGs' budgets and their search below the climb's
  * II; the status names. */
 #include "ilp_test_util.h"
 
@@ -441,6 +442,43 @@ static void test_cluster_steps(void **state)
     cg_diags_destroy(d);
 }
 
+/* The cluster regions' pass and the whole array's share the II's cap.
+ * x fanned out to 12 ops (25 nodes) at II 2 on the 4x4, which the
+ * heuristic does not map: the regions get 5,000 steps (about 1.1 s on
+ * the 2-core VM, RelWithDebInfo), the whole array the rest of a million,
+ * so the 2 s cap ends it.  The whole array's pass once got a cap of its
+ * own: 3.1 s in all (bicg_unroll3 at II 12 on the 8x8, 67 s for
+ * --timeout 40).  Where the regions' steps take longer than the cap
+ * (sanitizers), the regions' pass is capped and the II takes 2 s with or
+ * without the fix. */
+static void test_cluster_cap(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = fanout(12);
+    cg_map_params p = params(2.0, 2);
+    p.min_ii = 2;
+    p.search = CG_SEARCH_HEURISTIC;
+    p.cluster_threshold = 4;
+    p.heur_steps = 1000000;
+    p.cluster_step_share = 0.005;
+    p.nego_moves = 0;
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_TIMEOUT);
+    assert_int_equal(r.ntried, 1);
+    assert_int_equal(r.tried[0].ii, 2);
+    assert_true(r.tried[0].capped);
+    assert_true(r.tried[0].seconds >= 1.9);
+    assert_true(r.tried[0].seconds < 2.5);
+    cg_map_result_free(&r);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 /* A DFG of more than large_above nodes takes large_steps, large_moves and
  * large_timeout_s instead of heur_steps, nego_moves and timeout_s.  The
  * 12-add chain (14 nodes) at II 1 on the 4x4, by the heuristic and the annealer alone: one step and
@@ -834,6 +872,7 @@ int main(void)
                 cmocka_unit_test(test_time_limit_leaves_open),
         cmocka_unit_test(test_time_limit_keeps_climb),
         cmocka_unit_test(test_cluster_steps),
+        cmocka_unit_test(test_cluster_cap),
         cmocka_unit_test(test_large_budgets),
         cmocka_unit_test(test_large_descent),
         cmocka_unit_test(test_policy_params),
