@@ -746,12 +746,18 @@ static int heur_orders(const cg_dfg *g, cg__heur_order **out)
     return n;
 }
 
-/* o->timeout_s: what is left of the cap (cap seconds from t0); false, with
- * o->timed_out set, when nothing is.  The regions' pass and the whole
- * array's share the II's cap: each once got all of it. */
+/* Seconds left of a cap of cap seconds that started at t0. */
+static double left_of(double t0, double cap)
+{
+    return cap - (cg_clock_now() - t0);
+}
+
+/* o->timeout_s: what is left of the II's cap; false, with o->timed_out
+ * set, when nothing is.  The regions' pass and the whole array's share
+ * the cap, so that the II ends within it. */
 static bool cap_left(cg__heur_opts *o, double t0, double cap)
 {
-    o->timeout_s = cap - (cg_clock_now() - t0);
+    o->timeout_s = left_of(t0, cap);
     if (o->timeout_s > 0)
         return true;
     o->timed_out = true;
@@ -761,8 +767,9 @@ static bool cap_left(cg__heur_opts *o, double t0, double cap)
 /* The heuristic on m with o's steps: above the clustering threshold
  * (p->cluster_threshold nodes) first with each op kept within one cell of
  * its cluster's region (cluster.c), with p->cluster_step_share of the
- * steps, then on the whole array with the rest.  cg__heur_map's result;
- * o->steps and o->timed_out cover both. */
+ * steps, then on the whole array with the rest, both within o->timeout_s
+ * from the start.  cg__heur_map's result; o->steps and o->timed_out cover
+ * both. */
 static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
                     const cg_map_params *p, cg__heur_opts *o,
                     cg_mapping **map, cg_diags *d)
@@ -785,6 +792,7 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
         return -1;
     long all = o->max_steps;
     long used = 0;
+    bool whole; /* the whole array's pass runs */
     if (sets.off) {
         o->allowed = &sets;
         o->max_steps = all > 0 ? (long)ceil(all * p->cluster_step_share)
@@ -792,25 +800,23 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
         rc = cap_left(o, t0, cap) ? cg__heur_map(nl, m, g, o, map, d) : 0;
         o->allowed = NULL;
         used = o->steps;
-        o->max_steps = all;
         cg__prim_sets_free(&sets);
         /* no steps left (max_steps 0 would mean no limit) or no time: the
            regions' partial mapping stands */
-        if (rc != 0 || o->timed_out || (all > 0 && used >= all) ||
-            !cap_left(o, t0, cap)) {
-            o->timeout_s = cap;
-            return rc;
+        whole = rc == 0 && !o->timed_out && !(all > 0 && used >= all) &&
+                cap_left(o, t0, cap);
+        if (whole) {
+            cg_mapping_destroy(o->partial); /* the whole array's is wanted */
+            o->partial = NULL;
+            o->max_steps = all > 0 ? all - used : 0;
         }
-        cg_mapping_destroy(o->partial); /* the whole array's is wanted */
-        o->partial = NULL;
-        if (all > 0)
-            o->max_steps = all - used;
-    } else if (!cap_left(o, t0, cap)) {
-        o->timeout_s = cap;
-        return 0;
+    } else {
+        whole = cap_left(o, t0, cap);
     }
-    rc = cg__heur_map(nl, m, g, o, map, d);
-    o->steps += used;
+    if (whole) {
+        rc = cg__heur_map(nl, m, g, o, map, d);
+        o->steps += used;
+    }
     o->max_steps = all;
     o->timeout_s = cap;
     return rc;
@@ -824,7 +830,7 @@ static int nego_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
                     const cg_map_params *p, double t0, cg__heur_opts *o,
                     cg_mapping **map, cg_diags *d)
 {
-    double left = p->timeout_s - (cg_clock_now() - t0);
+    double left = left_of(t0, p->timeout_s);
     if (left <= 0) {
         o->timed_out = true;
         return 0;
@@ -1107,7 +1113,7 @@ static int retry_at(const cg_netlist *nl, const cg_dfg *g,
 {
     for (int k = 1; k <= q->large_retries; k++) {
         cg_map_params r = *q;
-        r.timeout_s = q->timeout_s - (cg_clock_now() - t0);
+        r.timeout_s = left_of(t0, q->timeout_s);
         if (r.timeout_s <= 0) {
             *capped = true;
             return 0;

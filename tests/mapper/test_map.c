@@ -444,13 +444,13 @@ static void test_cluster_steps(void **state)
 
 /* The cluster regions' pass and the whole array's share the II's cap.
  * x fanned out to 12 ops (25 nodes) at II 2 on the 4x4, which the
- * heuristic does not map: the regions get 5,000 steps (about 1.1 s on
+ * heuristic does not map: the regions get 5,000 steps (about a second on
  * the 2-core VM, RelWithDebInfo), the whole array the rest of a million,
  * so the 2 s cap ends it.  The whole array's pass once got a cap of its
- * own: 3.1 s in all (bicg_unroll3 at II 12 on the 8x8, 67 s for
- * --timeout 40).  Where the regions' steps take longer than the cap
- * (sanitizers), the regions' pass is capped and the II takes 2 s with or
- * without the fix. */
+ * own: the II then took over 2.5 s (bicg_unroll3 at II 12 on the 8x8,
+ * 67 s for --timeout 40).  Where the regions' steps take longer than the
+ * cap (sanitizers), the regions' pass is capped and the II takes 2 s with
+ * or without the fix. */
 static void test_cluster_cap(void **state)
 {
     (void)state;
