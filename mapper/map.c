@@ -38,9 +38,14 @@
  * tries every II it may take as above.
  * A DFG of more than large_above nodes gets the large budgets (steps,
  * moves, the cap per II; conflicts where its SAT model has more than
- * large_sat_literals routing literals) and, where the climb mapped, its
- * lower IIs are searched from the top down: SAT, then the heuristic and
- * annealer again with large_retries fresh seeds (descend).
+ * large_sat_literals routing literals).  Its climb runs SAT at one II
+ * only, the first the register bound leaves, and there with the budget
+ * of the search below, which does not run it there again: a model costs
+ * seconds to build, and a mapping at that II is optimal (Morpher's
+ * bicg_unroll3, gemm_2x2x2 and fix_fft map so at their MII, where the
+ * heuristic and annealer fail).  Where the climb mapped, the lower IIs
+ * are searched from the top down: SAT, then the heuristic and annealer
+ * again with large_retries fresh seeds (descend).
  * A restricted model that is infeasible or times out proves nothing; the
  * II's outcome is that of the first mapped model, else of the full one.
  * Every mapping is checked by cg_map_check before it is returned; a mapping
@@ -120,7 +125,7 @@ void cg_map_params_init(cg_map_params *p)
     p->large_above = 48;
     p->large_steps = 300;
     p->large_moves = 400000;
-    p->large_conflicts = 1000;
+    p->large_conflicts = 2000;
     p->large_sat_literals = 300000;
     p->large_timeout_s = 300;
     p->large_retries = 1;
@@ -558,22 +563,28 @@ static int try_ilp(const cg_netlist *nl, const cg_dfg *g,
     return rc;
 }
 
-/* One II: the SAT mapper (auto and sat searches; not when too_big, the
- * climb found its model too large), then, where it is undecided, the
- * ILP's attempts (auto and ilp).  The II's wall-clock cap covers both.
+/* What the climb's SAT at an II leaves to the search below there. */
+typedef struct climb_sat {
+    bool too_big;  /* its model was too large: no SAT, the ILP instead */
+    bool done;     /* it ran with the whole budget (sat_whole): not again */
+} climb_sat;
+
+/* One II: the SAT mapper (auto and sat searches; not when the climb's
+ * SAT there, cs, says so), then, where it is undecided, the ILP's
+ * attempts (auto and ilp).  The II's wall-clock cap covers both.
  * 0 with *out filled, -1 on error. */
 static int try_ii(const cg_netlist *nl, const cg_dfg *g,
                   const cg_map_params *p, const cg__kgraph *k, int ii,
-                  const cg_mapping *partial, bool too_big, cg__ilp_out *out,
+                  const cg_mapping *partial, climb_sat cs, cg__ilp_out *out,
                   cg_diags *d)
 {
     double deadline = cg_clock_now() + p->timeout_s;
     memset(out, 0, sizeof *out); /* map_at frees out->mapping on -1 too */
     out->outcome = CG_II_TIMEOUT;
     out->refuted = -1;
-    out->too_big = too_big;
+    out->too_big = cs.too_big;
     int rc = 0;
-    if (p->search != CG_SEARCH_ILP && !too_big)
+    if (p->search != CG_SEARCH_ILP && !cs.too_big && !cs.done)
         rc = try_sat(nl, g, k->m, p, p->sat_conflicts, false, deadline, out,
                      d);
     if (rc < 0 || p->search == CG_SEARCH_SAT)
@@ -670,7 +681,7 @@ static void record(cg_map_result *res, int ii, cg_ii_outcome o, double s,
  * error. */
 static int map_at(const cg_netlist *nl, const cg_dfg *g,
                   const cg_map_params *p, int ii, const cg_mapping *partial,
-                  bool too_big, cg_map_result *res, cg_diags *d)
+                  climb_sat cs, cg_map_result *res, cg_diags *d)
 {
     double t0 = cg_clock_now();
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
@@ -683,7 +694,7 @@ static int map_at(const cg_netlist *nl, const cg_dfg *g,
         return -1;
     }
     cg__ilp_out out;
-    int rc = try_ii(nl, g, p, k, ii, partial, too_big, &out, d);
+    int rc = try_ii(nl, g, p, k, ii, partial, cs, &out, d);
     cg__kgraph_destroy(k);
     if (rc == 0)
         record(res, ii, out.outcome, cg_clock_now() - t0, &out,
@@ -851,18 +862,21 @@ static int nego_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
 /* In the auto search, SAT at the II where the heuristic failed, before
  * the annealer, with sat_climb_share of its conflicts and what is left
  * of the II's cap (it started at t0): SAT maps most small loops in a
- * second where the annealer would search for tens.  Its outcome into
- * *sat (the mapping stays in *map); 0, or -1 on an error. */
+ * second where the annealer would search for tens.  With whole, the
+ * budget and models of the search below the climb instead (try_ii), which
+ * then does not run SAT there again.  Its outcome into *sat (the mapping
+ * stays in *map); 0, or -1 on an error. */
 static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
-                  const cg_map_params *p, double t0, cg__ilp_out *sat,
-                  cg_mapping **map, cg_diags *d)
+                  const cg_map_params *p, bool whole, double t0,
+                  cg__ilp_out *sat, cg_mapping **map, cg_diags *d)
 {
     memset(sat, 0, sizeof *sat);
     sat->outcome = CG_II_TIMEOUT;
     sat->refuted = -1;
-    long conflicts = p->sat_conflicts > 0
-                     ? (long)ceil(p->sat_conflicts * p->sat_climb_share) : 0;
-    if (try_sat(nl, g, m, p, conflicts, true, t0 + p->timeout_s, sat, d) < 0)
+    long conflicts = whole || p->sat_conflicts <= 0 ? p->sat_conflicts
+                     : (long)ceil(p->sat_conflicts * p->sat_climb_share);
+    if (try_sat(nl, g, m, p, conflicts, !whole, t0 + p->timeout_s, sat,
+                d) < 0)
         return -1;
     *map = sat->mapping;
     sat->mapping = NULL;
@@ -873,7 +887,8 @@ static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
 }
 
 /* The heuristic at one II, then in the auto search SAT (into *sat, when
- * *sat_ran), and where neither decided the annealer; 1 when one mapped
+ * *sat_ran; with sat_whole its whole budget, sat_at), and where neither
+ * decided the annealer; 1 when one mapped
  * and the mapping is checked (res owns the MRRG and mapping; sat->outcome
  * says whether SAT mapped it), 2 when the register bound (bound.c) proves
  * the II impossible, 3 when SAT refutes it, 0 when nothing decided it
@@ -882,8 +897,8 @@ static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
  * heuristic's search. */
 static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                    const cg_map_params *p, int ii, cg_map_result *res,
-                   bool *capped, cg_mapping **partial, cg__ilp_out *sat,
-                   bool *sat_ran, cg_diags *d)
+                   bool sat_whole, bool *capped, cg_mapping **partial,
+                   cg__ilp_out *sat, bool *sat_ran, cg_diags *d)
 {
     *partial = NULL;
     *sat_ran = false;
@@ -913,9 +928,9 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     rc = norders < 0 ? -1
                      : heur_run(nl, m, g, p, &o, &map, d);
     if (rc == 0 && !o.timed_out && p->search == CG_SEARCH_AUTO &&
-        p->sat_climb_share > 0) {
+        (sat_whole || p->sat_climb_share > 0)) {
         *sat_ran = true;
-        rc = sat_at(nl, g, m, p, t0, sat, &map, d);
+        rc = sat_at(nl, g, m, p, sat_whole, t0, sat, &map, d);
         if (rc == 0 && sat->outcome == CG_II_MAPPED)
             rc = 1;
         if (rc == 0 && sat->outcome == CG_II_INFEASIBLE)
@@ -964,6 +979,10 @@ typedef struct sweep {
                         the II's timeout_s (or nothing was left) */
     bool *sat_ran;   /* per II: SAT ran there after the heuristic */
     cg__ilp_out *sat; /* per II: its outcome (no mapping) */
+    bool least_sat;  /* SAT with its whole budget at the climb's first II
+                        the register bound leaves (a large DFG in auto) */
+    bool *sat_whole; /* per II: SAT ran there so: the search below does
+                        not run it again */
     int mii;         /* the index base of the arrays */
 } sweep;
 
@@ -986,6 +1005,7 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
                        const cg_map_params *p, cg_map_result *res,
                        sweep *sw, cg_diags *d)
 {
+    bool least = true; /* the bound proved every II below ii impossible */
     for (int ii = sw->lo; ii <= p->max_ii; ii++) {
         double t0 = cg_clock_now();
         cg_map_params q;
@@ -997,11 +1017,14 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
             return 0;
         }
         int i = ii - res->mii.mii;
-        int rc = heur_at(nl, g, &q, ii, res, &sw->capped[i], &sw->partial[i],
-                         &sw->sat[i], &sw->sat_ran[i], d);
+        bool whole = sw->least_sat && least;
+        int rc = heur_at(nl, g, &q, ii, res, whole, &sw->capped[i],
+                         &sw->partial[i], &sw->sat[i], &sw->sat_ran[i], d);
         double secs = cg_clock_now() - t0;
         if (rc < 0)
             return -1;
+        sw->sat_whole[i] = whole && sw->sat_ran[i];
+        least &= rc == 2;
         sw->psecs[i] = secs;
         if (rc == 2 || rc == 3) {
             sw->proven[i] = true;
@@ -1049,7 +1072,8 @@ static bool skip_ii(const cg_netlist *nl, const cg_dfg *g,
 /* What the climb did at ii, added to the try recorded at index t by the
  * search below it: its seconds, its SAT conflicts and refuted slack, and
  * its wall-clock cap (a heuristic the clock stopped leaves the II open to
- * a faster machine, whatever was found after it). */
+ * a faster machine, whatever was found after it; so does a SAT run the
+ * search below did not repeat, sat_whole). */
 static void add_climb(const sweep *sw, int ii, cg_map_result *res, int t)
 {
     int i = ii - res->mii.mii;
@@ -1060,8 +1084,17 @@ static void add_climb(const sweep *sw, int ii, cg_map_result *res, int t)
     if (sat && res->tried[t].outcome == CG_II_TIMEOUT &&
         sat->refuted > res->tried[t].refuted)
         res->tried[t].refuted = sat->refuted;
-    res->tried[t].capped |= sw->capped[i];
-    res->capped |= sw->capped[i];
+    bool capped = sw->capped[i] || (sw->sat_whole[i] && sat->capped);
+    res->tried[t].capped |= capped;
+    res->capped |= capped;
+}
+
+/* What the climb's SAT at ii leaves to the search below there. */
+static climb_sat climb_of(const sweep *sw, int ii)
+{
+    int i = ii - sw->mii;
+    climb_sat cs = {sw->sat_ran[i] && sw->sat[i].too_big, sw->sat_whole[i]};
+    return cs;
 }
 
 /* The ILP at the IIs from the MII to below - 1 (or max_ii when the
@@ -1081,13 +1114,12 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
     for (int ii = sw->lo; ii <= last && rc == 0; ii++) {
         res->ii = ii;
         int i = ii - res->mii.mii;
-        const cg__ilp_out *sat = sw->sat_ran[i] ? &sw->sat[i] : NULL;
         cg_map_params q;
         if (skip_ii(nl, g, p, sw, ii, &q, res, timed_out, &rc, d))
             continue;
         int ntried = res->ntried;
-        rc = map_at(nl, g, &q, ii, sw->partial[i], sat && sat->too_big,
-                    res, d);
+        rc = map_at(nl, g, &q, ii, sw->partial[i], climb_of(sw, ii), res,
+                    d);
         if (rc >= 0 && res->ntried > ntried)
             add_climb(sw, ii, res, ntried);
         if (rc == 0 && res->ntried &&
@@ -1123,8 +1155,8 @@ static int retry_at(const cg_netlist *nl, const cg_dfg *g,
         cg_mapping *partial = NULL;
         cg__ilp_out sat;
         bool sat_ran = false, cap = false;
-        int rc = heur_at(nl, g, &r, ii, res, &cap, &partial, &sat, &sat_ran,
-                         d);
+        int rc = heur_at(nl, g, &r, ii, res, false, &cap, &partial, &sat,
+                         &sat_ran, d);
         cg_mapping_destroy(partial);
         *capped |= cap;
         if (rc < 0 || rc == 1)
@@ -1159,14 +1191,13 @@ static int descend(const cg_netlist *nl, const cg_dfg *g,
     res->mrrg = NULL;
     for (int ii = sw->mapped_ii - 1; ii >= sw->lo && rc >= 0; ii--) {
         int i = ii - res->mii.mii;
-        const cg__ilp_out *sat = sw->sat_ran[i] ? &sw->sat[i] : NULL;
         cg_map_params q;
         if (skip_ii(nl, g, p, sw, ii, &q, res, timed_out, &rc, d))
             continue;
         double t0 = cg_clock_now();
         int t = res->ntried; /* map_at records one try unless it fails */
-        rc = map_at(nl, g, &q, ii, sw->partial[i], sat && sat->too_big,
-                    res, d);
+        rc = map_at(nl, g, &q, ii, sw->partial[i], climb_of(sw, ii), res,
+                    d);
         if (rc < 0)
             break;
         bool capped = false;
@@ -1292,12 +1323,15 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
         .loop_binds = calloc((size_t)span + 1, sizeof(bool)),
         .sat_ran = calloc((size_t)span + 1, sizeof(bool)),
         .sat = calloc((size_t)span + 1, sizeof(cg__ilp_out)),
+        .least_sat = large && p->search == CG_SEARCH_AUTO,
+        .sat_whole = calloc((size_t)span + 1, sizeof(bool)),
         .mii = res->mii.mii};
     res->timeout_s = p->timeout_s;
     res->time_limit_s = p->time_limit_s;
     bool timed_out = false;
     int rc = !sw.proven || !sw.psecs || !sw.capped || !sw.partial ||
-             !sw.loop_binds || !sw.sat_ran || !sw.sat ? -1 : 0;
+             !sw.loop_binds || !sw.sat_ran || !sw.sat || !sw.sat_whole ? -1
+                                                                       : 0;
     if (rc < 0)
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory "
                      "mapping '%s'", cg_dfg_name(g));
@@ -1334,6 +1368,7 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     free(sw.partial);
     free(sw.sat_ran);
     free(sw.sat);
+    free(sw.sat_whole);
     res->seconds = cg_clock_now() - t0;
     if (rc < 0)
         return -1;

@@ -313,12 +313,16 @@ typedef struct cg_map_params {
      * the annealer's moves stay cheap; and SAT's model of a climb's II
      * costs seconds and hundreds of MB before its first conflict.  So a
      * DFG of more than large_above nodes (after immediates) gets its own
-     * budgets, and SAT only as the prover below the II mapped unless
+     * budgets.  In the auto search its climb runs SAT at one II only,
+     * the first the register bound leaves, with the budget of the search
+     * below (a mapping there is optimal and ends the search); elsewhere
+     * SAT runs only as the prover below the II mapped, unless
      * large_climb_sat. */
     int large_above;      /* >= 0 */
     long large_steps;     /* heur_steps above large_above (>= 0) */
     long large_moves;     /* nego_moves above large_above (>= 0) */
-    bool large_climb_sat; /* SAT in the climb above large_above too */
+    bool large_climb_sat; /* SAT at the other IIs of the climb above
+                             large_above too (sat_climb_share) */
     double large_timeout_s; /* timeout_s above large_above: the large
                              budgets' wall-clock cap per II */
     long large_conflicts; /* sat_conflicts above large_above, for SAT

@@ -545,7 +545,7 @@ static void test_large_descent(void **state)
     cg_dfg *g = add_chain(12);
     cg_diags *d = cg_diags_create();
     cg_map_params p = params(20, 3);
-    assert_int_equal(p.large_conflicts, 1000);
+    assert_int_equal(p.large_conflicts, 2000);
     assert_int_equal(p.large_sat_literals, 300000);
     assert_int_equal(p.large_retries, 1);
     p.large_above = 4;

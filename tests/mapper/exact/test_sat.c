@@ -231,24 +231,68 @@ static void test_progress(void **state)
     cg_map_result_free(&r);
 }
 
-/* The same DFG counted large (large_above 0): no SAT in the climb, the
- * annealer takes II 1 after the heuristic, and SAT refutes it only as the
- * prover once II 2 has mapped. */
+/* The same DFG counted large (large_above 0): SAT runs in the climb only
+ * at the first II the register bound leaves, with the whole budget of
+ * the search below, which does not run it there again.  By default it
+ * refutes II 1 there (the annealer never runs); II 2, where the
+ * heuristic is given one step, gets no SAT (the bound left II 1, not
+ * II 2) and the annealer maps it.  With every model big and one
+ * conflict SAT decides nothing at II 1: the annealer takes II 1, the
+ * climb maps II 2 without SAT, and below it II 1 gets the heuristic and
+ * the annealer with a fresh seed but no second SAT run; the row keeps
+ * the climb's conflicts. */
 static void test_progress_large(void **state)
 {
     (void)state;
-    char log[256] = "";
-    cg_map_params p;
-    cg_map_params_init(&p);
-    assert_false(p.large_climb_sat);
-    p.max_ii = 2;
-    p.large_above = 0;
-    p.large_moves = 1000;
-    cg_map_result r;
-    map_logged(&p, log, &r);
-    assert_string_equal(log, "1 bound;1 heuristic;1 annealer;2 bound;"
-                             "2 heuristic;1 SAT;");
-    cg_map_result_free(&r);
+    static const struct {
+        long literals, conflicts, steps;
+        const char *log;
+        cg_ii_outcome first;
+    } cases[] = {{300000, 2000, 1,
+                  "1 bound;1 heuristic;1 SAT;2 bound;2 heuristic;"
+                  "2 annealer;",
+                  CG_II_INFEASIBLE},
+                 {0, 1, 300,
+                  "1 bound;1 heuristic;1 SAT;1 annealer;2 bound;"
+                  "2 heuristic;1 bound;1 heuristic;1 annealer;",
+                  CG_II_TIMEOUT}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char log[256] = "";
+        cg_map_params p;
+        cg_map_params_init(&p);
+        assert_false(p.large_climb_sat);
+        assert_int_equal(p.large_conflicts, 2000);
+        p.max_ii = 2;
+        p.large_above = 0;
+        p.large_moves = 1000;
+        p.large_sat_literals = cases[i].literals;
+        p.large_conflicts = cases[i].conflicts;
+        p.large_steps = cases[i].steps;
+        cg_map_result r;
+        cg_netlist *nl = mesh_netlist(2, 2);
+        cg_dfg *g = fanout(3);
+        p.progress = note_stage;
+        p.progress_arg = log;
+        cg_diags *d = cg_diags_create();
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        assert_int_equal(r.status, CG_MAP_MAPPED);
+        assert_int_equal(r.ii, 2);
+        assert_string_equal(log, cases[i].log);
+        assert_int_equal(r.tried[0].outcome, cases[i].first);
+        assert_int_equal(r.tried[0].by, cases[i].first == CG_II_INFEASIBLE
+                                            ? CG_BY_SAT : CG_BY_NONE);
+        if (cases[i].conflicts == 1)
+            assert_true(r.tried[0].conflicts <= 2);
+        else
+            assert_true(r.tried[0].conflicts >= 1);
+        assert_int_equal(r.tried[1].by, CG_BY_HEURISTIC);
+        assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+        assert_int_equal(cg_diags_size(d), 0);
+        cg_map_result_free(&r);
+        cg_diags_destroy(d);
+        cg_dfg_destroy(g);
+        cg_netlist_destroy(nl);
+    }
 }
 
 /* The large DFGs' SAT budget follows the model's size: fanout(3) counted
