@@ -410,8 +410,10 @@ typedef struct cg_map_params {
 /* 60 s per II, no loop limit, IIs from the MII to cg_map_top_ii's, the
  * auto search,
  * seed 1, GLPK, 5000 steps, 100000 moves (300 steps and 400000 moves,
- * and no SAT in the climb, above 48 nodes), 50000 SAT conflicts (a
- * twentieth of them in the climb) with
+ * and SAT in the climb only at the first II the register bound leaves,
+ * above 48 nodes), 50000 SAT conflicts (a twentieth of them in the
+ * climb; 2000 above 48 nodes for a model of more than 300000 routing
+ * literals) with
  * horizon 4 and at most 20000000 routing literals, 5000 nodes, 100000
  * iterations; 8 partial
  * tries, a sixteenth of the nodes per repair round within half of the
