@@ -47,7 +47,7 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "                          0 = none (default 100000; 400000 for DFGs\n" \
     "                          of more than 48 nodes)\n"                    \
     "      --conflicts N       work limit per II: conflicts of the SAT\n"    \
-    "                          mapper, 0 = none (default 50000; 2000 for\n"  \
+    "                          mapper, 0 = none (default 60000; 2000 for\n"  \
     "                          DFGs of more than 48 nodes whose model\n"   \
     "                          has more than 300000 routing literals)\n"   \
     "      --horizon N         schedule slack the SAT mapper encodes; an II\n" \

@@ -138,7 +138,7 @@ void cg_map_params_init(cg_map_params *p)
     p->cluster_threshold = 48;
     p->cluster_step_share = 0.5;
     p->restricted_above = 6;
-    p->sat_conflicts = 50000;
+    p->sat_conflicts = 60000;
     p->sat_climb_share = 1.0 / 20;
     p->anneal = (cg_map_anneal_params){.w_shared = 4.0, .w_unrouted = 20.0,
                                        .w_order = 20.0, .w_len = 0.05,

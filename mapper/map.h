@@ -411,7 +411,7 @@ typedef struct cg_map_params {
  * auto search,
  * seed 1, GLPK, 5000 steps, 100000 moves (300 steps and 400000 moves,
  * and SAT in the climb only at the first II the register bound leaves,
- * above 48 nodes), 50000 SAT conflicts (a twentieth of them in the
+ * above 48 nodes), 60000 SAT conflicts (a twentieth of them in the
  * climb; 2000 above 48 nodes for a model of more than 300000 routing
  * literals) with
  * horizon 4 and at most 20000000 routing literals, 5000 nodes, 100000
