@@ -149,11 +149,31 @@ static void hint_add(cg_flow_proof *out, const char *s)
     snprintf(out->hint + len, sizeof out->hint - len, "%s", s);
 }
 
+/* Append, where IIs from the MII to top are open, what is proven among
+ * them: "; II a proven infeasible", with the slack a SAT refutation
+ * covers, so that an open row does not read as if the IIs it does not
+ * name were proven for every schedule. */
+static void proven_below(const cg_map_result *r, int top, cg_flow_proof *out)
+{
+    char buf[256], s[512];
+    if (!ii_ranges(r, r->mii.mii, top, 1u << II_INFEASIBLE, buf, sizeof buf))
+        return;
+    int h = sat_horizon(r, top);
+    if (h >= 0)
+        snprintf(s, sizeof s, "; II %s proven infeasible (the SAT mapper's "
+                 "refutations cover schedules up to %d cycles longer than "
+                 "the shortest)", buf, h);
+    else
+        snprintf(s, sizeof s, "; II %s proven infeasible", buf);
+    hint_add(out, s);
+}
+
 static void proof_mapped(const cg_map_result *r, double timeout_s,
                          cg_flow_proof *out)
 {
     char buf[256];
     if (open_iis(r, r->ii - 1, timeout_s, out)) {
+        proven_below(r, r->ii - 1, out);
         snprintf(buf, sizeof buf, "; II %d may not be the least: larger "
                  "work limits or --solver cbc may map a lower II or prove it "
                  "infeasible", r->ii);
@@ -191,9 +211,11 @@ void cg_flow_proof_of(const cg_map_result *r, double timeout_s,
     if (r->status == CG_MAP_MAPPED)
         proof_mapped(r, timeout_s, out);
     else if (r->status == CG_MAP_TIMEOUT && open_iis(r, r->ii, timeout_s,
-                                                     out))
+                                                     out)) {
+        proven_below(r, r->ii, out);
         hint_add(out, "; no II mapped: larger work limits, --solver cbc or "
                  "a larger --max-ii may map it");
+    }
     else if (r->status == CG_MAP_INFEASIBLE)
         snprintf(out->hint, sizeof out->hint, "every II from %d to %d is "
                  "proven infeasible: a larger --max-ii or an array with "

@@ -1,6 +1,7 @@
 /* test_proof.c: what a mapping proved (flow/proof.c), from mapper
  * results made up II by II: optimal at the MII, optimal by proofs, open
- * IIs that hit the limit or were never tried, a loop that did not map.
+ * IIs that hit the limit or were never tried (and what is proven below
+ * them), a loop that did not map.
  * The texts are exact: they are the rows' proof column and the note under
  * an open row. */
 #include <setjmp.h>
@@ -36,7 +37,8 @@ static void test_open(void **state)
     (void)state;
     cg_map_result r = result(CG_MAP_MAPPED, 2, 1, 2, "ittm");
     expect(&r, "open: II 3..4", "II 3..4 hit the work limit (--steps, "
-           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; II 5 may not be the "
+           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; "
+           "II 2 proven infeasible; II 5 may not be the "
            "least: larger work limits or --solver cbc may map a lower II or "
            "prove it infeasible");
     /* the wall clock, not a work limit, ended II 4 */
@@ -44,7 +46,8 @@ static void test_open(void **state)
     expect(&r, "open: II 3..4", "II 3 hit the work limit (--steps, "
            "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; II 4 hit the "
            "wall-clock cap per II (--timeout 60 s): a faster or idle machine "
-           "may settle it; II 5 may not be the least: larger work limits or "
+           "may settle it; II 2 proven infeasible; II 5 may not be the least: "
+           "larger work limits or "
            "--solver cbc may map a lower II or prove it infeasible");
     /* the loop's --time-limit was the cap that fired at II 3: named */
     r.tried[1].capped = r.tried[1].loop_capped = true;
@@ -52,7 +55,8 @@ static void test_open(void **state)
     expect(&r, "open: II 3..4", "II 4 hit the wall-clock cap per II "
            "(--timeout 60 s): a faster or idle machine may settle it; II 3 "
            "hit the loop's wall-clock cap (--time-limit 30 s): a larger "
-           "--time-limit or a faster machine may settle it; II 5 may not be "
+           "--time-limit or a faster machine may settle it; II 2 proven "
+           "infeasible; II 5 may not be "
            "the least: larger work limits or --solver cbc may map a lower II "
            "or prove it infeasible");
     /* a search that skips IIs: those are open too, and a timeout between
@@ -60,7 +64,8 @@ static void test_open(void **state)
     r = result(CG_MAP_MAPPED, 2, 2, 2, ".it.im");
     expect(&r, "open: II 2, 4..5", "II 4 hit the work limit (--steps, "
            "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; II 2, 5 were not "
-           "tried; II 7 may not be the least: larger work limits or "
+           "tried; II 3, 6 proven infeasible; II 7 may not be the least: "
+           "larger work limits or "
            "--solver cbc may map a lower II or prove it infeasible");
     /* SAT refuted the schedules of II 3 up to slack 1, then its limits
      * ended the search: still open, and the note says how far the proof
@@ -73,8 +78,20 @@ static void test_open(void **state)
            "II 3 has no mapping whose schedule is at most 1 cycle longer "
            "than the shortest (the SAT mapper's limits ended the search "
            "beyond); II 4 has no mapping with the shortest schedule (the SAT "
-           "mapper's limits ended the search beyond); II 5 may not be the least: larger work limits or "
+           "mapper's limits ended the search beyond); II 2 proven infeasible; "
+           "II 5 may not be the least: larger work limits or "
            "--solver cbc may map a lower II or prove it infeasible");
+    /* below an open II, one SAT refuted within a slack: the note says the
+     * proof covers that slack, as the optimal row's text would */
+    r = result(CG_MAP_MAPPED, 1, 1, 1, "itm");
+    r.tried[0].by = CG_BY_SAT;
+    r.tried[0].horizon = 4;
+    expect(&r, "open: II 2", "II 2 hit the work limit (--steps, --moves, "
+           "--conflicts, --ilp-nodes) without a mapping or a proof; II 1 "
+           "proven infeasible (the SAT mapper's refutations cover schedules "
+           "up to 4 cycles longer than the shortest); II 3 may not be the "
+           "least: larger work limits or --solver cbc may map a lower II or "
+           "prove it infeasible");
     /* an II timed out once, then proven: settled */
     r = result(CG_MAP_MAPPED, 1, 1, 1, "tm");
     r.tried[r.ntried].ii = 1;
@@ -87,7 +104,8 @@ static void test_not_mapped(void **state)
     (void)state;
     cg_map_result r = result(CG_MAP_TIMEOUT, 1, 1, 1, "itt");
     expect(&r, "open: II 2..3", "II 2..3 hit the work limit (--steps, "
-           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; no II mapped: larger "
+           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; "
+           "II 1 proven infeasible; no II mapped: larger "
            "work limits, --solver cbc or a larger --max-ii may map it");
     r = result(CG_MAP_INFEASIBLE, 1, 1, 1, "iiii");
     expect(&r, "-", "every II from 1 to 4 is proven infeasible: a larger "
