@@ -1351,6 +1351,8 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
         bool by_sat = sw.sat_ran[i] && sw.sat[i].outcome == CG_II_MAPPED;
         record(res, sw.mapped_ii, CG_II_MAPPED, sw.secs,
                by_sat ? &sw.sat[i] : NULL, sw.capped[i], CG_BY_HEURISTIC);
+        if (sw.sat_ran[i] && !by_sat) /* SAT spent them before the annealer */
+            res->tried[res->ntried - 1].conflicts = sw.sat[i].conflicts;
     }
     free(sw.proven);
     free(sw.psecs);

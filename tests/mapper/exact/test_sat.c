@@ -295,6 +295,43 @@ static void test_progress_large(void **state)
     }
 }
 
+/* The conflicts SAT spent at the II the annealer then maps are the row's
+ * for that II (they were dropped: 0).  fanout(3) on the 2x2 at II 2,
+ * counted large, so SAT has its whole budget there: every model big and
+ * given 5 conflicts, it decides nothing (6 learnt clauses over its two
+ * models), and the annealer maps the II after the heuristic's one step. */
+static void test_conflicts_before_annealer(void **state)
+{
+    (void)state;
+    cg_map_params p;
+    cg_map_params_init(&p);
+    p.min_ii = p.max_ii = 2;
+    p.large_above = 0;
+    p.large_steps = 1;
+    p.large_moves = 1000;
+    p.large_sat_literals = 0;
+    p.large_conflicts = 5;
+    char log[256] = "";
+    p.progress = note_stage;
+    p.progress_arg = log;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = fanout(3);
+    cg_diags *d = cg_diags_create();
+    cg_map_result r;
+    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+    assert_string_equal(log, "2 bound;2 heuristic;2 SAT;2 annealer;");
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.ntried, 1);
+    assert_int_equal(r.tried[0].by, CG_BY_HEURISTIC);
+    assert_true(r.tried[0].conflicts > 0);
+    assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_map_result_free(&r);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* The large DFGs' SAT budget follows the model's size: fanout(3) counted
  * large with large_conflicts 1 keeps sat_conflicts (its model is far
  * below large_sat_literals), and SAT refutes II 1 as the prover; with
@@ -715,6 +752,7 @@ int main(void)
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_progress_large),
         cmocka_unit_test(test_large_sat_literals),
+        cmocka_unit_test(test_conflicts_before_annealer),
         cmocka_unit_test(test_zero_delay_cycle),
         cmocka_unit_test(test_simulated),
         cmocka_unit_test(test_conflict_limit),
