@@ -1307,7 +1307,8 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
         top.nego_moves = p->large_moves;
         top.timeout_s = p->large_timeout_s;
         if (!p->large_climb_sat)
-            top.sat_climb_share = 0; /* no SAT in the climb */
+            top.sat_climb_share = 0; /* SAT in the climb only where
+                                        sweep.least_sat says */
     }
     p = &top;
     if (check_range(g, p, &res->mii, d) < 0)
