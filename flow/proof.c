@@ -149,22 +149,35 @@ static void hint_add(cg_flow_proof *out, const char *s)
     snprintf(out->hint + len, sizeof out->hint - len, "%s", s);
 }
 
-/* Append, where IIs from the MII to top are open, what is proven among
- * them: "; II a proven infeasible", with the slack a SAT refutation
- * covers, so that an open row does not read as if the IIs it does not
- * name were proven for every schedule. */
-static void proven_below(const cg_map_result *r, int top, cg_flow_proof *out)
+/* "II a..b proven infeasible" for the IIs from the MII to top that are,
+ * with the schedule slack a SAT refutation among them covers ("(the SAT
+ * mapper's refutations cover schedules up to H cycles longer than the
+ * shortest" tail ")"), into buf; false when none is. */
+static bool proven_text(const cg_map_result *r, int top, const char *tail,
+                        char *buf, size_t n)
 {
-    char buf[256], s[512];
-    if (!ii_ranges(r, r->mii.mii, top, 1u << II_INFEASIBLE, buf, sizeof buf))
-        return;
+    char iis[256];
+    if (!ii_ranges(r, r->mii.mii, top, 1u << II_INFEASIBLE, iis, sizeof iis))
+        return false;
     int h = sat_horizon(r, top);
     if (h >= 0)
-        snprintf(s, sizeof s, "; II %s proven infeasible (the SAT mapper's "
+        snprintf(buf, n, "II %s proven infeasible (the SAT mapper's "
                  "refutations cover schedules up to %d cycles longer than "
-                 "the shortest)", buf, h);
+                 "the shortest%s)", iis, h, tail);
     else
-        snprintf(s, sizeof s, "; II %s proven infeasible", buf);
+        snprintf(buf, n, "II %s proven infeasible", iis);
+    return true;
+}
+
+/* Append, where IIs from the MII to top are open, what is proven among
+ * them (proven_text), so that an open row does not read as if the IIs it
+ * does not name were proven for every schedule. */
+static void proven_below(const cg_map_result *r, int top, cg_flow_proof *out)
+{
+    char s[512];
+    if (!proven_text(r, top, "", s, sizeof s))
+        return;
+    hint_add(out, "; ");
     hint_add(out, s);
 }
 
@@ -191,16 +204,11 @@ static void proof_mapped(const cg_map_result *r, double timeout_s,
                  r->mii.rec_mii);
         return;
     }
-    ii_ranges(r, r->mii.mii, r->ii - 1, 1u << II_INFEASIBLE, buf,
-              sizeof buf);
-    if (h >= 0)
-        snprintf(out->hint, sizeof out->hint, "II %s proven infeasible (the "
-                 "SAT mapper's refutations cover schedules up to %d cycles "
-                 "longer than the shortest; --horizon widens them), so II "
-                 "%d is the least", buf, h, r->ii);
-    else
-        snprintf(out->hint, sizeof out->hint, "II %s proven infeasible, so "
-                 "II %d is the least", buf, r->ii);
+    char proven[512] = "";
+    proven_text(r, r->ii - 1, "; --horizon widens them", proven,
+                sizeof proven);
+    snprintf(out->hint, sizeof out->hint, "%s, so II %d is the least",
+             proven, r->ii);
 }
 
 void cg_flow_proof_of(const cg_map_result *r, double timeout_s,
