@@ -374,6 +374,19 @@ static void test_time_limit_leaves_open(void **state)
     cg_diags_destroy(d);
 }
 
+/* cg_map of g on nl with p into r: it returns with status want and no
+ * diagnostic. */
+static void map_want(const cg_netlist *nl, const cg_dfg *g,
+                     const cg_map_params *p, cg_map_status want,
+                     cg_map_result *r)
+{
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, p, r, d), 0);
+    assert_int_equal(r->status, want);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_diags_destroy(d);
+}
+
 /* The loop's time runs out in the climb: each II keeps the seconds the
  * climb spent there, and an II whose own cap (--timeout) ended its climb
  * says so rather than blaming the loop's (--time-limit), which only kept
@@ -391,9 +404,7 @@ static void test_time_limit_keeps_climb(void **state)
     p.heur_steps = 0;
     p.nego_moves = 0;
     cg_map_result r;
-    cg_diags *d = cg_diags_create();
-    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
-    assert_int_equal(r.status, CG_MAP_TIMEOUT);
+    map_want(nl, g, &p, CG_MAP_TIMEOUT, &r);
     assert_int_equal(r.ntried, 3);
     for (int i = 0; i < 3; i++) {
         assert_int_equal(r.tried[i].ii, 2 + i);
@@ -407,10 +418,8 @@ static void test_time_limit_keeps_climb(void **state)
     assert_true(r.tried[2].seconds < 0.1);
     assert_true(r.tried[2].loop_capped);
     cg_map_result_free(&r);
-    assert_int_equal(cg_diags_size(d), 0);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
-    cg_diags_destroy(d);
 }
 
 /* Above the clustering threshold the heuristic spends its steps in the
@@ -429,17 +438,13 @@ static void test_cluster_steps(void **state)
     p.heur_steps = 1;
     p.nego_moves = 0;
     cg_map_result r;
-    cg_diags *d = cg_diags_create();
-    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
-    assert_int_equal(r.status, CG_MAP_TIMEOUT);
+    map_want(nl, g, &p, CG_MAP_TIMEOUT, &r);
     assert_int_equal(r.ntried, 1);
     assert_int_equal(r.tried[0].outcome, CG_II_TIMEOUT);
     assert_false(r.tried[0].capped);
     cg_map_result_free(&r);
-    assert_int_equal(cg_diags_size(d), 0);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
-    cg_diags_destroy(d);
 }
 
 /* The cluster regions' pass and the whole array's share the II's cap.
@@ -464,19 +469,15 @@ static void test_cluster_cap(void **state)
     p.cluster_step_share = 0.005;
     p.nego_moves = 0;
     cg_map_result r;
-    cg_diags *d = cg_diags_create();
-    assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
-    assert_int_equal(r.status, CG_MAP_TIMEOUT);
+    map_want(nl, g, &p, CG_MAP_TIMEOUT, &r);
     assert_int_equal(r.ntried, 1);
     assert_int_equal(r.tried[0].ii, 2);
     assert_true(r.tried[0].capped);
     assert_true(r.tried[0].seconds >= 1.9);
     assert_true(r.tried[0].seconds < 2.5);
     cg_map_result_free(&r);
-    assert_int_equal(cg_diags_size(d), 0);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
-    cg_diags_destroy(d);
 }
 
 /* A DFG of more than large_above nodes takes large_steps, large_moves and
