@@ -68,8 +68,6 @@ typedef struct heur {
     double noise;    /* random part of a choice's cost; grows with the
                         attempts so that later ones explore more */
     double late_src; /* chance that a source follows its last consumer */
-    bool skipping;   /* an attempt that skips the ops it cannot place
-                        (find_partial): reach is not applied */
     bool use_alap;   /* an op with no placed neighbour starts near its
                         alap (else in the first II cycles) */
     bool oom;        /* an allocation failed: the search ends in an error */
@@ -385,11 +383,7 @@ static void static_schedule(heur *H)
  * op by op, each at the earliest start its placed producers allow, and
  * the attempt fails only at the op that closes the recurrence: sha256's
  * first attempt at II 51 on the 8x8 routed 118 ops in 126 s, and with
- * reach fails at its 45th in under a second.  The attempts that skip
- * what they cannot place (find_partial) do without it: the annealer
- * starts from their mapping, and skipping every op whose bounds cross
- * left it too few ops placed (default_8x8: conv3x3 lost II 2, dct8 II
- * 5).  Every
+ * reach fails at its 45th in under a second.  Every
  * value reach holds is the weight of a real path, so the bounds are sound
  * whether or not the relaxation converged. */
 
@@ -510,7 +504,7 @@ static int make_reach(heur *H)
 static void reach_window(heur *H, int v)
 {
     H->has_tlo = H->has_thi = false;
-    for (int u = 0; H->reach && !H->skipping && u < H->n; u++) {
+    for (int u = 0; H->reach && u < H->n; u++) {
         if (u == v || H->place[u] < 0)
             continue;
         int to = H->reach[(size_t)u * H->n + v];
@@ -1013,7 +1007,6 @@ static void reset(heur *H)
 static int attempt(heur *H)
 {
     reset(H);
-    H->skipping = false;
     for (int i = 0; i < H->n; i++) {
         if (cg_clock_now() > H->deadline)
             return -2;
@@ -1034,7 +1027,6 @@ static int attempt(heur *H)
 static int attempt_skipping(heur *H)
 {
     reset(H);
-    H->skipping = true;
     int skipped = 0;
     for (int i = 0; i < H->n; i++) {
         if (cg_clock_now() > H->deadline)
