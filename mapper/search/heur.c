@@ -56,12 +56,6 @@ typedef struct heur {
     int *order, *bump;
     double *height;
     int64_t *asap, *alap; /* static schedule with the least edge delays */
-    int *reach;      /* [u * n + v]: the least start(v) - start(u) of any
-                        schedule, over the paths u -> v of edges and
-                        extra orderings (REACH_NONE: no path); NULL above
-                        REACH_MAX_NODES */
-    int64_t tlo, thi; /* the op being placed: the starts reach allows */
-    bool has_tlo, has_thi;
     cg_rng rng;
     double deadline;
     long steps;      /* ops placed or failed, over all attempts */
@@ -284,7 +278,7 @@ static void teardown(heur *H)
                    H->start, H->func_owner, H->occ.owner, H->occ.arrive,
                    H->occ.pred, H->esink, H->undo, H->path, H->seen,
                    H->order,
-                   H->bump, H->height, H->asap, H->alap, H->reach};
+                   H->bump, H->height, H->asap, H->alap};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]);
     cg__router_destroy(H->r);
@@ -370,154 +364,6 @@ static void static_schedule(heur *H)
         }
         if (!changed)
             break;
-    }
-}
-
-/* ---- the reach of placed ops --------------------------------------------
- *
- * A placed op bounds the start of every op it is connected to, not only
- * of its neighbours: start(v) >= start(u) + reach(u, v), where reach is
- * the longest path from u to v, each edge weighted by its least delay
- * minus II times its distance (and each extra ordering by its latency
- * minus II times its distance).  Without it a recurrence's ops drift later
- * op by op, each at the earliest start its placed producers allow, and
- * the attempt fails only at the op that closes the recurrence: sha256's
- * first attempt at II 51 on the 8x8 routed 118 ops in 126 s, and with
- * reach fails at its 45th in under a second.  Every
- * value reach holds is the weight of a real path, so the bounds are sound
- * whether or not the relaxation converged. */
-
-#define REACH_NONE INT_MIN
-#define REACH_MAX_NODES 2048 /* the table is n x n ints */
-#define REACH_PASSES 16      /* a path through that many back edges */
-
-/* The arcs of reach (edges, then extra orderings) as (from, to, weight),
- * sorted by their source's place in a topological order of the distance-0
- * edges (key), so that one pass follows every path within an iteration. */
-typedef struct arc {
-    int from, to, w;
-    long key; /* the source's rank, then the arc's index: a total order */
-} arc;
-
-static int by_key(const void *a, const void *b)
-{
-    long x = ((const arc *)a)->key, y = ((const arc *)b)->key;
-    return (x > y) - (x < y);
-}
-
-/* rank[v]: v's place in a topological order of the distance-0 edges (n
- * for an op on a cycle of them, which no DFG has). */
-static void topo_rank(const heur *H, int *indeg, int *queue, int *rank)
-{
-    for (int e = 0; e < H->ne; e++) {
-        const cg_dfg_edge *ed = cg_dfg_get_edge(H->g, e);
-        if (ed->distance == 0 && ed->src != ed->dst)
-            indeg[ed->dst]++;
-    }
-    int head = 0, tail = 0;
-    for (int v = 0; v < H->n; v++) {
-        rank[v] = H->n;
-        if (indeg[v] == 0)
-            queue[tail++] = v;
-    }
-    while (head < tail) {
-        int v = queue[head];
-        rank[v] = head++;
-        for (int j = 0; j < H->neout[v]; j++) {
-            const cg_dfg_edge *ed = cg_dfg_get_edge(H->g, H->eout[v][j]);
-            if (ed->distance == 0 && ed->dst != v && --indeg[ed->dst] == 0)
-                queue[tail++] = ed->dst;
-        }
-    }
-}
-
-static int arcs_of(const heur *H, arc **out)
-{
-    int na = H->ne + H->o->norders;
-    arc *a = malloc(sizeof(arc) * ((size_t)na + 1));
-    int *indeg = calloc((size_t)H->n + 1, sizeof(int));
-    int *queue = malloc(sizeof(int) * ((size_t)H->n + 1));
-    int *rank = malloc(sizeof(int) * ((size_t)H->n + 1));
-    if (!a || !indeg || !queue || !rank) {
-        free(a), free(indeg), free(queue), free(rank);
-        return -1;
-    }
-    topo_rank(H, indeg, queue, rank);
-    for (int i = 0; i < na; i++) {
-        if (i < H->ne) {
-            const cg_dfg_edge *ed = cg_dfg_get_edge(H->g, i);
-            a[i] = (arc){ed->src, ed->dst,
-                         edge_min(H, i) - ed->distance * H->ii, 0};
-        } else {
-            const cg__heur_order *o = &H->o->orders[i - H->ne];
-            a[i] = (arc){o->first, o->then,
-                         o->latency - o->distance * H->ii, 0};
-        }
-        a[i].key = (long)rank[a[i].from] * (na + 1) + i;
-    }
-    qsort(a, (size_t)na, sizeof *a, by_key);
-    free(indeg), free(queue), free(rank);
-    *out = a;
-    return na;
-}
-
-/* reach[u * n + .]: longest paths from u, by REACH_PASSES passes at most
- * (Bellman-Ford). */
-static void reach_from(heur *H, int u, const arc *a, int na)
-{
-    int *row = H->reach + (size_t)u * H->n;
-    for (int v = 0; v < H->n; v++)
-        row[v] = REACH_NONE;
-    row[u] = 0;
-    for (int pass = 0; pass < REACH_PASSES; pass++) {
-        bool changed = false;
-        for (int i = 0; i < na; i++) {
-            int from = row[a[i].from];
-            if (from == REACH_NONE || from + a[i].w <= row[a[i].to] ||
-                from + a[i].w > CG__ROUTE_MAX_DELAY * (REACH_PASSES + 1))
-                continue;
-            row[a[i].to] = from + a[i].w;
-            changed = true;
-        }
-        if (!changed)
-            break;
-    }
-}
-
-static int make_reach(heur *H)
-{
-    if (H->n > REACH_MAX_NODES)
-        return 0;
-    arc *a = NULL;
-    int na = arcs_of(H, &a);
-    if (na < 0 || !ALLOC(H->reach, (size_t)H->n * H->n)) {
-        free(a);
-        return -1;
-    }
-    for (int u = 0; u < H->n; u++)
-        reach_from(H, u, a, na);
-    free(a);
-    return 0;
-}
-
-/* tlo, thi: the starts v's placed ops allow it through reach. */
-static void reach_window(heur *H, int v)
-{
-    H->has_tlo = H->has_thi = false;
-    for (int u = 0; H->reach && u < H->n; u++) {
-        if (u == v || H->place[u] < 0)
-            continue;
-        int to = H->reach[(size_t)u * H->n + v];
-        int back = H->reach[(size_t)v * H->n + u];
-        if (to != REACH_NONE && (!H->has_tlo || H->start[u] + to > H->tlo)) {
-            H->tlo = H->start[u] + to;
-            H->has_tlo = true;
-        }
-        if (back != REACH_NONE &&
-            (!H->has_thi || H->start[u] - back < H->thi)) {
-            H->thi = H->start[u] - back;
-            H->has_thi = true;
-        }
     }
 }
 
@@ -832,13 +678,6 @@ static bool window_of(const heur *H, int v, int q, window *w)
         upper(w, H->start[ed->dst] + (int64_t)ed->distance * H->ii - dm);
     }
     order_window(H, v, w);
-    if (H->has_tlo && w->has_lo && H->tlo > w->lo)
-        w->lo = H->tlo;
-    if (H->has_thi && w->has_hi && H->thi < w->hi)
-        w->hi = H->thi;
-    if ((H->has_thi && w->has_lo && H->thi < w->lo) ||
-        (H->has_tlo && w->has_hi && H->tlo > w->hi))
-        return false;
     return !(w->has_lo && w->has_hi && w->lo > w->hi);
 }
 
@@ -887,8 +726,6 @@ static void starts_of(heur *H, int v, int q, const window *w, int64_t anchor,
             break;
         if (w->free && i >= H->ii)
             break;
-        if ((H->has_tlo && t < H->tlo) || (H->has_thi && t > H->thi))
-            continue;
         int f = H->funcnode[q * H->ii + modii(H, t)];
         if (f < 0 || H->func_owner[f] >= 0)
             continue;
@@ -931,18 +768,6 @@ static choice cheapest(heur *H, int v, choice *c, int n)
     return best;
 }
 
-/* The latest start tried for v with no placed neighbour: near its alap
- * (shifted by the drift) or in the first II cycles, within its reach. */
-static int64_t free_hi(const heur *H, int v)
-{
-    int64_t hi = H->use_alap ? H->alap[v] + drift(H) : H->ii - 1;
-    if (H->has_tlo && hi < H->tlo)
-        hi = H->tlo + H->ii - 1;
-    if (H->has_thi && hi > H->thi)
-        hi = H->thi;
-    return hi;
-}
-
 /* Place and route v; false when no unit and start works. */
 static bool place_op(heur *H, int v)
 {
@@ -960,7 +785,6 @@ static bool place_op(heur *H, int v)
         return false;
     }
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    reach_window(H, v);
     for (int i = 0; i < H->ncand[v]; i++) {
         ok[i] = window_of(H, v, H->cand[v][i], &ws[i]);
         if (ok[i] && ws[i].has_lo && ws[i].lo < lo)
@@ -970,7 +794,7 @@ static bool place_op(heur *H, int v)
     }
     for (int i = 0; i < H->ncand[v]; i++)
         if (ok[i] && !ws[i].has_lo && !ws[i].has_hi) {
-            ws[i].hi = free_hi(H, v);
+            ws[i].hi = H->use_alap ? H->alap[v] + drift(H) : H->ii - 1;
             ws[i].has_hi = ws[i].free = true;
         }
     int n = 0;
@@ -1132,8 +956,6 @@ int cg__heur_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     if (rc == 0) {
         heights(&H);
         static_schedule(&H);
-        if (make_reach(&H) < 0)
-            rc = -1;
         for (int v = 0; v < H.n; v++)
             if (H.ncand[v] == 0)
                 rc = 1; /* an op no unit runs: nothing to try */

@@ -266,40 +266,6 @@ static void test_nothing_found(void **state)
     cg_netlist_destroy(nl);
 }
 
-/* A ring of four adds (the last feeds the first in the next iteration)
- * has RecMII 4 on the mesh: each hop between PEs takes a cycle.  At II 3
- * the ring cannot close: a path once round it weighs 4 - 3 = 1 cycle, so
- * every op connected to it has a start bounded above, through the ring,
- * below its bound from the first op placed.  The attempt ends at the
- * second step (the first op's input, which follows it), not at the last
- * op of the ring, the fifth, where it would have to close. */
-static void test_reach_fails_early(void **state)
-{
-    (void)state;
-    cg_netlist *nl = mesh_netlist(2, 2);
-    cg_dfg *g = cg_dfg_create("ring");
-    int x = dfg_node(g, CG_OP_INPUT, "x"), r[4];
-    for (int i = 0; i < 4; i++)
-        r[i] = dfg_node(g, CG_OP_ADD, (const char *[]){"a", "b", "c", "d"}[i]);
-    cg_dfg_add_edge(g, x, r[0], 1, 0, -1);
-    for (int i = 0; i < 4; i++)
-        cg_dfg_add_edge(g, r[i], r[(i + 1) % 4], 0, i == 3, -1);
-    cg_diags *d = cg_diags_create();
-    cg_mrrg *m = cg_mrrg_build(nl, 3, d);
-    cg__heur_opts o = {5,     1,    NULL, 0,    1, 0, 0,
-                       0,     false, NULL, 0,   NULL, 0, NULL};
-    cg_mapping *map = NULL;
-    assert_int_equal(cg__heur_map(nl, m, g, &o, &map, d), 0);
-    assert_null(map);
-    assert_int_equal(o.attempts, 1);
-    assert_int_equal(o.steps, 2);
-    assert_int_equal(cg_diags_size(d), 0);
-    cg_mrrg_destroy(m);
-    cg_diags_destroy(d);
-    cg_dfg_destroy(g);
-    cg_netlist_destroy(nl);
-}
-
 /* Every primitive in grid columns lo..hi, for each of the n nodes. */
 static cg__prim_sets columns(const cg_netlist *nl, int n, int lo, int hi)
 {
@@ -399,7 +365,6 @@ int main(void)
         cmocka_unit_test(test_recurrence),
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_nothing_found),
-        cmocka_unit_test(test_reach_fails_early),
         cmocka_unit_test(test_allowed_and_steps),
         cmocka_unit_test(test_path_filter),
     };
