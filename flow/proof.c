@@ -149,10 +149,11 @@ static void hint_add(cg_flow_proof *out, const char *s)
     snprintf(out->hint + len, sizeof out->hint - len, "%s", s);
 }
 
-/* "II a..b proven infeasible" for the IIs from the MII to top that are,
- * with the schedule slack a SAT refutation among them covers ("(the SAT
- * mapper's refutations cover schedules up to H cycles longer than the
- * shortest" tail ")"), into buf; false when none is. */
+/* Into buf: "II a..b proven infeasible" for the IIs from the MII to top
+ * that are, then, where a SAT refutation among them holds only within a
+ * schedule slack H, "(the SAT mapper's refutations cover schedules up to
+ * H cycles longer than the shortest", tail and ")".  False when no II
+ * there is proven infeasible. */
 static bool proven_text(const cg_map_result *r, int top, const char *tail,
                         char *buf, size_t n)
 {
