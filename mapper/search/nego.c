@@ -50,6 +50,16 @@ typedef struct route {
     int short_by;      /* not ok: cycles its delay lacks */
 } route;
 
+/* The router's record of state t = node * stride + delay: valid when
+ * stamp is the route's stamp. */
+typedef struct rstate {
+    cg__pathf seen;    /* the filter of its path's nodes */
+    double cost;
+    int from;          /* the state before it, -1: the source */
+    int node;          /* t / stride, kept to spare mark_chain a division */
+    int stamp;
+} rstate;
+
 typedef struct nego {
     const cg_netlist *nl;
     const cg_mrrg *m;
@@ -76,15 +86,18 @@ typedef struct nego {
     unsigned char **lbtab; /* context-0 pin -> its lower_bounds, NULL */
     const unsigned char *lbt; /* the sink's table, read at nodes shifted */
     int lbk;                  /* by lbk contexts */
-    int *twin;         /* [x * ii + k]: cg__mrrg_shift(x, k), 0 <= k < ii */
+    int *tbase, *tctx; /* node x's twins: (tbase[x] + k) in a table kept
+                          in twin order is x shifted to context k */
+    /* the MRRG's out-edges, copied in node order: the router reads them
+       for every state, and the MRRG keeps edge ids, not their ends */
+    int *ooff, *oto, *odelay;
+    bool *ispin;       /* an operand pin: routes end there */
     int *queue;
     unsigned char *inq;
-    double *cost;
-    int *from, *sstamp, scur;
-    int *snode;        /* per state t: its node, t / stride, kept to spare
-                          mark_chain a division per state */
+    rstate *st;        /* per state (node, delay): one record, so that
+                          offering a state touches one cache line */
+    int scur;
     int *cstamp, ccur, *ccount, *clast; /* mark_chain's, per node */
-    cg__pathf *seen;   /* per state: the filter of its path's nodes */
     int *heap, nheap, hcap;
     double *hkey;
     bool broken;       /* the board overflowed (a bug): no result */
@@ -203,19 +216,28 @@ static bool is_route(const nego *N, int x)
 
 static int lbget(const nego *N, int x)
 {
-    int h = N->lbt[N->twin[(size_t)x * N->ii + N->lbk]];
+    int c = N->tctx[x] + N->lbk;
+    if (c >= N->ii)
+        c -= N->ii;
+    int h = N->lbt[N->tbase[x] + c];
     return h == LB_NONE ? -1 : h;
 }
 
 /* lb[x]: least delay from ROUTE node x to sink whoever holds what
  * (label-correcting, backwards), below stride; LB_NONE beyond.  It
  * depends on the MRRG alone, which repeats itself every context, so one
- * table per pin of context 0 serves the pin's twins in every context. */
+ * table per pin of context 0 serves the pin's twins in every context.
+ * The table is kept in twin order (tbase, tctx): lbget reads it with no
+ * table of twins, which at II 16 on the 8x8 is tens of MB. */
 static unsigned char *lower_bounds(nego *N, int sink)
 {
-    unsigned char *lb = malloc((size_t)N->nn + 1);
-    if (!lb)
+    unsigned char *lb = malloc((size_t)N->nn + 1),
+                  *tw = malloc((size_t)N->nn + 1);
+    if (!lb || !tw) {
+        free(lb);
+        free(tw);
         return NULL;
+    }
     memset(lb, LB_NONE, (size_t)N->nn + 1);
     int qh = 0, qt = 0, cap = N->nn + 1;
     lb[sink] = 0;
@@ -241,7 +263,10 @@ static unsigned char *lower_bounds(nego *N, int sink)
             }
         }
     }
-    return lb;
+    for (int x = 0; x < N->nn; x++)
+        tw[N->tbase[x] + N->tctx[x]] = lb[x];
+    free(lb);
+    return tw;
 }
 
 /* Make the lower bounds towards sink those lbget reads; false on no
@@ -329,8 +354,8 @@ static double price(const nego *N, int x, int v, int a, int pred, int again)
 static void mark_chain(nego *N, int s)
 {
     next_stamp(&N->ccur, N->cstamp, (size_t)N->nn + 1);
-    for (; s >= 0; s = N->from[s]) {
-        int x = N->snode[s];
+    for (; s >= 0; s = N->st[s].from) {
+        int x = N->st[s].node;
         if (N->cstamp[x] != N->ccur) {
             N->cstamp[x] = N->ccur;
             N->ccount[x] = 0;
@@ -349,7 +374,7 @@ static void mark_chain(nego *N, int s)
  * may hold x. */
 static int on_chain(nego *N, int s, int x, int d, bool *marked)
 {
-    if (s < 0 || !cg__pathf_may(&N->seen[s], x))
+    if (s < 0 || !cg__pathf_may(&N->st[s].seen, x))
         return 0;
     if (!*marked)
         mark_chain(N, s);
@@ -365,26 +390,25 @@ static int on_chain(nego *N, int s, int x, int d, bool *marked)
 static void offer(nego *N, int s, int y, int d, double c)
 {
     int t = y * N->stride + d;
-    if (N->sstamp[t] == N->scur && N->cost[t] <= c)
+    rstate *r = &N->st[t];
+    if (r->stamp == N->scur && r->cost <= c)
         return;
-    N->sstamp[t] = N->scur;
-    N->cost[t] = c;
-    N->from[t] = s;
-    N->snode[t] = y;
+    r->stamp = N->scur;
+    r->cost = c;
+    r->from = s;
+    r->node = y;
     /* s is expanded, so its path is final: the filter is the path's */
-    N->seen[t] = cg__pathf_add(s >= 0 ? &N->seen[s] : NULL, y);
+    r->seen = cg__pathf_add(s >= 0 ? &N->st[s].seen : NULL, y);
     heap_push(N, t, c);
 }
 
 /* Expand state s (node x, delay d, cost c) towards the sink. */
 static void expand(nego *N, int s, int v, int delay, double c)
 {
-    int x = s / N->stride, d = s % N->stride, n;
+    int x = s / N->stride, d = s % N->stride;
     bool marked = false;
-    const int *out = cg_mrrg_out(N->m, x, &n);
-    for (int j = 0; j < n; j++) {
-        const cg_mrrg_edge *e = cg_mrrg_get_edge(N->m, out[j]);
-        int y = e->to, nd = d + e->delay, h = lbget(N, y);
+    for (int j = N->ooff[x]; j < N->ooff[x + 1]; j++) {
+        int y = N->oto[j], nd = d + N->odelay[j], h = lbget(N, y);
         if (h < 0 || nd + h > delay)
             continue;
         int again = on_chain(N, s, y, nd, &marked);
@@ -417,7 +441,12 @@ static void route_edge(nego *N, int e)
         N->oom = true;
         return;
     }
-    next_stamp(&N->scur, N->sstamp, (size_t)N->nn * (size_t)N->stride + 1);
+    if (N->scur == INT_MAX) { /* a long run: clear the stamps, start over */
+        for (size_t t = 0; t < (size_t)N->nn * (size_t)N->stride + 1; t++)
+            N->st[t].stamp = 0;
+        N->scur = 0;
+    }
+    N->scur++;
     N->nheap = 0;
     int n;
     const int *out = cg_mrrg_out(N->m, f, &n);
@@ -433,12 +462,12 @@ static void route_edge(nego *N, int e)
     while (N->nheap > 0) {
         double c;
         int s = heap_pop(N, &c);
-        if (c > N->cost[s])
+        if (c > N->st[s].cost)
             continue; /* a cheaper way came later */
         int x = s / N->stride, d = s % N->stride;
         if (x == sink && d == delay) {
             int len = 0;
-            for (int t = s; t >= 0; t = N->from[t])
+            for (int t = s; t >= 0; t = N->st[t].from)
                 len++;
             if (len > r->cap) {
                 int c1 = r->cap, c2 = r->cap;
@@ -450,14 +479,14 @@ static void route_edge(nego *N, int e)
                 r->cap = c1 < c2 ? c1 : c2;
             }
             r->len = len;
-            for (int t = s, i = len - 1; t >= 0; t = N->from[t], i--) {
+            for (int t = s, i = len - 1; t >= 0; t = N->st[t].from, i--) {
                 r->node[i] = t / N->stride;
                 r->arrive[i] = t % N->stride;
             }
             r->ok = true;
             return;
         }
-        if (cg_mrrg_get_node(N->m, x)->operand < 0)
+        if (!N->ispin[x])
             expand(N, s, ed->src, (int)delay, c);
     }
 }
@@ -829,6 +858,22 @@ static bool first_state(nego *N)
 
 #define ALLOC(x, k) ((x) = calloc((size_t)(k) + 1, sizeof *(x)))
 
+/* Number the nodes' twin classes: the context-0 twins in id order, each
+ * class ii slots wide, so that x's twin in context k is slot tbase[x] + k
+ * (tctx[x] is x's own context). */
+static void twin_order(nego *N)
+{
+    for (int x = 0, k = 0; x < N->nn; x++) {
+        int c = cg_mrrg_get_node(N->m, x)->context;
+        N->tctx[x] = c;
+        if (c == 0)
+            N->tbase[x] = N->ii * k++;
+    }
+    for (int x = 0; x < N->nn; x++)
+        if (N->tctx[x] != 0)
+            N->tbase[x] = N->tbase[cg__mrrg_shift(N->m, x, -N->tctx[x])];
+}
+
 static int setup(nego *N)
 {
     N->ii = cg_mrrg_ii(N->m);
@@ -851,13 +896,13 @@ static int setup(nego *N)
         !ALLOC(N->nocc, N->nn) || !ALLOC(N->hist, N->nn) ||
         !ALLOC(N->ehist, N->ne) ||
         !ALLOC(N->lbtab, N->nn) ||
-        !ALLOC(N->twin, (size_t)N->nn * (size_t)N->ii) ||
+        !ALLOC(N->tbase, N->nn) || !ALLOC(N->tctx, N->nn) ||
+        !ALLOC(N->ooff, N->nn + 1) || !ALLOC(N->ispin, N->nn) ||
+        !ALLOC(N->oto, cg_mrrg_nedges(N->m)) ||
+        !ALLOC(N->odelay, cg_mrrg_nedges(N->m)) ||
         !ALLOC(N->queue, N->nn) || !ALLOC(N->inq, N->nn) ||
-        !ALLOC(N->cost, ns) ||
-        !ALLOC(N->from, ns) || !ALLOC(N->seen, ns) ||
-        !ALLOC(N->snode, ns) || !ALLOC(N->cstamp, N->nn) ||
+        !ALLOC(N->st, ns) || !ALLOC(N->cstamp, N->nn) ||
         !ALLOC(N->ccount, N->nn) || !ALLOC(N->clast, N->nn) ||
-        !ALLOC(N->sstamp, ns) ||
         !ALLOC(N->aff, N->ne) || !ALLOC(N->affmark, N->ne) ||
         !ALLOC(N->movers, 2 * N->n + 2) || !ALLOC(N->oldprim, 2 * N->n + 2) ||
         !ALLOC(N->oldstart, 2 * N->n + 2) || !ALLOC(N->bad, 2 * N->ne))
@@ -867,9 +912,19 @@ static int setup(nego *N)
             N->fits[(size_t)v * N->U.np + N->U.cand[v][i]] = true;
     for (int i = 0; i < N->nn; i++)
         N->fowner[i] = -1;
-    for (int x = 0; x < N->nn; x++)
-        for (int k = 0; k < N->ii; k++)
-            N->twin[(size_t)x * N->ii + k] = cg__mrrg_shift(N->m, x, k);
+    twin_order(N);
+    for (int x = 0, k = 0; x < N->nn; x++) {
+        int n;
+        const int *out = cg_mrrg_out(N->m, x, &n);
+        N->ooff[x] = k;
+        for (int j = 0; j < n; j++, k++) {
+            const cg_mrrg_edge *e = cg_mrrg_get_edge(N->m, out[j]);
+            N->oto[k] = e->to;
+            N->odelay[k] = e->delay;
+        }
+        N->ooff[x + 1] = k;
+        N->ispin[x] = cg_mrrg_get_node(N->m, x)->operand >= 0;
+    }
     return 0;
 }
 
@@ -887,9 +942,10 @@ static void teardown(nego *N)
     }
     void *all[] = {N->fits,    N->prim,   N->start,   N->fowner, N->r,
                    N->bak,     N->occ,    N->nocc,    N->hist,   N->ehist,
-                   N->twin,    N->queue,  N->inq,     N->cost,   N->from,
-                   N->seen,    N->snode,  N->cstamp,  N->ccount, N->clast,
-                   N->sstamp,  N->heap,   N->hkey,    N->aff,    N->affmark,
+                   N->tbase,   N->tctx,   N->ooff,    N->oto,    N->odelay,
+                   N->ispin,   N->queue,  N->inq,     N->st,
+                   N->cstamp,  N->ccount, N->clast,
+                   N->heap,   N->hkey,    N->aff,    N->affmark,
                    N->movers,  N->oldprim, N->oldstart, N->bad};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]);
