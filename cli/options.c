@@ -193,7 +193,8 @@ int cg_cli_effort_opt(const char *prog, int code, const char *v,
     case CG_CLI_OPT_CONFLICTS:
         if (cg_cli_whole(prog, "--conflicts", v, 0, 1e12, &x))
             return -1;
-        p->sat_conflicts = p->large_conflicts = (long)x; /* every size */
+        p->sat_conflicts = p->large_conflicts = p->large_rec_conflicts =
+            (long)x; /* every size */
         return 0;
     case CG_CLI_OPT_SAT_LITERALS:
         if (cg_cli_whole(prog, "--sat-literals", v, 0, 1e12, &x))

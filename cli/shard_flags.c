@@ -86,7 +86,8 @@ static void effort_flags(json_t *f, const cg_map_params *m)
     put_int(f, "--ilp-nodes", m->ilp_nodes);
     put_int(f, "--repair-tries", m->partial_tries);
     put_int(f, "--cluster-above", m->cluster_threshold);
-    if (m->sat_conflicts == m->large_conflicts)
+    if (m->sat_conflicts == m->large_conflicts &&
+        m->sat_conflicts == m->large_rec_conflicts)
         put_int(f, "--conflicts", m->sat_conflicts);
     put_int(f, "--horizon", m->sat_horizon);
     put_int(f, "--sat-literals", m->sat_max_literals);

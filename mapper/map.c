@@ -126,6 +126,7 @@ void cg_map_params_init(cg_map_params *p)
     p->large_steps = 300;
     p->large_moves = 400000;
     p->large_conflicts = 2000;
+    p->large_rec_conflicts = 30000;
     p->large_sat_literals = 300000;
     p->large_timeout_s = 300;
     p->large_retries = 1;
@@ -318,6 +319,7 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
                  {"large_steps", p->large_steps},
                  {"large_moves", p->large_moves},
                  {"large_conflicts", p->large_conflicts},
+                 {"large_rec_conflicts", p->large_rec_conflicts},
                  {"large_sat_literals", p->large_sat_literals}};
     for (size_t i = 0; i < sizeof works / sizeof *works; i++)
         if (works[i].v < 0) {
@@ -887,8 +889,9 @@ static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
 }
 
 /* The heuristic at one II, then in the auto search SAT (into *sat, when
- * *sat_ran; with sat_whole its whole budget, sat_at), and where neither
- * decided the annealer; 1 when one mapped
+ * *sat_ran; with sat_whole its whole budget, sat_at; with sat_first too,
+ * before the heuristic and with large_rec_conflicts for a large model),
+ * and where neither decided the annealer; 1 when one mapped
  * and the mapping is checked (res owns the MRRG and mapping; sat->outcome
  * says whether SAT mapped it), 2 when the register bound (bound.c) proves
  * the II impossible, 3 when SAT refutes it, 0 when nothing decided it
@@ -897,8 +900,9 @@ static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
  * heuristic's search. */
 static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                    const cg_map_params *p, int ii, cg_map_result *res,
-                   bool sat_whole, bool *capped, cg_mapping **partial,
-                   cg__ilp_out *sat, bool *sat_ran, cg_diags *d)
+                   bool sat_whole, bool sat_first, bool *capped,
+                   cg_mapping **partial, cg__ilp_out *sat, bool *sat_ran,
+                   cg_diags *d)
 {
     *partial = NULL;
     *sat_ran = false;
@@ -924,11 +928,27 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                        false,       NULL,               p->partial_tries,
                        NULL,        0,                  &p->heur};
     cg_mapping *map = NULL;
-    progress(p, ii, CG_STAGE_HEURISTIC);
-    rc = norders < 0 ? -1
-                     : heur_run(nl, m, g, p, &o, &map, d);
+    rc = norders < 0 ? -1 : 0;
+    if (rc == 0 && sat_whole && sat_first) {
+        cg_map_params q = *p;
+        q.large_conflicts = p->large_rec_conflicts;
+        *sat_ran = true;
+        rc = sat_at(nl, g, m, &q, true, t0, sat, &map, d);
+        rc = rc < 0 ? -1
+             : sat->outcome == CG_II_MAPPED ? 1
+             : sat->outcome == CG_II_INFEASIBLE ? 3 : 0;
+        o.timed_out = rc == 0 && sat->capped;
+    }
+    if (rc == 0 && !o.timed_out && *sat_ran) {
+        o.timeout_s = left_of(t0, p->timeout_s); /* what SAT left */
+        o.timed_out = o.timeout_s <= 0;
+    }
+    if (rc == 0 && !o.timed_out) {
+        progress(p, ii, CG_STAGE_HEURISTIC);
+        rc = heur_run(nl, m, g, p, &o, &map, d);
+    }
     if (rc == 0 && !o.timed_out && p->search == CG_SEARCH_AUTO &&
-        (sat_whole || p->sat_climb_share > 0)) {
+        !*sat_ran && (sat_whole || p->sat_climb_share > 0)) {
         *sat_ran = true;
         rc = sat_at(nl, g, m, p, sat_whole, t0, sat, &map, d);
         if (rc == 0 && sat->outcome == CG_II_MAPPED)
@@ -1018,7 +1038,9 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
         }
         int i = ii - res->mii.mii;
         bool whole = sw->least_sat && least;
-        int rc = heur_at(nl, g, &q, ii, res, whole, &sw->capped[i],
+        /* a recurrence-bound DFG: SAT first (large_rec_conflicts) */
+        bool first = res->mii.rec_mii > res->mii.res_mii;
+        int rc = heur_at(nl, g, &q, ii, res, whole, first, &sw->capped[i],
                          &sw->partial[i], &sw->sat[i], &sw->sat_ran[i], d);
         double secs = cg_clock_now() - t0;
         if (rc < 0)
@@ -1155,7 +1177,8 @@ static int retry_at(const cg_netlist *nl, const cg_dfg *g,
         cg_mapping *partial = NULL;
         cg__ilp_out sat;
         bool sat_ran = false, cap = false;
-        int rc = heur_at(nl, g, &r, ii, res, false, &cap, &partial, &sat,
+        int rc = heur_at(nl, g, &r, ii, res, false, false, &cap, &partial,
+                         &sat,
                          &sat_ran, d);
         cg_mapping_destroy(partial);
         *capped |= cap;

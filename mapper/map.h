@@ -330,6 +330,11 @@ typedef struct cg_map_params {
                              routing literals (>= 0; 0 = none): a
                              conflict there costs milliseconds, and the
                              model seconds to build */
+    long large_rec_conflicts; /* large_conflicts at the climb's first II
+                                 the register bound leaves, for a DFG
+                                 whose RecMII is above its ResMII; SAT
+                                 then runs there before the heuristic
+                                 (>= 0; 0 = none) */
     long large_sat_literals; /* above large_above, a SAT model (each one
                                 built: the wider window's has more) of at
                                 most this many routing literals keeps

@@ -580,6 +580,63 @@ static void test_large_descent(void **state)
     cg_diags_destroy(d);
 }
 
+/* x -> a1 -> a2 -> a3 -> o, a3 back into a1 one iteration later: a ring
+ * of three adds, so its RecMII is above its ResMII on the 4x4. */
+static cg_dfg *add_ring(void)
+{
+    cg_dfg *g = cg_dfg_create("ring");
+    int x = dfg_node(g, CG_OP_INPUT, "x"), a[3];
+    for (int i = 0; i < 3; i++)
+        a[i] = dfg_node(g, CG_OP_ADD, NULL);
+    cg_dfg_add_edge(g, x, a[0], 0, 0, -1);
+    cg_dfg_add_edge(g, a[2], a[0], 1, 1, -1);
+    for (int i = 1; i < 3; i++) {
+        cg_dfg_add_edge(g, a[i - 1], a[i], 0, 0, -1);
+        cg_dfg_add_edge(g, a[i - 1], a[i], 1, 0, -1);
+    }
+    cg_dfg_add_edge(g, a[2], dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
+    return g;
+}
+
+/* A large DFG whose RecMII is above its ResMII gets SAT before the
+ * heuristic at the climb's first II (with large_rec_conflicts for a
+ * large model): the ring, counted large, is mapped there by SAT, where
+ * the heuristic would map it at once; the 12-add chain (ResMII >= RecMII)
+ * keeps the heuristic first.  --conflicts sets large_rec_conflicts too
+ * (tests/cli). */
+static void test_large_recurrence_sat_first(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_diags *d = cg_diags_create();
+    cg_map_params p = params(20, 8);
+    assert_int_equal(p.large_rec_conflicts, 30000);
+    p.large_above = 2;
+    cg_dfg *ring = add_ring(), *chain = add_chain(12);
+    for (int large = 0; large <= 1; large++) {
+        p.large_above = large ? 2 : 48;
+        cg_map_result r;
+        assert_int_equal(cg_map(nl, ring, &p, &r, d), 0);
+        assert_int_equal(r.status, CG_MAP_MAPPED);
+        assert_true(r.mii.rec_mii > r.mii.res_mii);
+        assert_int_equal(r.ii, r.mii.mii);
+        assert_int_equal(r.ntried, 1);
+        assert_int_equal(r.tried[0].by, large ? CG_BY_SAT : CG_BY_HEURISTIC);
+        assert_int_equal(cg_map_check(nl, r.mrrg, ring, r.mapping, d), 0);
+        cg_map_result_free(&r);
+        assert_int_equal(cg_map(nl, chain, &p, &r, d), 0);
+        assert_int_equal(r.status, CG_MAP_MAPPED);
+        assert_true(r.mii.rec_mii <= r.mii.res_mii);
+        assert_int_equal(r.tried[0].by, CG_BY_HEURISTIC);
+        cg_map_result_free(&r);
+    }
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(ring);
+    cg_dfg_destroy(chain);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 /* The annealer's weights and schedule are parameters with the values
  * nego.c was tuned with; a weight out of range, or a temperature that
  * does not fall, is an error naming it, and cg_map maps nothing. */
@@ -657,14 +714,16 @@ static void test_policy_params(void **state)
     p.large_conflicts = -9;
     p.large_retries = -10;
     p.large_sat_literals = -11;
+    p.large_rec_conflicts = -12;
     assert_int_equal(cg_map_params_check(&p, "k.c", d), -1);
-    assert_int_equal(cg_diags_errors(d), 14);
+    assert_int_equal(cg_diags_errors(d), 15);
     static const char *const want[] = {
         "cg_map_params.partial_tries is -1; it must be 0 or more",
         "cg_map_params.nego_moves is -5; it must be 0 or more",
         "cg_map_params.large_steps is -6; it must be 0 or more",
         "cg_map_params.large_moves is -7; it must be 0 or more",
         "cg_map_params.large_conflicts is -9; it must be 0 or more",
+        "cg_map_params.large_rec_conflicts is -12; it must be 0 or more",
         "cg_map_params.large_sat_literals is -11; it must be 0 or more",
         "cg_map_params.large_above is -8; it must be 0 or more",
         "cg_map_params.large_retries is -10; it must be 0 or more",
@@ -876,6 +935,7 @@ int main(void)
         cmocka_unit_test(test_cluster_cap),
         cmocka_unit_test(test_large_budgets),
         cmocka_unit_test(test_large_descent),
+        cmocka_unit_test(test_large_recurrence_sat_first),
         cmocka_unit_test(test_policy_params),
         cmocka_unit_test(test_anneal_params),
         cmocka_unit_test(test_partial_tries),
