@@ -1178,8 +1178,7 @@ static int retry_at(const cg_netlist *nl, const cg_dfg *g,
         cg__ilp_out sat;
         bool sat_ran = false, cap = false;
         int rc = heur_at(nl, g, &r, ii, res, false, false, &cap, &partial,
-                         &sat,
-                         &sat_ran, d);
+                         &sat, &sat_ran, d);
         cg_mapping_destroy(partial);
         *capped |= cap;
         if (rc < 0 || rc == 1)
