@@ -50,8 +50,8 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "                          mapper, 0 = none (default 60000; 2000 for\n"  \
     "                          DFGs of more than 48 nodes whose model\n"   \
     "                          has more than 300000 routing literals,\n"   \
-    "                          30000 at the first II of such a DFG\n"      \
-    "                          whose RecMII is above its ResMII)\n"        \
+    "                          30000 in auto at the first II of such a\n" \
+    "                          DFG whose RecMII is above its ResMII)\n"    \
     "      --horizon N         schedule slack the SAT mapper encodes; an II\n" \
     "                          it refutes is proven for it (default 4)\n"   \
     "      --sat-literals N    SAT models of more routing literals are not\n" \

@@ -883,8 +883,11 @@ static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
     *map = sat->mapping;
     sat->mapping = NULL;
     if (sat->outcome != CG_II_TIMEOUT && p->dump_lp &&
-        dump_only(nl, g, m, p->dump_lp, d) < 0)
+        dump_only(nl, g, m, p->dump_lp, d) < 0) {
+        cg_mapping_destroy(*map);
+        *map = NULL;
         return -1;
+    }
     return 0;
 }
 
@@ -897,7 +900,7 @@ static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
  * the II impossible, 3 when SAT refutes it, 0 when nothing decided it
  * (*partial then the heuristic's best partial mapping, or NULL), -1 on an
  * error.  *capped when the wall clock, not the steps or moves, ended the
- * heuristic's search. */
+ * heuristic's search (or SAT's, when it ran first). */
 static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                    const cg_map_params *p, int ii, cg_map_result *res,
                    bool sat_whole, bool sat_first, bool *capped,
@@ -929,7 +932,8 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                        NULL,        0,                  &p->heur};
     cg_mapping *map = NULL;
     rc = norders < 0 ? -1 : 0;
-    if (rc == 0 && sat_whole && sat_first) {
+    if (rc == 0 && sat_whole && sat_first &&
+        p->search == CG_SEARCH_AUTO) {
         cg_map_params q = *p;
         q.large_conflicts = p->large_rec_conflicts;
         *sat_ran = true;
@@ -992,12 +996,14 @@ typedef struct sweep {
     double secs;     /* time spent at that II */
     bool *proven;    /* per II: impossible by the register bound */
     double *psecs;   /* per II: the heuristic's (or bound's) seconds */
-    bool *capped;    /* per II: the wall clock ended the heuristic there */
+    bool *capped;    /* per II: the wall clock ended the heuristic there
+                        (or SAT, when it ran first) */
     cg_mapping **partial; /* per II: its best partial mapping, or NULL */
     double loop_end; /* the loop's wall-clock cap (time_limit_s), 0 = none */
     bool *loop_binds; /* per II: what the loop had left was its cap, below
                         the II's timeout_s (or nothing was left) */
-    bool *sat_ran;   /* per II: SAT ran there after the heuristic */
+    bool *sat_ran;   /* per II: SAT ran there (after the heuristic, or
+                        first for a recurrence-bound DFG) */
     cg__ilp_out *sat; /* per II: its outcome (no mapping) */
     bool least_sat;  /* SAT with its whole budget at the climb's first II
                         the register bound leaves (a large DFG in auto) */
