@@ -891,6 +891,15 @@ static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
     return 0;
 }
 
+/* heur_at's code for SAT's outcome at an II (after sat_at's rc): 1
+ * mapped, 3 refuted, 0 undecided, -1 on an error. */
+static int sat_rc(int rc, const cg__ilp_out *sat)
+{
+    return rc < 0 ? -1
+           : sat->outcome == CG_II_MAPPED ? 1
+           : sat->outcome == CG_II_INFEASIBLE ? 3 : 0;
+}
+
 /* The heuristic at one II, then in the auto search SAT (into *sat, when
  * *sat_ran; with sat_whole its whole budget, sat_at; with sat_first too,
  * before the heuristic and with large_rec_conflicts for a large model),
@@ -937,10 +946,7 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
         cg_map_params q = *p;
         q.large_conflicts = p->large_rec_conflicts;
         *sat_ran = true;
-        rc = sat_at(nl, g, m, &q, true, t0, sat, &map, d);
-        rc = rc < 0 ? -1
-             : sat->outcome == CG_II_MAPPED ? 1
-             : sat->outcome == CG_II_INFEASIBLE ? 3 : 0;
+        rc = sat_rc(sat_at(nl, g, m, &q, true, t0, sat, &map, d), sat);
         o.timed_out = rc == 0 && sat->capped;
     }
     if (rc == 0 && !o.timed_out && *sat_ran) {
@@ -954,11 +960,7 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     if (rc == 0 && !o.timed_out && p->search == CG_SEARCH_AUTO &&
         !*sat_ran && (sat_whole || p->sat_climb_share > 0)) {
         *sat_ran = true;
-        rc = sat_at(nl, g, m, p, sat_whole, t0, sat, &map, d);
-        if (rc == 0 && sat->outcome == CG_II_MAPPED)
-            rc = 1;
-        if (rc == 0 && sat->outcome == CG_II_INFEASIBLE)
-            rc = 3;
+        rc = sat_rc(sat_at(nl, g, m, p, sat_whole, t0, sat, &map, d), sat);
     }
     if (rc == 0 && !o.timed_out && p->nego_moves > 0) {
         progress(p, ii, CG_STAGE_ANNEALER);
@@ -1032,6 +1034,8 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
                        sweep *sw, cg_diags *d)
 {
     bool least = true; /* the bound proved every II below ii impossible */
+    /* a recurrence-bound DFG: SAT first (large_rec_conflicts) */
+    bool first = res->mii.rec_mii > res->mii.res_mii;
     for (int ii = sw->lo; ii <= p->max_ii; ii++) {
         double t0 = cg_clock_now();
         cg_map_params q;
@@ -1044,8 +1048,6 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
         }
         int i = ii - res->mii.mii;
         bool whole = sw->least_sat && least;
-        /* a recurrence-bound DFG: SAT first (large_rec_conflicts) */
-        bool first = res->mii.rec_mii > res->mii.res_mii;
         int rc = heur_at(nl, g, &q, ii, res, whole, first, &sw->capped[i],
                          &sw->partial[i], &sw->sat[i], &sw->sat_ran[i], d);
         double secs = cg_clock_now() - t0;

@@ -25,6 +25,10 @@ int cg__mrrg_node_width(const cg_mrrg *m, const cg_netlist *nl, int id);
  * modulo II: the MRRG repeats itself context by context, edges and
  * delays included. */
 int cg__mrrg_shift(const cg_mrrg *m, int id, int k);
+/* id's slot in twin order, rank * II + context, where rank numbers the
+ * nodes of one context and is the same for every twin: id's twin in
+ * context c is in slot (slot - context(id) + c).  0 .. nnodes - 1. */
+int cg__mrrg_twin_slot(const cg_mrrg *m, int id);
 /* The value a loop-carried edge reads before its first production: its
  * init node's (a const's value, or the live-in inputs[init] of an input;
  * 0 when inputs is NULL), at the node's width; 0 when init is -1.  What

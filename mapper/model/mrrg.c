@@ -317,6 +317,11 @@ int cg__mrrg_shift(const cg_mrrg *m, int id, int k)
     return m->at[m->rank[id] * m->ii + c];
 }
 
+int cg__mrrg_twin_slot(const cg_mrrg *m, int id)
+{
+    return m->rank[id] * m->ii + m->nodes[id].context;
+}
+
 cg_mrrg *cg_mrrg_build(const cg_netlist *nl, int ii, cg_diags *d)
 {
     if (ii < 1) {

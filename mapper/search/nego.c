@@ -86,8 +86,9 @@ typedef struct nego {
     unsigned char **lbtab; /* context-0 pin -> its lower_bounds, NULL */
     const unsigned char *lbt; /* the sink's table, read at nodes shifted */
     int lbk;                  /* by lbk contexts */
-    int *tbase, *tctx; /* node x's twins: (tbase[x] + k) in a table kept
-                          in twin order is x shifted to context k */
+    int *tbase, *tctx; /* cg__mrrg_twin_slot(x) less x's context, and that
+                          context: x's twin in context k is slot
+                          tbase[x] + k of a table kept in twin order */
     /* the MRRG's out-edges, copied in node order: the router reads them
        for every state, and the MRRG keeps edge ids, not their ends */
     int *ooff, *oto, *odelay;
@@ -858,22 +859,6 @@ static bool first_state(nego *N)
 
 #define ALLOC(x, k) ((x) = calloc((size_t)(k) + 1, sizeof *(x)))
 
-/* Number the nodes' twin classes: the context-0 twins in id order, each
- * class ii slots wide, so that x's twin in context k is slot tbase[x] + k
- * (tctx[x] is x's own context). */
-static void twin_order(nego *N)
-{
-    for (int x = 0, k = 0; x < N->nn; x++) {
-        int c = cg_mrrg_get_node(N->m, x)->context;
-        N->tctx[x] = c;
-        if (c == 0)
-            N->tbase[x] = N->ii * k++;
-    }
-    for (int x = 0; x < N->nn; x++)
-        if (N->tctx[x] != 0)
-            N->tbase[x] = N->tbase[cg__mrrg_shift(N->m, x, -N->tctx[x])];
-}
-
 static int setup(nego *N)
 {
     N->ii = cg_mrrg_ii(N->m);
@@ -912,8 +897,9 @@ static int setup(nego *N)
             N->fits[(size_t)v * N->U.np + N->U.cand[v][i]] = true;
     for (int i = 0; i < N->nn; i++)
         N->fowner[i] = -1;
-    twin_order(N);
     for (int x = 0, k = 0; x < N->nn; x++) {
+        N->tctx[x] = cg_mrrg_get_node(N->m, x)->context;
+        N->tbase[x] = cg__mrrg_twin_slot(N->m, x) - N->tctx[x];
         int n;
         const int *out = cg_mrrg_out(N->m, x, &n);
         N->ooff[x] = k;
