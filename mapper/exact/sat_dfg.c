@@ -1,6 +1,5 @@
-/* sat_dfg.c: what both SAT models (sat.c, exact; sat_relax.c, without
- * absolute time) read of the DFG and the MRRG: each op's edges and the
- * FUNC nodes it may take. */
+/* sat_dfg.c: what the SAT model (sat.c) reads of the DFG and the MRRG:
+ * each op's edges and the FUNC nodes it may take. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -47,7 +47,7 @@ bool cg__cnf_value(cg__cnf *c, int var);
 /* After UNSAT: was assumption lit used in the refutation? */
 bool cg__cnf_failed(cg__cnf *c, int lit);
 
-/* ---- sat_dfg.c: what both models read ------------------------------------ */
+/* ---- sat_dfg.c: what the model reads ------------------------------------- */
 
 /* A ROUTE node a value may pass through (not an operand's pin). */
 bool cg__sat_passable(const cg_mrrg *m, int i);
