@@ -603,8 +603,8 @@ static cg_dfg *add_ring(void)
  * large model): the ring, counted large, is mapped there by SAT, where
  * the heuristic would map it at once; the 12-add chain (ResMII >= RecMII)
  * keeps the heuristic first.  (The ring's model is small, so the
- * conflicts it gets are sat_conflicts; large_rec_conflicts is measured
- * on sha256, benchmarks/perf/results.) */
+ * conflicts it gets are sat_conflicts; test_large_rec_conflicts counts
+ * every model large.) */
 static void test_large_recurrence_sat_first(void **state)
 {
     (void)state;
@@ -633,6 +633,84 @@ static void test_large_recurrence_sat_first(void **state)
     assert_int_equal(cg_diags_size(d), 0);
     cg_dfg_destroy(ring);
     cg_dfg_destroy(chain);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
+/* A recurrence of four adds with two skip edges and two more adds off it
+ * (RecMII 4, ResMII 2 on the 2x2): SAT refutes II 4, its MII, in a few
+ * hundred conflicts. */
+static cg_dfg *add_skip_ring(void)
+{
+    cg_dfg *g = cg_dfg_create("skip_ring");
+    int x = dfg_node(g, CG_OP_INPUT, "x"), a[6];
+    for (int i = 0; i < 6; i++)
+        a[i] = dfg_node(g, CG_OP_ADD, NULL);
+    cg_dfg_add_edge(g, x, a[0], 1, 0, -1);
+    cg_dfg_add_edge(g, a[0], a[1], 0, 0, -1);
+    cg_dfg_add_edge(g, x, a[1], 1, 0, -1);
+    cg_dfg_add_edge(g, a[1], a[2], 0, 0, -1);
+    cg_dfg_add_edge(g, a[0], a[2], 1, 0, -1);
+    cg_dfg_add_edge(g, a[2], a[3], 0, 0, -1);
+    cg_dfg_add_edge(g, a[1], a[3], 1, 0, -1);
+    cg_dfg_add_edge(g, a[3], a[0], 0, 1, -1);
+    cg_dfg_add_edge(g, a[3], a[4], 0, 0, -1);
+    cg_dfg_add_edge(g, a[0], a[4], 1, 0, -1);
+    cg_dfg_add_edge(g, a[2], a[5], 0, 0, -1);
+    cg_dfg_add_edge(g, a[0], a[5], 1, 0, -1);
+    cg_dfg_add_edge(g, a[5], dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
+    return g;
+}
+
+/* SAT first at a large recurrence-bound DFG's first II gets
+ * large_rec_conflicts, not large_conflicts (every model counted large:
+ * large_sat_literals 0).  The skip ring's II 4 is refuted with the
+ * default 30,000 (about 500 conflicts), also when large_conflicts is
+ * 100; with large_rec_conflicts 100 SAT stops within them undecided,
+ * and the heuristic and the annealer after it cannot map the II
+ * either. */
+static void test_large_rec_conflicts(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = add_skip_ring();
+    const struct {
+        long rec, large;
+        cg_ii_outcome outcome;
+    } runs[] = {{30000, 2000, CG_II_INFEASIBLE},
+                {30000, 100, CG_II_INFEASIBLE},
+                {100, 2000, CG_II_TIMEOUT}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        cg_map_params p = params(30, 4);
+        p.large_above = 2;
+        p.large_sat_literals = 0;
+        p.large_steps = 50;
+        p.large_moves = 2000;
+        p.large_rec_conflicts = runs[i].rec;
+        p.large_conflicts = runs[i].large;
+        cg_map_result r;
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        assert_int_equal(r.mii.mii, 4);
+        assert_int_equal(r.mii.rec_mii, 4);
+        assert_int_equal(r.mii.res_mii, 2);
+        assert_int_equal(r.status, runs[i].outcome == CG_II_INFEASIBLE
+                                       ? CG_MAP_INFEASIBLE : CG_MAP_TIMEOUT);
+        assert_int_equal(r.ntried, 1);
+        assert_int_equal(r.tried[0].ii, 4);
+        assert_int_equal(r.tried[0].outcome, runs[i].outcome);
+        if (runs[i].outcome == CG_II_INFEASIBLE) {
+            assert_int_equal(r.tried[0].by, CG_BY_SAT);
+            assert_true(r.tried[0].conflicts > 100);
+        } else {
+            /* the wider window's model first, with sat_wide_share
+               (1/50) of them more */
+            assert_true(r.tried[0].conflicts <= 100 + 2);
+            assert_false(r.tried[0].capped);
+        }
+        cg_map_result_free(&r);
+    }
+    cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
     cg_diags_destroy(d);
 }
@@ -936,6 +1014,7 @@ int main(void)
         cmocka_unit_test(test_large_budgets),
         cmocka_unit_test(test_large_descent),
         cmocka_unit_test(test_large_recurrence_sat_first),
+        cmocka_unit_test(test_large_rec_conflicts),
         cmocka_unit_test(test_policy_params),
         cmocka_unit_test(test_anneal_params),
         cmocka_unit_test(test_partial_tries),
