@@ -929,10 +929,9 @@ static void teardown(nego *N)
     void *all[] = {N->fits,    N->prim,   N->start,   N->fowner, N->r,
                    N->bak,     N->occ,    N->nocc,    N->hist,   N->ehist,
                    N->tbase,   N->tctx,   N->ooff,    N->oto,    N->odelay,
-                   N->ispin,   N->queue,  N->inq,     N->st,
-                   N->cstamp,  N->ccount, N->clast,
-                   N->heap,   N->hkey,    N->aff,    N->affmark,
-                   N->movers,  N->oldprim, N->oldstart, N->bad};
+                   N->ispin,   N->queue,  N->inq,     N->st,     N->cstamp,
+                   N->ccount,  N->clast,  N->heap,    N->hkey,   N->aff,
+                   N->affmark, N->movers, N->oldprim, N->oldstart, N->bad};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]);
     for (int x = 0; N->lbtab && x < N->nn; x++)
