@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/util.h"
 #include "../dfg/dfg_internal.h"
 #include "extract_internal.h"
 
@@ -67,6 +68,8 @@ typedef struct bx {
     int exit_node;         /* loop_exit, -1 when not made */
     struct addr_memo *memo; /* address arithmetic made, for sharing */
     int nmemo;
+    LLVMValueRef *stack;   /* phis phi_ref is resolving, outermost first */
+    int nstack, capstack;
 } bx;
 
 /* Address arithmetic already made: a scaled index (v * k) or a sum
@@ -342,7 +345,13 @@ static vref value(bx *b, LLVMValueRef v, int line)
  * starting from its preheader value.  Called once the body is built.  A phi
  * fed by another phi (a value kept for two iterations, e.g. a reused load)
  * needs its own register: an add of 0 holding the inner phi's value, since
- * one edge has only one initial value. */
+ * one edge has only one initial value.  Whether the latch value is such a
+ * phi is asked of the IR, not of value(): once the inner phi is resolved,
+ * value() returns its edge, and the outer phi would lose a distance (the
+ * result then depended on which phi was resolved first).  Phis that feed
+ * each other round a cycle (values rotated with no op between) would need
+ * a cycle of such registers with an initial value each, which one edge
+ * per register cannot carry: they are refused. */
 static vref phi_ref(bx *b, LLVMValueRef phi)
 {
     vref r;
@@ -353,14 +362,33 @@ static vref phi_ref(bx *b, LLVMValueRef phi)
     LLVMValueRef latch = cg__ex_incoming(phi, b->body);
     if (latch == phi)
         return value(b, init, line);
-    vref l = value(b, latch, line);
-    if (l.phi) {
-        vref inner = phi_ref(b, l.phi);
+    vref l;
+    if (LLVMIsAPHINode(latch) && LLVMGetInstructionParent(latch) == b->body) {
+        for (int k = 0; k < b->nstack; k++)
+            if (b->stack[k] == latch) {
+                fail(b, line, "keeps values in a cycle of phis with no "
+                     "operation between them (values rotated from one "
+                     "iteration to the next); cgramap cannot give such a "
+                     "cycle its registers: compute one of the rotated "
+                     "values in the loop body");
+                return plain(0);
+            }
+        if (CG_GROW(b->stack, b->capstack, b->nstack + 1) < 0) {
+            fail(b, line, "out of memory");
+            return plain(0);
+        }
+        b->stack[b->nstack++] = phi;
+        vref inner = phi_ref(b, latch);
+        b->nstack--;
+        if (b->failed)
+            return plain(0);
         int reg = add_node(b, CG_OP_ADD, width_of(b, phi), line);
         add_edge(b, inner, reg, 0);
         add_edge(b, plain(const_node(b, 0, width_of(b, phi), NULL, line)),
                  reg, 1);
         l = plain(reg);
+    } else {
+        l = value(b, latch, line);
     }
     vref i = value(b, init, line);
     r = (vref){l.node, 1, i.node, NULL};
@@ -1151,6 +1179,7 @@ cg_dfg *cg__ex_build(cg_extract_prog *x, const cg__ex_tag *t, int loop,
     free(b.mkey);
     free(b.mval);
     free(b.memo);
+    free(b.stack);
     free(b.in);
     free(b.out);
     return g;

@@ -92,6 +92,34 @@ static void test_errors(void **state)
     cg_diags_destroy(d);
 }
 
+/* Phis that feed each other round a cycle are refused (they once
+ * recursed until the stack overflowed); a chain of phis is read. */
+static void test_phi_cycle(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_dfg **gs = NULL;
+    int n = 0;
+    assert_int_equal(cg_extract_file("tests/extract/data/phis.c", "rotate",
+                                     NULL, &gs, &n, d), -1);
+    assert_int_equal(n, 0);
+    assert_int_equal(cg_diags_size(d), 1);
+    assert_diag(d, 0, "tests/extract/data/phis.c:31: error: loop 'rotate': "
+                "keeps values in a cycle of phis with no operation between "
+                "them (values rotated from one iteration to the next); "
+                "cgramap cannot give such a cycle its registers: compute one "
+                "of the rotated values in the loop body");
+    free(gs);
+    gs = NULL;
+    assert_int_equal(cg_extract_file("tests/extract/data/phis.c", "three",
+                                     NULL, &gs, &n, d), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(cg_diags_size(d), 1);
+    cg_dfg_destroy(gs[0]);
+    free(gs);
+    cg_diags_destroy(d);
+}
+
 static void test_no_such_tag(void **state)
 {
     (void)state;
@@ -1009,6 +1037,7 @@ int main(void)
         cmocka_unit_test(test_makefile_include),
         cmocka_unit_test(test_makefile_errors),
         cmocka_unit_test(test_phi_removal),
+        cmocka_unit_test(test_phi_cycle),
         cmocka_unit_test(test_array_control),
         cmocka_unit_test(test_native_corners),
         cmocka_unit_test(test_nest_gemm),

@@ -301,10 +301,28 @@ static void collect_widths(variant *out, int *n, int cap)
         }
 }
 
+/* Chains of phis (tests/extract/data/phis.c), each three ways. */
+static void collect_phis(variant *out, int *n, int cap)
+{
+    static const char *const tags[] = {"three", "five"};
+    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
+        for (int way = 0; way < 3 && *n < cap; way++) {
+            variant v = {.raw = way == 1, .array = way == 2};
+            snprintf(v.dir, sizeof v.dir, "tests/extract/data");
+            snprintf(v.file, sizeof v.file, "tests/extract/data/phis.c");
+            snprintf(v.tag, sizeof v.tag, "%s", tags[i]);
+            snprintf(v.name, sizeof v.name, "phis.c %s%s", tags[i],
+                     way == 1   ? " (no phi/leaf removal)"
+                     : way == 2 ? " (loop control by the array)"
+                                : "");
+            out[(*n)++] = v;
+        }
+}
+
 /* Every folder of benchmarks/microbench and benchmarks/large with a
  * Makefile, every tag of its LOOP_TAGS, with the default options, with
  * phi/leaf removal off and with the array's loop control; then the loops
- * of tests/extract/data/widths.c. */
+ * of tests/extract/data/widths.c and phis.c. */
 static int collect(variant **out)
 {
     static const char *const roots[] = {"benchmarks/microbench",
@@ -323,6 +341,7 @@ static int collect(variant **out)
         free(ents);
     }
     collect_widths(*out, &n, CAP);
+    collect_phis(*out, &n, CAP);
     return n;
 }
 
