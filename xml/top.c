@@ -799,8 +799,8 @@ int cg__xml_architecture(cg__xctx *c, const xmlNode *n)
     }
     cg__xml_loc(c, n);
     long aw;
-    if (cg__xml_attr_int(c, n, "address-width", NULL, 32, 1, LONG_MAX, &aw) < 0 ||
-        cg_arch_set_addr_width(c->a, aw > 64 ? 65 : (int)aw, c->d) < 0)
+    if (cg__xml_attr_int(c, n, "address-width", NULL, 32, 1, INT_MAX, &aw) < 0 ||
+        cg_arch_set_addr_width(c->a, (int)aw, c->d) < 0)
         return -1;
     c->top = cg_arch_module_define(c->a, "architecture", c->d);
     if (c->top < 0)

@@ -147,6 +147,13 @@ static void test_address_width(void **state)
     snprintf(buf, sizeof buf, FMT, " address-width=\"65\"");
     expect_error(buf, "t.xml:2: error: address width 65 is not 1..64 (the "
                  "bits of a memory address, 32 by default)");
+    /* the value written, not a stand-in (80 was once reported as 65) */
+    snprintf(buf, sizeof buf, FMT, " address-width=\"80\"");
+    expect_error(buf, "t.xml:2: error: address width 80 is not 1..64 (the "
+                 "bits of a memory address, 32 by default)");
+    snprintf(buf, sizeof buf, FMT, " address-width=\"4294967297\"");
+    expect_error(buf, "t.xml:2: error: address-width=\"4294967297\" on "
+                 "<architecture> is above the limit of 2147483647");
     snprintf(buf, sizeof buf, FMT, " address-width=\"0\"");
     expect_error(buf, "t.xml:2: error: address-width=\"0\" on <architecture> "
                  "must be an integer >= 1");
