@@ -201,6 +201,11 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
 static int make_dir(const char *dir, const char *opt)
 {
     struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: error: %s needs a folder and this is a file; "
+                "give a folder's path\n", dir, opt);
+        return -1;
+    }
     if (stat(dir, &st) == 0 || mkdir(dir, 0777) == 0)
         return 0;
     fprintf(stderr, "%s: error: cannot create this folder for %s; create it "

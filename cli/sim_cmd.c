@@ -24,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The largest memory image, --mem-size's or --mem-in's (1 GiB). */
+#define SIM_MAX_MEM (1 << 30)
+
 typedef struct sim_opts {
     const char *arch, *templates, *dot, *mapping;
     const char *mem_in, *mem_out;
@@ -80,7 +83,7 @@ static int sim_number(sim_opts *o, int c, const char *v)
 {
     double x;
     static const char *const name[] = {"--iters", "--seed", "--mem-size"};
-    static const double hi[] = {1e7, 9007199254740991.0, 1 << 30};
+    static const double hi[] = {1e7, 9007199254740991.0, SIM_MAX_MEM};
     if (cg_cli_whole("cgramap sim", name[c - OPT_ITERS], v, 1,
                      hi[c - OPT_ITERS], &x))
         return 2;
@@ -183,7 +186,15 @@ static int data_of(const sim_opts *o, const cg_dfg *g, cg_mem *mem,
                    uint64_t *in, cg_diags *d)
 {
     size_t n = 0;
-    char *file = o->mem_in ? cg_slurp(o->mem_in, &n) : NULL;
+    /* at most --mem-size's limit: a device given as the image would
+       otherwise be read until memory runs out */
+    char *file = o->mem_in ? cg_slurp_max(o->mem_in, SIM_MAX_MEM, &n) : NULL;
+    if (o->mem_in && !file && errno == EFBIG) {
+        cg_diags_add(d, CG_SEV_ERROR, o->mem_in, 0, "the memory image holds "
+                     "more than %d bytes, the most --mem-size allows: give "
+                     "the bytes the loop reads", SIM_MAX_MEM);
+        return -1;
+    }
     if (o->mem_in && (!file || n == 0)) {
         cg_diags_add(d, CG_SEV_ERROR, o->mem_in, 0, "cannot read the "
                      "memory image (%s): give a file of at least one byte",

@@ -1,5 +1,5 @@
-/* input.c: cg_input_read, the one reader of the architecture, template
- * and DFG files, so that each failure says the same thing whatever the
+/* input.c: cg_input_read, the one reader of the architecture, template,
+ * DFG and mapping files, so that each failure says the same thing whatever the
  * file. */
 #include "input.h"
 #include "limits.h"
@@ -24,7 +24,8 @@ char *cg_input_read(const char *path, const char *want, size_t *len,
                      "check the path", strerror(err));
     else if (err == EFBIG)
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "more than %d bytes, the "
-                     "limit for an architecture, template or DFG file "
+                     "limit for an architecture, template, DFG or mapping "
+                     "file "
                      "(CG_MAX_INPUT_BYTES); name the text file meant",
                      CG_MAX_INPUT_BYTES);
     else if (err == ENOMEM)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/input.h"
 #include "../../common/strmap.h"
 #include "../mapping_io.h"
 #include "names_internal.h"
@@ -341,17 +342,18 @@ static void complete(rd *r)
             bad(r, "edge %d has no route line: add \"route %d ...\"", e, e);
 }
 
-/* The lines of f; false when the file gave no mapping. */
-static bool read_lines(rd *r, FILE *f)
+/* The lines of text (changed in place); false when it gave no mapping. */
+static bool read_lines(rd *r, char *text)
 {
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t n;
     bool ok = false;
-    while ((n = getline(&buf, &cap, f)) >= 0) {
+    for (char *buf = text, *next; *buf; buf = next) {
+        char *nl = strchr(buf, '\n');
+        next = nl ? nl + 1 : buf + strlen(buf);
+        size_t n = (size_t)(nl ? nl - buf : next - buf);
         r->line++;
         while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-            buf[--n] = 0;
+            n--;
+        buf[n] = 0;
         if (r->line > 1) {
             body_line(r, buf);
             continue;
@@ -359,7 +361,6 @@ static bool read_lines(rd *r, FILE *f)
         if (!(ok = header(r, buf)))
             break;
     }
-    free(buf);
     if (r->line == 0)
         bad(r, "the file is empty: a mapping starts with \"mapping 'NAME' "
             "II=N nodes=N edges=N\"");
@@ -372,15 +373,21 @@ cg_mapping *cg_mapping_read(const char *path, const cg_netlist *nl,
                             const cg_dfg *g, cg_mrrg **mrrg, cg_diags *d)
 {
     *mrrg = NULL;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "cannot open the mapping "
-                     "(%s): check the path", strerror(errno));
+    /* read whole and capped: a device given as the mapping (/dev/zero, one
+       endless line) would otherwise be read until memory runs out */
+    size_t len = 0;
+    char *text = cg_input_read(path, "a mapping file (.txt)", &len, d);
+    if (!text)
+        return NULL;
+    if (strlen(text) != len) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "holds a NUL byte: a mapping "
+                     "is text (name the .txt file cgramap wrote)");
+        free(text);
         return NULL;
     }
     rd r = {.file = path, .nl = nl, .g = g, .d = d};
-    bool ok = read_lines(&r, f);
-    fclose(f);
+    bool ok = read_lines(&r, text);
+    free(text);
     free(r.place_line);
     free(r.route_line);
     cg_strmap_destroy(r.names);

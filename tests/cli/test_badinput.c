@@ -56,14 +56,14 @@ static void test_endless_inputs(void **state)
 {
     (void)state;
 #define TOO_BIG "more than 67108864 bytes, the limit for an architecture, " \
-                "template or DFG file (CG_MAX_INPUT_BYTES); name the text " \
-                "file meant\n"
+                "template, DFG or mapping file (CG_MAX_INPUT_BYTES); name the "\
+                "text file meant\n"
     expect_run((const char *const[]){"arch", "--arch", "/dev/zero", NULL}, 1,
                "", "/dev/zero: error: " TOO_BIG);
     expect_run((const char *const[]){"arch", "--arch", DATA "warn.xml",
                                      "--templates", "/dev/zero", NULL}, 1,
                "", "/dev/zero: error: " TOO_BIG);
-    char dir[] = "/tmp/cg_zeroXXXXXX", dot[64], err[200];
+    char dir[] = "/tmp/cg_zeroXXXXXX", dot[64], err[256];
     assert_non_null(mkdtemp(dir));
     snprintf(dot, sizeof dot, "%s/zero.dot", dir);
     assert_int_equal(symlink("/dev/zero", dot), 0);

@@ -390,6 +390,23 @@ static void test_mapping_dir(void **state)
     assert_string_equal(r.err, "/nonexistent/m: error: cannot create this "
                         "folder for --mapping-dir; create it or check its "
                         "parent\n");
+
+    /* a file where the folder should be: refused before any loop runs
+       (it once failed after every loop, each write 'Not a directory') */
+    char file[128];
+    snprintf(file, sizeof file, "%s.file", dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    run_cgramap(&r, (const char *const[]){"--mapping-dir", file, LOOSE,
+                                          NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s: error: --mapping-dir needs a folder "
+             "and this is a file; give a folder's path\n", file);
+    assert_string_equal(r.err, msg);
+    remove(file);
 }
 
 /* A CGRA-ME style folder (Makefile with LOOP_TAGS) and a C loop whose

@@ -356,6 +356,14 @@ static void test_sim_memory_image(void **state)
     snprintf(line, sizeof line, "live-out 'res' = %u\n",
              3 * word(before, 1020));
     assert_non_null(strstr(r.out, line));
+    /* an image larger than --mem-size allows (a device: read up to the
+       limit, not until memory runs out) */
+    run_cgramap(&r, (const char *const[]){"sim", "--mem-in", "/dev/zero",
+                SCALE, txt, NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "/dev/zero: error: the memory image holds "
+                        "more than 1073741824 bytes, the most --mem-size "
+                        "allows: give the bytes the loop reads\n");
     remove_dir(dir);
 }
 

@@ -19,8 +19,8 @@
 #include "common/limits.h"
 
 #define TOO_BIG "more than 67108864 bytes, the limit for an architecture, " \
-                "template or DFG file (CG_MAX_INPUT_BYTES); name the text " \
-                "file meant"
+                "template, DFG or mapping file (CG_MAX_INPUT_BYTES); name the "\
+                "text file meant"
 
 /* cg_input_read on path fails with the one message want. */
 static void expect_error(const char *path, const char *want)

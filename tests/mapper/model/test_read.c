@@ -180,10 +180,43 @@ static void test_header_errors(void **state)
                                 d));
     char *got = diag_text(d);
     assert_string_equal(got, "/nonexistent/sq.txt: error: cannot open the "
-                        "mapping (No such file or directory): check the "
-                        "path\n");
+                        "file: No such file or directory; check the path\n");
     free(got);
     cg_diags_destroy(d);
+    /* a folder, a device and a binary file: refused, each read capped (a
+       device, one endless line, was once read until memory ran out) */
+    const struct { const char *path, *want; } odd[] = {
+        {"/tmp", "/tmp: error: is a directory, not a file; name a mapping "
+                 "file (.txt)\n"},
+        {"/dev/zero", "/dev/zero: error: more than 67108864 bytes, the "
+                      "limit for an architecture, template, DFG or mapping "
+                      "file (CG_MAX_INPUT_BYTES); name the text file meant\n"},
+    };
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        d = cg_diags_create();
+        mrrg = (cg_mrrg *)f;
+        assert_null(cg_mapping_read(odd[i].path, f->nl, f->g, &mrrg, d));
+        assert_null(mrrg);
+        got = diag_text(d);
+        assert_string_equal(got, odd[i].want);
+        free(got);
+        cg_diags_destroy(d);
+    }
+    char bin[] = "/tmp/cg_read_XXXXXX";
+    int fd = mkstemp(bin);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "mapping\0x", 9), 9);
+    close(fd);
+    d = cg_diags_create();
+    assert_null(cg_mapping_read(bin, f->nl, f->g, &mrrg, d));
+    got = diag_text(d);
+    char want[128];
+    snprintf(want, sizeof want, "%s: error: holds a NUL byte: a mapping is "
+             "text (name the .txt file cgramap wrote)\n", bin);
+    assert_string_equal(got, want);
+    free(got);
+    cg_diags_destroy(d);
+    unlink(bin);
     refused(*state, NULL, "", ": error: the file is empty: a mapping "
             "starts with \"mapping 'NAME' II=N nodes=N edges=N\"\n");
     refused(*state, "II=1 ", "II=1  ", ":1: error: not the first line of "
