@@ -1281,6 +1281,7 @@ static void heur_only(const cg_map_params *p, const sweep *sw,
     int last = sw->mapped_ii > 0 ? sw->mapped_ii - 1 : p->max_ii;
     for (int ii = sw->lo; ii <= last; ii++) {
         int i = ii - res->mii.mii;
+        res->ii = ii; /* the last tried, when none maps */
         if (!sw->proven[i])
             *timed_out = true;
         record(res, ii, sw->proven[i] ? CG_II_INFEASIBLE : CG_II_TIMEOUT,

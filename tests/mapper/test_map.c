@@ -321,6 +321,8 @@ static void test_search_choice(void **state)
     assert_int_equal(r.tried[1].outcome, CG_II_TIMEOUT);
     assert_false(r.tried[1].capped); /* the steps, not the clock */
     assert_null(r.mapping);
+    /* the last II tried (was 0, so the row had no proof and no hint) */
+    assert_int_equal(r.ii, 4);
     cg_map_result_free(&r);
     /* where the heuristic gives up, the negotiated annealer maps, from its
        partial mapping, with no ILP (no rows) */
