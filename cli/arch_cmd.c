@@ -112,6 +112,12 @@ static int write_svg(const cg_netlist *nl, const char *path, bool pe)
 cg_netlist *cg_cli_load_netlist(const char *arch, const char *templates,
                                 cg_diags *d)
 {
+    if (templates && !arch) { /* else silently unused */
+        cg_diags_add(d, CG_SEV_ERROR, templates, 0, "--templates needs "
+                     "--arch: give the two-file architecture whose module "
+                     "templates these are with --arch FILE.xml");
+        return NULL;
+    }
     cg_arch *a = arch ? cg_xml_read(arch, templates, d) : cg_arch_default(d);
     cg_netlist *nl = a ? cg_arch_flatten(a, d) : NULL;
     cg_arch_destroy(a);

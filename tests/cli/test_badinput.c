@@ -96,9 +96,32 @@ static void test_module_error_once(void **state)
                "integer >= 0 (in module 'pe(ops=add)')\n");
 }
 
+/* --templates without --arch is refused by every command that reads an
+ * array (it was ignored, even when the file did not exist). */
+static void test_templates_without_arch(void **state)
+{
+    (void)state;
+#define NEEDS DATA "warn.xml: error: --templates needs --arch: give the " \
+              "two-file architecture whose module templates these are with " \
+              "--arch FILE.xml\n"
+    expect_run((const char *const[]){"map", "--templates", DATA "warn.xml",
+                                     "tests/cli/data/saved/scale.dot", NULL},
+               1, "", NEEDS);
+    expect_run((const char *const[]){"check", "--templates", DATA "warn.xml",
+                                     "tests/cli/data/saved/scale.dot",
+                                     "tests/cli/data/saved/scale.txt", NULL},
+               1, "", NEEDS);
+    expect_run((const char *const[]){"--no-progress", "--templates",
+                                     DATA "warn.xml",
+                                     "tests/cli/data/saved/scale.dot", NULL},
+               1, "", NEEDS);
+#undef NEEDS
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_templates_without_arch),
         cmocka_unit_test(test_directories),
         cmocka_unit_test(test_endless_inputs),
         cmocka_unit_test(test_flatten_warning_once),
