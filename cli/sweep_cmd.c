@@ -444,6 +444,16 @@ static int sweep_write(const sweep_opts *s, char **rest, int nrest,
     if (!realpath(s->dir, dir) ||
         cg_cli_plan_make(&p, &c, &o, rest + at, nrest - at) != 0)
         return 1;
+    /* a path not read (its error above) or nothing to map: no scripts,
+       which would sweep less than was asked, or nothing */
+    if (p.scan_failed || p.nu == 0) {
+        fprintf(stderr, "cgramap sweep: %s; no sweep written to %s\n",
+                p.scan_failed ? "a PATH could not be read (above)"
+                              : "no loops found under the PATHs given",
+                s->dir);
+        cg_cli_plan_free(&p);
+        return 1;
+    }
     snprintf(json, sizeof json, "%s/merged.json", dir);
     snprintf(csv, sizeof csv, "%s/merged.csv", dir);
     o.json = o.json ? o.json : json;

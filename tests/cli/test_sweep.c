@@ -133,6 +133,19 @@ static void test_usage(void **state)
                                          in_tmp("none"), NULL});
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "/none/sweep.state: error: no sweep here"));
+    /* a PATH not read: no scripts (they were written for 0 loops, exit 0) */
+    char want[512];
+    run_cgramap(&r, (const char *const[]){"sweep", "--slurm", in_tmp("np"),
+                                         "/nonexistent/bench", NULL});
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof want, "/nonexistent/bench: error: no such file or "
+             "folder\ncgramap sweep: a PATH could not be read (above); no "
+             "sweep written to %s\n", in_tmp("np"));
+    assert_string_equal(r.err, want);
+    assert_string_equal(r.out, "");
+    char sb[512];
+    snprintf(sb, sizeof sb, "%s/sweep.sbatch", in_tmp("np"));
+    assert_int_equal(access(sb, F_OK), -1);
 }
 
 int main(void)
