@@ -152,10 +152,13 @@ static int map_one(const map_opts *o, const cg_netlist *nl, const cg_dfg *g,
 {
     cg_map_result res;
     memset(&res, 0, sizeof res);
-    if (cg_map(nl, g, &o->p, &res, d) != 0) return 1;
-    int ok = res.status == CG_MAP_MAPPED &&
+    bool failed = cg_map(nl, g, &o->p, &res, d) != 0;
+    int ok = !failed && res.status == CG_MAP_MAPPED &&
              cg_map_check(nl, res.mrrg, g, res.mapping, d) == 0;
-    json_t *rec = cg_cli_map_cols(&res, nl, res.timeout_s);
+    /* an error still gets its row, as in the main job (the message says
+       why) */
+    json_t *rec = failed ? json_pack("{s:s}", "status", "error")
+                         : cg_cli_map_cols(&res, nl, res.timeout_s);
     if (!rec || json_object_set_new(rec, "nodes",
                                     json_integer(cg_dfg_nnodes(g))) != 0) {
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "loop '%s': out of "
@@ -169,7 +172,8 @@ static int map_one(const map_opts *o, const cg_netlist *nl, const cg_dfg *g,
     printf(" %s\n%-16s ", "checked", cg_dfg_name(g));
     cg_cli_map_cells(rec, stdout);
     printf(" %s\n", ok ? "yes" : "no");
-    cg_cli_proof_note(rec, g, d);
+    if (!failed)
+        cg_cli_proof_note(rec, g, d);
     json_decref(rec);
     map_job j = {&res, nl, g};
     if (ok && o->mapping &&

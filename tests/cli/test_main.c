@@ -544,6 +544,14 @@ static void test_map_usage(void **state)
                                "the lowest II allowed (3) is above the "
                                "highest (2): give --ii alone, or a --max-ii "
                                "of at least 3\n");
+    /* ... and its row, status error (map printed none) */
+    assert_string_equal(r.out,
+        "loop             nodes ResMII RecMII bottleneck   II status       "
+        "            proof                      time     FUs  util const  "
+        "IO mem routes checked\n"
+        "acc                  3      -      - -             - error        "
+        "            -                             -       -     -     -   "
+        "-   -      - no\n");
     /* --ii 2 on a loop of MII 1: II 1 not tried, II 2 mapped */
     run_cgramap(&r, (const char *const[]){"map", "--ii", "2",
                                           "tests/cli/data/bench/loose/acc.dot",
