@@ -31,6 +31,8 @@ void cg_cli_help(void)
 "  sim            simulate a saved mapping of a DFG\n"
 "  merge          the parts of a sharded sweep (--shard) into one report\n"
 "  sweep          a sharded sweep as a Slurm job array, and its progress\n"
+"  rtl            write the array's Verilog and a mapping's bitstream\n"
+"  area           the array's area from yosys, module by module\n"
 "\n"
 "Options of the main job:\n"
 "      --arch FILE.xml     architecture (default: the embedded 4x4); give it\n"

@@ -38,7 +38,7 @@ static void tile_help(void)
            " [--templates T.xml]]\n"
            "                   [--mem BYTES] [--ii N] [--depth N] [--json]"
            " [--no-makefile]\n"
-           "                   [--sym NAME=VALUE]...\n"
+           "                   [--sym NAME=VALUE]... [--export-4d PREFIX]\n"
            "Tile the loop nest around the loop tagged TAG for the tile memory"
            " of the\n"
            "architecture (default: the embedded 4x4 mesh) and print the tile"
