@@ -2,6 +2,7 @@
  * architecture, flatten it and print the netlist summary; optionally write
  * the netlist as Graphviz dot or render it to SVG. */
 #include "cli/commands.h"
+#include "cli/options.h"
 
 #include "arch/arch.h"
 #include "common/diag.h"
@@ -66,7 +67,7 @@ static int arch_parse(int argc, char **argv, arch_opts *o)
             return 2;
         default:
             fprintf(stderr, "cgramap arch: unknown option '%s'"
-                    " (see cgramap arch --help)\n", argv[optind - 1]);
+                    " (see cgramap arch --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
             return 2;
         }
     }

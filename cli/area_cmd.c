@@ -81,7 +81,7 @@ static int area_parse(int argc, char **argv, area_opts *o)
             fprintf(stderr, "cgramap area: %s '%s' (see cgramap area "
                     "--help)\n", c == ':' ? "this option needs a value"
                                           : "unknown option",
-                    argv[optind - 1]);
+                    cg_cli_bad_opt(argv, (char[3]){0}));
             return 2;
         }
     }

@@ -193,7 +193,7 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
         return 2;
     default:
         fprintf(stderr, "cgramap: unknown option '%s' (see cgramap --help)\n",
-                argv[optind - 1]);
+                cg_cli_bad_opt(argv, (char[3]){0}));
         return 2;
     }
 }

@@ -2,6 +2,7 @@
  * independent checker (cg_map_check) on it, without mapping again: "ok",
  * or the checker's errors and exit status 1. */
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/saved.h"
 
 #include "mapper/mapping_io.h"
@@ -76,7 +77,7 @@ static int check_parse(int argc, char **argv, const char **arch,
         }
         fprintf(stderr, c == ':' ? "cgramap check: option '%s' needs a "
                 "value\n" : "cgramap check: unknown option '%s' (see "
-                "cgramap check --help)\n", argv[optind - 1]);
+                "cgramap check --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
         return 2;
     }
     if (optind != argc - 2) {

@@ -3,6 +3,7 @@
  * each with the memory order of its nest stated (graph attribute
  * memory_order). */
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/syms.h"
 
 #include "common/diag.h"
@@ -104,7 +105,7 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
             return 2;
         default:
             fprintf(stderr, "cgramap dfg: unknown option '%s'"
-                    " (see cgramap dfg --help)\n", argv[optind - 1]);
+                    " (see cgramap dfg --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
             return 2;
         }
     }

@@ -9,6 +9,7 @@
  * parts must be of one cgramap version, one set of flags and one plan,
  * each shard given once and none missing. */
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/compare.h"
 #include "cli/shard.h"
 
@@ -403,7 +404,7 @@ int cg_cli_merge(int argc, char **argv)
             return 2;
         default:
             fprintf(stderr, "cgramap merge: unknown option '%s' (see cgramap "
-                    "merge --help)\n", argv[optind - 1]);
+                    "merge --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
             return 2;
         }
     }

@@ -9,7 +9,9 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 void cg_cli_help(void)
 {
@@ -88,7 +90,7 @@ cg_cli_action cg_cli_parse(int argc, char **argv)
         case 'V': return CG_CLI_VERSION;
         default:
             fprintf(stderr, "cgramap: unknown option '%s' (see cgramap --help)\n",
-                    argv[optind - 1]);
+                    cg_cli_bad_opt(argv, (char[3]){0}));
             return CG_CLI_USAGE;
         }
     }
@@ -212,4 +214,20 @@ int cg_cli_effort_opt(const char *prog, int code, const char *v,
         p->time_limit_s = x;
         return 0;
     }
+}
+
+const char *cg_cli_bad_opt(char *const *argv, char buf[3])
+{
+    const char *prev = optind > 0 ? argv[optind - 1] : "";
+    const char *cur = argv[optind]; /* argv ends with NULL */
+    bool sh = optopt > ' ' && optopt < 127;
+    bool group = sh && cur && cur[0] == '-' && cur[1] && cur[1] != '-' &&
+                 strchr(cur + 1, optopt);
+    bool last = sh && prev[0] == '-' && prev[1] && prev[1] != '-';
+    if (!group && !last)
+        return prev;
+    buf[0] = '-';
+    buf[1] = (char)optopt;
+    buf[2] = '\0';
+    return buf;
 }

@@ -81,6 +81,12 @@ int cg_cli_whole(const char *prog, const char *opt, const char *v, double lo,
 int cg_cli_seconds(const char *prog, const char *opt, const char *v,
                    double *out);
 
+/* The option getopt_long just refused, as it was written: "-s" for a
+ * short option inside a group ("-sym": getopt stays on the group, so
+ * argv[optind - 1] is the argument before it), else the argument
+ * itself.  argv ends with NULL, as main's does; buf: room for "-c". */
+const char *cg_cli_bad_opt(char *const *argv, char buf[3]);
+
 struct cg_map_params;
 /* Apply effort option `code` with value v to p.  0, or -1 after printing
  * "PROG: Invalid value for --OPT: V (...)" to stderr. */

@@ -82,7 +82,7 @@ static int rtl_opt(rtl_opts *o, int c, char **argv)
         return 2;
     default:
         fprintf(stderr, "cgramap rtl: unknown option '%s' (see cgramap rtl"
-                " --help)\n", argv[optind - 1]);
+                " --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
         return 2;
     }
 }

@@ -130,7 +130,7 @@ static int sim_opt(sim_opts *o, int c, char **argv)
         return 2;
     default:
         fprintf(stderr, "cgramap sim: unknown option '%s' (see cgramap sim"
-                " --help)\n", argv[optind - 1]);
+                " --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
         return 2;
     }
 }

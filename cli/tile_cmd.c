@@ -7,6 +7,7 @@
  * the same nest; --no-makefile ignores it.  --export-4d PREFIX also writes
  * the descriptors as 4D-data-mover buffers, one file per side. */
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/syms.h"
 
 #include "arch/arch.h"
@@ -156,7 +157,7 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
             return 2;
         default:
             fprintf(stderr, "cgramap tile: unknown option '%s'"
-                    " (see cgramap tile --help)\n", argv[optind - 1]);
+                    " (see cgramap tile --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
             return 2;
         }
     }

@@ -529,6 +529,22 @@ static void test_map_usage(void **state)
         assert_int_equal(r.status, 2);
         assert_string_equal(r.err, w[3]);
     }
+    /* an unknown short option inside a group is named as written (the
+       argument before the group was named: the program, 'map') */
+    run_cgramap(&r, (const char *const[]){"-sym", "a=3", "x", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: unknown option '-s' (see cgramap "
+                               "--help)\n");
+    run_cgramap(&r, (const char *const[]){"map", "-sym", "a=1", "x.dot",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap map: unknown option '-s' (see "
+                               "cgramap map --help)\n");
+    run_cgramap(&r, (const char *const[]){"--no-progress", "-xj", "2", "x",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: unknown option '-x' (see cgramap "
+                               "--help)\n");
     run_cgramap(&r, (const char *const[]){"map", "--solver", "CBC", "x.dot",
                                           NULL});
     assert_int_equal(r.status, 2);
