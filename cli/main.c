@@ -8,14 +8,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* --help or --version anywhere: those win over the main job. */
-static int wants_info(int argc, char **argv)
+/* --help or --version anywhere: those win over the main job (the first
+ * of them given).  CG_CLI_RUN when neither is there. */
+static cg_cli_action wants_info(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") ||
-            !strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
-            return 1;
-    return 0;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return CG_CLI_HELP;
+        else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
+            return CG_CLI_VERSION;
+    return CG_CLI_RUN;
 }
 
 /* A first argument that looks like a command (a plain word) but is none
@@ -48,16 +50,17 @@ int main(int argc, char **argv)
         return cg_cli_merge(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return cg_cli_sweep(argc - 1, argv + 1);
-    if (argc > 1 && !wants_info(argc, argv) && unknown_command(argv[1])) {
+    cg_cli_action info = wants_info(argc, argv);
+    if (argc > 1 && info == CG_CLI_RUN && unknown_command(argv[1])) {
         fprintf(stderr, "cgramap: '%s' is neither a command (arch, dfg, "
                 "map, tile, check, sim, rtl, area, merge, sweep) nor a file or folder "
                 "(see cgramap --help)\n",
                 argv[1]);
         return 2;
     }
-    if (argc > 1 && !wants_info(argc, argv))
+    if (argc > 1 && info == CG_CLI_RUN)
         return cg_cli_main_job(argc, argv);
-    switch (cg_cli_parse(argc, argv)) {
+    switch (argc > 1 ? info : cg_cli_parse(argc, argv)) {
     case CG_CLI_HELP: cg_cli_help(); return 0;
     case CG_CLI_VERSION: printf("cgramap %s\n", cg_version()); return 0;
     case CG_CLI_USAGE: return 2;

@@ -22,6 +22,14 @@ static void test_help(void **state)
     assert_int_equal(r.status, 0);
     cg_golden_check("tests/cli/golden/help.txt", r.out);
     assert_string_equal(r.err, "");
+    /* after a PATH and other options too (refused as an unexpected
+       argument once) */
+    run_cgramap(&r, (const char *const[]){"--arch", "x.xml",
+                                          "benchmarks/microbench/saxpy", "-h",
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    cg_golden_check("tests/cli/golden/help.txt", r.out);
+    assert_string_equal(r.err, "");
 }
 
 static void test_version(void **state)
@@ -29,6 +37,10 @@ static void test_version(void **state)
     (void)state;
     run r;
     run_cgramap(&r, (const char *const[]){"--version", NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "cgramap " CG_VERSION "\n");
+    run_cgramap(&r, (const char *const[]){"benchmarks/microbench/saxpy",
+                                          "--version", "--help", NULL});
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "cgramap " CG_VERSION "\n");
 }
