@@ -311,6 +311,17 @@ static int read_tags(cg_extract_prog *x, cg_diags *d)
                      strerror(errno));
         return -1;
     }
+    size_t plen = strlen(x->path);
+    if (plen < 2 || strcmp(x->path + plen - 2, ".c") != 0) {
+        /* clang would take it as a linker input and leave no bitcode: a
+           puzzling message */
+        cg_diags_add(d, CG_SEV_ERROR, x->path, 0, "not a C file (.c): loops "
+                     "are extracted from C source with //DFGLOOP tags; a "
+                     "DFG (.dot, .xml, .txt) goes to cgramap map or the main "
+                     "job");
+        free(src);
+        return -1;
+    }
     int line = 1, rc = 0;
     bool in_comment = false; /* after // on this line */
     for (char *p = src; *p; p++) {

@@ -118,10 +118,26 @@ static void test_templates_without_arch(void **state)
 #undef NEEDS
 }
 
+/* dfg and tile given a DFG rather than C (clang left no bitcode, and the
+ * message said only that). */
+static void test_not_c(void **state)
+{
+    (void)state;
+#define NOT_C "tests/cli/data/saved/scale.dot: error: not a C file (.c): " \
+              "loops are extracted from C source with //DFGLOOP tags; a DFG " \
+              "(.dot, .xml, .txt) goes to cgramap map or the main job\n"
+    expect_run((const char *const[]){"dfg", "tests/cli/data/saved/scale.dot",
+                                     NULL}, 1, "", NOT_C);
+    expect_run((const char *const[]){"tile", "tests/cli/data/saved/scale.dot",
+                                     "--loop", "scale", NULL}, 1, "", NOT_C);
+#undef NOT_C
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_templates_without_arch),
+        cmocka_unit_test(test_not_c),
         cmocka_unit_test(test_directories),
         cmocka_unit_test(test_endless_inputs),
         cmocka_unit_test(test_flatten_warning_once),
