@@ -13,9 +13,11 @@
 #include "cli/compare.h"
 #include "cli/shard.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct part {
     const char *path;
@@ -34,10 +36,28 @@ static int part_read(part *p, const char *path)
 {
     json_error_t e;
     p->path = path;
-    p->j = json_load_file(path, 0, &e);
-    if (!p->j) {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: error: is a directory, not a file; give the "
+                "--json files the shards wrote\n", path);
+        return -1;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s: error: cannot open the part: %s; check the "
+                "path\n", path, strerror(errno));
+        return -1;
+    }
+    p->j = json_loadf(f, 0, &e);
+    fclose(f);
+    if (!p->j && e.line >= 1) {
         fprintf(stderr, "%s:%d: error: not a part of a sweep: %s; give the "
                 "--json files the shards wrote\n", path, e.line, e.text);
+        return -1;
+    }
+    if (!p->j) {
+        fprintf(stderr, "%s: error: not a part of a sweep: %s; give the "
+                "--json files the shards wrote\n", path, e.text);
         return -1;
     }
     json_t *sh = json_object_get(p->j, "shard");

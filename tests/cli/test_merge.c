@@ -164,6 +164,14 @@ static void test_refusals(void **state)
              "\"cgramap_part\": 1, \"shard\" and \"plan\"); give the --json "
              "files that cgramap --shard I/N wrote\n", in_tmp("noise.json"));
     refused((const char *const[]){p1, in_tmp("noise.json"), NULL}, want);
+    /* a missing part and a folder are said so (a missing part was 'not a
+       part of a sweep' at line -1) */
+    refused((const char *const[]){p1, "/nonexistent/p.json", NULL},
+            "/nonexistent/p.json: error: cannot open the part: No such file "
+            "or directory; check the path\n");
+    refused((const char *const[]){p1, "/tmp", NULL},
+            "/tmp: error: is a directory, not a file; give the --json files "
+            "the shards wrote\n");
 }
 
 /* A row a wall-clock cap ended is named (a work limit decides every
