@@ -600,6 +600,26 @@ static cg_dfg *add_ring(void)
     return g;
 }
 
+/* Below the MII of a loop whose ResMII is 1, no bottleneck op is named
+ * (none binds; the message once named one, the row '-'). */
+static void test_min_ii_no_bottleneck(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = add_ring();
+    cg_map_params p = params(20, 4);
+    p.min_ii = p.max_ii = 1;
+    cg_map_result r;
+    cg_diags *d = cg_diags_create();
+    assert_int_equal(cg_map(nl, g, &p, &r, d), -1);
+    assert_string_equal(cg_diags_get(d, 0)->msg,
+                        "'ring' cannot map at II 1: it needs II >= 3 (ResMII "
+                        "1; RecMII 3)");
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
 /* A large DFG whose RecMII is above its ResMII gets SAT before the
  * heuristic at the climb's first II (with large_rec_conflicts for a
  * large model): the ring, counted large, is mapped there by SAT, where
@@ -1009,6 +1029,7 @@ int main(void)
         cmocka_unit_test(test_mii_above_limit),
         cmocka_unit_test(test_top_ii_follows_mii),
         cmocka_unit_test(test_min_ii),
+        cmocka_unit_test(test_min_ii_no_bottleneck),
         cmocka_unit_test(test_search_choice),
                 cmocka_unit_test(test_time_limit_leaves_open),
         cmocka_unit_test(test_time_limit_keeps_climb),
