@@ -187,6 +187,12 @@ cg_dfg *cg_dfg_read_text(const char *path, cg_diags *d)
         free(text), free(t), free(ids), free(next);
         return NULL;
     }
+    if (n > 0 && !strcmp(t[0].w[0], "mapping")) { /* not one error a line */
+        cg__fdfg_error(&f, t[0].line, "this is a mapping as cgramap writes "
+                       "it (cgramap map --mapping, --mapping-dir), not a DFG: "
+                       "give it with its DFG to cgramap check or cgramap sim");
+        n = 0;
+    }
     for (int i = 0; i < n; i++) /* nodes first: edges may come before */
         if (!strcmp(t[i].w[0], "node"))
             node_line(&f, &t[i], ids, cg_dfg_nnodes(f.g));

@@ -131,6 +131,13 @@ static void test_not_c(void **state)
     expect_run((const char *const[]){"tile", "tests/cli/data/saved/scale.dot",
                                      "--loop", "scale", NULL}, 1, "", NOT_C);
 #undef NOT_C
+    /* a saved mapping given as a DFG: one error, not one a line */
+    expect_run((const char *const[]){"map", "tests/cli/data/saved/scale.txt",
+                                     NULL}, 1, "",
+               "tests/cli/data/saved/scale.txt:1: error: this is a mapping "
+               "as cgramap writes it (cgramap map --mapping, --mapping-dir), "
+               "not a DFG: give it with its DFG to cgramap check or cgramap "
+               "sim\n");
 }
 
 int main(void)

@@ -963,8 +963,9 @@ static void test_bad_files(void **state)
     assert_null(cg_dfg_read_dot("/dev/zero", d)); /* once read forever */
     s = cg_diag_format(cg_diags_get(d, 3));
     assert_string_equal(s, "/dev/zero: error: more than 67108864 bytes, the "
-                        "limit for an architecture, template or DFG file "
-                        "(CG_MAX_INPUT_BYTES); name the text file meant");
+                        "limit for an architecture, template, DFG or "
+                        "mapping file (CG_MAX_INPUT_BYTES); name the text "
+                        "file meant");
     free(s);
     cg_diags_destroy(d);
 }
