@@ -36,3 +36,17 @@ char *cg_input_read(const char *path, const char *want, size_t *len,
                      strerror(err));
     return NULL;
 }
+
+char *cg_input_read_text(const char *path, const char *want,
+                         const char *kind, cg_diags *d)
+{
+    size_t len = 0;
+    char *text = cg_input_read(path, want, &len, d);
+    if (text && strlen(text) != len) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "a NUL byte; %s is text",
+                     kind);
+        free(text);
+        return NULL;
+    }
+    return text;
+}

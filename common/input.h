@@ -20,6 +20,10 @@ extern "C" {
  * or a read error. */
 char *cg_input_read(const char *path, const char *want, size_t *len,
                     cg_diags *d);
+/* cg_input_read for a text file: also NULL after "PATH: error: a NUL
+ * byte; KIND is text" (kind e.g. "a DFG file") when the file holds one. */
+char *cg_input_read_text(const char *path, const char *want,
+                         const char *kind, cg_diags *d);
 
 #ifdef __cplusplus
 }

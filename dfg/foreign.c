@@ -94,17 +94,8 @@ int cg__fdfg_init(cg__fdfg *f, const char *file, cg_diags *d)
 
 char *cg__fdfg_slurp(const char *path, cg_diags *d)
 {
-    size_t len = 0;
-    char *text = cg_input_read(path, "an .xml or .txt DFG file", &len, d);
-    if (!text)
-        return NULL;
-    if (strlen(text) != len) {
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "a NUL byte; a DFG file is "
-                     "text");
-        free(text);
-        return NULL;
-    }
-    return text;
+    return cg_input_read_text(path, "an .xml or .txt DFG file", "a DFG file",
+                              d);
 }
 
 const cg__fop *cg__fop_find(const cg__fop *t, const char *name)

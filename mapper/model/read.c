@@ -375,16 +375,10 @@ cg_mapping *cg_mapping_read(const char *path, const cg_netlist *nl,
     *mrrg = NULL;
     /* read whole and capped: a device given as the mapping (/dev/zero, one
        endless line) would otherwise be read until memory runs out */
-    size_t len = 0;
-    char *text = cg_input_read(path, "a mapping file (.txt)", &len, d);
+    char *text = cg_input_read_text(path, "a mapping file (.txt)",
+                                    "a mapping file", d);
     if (!text)
         return NULL;
-    if (strlen(text) != len) {
-        cg_diags_add(d, CG_SEV_ERROR, path, 0, "holds a NUL byte: a mapping "
-                     "is text (name the .txt file cgramap wrote)");
-        free(text);
-        return NULL;
-    }
     rd r = {.file = path, .nl = nl, .g = g, .d = d};
     bool ok = read_lines(&r, text);
     free(text);

@@ -61,6 +61,33 @@ static void errors(void **state)
     assert_int_equal(CG_MAX_INPUT_BYTES, 67108864); /* the message's figure */
 }
 
+/* cg_input_read_text: a text file whole; one with a NUL byte refused. */
+static void text_only(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    char *s = cg_input_read_text("tests/cli/data/bench/loose/acc.dot",
+                                 "a .dot file", "a DFG file", d);
+    assert_non_null(s);
+    assert_true(!strncmp(s, "// CGRA-ME style", 16));
+    free(s);
+    char bin[] = "/tmp/cg_textXXXXXX";
+    int fd = mkstemp(bin);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "a\0b", 3), 3);
+    close(fd);
+    assert_null(cg_input_read_text(bin, "a .dot file", "a DFG file", d));
+    unlink(bin);
+    assert_int_equal(cg_diags_size(d), 1);
+    char *m = cg_diag_format(cg_diags_get(d, 0));
+    char want[128];
+    snprintf(want, sizeof want, "%s: error: a NUL byte; a DFG file is text",
+             bin);
+    assert_string_equal(m, want);
+    free(m);
+    cg_diags_destroy(d);
+}
+
 /* A FIFO whose writer never stops: the read ends at the cap.  The writer
  * (a child) dies of SIGPIPE once the reader closes its end. */
 static void fifo_without_end(void **state)
@@ -95,6 +122,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reads_whole_file),
         cmocka_unit_test(errors),
+        cmocka_unit_test(text_only),
         cmocka_unit_test(fifo_without_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -211,8 +211,8 @@ static void test_header_errors(void **state)
     assert_null(cg_mapping_read(bin, f->nl, f->g, &mrrg, d));
     got = diag_text(d);
     char want[128];
-    snprintf(want, sizeof want, "%s: error: holds a NUL byte: a mapping is "
-             "text (name the .txt file cgramap wrote)\n", bin);
+    snprintf(want, sizeof want, "%s: error: a NUL byte; a mapping file is "
+             "text\n", bin);
     assert_string_equal(got, want);
     free(got);
     cg_diags_destroy(d);
