@@ -3,6 +3,7 @@
 #include "cli/options.h"
 #include "common/version.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static bool unknown_command(const char *arg)
     return arg[0] != '-' && !strpbrk(arg, "./") && stat(arg, &st) != 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "arch") == 0)
         return cg_cli_arch(argc - 1, argv + 1);
@@ -68,4 +69,20 @@ int main(int argc, char **argv)
     }
     cg_cli_help();
     return 2;
+}
+
+/* A command that printed its rows and then could not write them (a full
+ * disk) must not exit 0; the commands that write through
+ * cg_cli_write_file have said so already and exit 1. */
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == 0) {
+        /* errno is the flush's, or gone with the write that failed */
+        fprintf(stderr, "cgramap: error: cannot write standard output "
+                "(%s)\n", errno ? strerror(errno) : "a write failed");
+        rc = 1;
+    }
+    return rc;
 }

@@ -264,13 +264,32 @@ static void test_stdout_fails(void **state)
          NULL},
         {"arch", NULL},
         {"map", ACC, "--mapping", "-", NULL},
+        /* the rows, the verdict, the help: printed, then lost (they once
+           exited 0) */
+        {"map", ACC, NULL},
+        {"check", "tests/cli/data/saved/scale.dot",
+         "tests/cli/data/saved/scale.txt", NULL},
+        {"--no-progress", ACC, NULL},
+        {"--help", NULL},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         run r;
         run_cgramap_to(&r, "/dev/full", cmds[i]);
         assert_int_equal(r.status, 1);
-        assert_string_equal(r.err, "cgramap: error: cannot write standard "
-                            "output (No space left on device)\n");
+        /* rows printed through stdio may fail before the end, and the
+           failed write's reason is gone by then */
+        if (i < 5) { /* through cg_cli_write_file: the reason, alone */
+            assert_string_equal(r.err, "cgramap: error: cannot write "
+                                "standard output (No space left on "
+                                "device)\n");
+            continue;
+        }
+        const char *tail = strstr(r.err, "cgramap: error: cannot write");
+        assert_non_null(tail);
+        if (strcmp(tail, "cgramap: error: cannot write standard output "
+                         "(No space left on device)\n"))
+            assert_string_equal(tail, "cgramap: error: cannot write "
+                                "standard output (a write failed)\n");
     }
 }
 
