@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The options only sweep has. */
@@ -80,8 +81,18 @@ static int sweep_opt(int argc, char **argv, int *i, sweep_opts *s)
         switch (k) {
         case 0: s->dir = v; return 1;
         case 1: s->status = v; return 1;
-        case 2: s->partition = v; return 1;
-        case 3: s->account = v; return 1;
+        case 2:
+        case 3:
+            /* written into an #SBATCH line: a blank or a quote there would
+               split or end it */
+            if (!*v || strpbrk(v, " \t\n\"'\\#")) {
+                fprintf(stderr, "cgramap sweep: %s '%s' is not a Slurm "
+                        "name: give one without blanks or quotes\n",
+                        names[k], v);
+                return -1;
+            }
+            *(k == 2 ? &s->partition : &s->account) = v;
+            return 1;
         case 4:
             if (cg_cli_whole("cgramap sweep", "--shards", v, 1,
                              CG_CLI_MAX_SHARDS, &x))
@@ -306,8 +317,11 @@ static int sbatch(const char *args, char *id, size_t n)
         id[strcspn(id, ";\n")] = '\0'; /* "ID" or "ID;CLUSTER" */
     int st = f ? pclose(f) : -1;
     if (st != 0 || !id[0]) {
-        fprintf(stderr, "cgramap sweep: `%s` failed (status %d); is Slurm's "
-                "sbatch here (Debian: slurm-client)?\n", cmd, st);
+        /* the exit status, not the wait status (256 for exit 1) */
+        int code = st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 +
+                   (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        fprintf(stderr, "cgramap sweep: `%s` failed (exit status %d); is "
+                "Slurm's sbatch here (Debian: slurm-client)?\n", cmd, code);
         return -1;
     }
     return 0;

@@ -146,6 +146,30 @@ static void test_usage(void **state)
     char sb[512];
     snprintf(sb, sizeof sb, "%s/sweep.sbatch", in_tmp("np"));
     assert_int_equal(access(sb, F_OK), -1);
+    /* a partition that would split its #SBATCH line */
+    run_cgramap(&r, (const char *const[]){"sweep", "--slurm", in_tmp("pa"),
+                                         "--partition", "a b", SUM, NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap sweep: --partition 'a b' is not a "
+                        "Slurm name: give one without blanks or quotes\n");
+    /* an sbatch that fails: its exit status (the wait status, 256 for
+       exit 1, was printed) */
+    char bin[512], path[4096];
+    snprintf(bin, sizeof bin, "%s/bin", in_tmp("fake"));
+    snprintf(path, sizeof path, "mkdir -p %s && printf '#!/bin/sh\\nexit "
+             "3\\n' > %s/sbatch && chmod +x %s/sbatch", bin, bin, bin);
+    assert_int_equal(system(path), 0);
+    const char *old = getenv("PATH");
+    snprintf(path, sizeof path, "%s:%s", bin, old ? old : "/usr/bin:/bin");
+    char *keep = strdup(old ? old : "");
+    setenv("PATH", path, 1);
+    run_cgramap(&r, (const char *const[]){"sweep", "--slurm", in_tmp("sub"),
+                                         "--submit", SUM, NULL});
+    setenv("PATH", keep, 1);
+    free(keep);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "failed (exit status 3); is Slurm's sbatch "
+                           "here (Debian: slurm-client)?\n"));
 }
 
 int main(void)
