@@ -14,6 +14,7 @@
 #include "common/diag.h"
 #include "common/util.h"
 #include "extract/extract.h"
+#include "mapper/map.h"
 #include "tiling/tile.h"
 #include "xml/xml.h"
 
@@ -83,16 +84,17 @@ static void tile_help(void)
 }
 
 /* A whole number in [lo, hi] into *v; else the error, and 2. */
-static int int_opt(const char *name, const char *arg, long long lo,
-                   long long hi, long long *v)
+/* A whole number in lo..hi, as every command reads one; 0, or 2 after
+ * the message (with the range). */
+static int int_opt(const char *name, const char *arg, double lo, double hi,
+                   long long *v)
 {
-    char *end;
-    *v = strtoll(arg, &end, 10);
-    if (end == arg || *end || *v < lo || *v > hi) {
-        fprintf(stderr, "cgramap tile: Invalid value for --%s: %s\n", name,
-                arg);
+    char opt[16];
+    double x;
+    snprintf(opt, sizeof opt, "--%s", name);
+    if (cg_cli_whole("cgramap tile", opt, arg, lo, hi, &x))
         return 2;
-    }
+    *v = (long long)x;
     return 0;
 }
 
@@ -140,11 +142,11 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
             break;
         case 'h': tile_help(); return 1;
         case 'm':
-            if (int_opt("mem", optarg, 1, INT64_MAX / 2, &v)) return 2;
+            if (int_opt("mem", optarg, 1, 9007199254740991.0, &v)) return 2;
             o->p.mem_bytes = v;
             break;
         case 'i':
-            if (int_opt("ii", optarg, 1, 1000000, &v)) return 2;
+            if (int_opt("ii", optarg, 1, CG_MAP_MAX_II, &v)) return 2;
             o->p.ii = (int)v;
             break;
         case 'd':

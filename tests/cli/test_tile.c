@@ -275,12 +275,18 @@ static void memory_too_small(void **state)
 static void bad_values(void **state)
 {
     (void)state;
+    /* the ranges said, the II's as every command's (1..1000000 once) */
     const char *cases[][3] = {
-        {"--ii", "0", "cgramap tile: Invalid value for --ii: 0\n"},
-        {"--depth", "-1", "cgramap tile: Invalid value for --depth: -1\n"},
-        {"--mem", "12k", "cgramap tile: Invalid value for --mem: 12k\n"},
+        {"--ii", "0", "cgramap tile: Invalid value for --ii: 0 (a whole "
+                      "number from 1 to 64)\n"},
+        {"--ii", "65", "cgramap tile: Invalid value for --ii: 65 (a whole "
+                       "number from 1 to 64)\n"},
+        {"--depth", "-1", "cgramap tile: Invalid value for --depth: -1 (a "
+                          "whole number from 0 to 1000000)\n"},
+        {"--mem", "12k", "cgramap tile: Invalid value for --mem: 12k (a "
+                         "whole number from 1 to 9007199254740991)\n"},
     };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         run r;
         run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop",
                                          "jacobi2d", cases[i][0],
