@@ -13,6 +13,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Did reading the mapping fail after its header (on a line naming the
+ * array's nodes), where another array may be the cause, rather than on
+ * the file itself (missing, empty, not a mapping of this DFG)? */
+static bool past_header(const cg_diags *d, const char *mapping)
+{
+    for (int i = 0; i < cg_diags_size(d); i++) {
+        const cg_diag *g = cg_diags_get(d, i);
+        if (g->sev == CG_SEV_ERROR && g->file && !strcmp(g->file, mapping) &&
+            g->line > 1)
+            return true;
+    }
+    return false;
+}
+
 int cg_cli_saved_init(cg_cli_saved *s, const char *arch,
                       const char *templates, const char *dot,
                       const char *mapping)
@@ -25,7 +39,7 @@ int cg_cli_saved_init(cg_cli_saved *s, const char *arch,
     s->g = s->nl ? cg_dfg_read_dot(dot, s->d) : NULL;
     s->m = s->g ? cg_mapping_read(mapping, s->nl, s->g, &s->mrrg, s->d)
                 : NULL;
-    if (s->g && !s->m && !arch) /* said once, after the first error */
+    if (s->g && !s->m && !arch && past_header(s->d, mapping))
         cg_diags_add(s->d, CG_SEV_NOTE, mapping, 0, "no --arch was given, so "
                      "the mapping was read against the embedded default "
                      "array; give the array it was made on with --arch "

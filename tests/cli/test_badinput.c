@@ -131,6 +131,12 @@ static void test_not_c(void **state)
     expect_run((const char *const[]){"tile", "tests/cli/data/saved/scale.dot",
                                      "--loop", "scale", NULL}, 1, "", NOT_C);
 #undef NOT_C
+    /* a mapping that is not there: no note about --arch (it followed every
+       failure to read, where it is about a name the array lacks) */
+    expect_run((const char *const[]){"check", "tests/cli/data/saved/scale.dot",
+                                     "/nonexistent/m.txt", NULL}, 1, "",
+               "/nonexistent/m.txt: error: cannot open the file: No such "
+               "file or directory; check the path\n");
     /* a saved mapping given as a DFG: one error, not one a line */
     expect_run((const char *const[]){"map", "tests/cli/data/saved/scale.txt",
                                      NULL}, 1, "",
