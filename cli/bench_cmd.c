@@ -123,7 +123,9 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
         o->arch = optarg;
         return cg_cli_cmp_add_arch(co, optarg) ? 2 : 0;
     case 'P': return cg_cli_cmp_add_param(co, optarg) ? 2 : 0;
-    case 'O': co->report_dir = optarg; return 0;
+    case 'O':
+        co->report_dir = optarg;
+        return cg_cli_path("cgramap", "--report", optarg) ? 2 : 0;
     case 603: co->area = true; return 0;
     case 'H':
         return cg_cli_shard_parse("cgramap", optarg, &o->shard,
@@ -144,9 +146,12 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
                 "cbc)\n", optarg);
         return 2;
     case 'j': return bench_int("-j", optarg, 64, &o->jobs) ? 2 : 0;
-    case 'J': o->json = optarg; return 0;
-    case 'C': o->csv = optarg; return 0;
-    case 'M': o->mapping_dir = optarg; return 0;
+    case 'J':
+    case 'C':
+    case 'M':
+        *(c == 'J' ? &o->json : c == 'C' ? &o->csv : &o->mapping_dir) = optarg;
+        return cg_cli_path("cgramap", c == 'J' ? "--json" : c == 'C'
+                           ? "--csv" : "--mapping-dir", optarg) ? 2 : 0;
     case 600: o->rtl = true; return 0;
     case 601:
         o->rtl = true;

@@ -90,9 +90,15 @@ static int map_parse(int argc, char **argv, map_opts *o)
                 return 2;
             }
             break;
-        case 'D': o->p.dump_lp = optarg; break;
-        case 'C': o->p.dump_cnf = optarg; break;
-        case 'm': o->mapping = optarg; break;
+        case 'D':
+        case 'C':
+        case 'm':
+            if (cg_cli_path("cgramap map", c == 'D' ? "--dump-lp" : c == 'C'
+                            ? "--dump-cnf" : "--mapping", optarg))
+                return 2;
+            *(c == 'D' ? &o->p.dump_lp : c == 'C' ? &o->p.dump_cnf
+                                                  : &o->mapping) = optarg;
+            break;
         case 'h': map_help(); return 1;
         case 's': /* symbols reach only a reference run, which map has not */
             fprintf(stderr, "cgramap map: --sym changes nothing here: "

@@ -102,6 +102,15 @@ cg_cli_action cg_cli_parse(int argc, char **argv)
     return CG_CLI_RUN;
 }
 
+int cg_cli_path(const char *prog, const char *opt, const char *v)
+{
+    if (*v)
+        return 0;
+    fprintf(stderr, "%s: %s needs a file name, not an empty one\n", prog,
+            opt);
+    return -1;
+}
+
 int cg_cli_whole(const char *prog, const char *opt, const char *v, double lo,
                  double hi, double *out)
 {

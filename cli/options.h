@@ -87,6 +87,11 @@ int cg_cli_seconds(const char *prog, const char *opt, const char *v,
  * itself.  argv ends with NULL, as main's does; buf: room for "-c". */
 const char *cg_cli_bad_opt(char *const *argv, char buf[3]);
 
+/* A file or folder name given to option opt: 0, or -1 after "PROG: OPT
+ * needs a file name, not an empty one" on stderr (an empty prefix made a
+ * file named "-2"; an empty path, errors naming no file). */
+int cg_cli_path(const char *prog, const char *opt, const char *v);
+
 struct cg_map_params;
 /* Apply effort option `code` with value v to p.  0, or -1 after printing
  * "PROG: Invalid value for --OPT: V (...)" to stderr. */

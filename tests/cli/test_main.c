@@ -541,6 +541,17 @@ static void test_map_usage(void **state)
         assert_int_equal(r.status, 2);
         assert_string_equal(r.err, w[3]);
     }
+    /* an empty file name (a --dump-lp prefix "" wrote a file named "-2";
+       an empty --json path failed naming no file) */
+    run_cgramap(&r, (const char *const[]){"map", "--dump-lp", "", "x.dot",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap map: --dump-lp needs a file name, "
+                               "not an empty one\n");
+    run_cgramap(&r, (const char *const[]){"--json", "", "x", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --json needs a file name, not an "
+                               "empty one\n");
     /* an unknown short option inside a group is named as written (the
        argument before the group was named: the program, 'map') */
     run_cgramap(&r, (const char *const[]){"-sym", "a=3", "x", NULL});
