@@ -67,7 +67,8 @@ static int arch_parse(int argc, char **argv, arch_opts *o)
             return 2;
         default:
             fprintf(stderr, "cgramap arch: unknown option '%s'"
-                    " (see cgramap arch --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
+                    " (see cgramap arch --help)\n",
+                    cg_cli_bad_opt(argv, (char[3]){0}));
             return 2;
         }
     }

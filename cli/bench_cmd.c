@@ -206,12 +206,14 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
 static int make_dir(const char *dir, const char *opt)
 {
     struct stat st;
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return 0;
         fprintf(stderr, "%s: error: %s needs a folder and this is a file; "
                 "give a folder's path\n", dir, opt);
         return -1;
     }
-    if (stat(dir, &st) == 0 || mkdir(dir, 0777) == 0)
+    if (mkdir(dir, 0777) == 0)
         return 0;
     fprintf(stderr, "%s: error: cannot create this folder for %s; create it "
             "or check its parent\n", dir, opt);

@@ -105,7 +105,8 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
             return 2;
         default:
             fprintf(stderr, "cgramap dfg: unknown option '%s'"
-                    " (see cgramap dfg --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
+                    " (see cgramap dfg --help)\n",
+                    cg_cli_bad_opt(argv, (char[3]){0}));
             return 2;
         }
     }

@@ -61,11 +61,10 @@ static int run(int argc, char **argv)
     }
     if (argc > 1 && info == CG_CLI_RUN)
         return cg_cli_main_job(argc, argv);
-    switch (argc > 1 ? info : cg_cli_parse(argc, argv)) {
+    switch (info) {
     case CG_CLI_HELP: cg_cli_help(); return 0;
     case CG_CLI_VERSION: printf("cgramap %s\n", cg_version()); return 0;
-    case CG_CLI_USAGE: return 2;
-    case CG_CLI_RUN: break;
+    case CG_CLI_RUN: break; /* no argument at all */
     }
     cg_cli_help();
     return 2;

@@ -127,7 +127,8 @@ static int map_parse(int argc, char **argv, map_opts *o)
             return 2;
         default:
             fprintf(stderr, "cgramap map: unknown option '%s'"
-                    " (see cgramap map --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
+                    " (see cgramap map --help)\n",
+                    cg_cli_bad_opt(argv, (char[3]){0}));
             return 2;
         }
     }

@@ -50,14 +50,12 @@ static int part_read(part *p, const char *path)
     }
     p->j = json_loadf(f, 0, &e);
     fclose(f);
-    if (!p->j && e.line >= 1) {
-        fprintf(stderr, "%s:%d: error: not a part of a sweep: %s; give the "
-                "--json files the shards wrote\n", path, e.line, e.text);
-        return -1;
-    }
     if (!p->j) {
-        fprintf(stderr, "%s: error: not a part of a sweep: %s; give the "
-                "--json files the shards wrote\n", path, e.text);
+        char at[16] = ""; /* jansson's line, when it has one */
+        if (e.line >= 1)
+            snprintf(at, sizeof at, ":%d", e.line);
+        fprintf(stderr, "%s%s: error: not a part of a sweep: %s; give the "
+                "--json files the shards wrote\n", path, at, e.text);
         return -1;
     }
     json_t *sh = json_object_get(p->j, "shard");

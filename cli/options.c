@@ -1,5 +1,7 @@
-/* options.c: getopt_long table of cgramap's global options.  Only options
- * whose stage exists are accepted, so the program never advertises a stub. */
+/* options.c: the help text of the main job, and what every command's
+ * option parsing shares: whole numbers, seconds, file names, the mapper's
+ * effort options and the name of an option refused.  Only options whose
+ * stage exists are listed, so the program never advertises a stub. */
 #include "cli/options.h"
 #include "common/util.h"
 
@@ -73,33 +75,6 @@ CG_CLI_EFFORT_HELP
 "\n"
 "Exit status: 0 when every loop mapped and verified, 1 when one did not,\n"
 "2 on bad usage.\n");
-}
-
-cg_cli_action cg_cli_parse(int argc, char **argv)
-{
-    static const struct option opts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h': return CG_CLI_HELP;
-        case 'V': return CG_CLI_VERSION;
-        default:
-            fprintf(stderr, "cgramap: unknown option '%s' (see cgramap --help)\n",
-                    cg_cli_bad_opt(argv, (char[3]){0}));
-            return CG_CLI_USAGE;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "cgramap: unexpected argument '%s' (see cgramap --help)\n",
-                argv[optind]);
-        return CG_CLI_USAGE;
-    }
-    return CG_CLI_RUN;
 }
 
 int cg_cli_path(const char *prog, const char *opt, const char *v)

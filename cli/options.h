@@ -6,12 +6,9 @@
 typedef enum cg_cli_action {
     CG_CLI_RUN,     /* the main job: map and verify the PATHs' loops */
     CG_CLI_HELP,    /* --help */
-    CG_CLI_VERSION, /* --version */
-    CG_CLI_USAGE    /* bad usage: message already printed */
+    CG_CLI_VERSION  /* --version */
 } cg_cli_action;
 
-/* Parse argv; usage errors are printed to stderr as "cgramap: ...". */
-cg_cli_action cg_cli_parse(int argc, char **argv);
 /* Print the help text to stdout. */
 void cg_cli_help(void);
 

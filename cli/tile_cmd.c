@@ -83,7 +83,6 @@ static void tile_help(void)
            " instead.\n");
 }
 
-/* A whole number in [lo, hi] into *v; else the error, and 2. */
 /* A whole number in lo..hi, as every command reads one; 0, or 2 after
  * the message (with the range). */
 static int int_opt(const char *name, const char *arg, double lo, double hi,
@@ -159,7 +158,8 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
             return 2;
         default:
             fprintf(stderr, "cgramap tile: unknown option '%s'"
-                    " (see cgramap tile --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
+                    " (see cgramap tile --help)\n",
+                    cg_cli_bad_opt(argv, (char[3]){0}));
             return 2;
         }
     }

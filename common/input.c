@@ -1,6 +1,6 @@
 /* input.c: cg_input_read, the one reader of the architecture, template,
- * DFG and mapping files, so that each failure says the same thing whatever the
- * file. */
+ * DFG and mapping files, so that each failure says the same thing whatever
+ * the file. */
 #include "input.h"
 #include "limits.h"
 #include "util.h"
@@ -25,8 +25,7 @@ char *cg_input_read(const char *path, const char *want, size_t *len,
     else if (err == EFBIG)
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "more than %d bytes, the "
                      "limit for an architecture, template, DFG or mapping "
-                     "file "
-                     "(CG_MAX_INPUT_BYTES); name the text file meant",
+                     "file (CG_MAX_INPUT_BYTES); name the text file meant",
                      CG_MAX_INPUT_BYTES);
     else if (err == ENOMEM)
         cg_diags_add(d, CG_SEV_ERROR, path, 0, "out of memory reading the "

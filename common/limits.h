@@ -29,8 +29,9 @@ extern "C" {
 #define CG_MAX_BANKS (1 << 16)
 /* Module instances, and ports and wires, of a flattened architecture. */
 #define CG_MAX_NODES (1 << 24)
-/* Bytes of one architecture, template, DFG or mapping file (64 MiB; a chain .dot of
- * 300,000 nodes is 15 MB): a device or a FIFO given as one is not read forever. */
+/* Bytes of one architecture, template, DFG or mapping file (64 MiB; a
+ * chain .dot of 300,000 nodes is 15 MB): a device or a FIFO given as one is
+ * not read forever. */
 #define CG_MAX_INPUT_BYTES (1 << 26)
 
 #ifdef __cplusplus

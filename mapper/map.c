@@ -1290,17 +1290,21 @@ static void heur_only(const cg_map_params *p, const sweep *sw,
     }
 }
 
-/* ", bottleneck op 'OP'" for printf's %s%s%s, nothing at ResMII 1 (every
- * op fits one context: none binds, as the row's bottleneck column says). */
-#define BOTTLENECK(mii)                                                     \
-    (mii)->res_mii > 1 ? ", bottleneck op '" : "",                          \
-        (mii)->res_mii > 1 ? cg_op_name((mii)->bottleneck) : "",            \
-        (mii)->res_mii > 1 ? "'" : ""
+/* ", bottleneck op 'OP'" into buf, or "" at ResMII 1 (every op fits one
+ * context: none binds, as the row's bottleneck column says). */
+static const char *bottleneck(const cg_mii *mii, char *buf, size_t n)
+{
+    if (mii->res_mii <= 1)
+        return "";
+    snprintf(buf, n, ", bottleneck op '%s'", cg_op_name(mii->bottleneck));
+    return buf;
+}
 
 /* min_ii against the MII and max_ii: 0, or -1 with an error. */
 static int check_range(const cg_dfg *g, const cg_map_params *p,
                        const cg_mii *mii, cg_diags *d)
 {
+    char bn[64];
     if (p->min_ii > p->max_ii)
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
                      "the lowest II allowed (%d) is above the highest (%d): "
@@ -1309,15 +1313,15 @@ static int check_range(const cg_dfg *g, const cg_map_params *p,
     else if (p->min_ii > 0 && p->min_ii < mii->mii)
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
                      "'%s' cannot map at II %d: it needs II >= %d (ResMII "
-                     "%d%s%s%s; RecMII %d)",
+                     "%d%s; RecMII %d)",
                      cg_dfg_name(g), p->min_ii, mii->mii, mii->res_mii,
-                     BOTTLENECK(mii), mii->rec_mii);
+                     bottleneck(mii, bn, sizeof bn), mii->rec_mii);
     else if (mii->mii > p->max_ii)
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
-                     "'%s' needs II >= %d (ResMII %d%s%s%s; RecMII %d) but "
-                     "the highest II allowed is %d: %s",
+                     "'%s' needs II >= %d (ResMII %d%s; RecMII %d) but the "
+                     "highest II allowed is %d: %s",
                      cg_dfg_name(g), mii->mii, mii->res_mii,
-                     BOTTLENECK(mii), mii->rec_mii, p->max_ii,
+                     bottleneck(mii, bn, sizeof bn), mii->rec_mii, p->max_ii,
                      mii->mii > CG_MAP_MAX_II
                          ? "the mapper tries no II above that; split the "
                            "loop or give the array more units of that op"

@@ -351,7 +351,7 @@ static bool read_lines(rd *r, char *text)
         next = nl ? nl + 1 : buf + strlen(buf);
         size_t n = (size_t)(nl ? nl - buf : next - buf);
         r->line++;
-        while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        while (n > 0 && buf[n - 1] == '\r')
             n--;
         buf[n] = 0;
         if (r->line > 1) {
