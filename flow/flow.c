@@ -134,11 +134,13 @@ int cg_flow_loop(const cg_netlist *nl, const cg_dfg *g, cg_extract_prog *x,
     judge(nl, out, d);
     if (!out->checked)
         return rc;
-    cg_flow_verify(p, nl, g, x, &out->tiling, &out->map,
-                   &out->verification, d);
-    /* why it is not tiled: said once it mapped */
+    /* why it is not tiled: said once it mapped, and before the
+       verification, whose difference an access outside an array that
+       the tiler found may explain */
     if (out->tiling.msgs)
         cg_diags_append(d, out->tiling.msgs);
+    cg_flow_verify(p, nl, g, x, &out->tiling, &out->map,
+                   &out->verification, d);
     out->scheduled = cg__flow_schedule(&out->tiling, out->mapped, &out->map,
                                        &out->sched, d);
     return rc;

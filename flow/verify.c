@@ -48,38 +48,112 @@ int64_t cg__flow_first_difference(const cg_mem *got, const cg_mem *want)
 
 /* ---- one execution replayed -------------------------------------------------- */
 
-/* The first difference of a replay from the reference, so the user can
- * find it. */
-static bool same_run(const cg_dfg *g, bool simulated, const cg_mem *got,
-                     const cg_mem *want, const uint64_t *gout,
-                     const uint64_t *wout, const char *what, cg_diags *d)
+/* Where a run first differs from its reference: a byte of memory (at >= 0)
+ * or else a live-out (node >= 0); neither when the same. */
+typedef struct difference {
+    int64_t at;
+    int node;
+} difference;
+
+static difference first_diff(const cg_dfg *g, const cg_mem *got,
+                             const cg_mem *want, const uint64_t *gout,
+                             const uint64_t *wout)
+{
+    difference x = {cg__flow_first_difference(got, want), -1};
+    for (int i = 0; x.at < 0 && x.node < 0 && i < cg_dfg_nnodes(g); i++) {
+        const cg_dfg_node *n = cg_dfg_get_node(g, i);
+        if (n->op == CG_OP_OUTPUT &&
+            cg_trunc(gout[i], n->width) != cg_trunc(wout[i], n->width))
+            x.node = i;
+    }
+    return x;
+}
+
+/* Does the DFG interpreter, run on in, differ from the reference too?  When
+ * it does, the DFG computes something else than the reference and its
+ * mapping is not to blame.  False when it cannot tell. */
+static bool interpreter_differs(const cg_dfg *g,
+                                const cg_extract_instance *in)
+{
+    const cg_mem *before = in->before;
+    cg_mem mem = {malloc(before->size ? before->size : 1), before->base,
+                  before->size};
+    uint64_t *out = calloc((size_t)cg_dfg_nnodes(g) + 1, sizeof *out);
+    cg_diags *quiet = cg_diags_create();
+    bool differs = false;
+    if (mem.data && out && quiet) {
+        memcpy(mem.data, before->data, before->size);
+        if (cg_dfg_run(g, in->iters, &mem, in->inputs, out, quiet) == 0) {
+            difference x = first_diff(g, &mem, in->after, out,
+                                      in->outputs);
+            differs = x.at >= 0 || x.node >= 0;
+        }
+    }
+    cg_diags_destroy(quiet);
+    free(mem.data);
+    free(out);
+    return differs;
+}
+
+/* Whom a difference blames (see report) into buf. */
+static void blame_of(const cg_dfg *g, bool simulated, bool dfg_differs,
+                     const char *what, char *buf, size_t len)
+{
+    const cg_nest *nest = cg_dfg_nest(g);
+    int oa = nest ? cg_tile_access_outside(nest) : -1;
+    if (oa >= 0) {
+        const cg_nest_access *na = &nest->accesses[oa];
+        snprintf(buf, len, "the C code's behaviour is undefined: "
+                 "its access to '%s' (node '%s') leaves the array within "
+                 "the loop bounds, so its native run is no reference",
+                 na->array >= 0 ? nest->arrays[na->array].name : "?",
+                 cg_dfg_get_node(g, na->node)->name);
+    } else if (!dfg_differs)
+        snprintf(buf, len, "this is a cgramap bug; please "
+                 "report it");
+    else
+        snprintf(buf, len, "%sthe DFG itself differs from %s: "
+                 "%sthis is a cgramap bug%s; please report it",
+                 simulated ? "the DFG interpreter differs too, so not the "
+                             "mapping but "
+                           : "",
+                 what,
+                 nest ? "the C code's behaviour may be undefined there, or "
+                        "else "
+                      : "",
+                 nest ? " in the extraction" : "");
+}
+
+/* The first difference x of a replay from the reference, so the user can
+ * find it, and whom it blames: the C code when an access leaves its array
+ * (undefined behaviour: the native run may then do anything, even to the
+ * harness that records it), else the mapping when it is mapped and the
+ * interpreter agrees with the reference, else the DFG itself. */
+static void report(const cg_dfg *g, bool simulated, bool dfg_differs,
+                   difference x, const cg_mem *got, const cg_mem *want,
+                   const uint64_t *gout, const uint64_t *wout,
+                   const char *what, cg_diags *d)
 {
     const char *who = simulated ? "the simulated mapping"
                                 : "the DFG interpreter";
-    int64_t b = cg__flow_first_difference(got, want);
-    if (b >= 0) {
+    char blame[320];
+    blame_of(g, simulated, dfg_differs, what, blame, sizeof blame);
+    if (x.at >= 0) {
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
                      "loop '%s': %s writes 0x%02x at address 0x%llx where "
-                     "%s leaves 0x%02x (this is a cgramap bug; please "
-                     "report it)", cg_dfg_name(g), who, got->data[b],
-                     (unsigned long long)(want->base + b), what,
-                     want->data[b]);
-        return false;
+                     "%s leaves 0x%02x (%s)", cg_dfg_name(g), who,
+                     got->data[x.at],
+                     (unsigned long long)(want->base + (uint64_t)x.at), what,
+                     want->data[x.at], blame);
+        return;
     }
-    for (int i = 0; i < cg_dfg_nnodes(g); i++) {
-        const cg_dfg_node *n = cg_dfg_get_node(g, i);
-        uint64_t gv = cg_trunc(gout[i], n->width);
-        uint64_t wv = cg_trunc(wout[i], n->width);
-        if (n->op == CG_OP_OUTPUT && gv != wv) {
-            cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), n->line,
-                         "loop '%s': live-out '%s' is %llu in %s but %llu "
-                         "in %s (a cgramap bug; please report it)",
-                         cg_dfg_name(g), n->name, (unsigned long long)gv, who,
-                         (unsigned long long)wv, what);
-            return false;
-        }
-    }
-    return true;
+    const cg_dfg_node *n = cg_dfg_get_node(g, x.node);
+    cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), n->line,
+                 "loop '%s': live-out '%s' is %llu in %s but %llu in %s (%s)",
+                 cg_dfg_name(g), n->name,
+                 (unsigned long long)cg_trunc(gout[x.node], n->width), who,
+                 (unsigned long long)cg_trunc(wout[x.node], n->width), what,
+                 blame);
 }
 
 int cg_flow_replay(const cg_netlist *nl, const cg_mrrg *mrrg,
@@ -100,9 +174,16 @@ int cg_flow_replay(const cg_netlist *nl, const cg_mrrg *mrrg,
         memcpy(mem.data, before->data, before->size);
         ok = (m ? cg_sim_run(nl, mrrg, g, m, in->iters, &mem, in->inputs,
                              out, d)
-                : cg_dfg_run(g, in->iters, &mem, in->inputs, out, d)) == 0 &&
-             same_run(g, m != NULL, &mem, in->after, out, in->outputs, what,
-                      d);
+                : cg_dfg_run(g, in->iters, &mem, in->inputs, out, d)) == 0;
+    }
+    if (ok) {
+        difference x = first_diff(g, &mem, in->after, out, in->outputs);
+        if (x.at >= 0 || x.node >= 0) {
+            bool dfg_differs = !m || interpreter_differs(g, in);
+            report(g, m != NULL, dfg_differs, x, &mem, in->after, out,
+                   in->outputs, what, d);
+            ok = false;
+        }
     }
     free(mem.data);
     free(out);

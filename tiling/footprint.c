@@ -23,6 +23,7 @@ typedef struct ctx {
     cg__tile_namefn names;
     void *nctx;
     cg_diags *d;
+    int outside; /* the access that leaves its array, -1 none */
 } ctx;
 
 static int access_line(const ctx *c, int node)
@@ -272,6 +273,7 @@ static int shape_array(ctx *c, int a)
             }
             char nm[96];
             access_name(c, na->node, nm, sizeof nm);
+            c->outside = i;
             cg_diags_add(c->d, CG_SEV_ERROR, m->file,
                          access_line(c, na->node),
                          "access to '%s' (%s) leaves the array (%lld "
@@ -450,6 +452,25 @@ static void summarise_array(cg_tile_model *m, int a)
     ai->load = ai->read;
 }
 
+/* The model of c's nest into c->m, or -1 with the error in c->d. */
+static int build(ctx *c)
+{
+    cg_tile_model *m = c->m;
+    int rc = loops_from_nest(c);
+    if (rc == 0)
+        rc = arrays_from_nest(c);
+    if (rc == 0)
+        rc = accesses_from_nest(c);
+    for (int a = 0; rc == 0 && a < m->narrays; a++)
+        rc = shape_array(c, a);
+    for (int a = 0; rc == 0 && a < m->narrays; a++) {
+        view_array(m, a);
+        summarise_array(m, a);
+        rc = check_written(c, a);
+    }
+    return rc;
+}
+
 cg_tile_model *cg__tile_model_build(const cg_nest *n, const char *file,
                                     cg__tile_namefn names, void *nctx,
                                     cg_diags *d)
@@ -460,20 +481,8 @@ cg_tile_model *cg__tile_model_build(const cg_nest *n, const char *file,
         return NULL;
     }
     m->file = dupstr(file);
-    ctx c = {m, n, names, nctx, d};
-    int rc = loops_from_nest(&c);
-    if (rc == 0)
-        rc = arrays_from_nest(&c);
-    if (rc == 0)
-        rc = accesses_from_nest(&c);
-    for (int a = 0; rc == 0 && a < m->narrays; a++)
-        rc = shape_array(&c, a);
-    for (int a = 0; rc == 0 && a < m->narrays; a++) {
-        view_array(m, a);
-        summarise_array(m, a);
-        rc = check_written(&c, a);
-    }
-    if (rc < 0) {
+    ctx c = {m, n, names, nctx, d, -1};
+    if (build(&c) < 0) {
         cg_tile_model_destroy(m);
         return NULL;
     }
@@ -487,6 +496,18 @@ cg_tile_model *cg_tile_model_build(const cg_nest *n, const char *file,
                                    cg_diags *d)
 {
     return cg__tile_model_build(n, file, NULL, NULL, d);
+}
+
+int cg_tile_access_outside(const cg_nest *n)
+{
+    cg_tile_model *m = n ? calloc(1, sizeof *m) : NULL;
+    cg_diags *d = cg_diags_create();
+    ctx c = {m, n, NULL, NULL, d, -1};
+    if (m && d)
+        build(&c);
+    cg_tile_model_destroy(m);
+    cg_diags_destroy(d);
+    return c.outside;
 }
 
 void cg_tile_model_destroy(cg_tile_model *m)

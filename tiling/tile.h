@@ -129,6 +129,12 @@ cg_tile_model *cg_tile_model_build(const cg_nest *n, const char *file,
                                    cg_diags *d);
 void cg_tile_model_destroy(cg_tile_model *m); /* accepts NULL */
 
+/* The index in n->accesses of an access that leaves its array within the
+ * loop bounds (the first the model finds), or -1 when there is none or the
+ * nest cannot be modelled up to that check.  In C such an access is
+ * undefined behaviour: the native run is then no reference for the loop. */
+int cg_tile_access_outside(const cg_nest *n);
+
 int cg_tile_model_nloops(const cg_tile_model *m);
 int64_t cg_tile_model_trip(const cg_tile_model *m, int loop);
 int cg_tile_model_narrays(const cg_tile_model *m);
