@@ -277,21 +277,32 @@ static int write_merge(void *arg, FILE *f)
     return cg_write_end(f, true);
 }
 
-/* DIR, DIR/parts and DIR/logs; 0, or -1 after the message. */
-static int make_dirs(const char *dir)
+/* DIR (sub "") or DIR/sub made when missing; 0 (*made whether it was
+ * made), or -1 after the message. */
+static int make_sub(const char *dir, const char *sub, bool *made)
 {
-    static const char *const sub[] = {"", "/parts", "/logs"};
-    for (int k = 0; k < 3; k++) {
-        char p[4096];
-        struct stat st;
-        snprintf(p, sizeof p, "%s%s", dir, sub[k]);
-        if (stat(p, &st) != 0 && mkdir(p, 0777) != 0) {
-            fprintf(stderr, "%s: error: cannot create this folder for "
-                    "--slurm; create it or check its parent\n", p);
-            return -1;
-        }
+    char p[4096];
+    struct stat st;
+    snprintf(p, sizeof p, "%s%s", dir, sub);
+    *made = false;
+    if (stat(p, &st) == 0)
+        return 0;
+    if (mkdir(p, 0777) != 0) {
+        fprintf(stderr, "%s: error: cannot create this folder for "
+                "--slurm; create it or check its parent\n", p);
+        return -1;
     }
+    *made = true;
     return 0;
+}
+
+/* DIR/parts and DIR/logs; 0, or -1 after the message. */
+static int make_subs(const char *dir)
+{
+    bool made;
+    return make_sub(dir, "/parts", &made) || make_sub(dir, "/logs", &made)
+               ? -1
+               : 0;
 }
 
 static int write_scripts(const script *x)
@@ -447,9 +458,14 @@ static int sweep_write(const sweep_opts *s, char **rest, int nrest,
 {
     cg_cli_opts o;
     cg_cli_cmp_opts c;
-    int at, rc = make_dirs(s->dir) ? 1 /* first: --report may be in it */
-                                   : cg_cli_bench_parse(nrest, rest, &o, &c,
-                                                        &at);
+    /* DIR first: --report may be in it; a usage error leaves nothing */
+    bool made;
+    int at, rc = make_sub(s->dir, "", &made) ? 1
+                 : cg_cli_bench_parse(nrest, rest, &o, &c, &at);
+    if (rc == 2 && made)
+        rmdir(s->dir);
+    if (!rc && make_subs(s->dir) != 0)
+        rc = 1;
     if (rc)
         return rc;
     o.nshards = s->shards;

@@ -152,6 +152,13 @@ static void test_usage(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap sweep: --partition 'a b' is not a "
                         "Slurm name: give one without blanks or quotes\n");
+    /* a bad option of the main job's: no folder left behind (DIR/parts
+       and DIR/logs were made before the options were read) */
+    run_cgramap(&r, (const char *const[]){"sweep", "--slurm", in_tmp("ue"),
+                                         "--timeout", "abc", SUM, NULL});
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--timeout"));
+    assert_int_equal(access(in_tmp("ue"), F_OK), -1);
     /* an sbatch that fails: its exit status (the wait status, 256 for
        exit 1, was printed) */
     char bin[512], path[4096];
