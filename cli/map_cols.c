@@ -80,10 +80,14 @@ json_t *cg_cli_map_cols(const cg_map_result *r, const cg_netlist *nl,
         bad = json_object_update_new(cols, json_pack(
             "{s:i, s:i, s:i}", "res_mii", r->mii.res_mii, "rec_mii",
             r->mii.rec_mii, "mii", r->mii.mii));
-    /* at ResMII 1 every op fits one context: none binds */
-    if (!bad && r->mii.res_mii > 1)
+    /* at ResMII 1 every op fits one context: none binds (null, so that
+       every record with an MII has the key) */
+    if (!bad && r->mii.mii >= 1)
         bad = json_object_set_new(cols, "bottleneck",
-                                  json_string(cg_op_name(r->mii.bottleneck)));
+                                  r->mii.res_mii > 1
+                                      ? json_string(cg_op_name(
+                                            r->mii.bottleneck))
+                                      : json_null());
     if (!bad && r->status == CG_MAP_MAPPED && r->mapping && r->mrrg)
         bad = usage_cols(cols, r, nl);
     if (bad) { /* a row without some columns would pass for a full one */

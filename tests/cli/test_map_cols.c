@@ -38,7 +38,7 @@ static void test_cols(void **state)
     r = result(CG_MAP_MAPPED, 1, 2, 2, "m");
     r.mapping = NULL; /* no usage without a mapping */
     c = cg_cli_map_cols(&r, NULL, 60);
-    assert_null(json_object_get(c, "bottleneck"));
+    assert_true(json_is_null(json_object_get(c, "bottleneck")));
     assert_int_equal(json_integer_value(json_object_get(c, "mii")), 2);
     json_decref(c);
 }
