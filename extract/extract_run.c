@@ -2,9 +2,10 @@
  *
  * The run works on a clone of the module.  The loop's entry edge and exit
  * edge get a block each that stores the loop's live-ins (resp. its trip
- * count and live-outs) into a global array and calls back into this file
- * through an absolute address, with this run's context as an integer
- * argument (no global state).  The callback snapshots every global at
+ * count and live-outs) into an array of this program's (by its address:
+ * not a global of the module, which the kernel could overwrite) and calls
+ * back into this file through an absolute address, with this run's
+ * context as an integer argument (no global state).  The callback snapshots every global at
  * layout addresses, so each execution of the loop can be compared with the
  * DFG interpreter started from exactly the same state.  A wrapper function
  * calls the kernel with its parameters taken from the symbols; MCJIT
@@ -28,6 +29,9 @@ typedef struct rctx {
     cg_extract_probe_fn probe;
     void *arg;
     int bad_node;           /* a pointer live value outside every global */
+    uint64_t *rec;          /* the instrumented code's record: live-ins,
+                               then live-outs and the trip count */
+    uint64_t trips;         /* iterations of the running execution */
 } rctx;
 
 /* Move address *v from the host's to the layout (to_host: the other way);
@@ -382,6 +386,10 @@ static int entry(inst *s, rctx *r, LLVMValueRef fn, char *assumed,
     return rc;
 }
 
+/* The record and the trip counter live in this program's memory, not in
+ * globals of the module: the JIT places those next to the kernel's, where
+ * an access outside an array (undefined behaviour in the C code) would
+ * overwrite them. */
 static void setup(inst *s, const rctx *r)
 {
     s->i64 = LLVMInt64TypeInContext(s->c);
@@ -391,12 +399,12 @@ static void setup(inst *s, const rctx *r)
     s->hookty = LLVMFunctionType(LLVMVoidTypeInContext(s->c), a, 3, 0);
     s->hookfn = LLVMConstIntToPtr(
         LLVMConstInt(s->i64, (unsigned long long)(uintptr_t)hook, 0), s->ptr);
-    LLVMTypeRef at = LLVMArrayType(s->i64, (unsigned)(r->e->nin +
-                                                      r->e->nout + 2));
-    s->vals = LLVMAddGlobal(s->m, at, "__cg_vals");
-    LLVMSetInitializer(s->vals, LLVMConstNull(at));
-    s->cnt = LLVMAddGlobal(s->m, s->i64, "__cg_cnt");
-    LLVMSetInitializer(s->cnt, LLVMConstNull(s->i64));
+    s->vals = LLVMConstIntToPtr(
+        LLVMConstInt(s->i64, (unsigned long long)(uintptr_t)r->rec, 0),
+        s->ptr);
+    s->cnt = LLVMConstIntToPtr(
+        LLVMConstInt(s->i64, (unsigned long long)(uintptr_t)&r->trips, 0),
+        s->ptr);
     /* MCJIT only finds global symbols */
     for (int g = 0; g < r->x->nglobals; g++) {
         LLVMValueRef gv = LLVMGetNamedGlobal(s->m, r->x->globals[g].name);
@@ -467,14 +475,15 @@ static int alloc_ctx(rctx *r, const cg_mem *mem)
         if (r->x->globals[g].is_buffer)
             bufs = (r->buf[g] = calloc(1, (size_t)r->x->globals[g].bytes)) !=
                    NULL;
+    r->rec = calloc((size_t)(r->e->nin + r->e->nout + 2), sizeof *r->rec);
     r->inputs = calloc(nn, sizeof *r->inputs);
     r->outputs = calloc(nn, sizeof *r->outputs);
     r->before = r->after = *mem;
     r->before.data = malloc((size_t)mem->size);
     r->after.data = malloc((size_t)mem->size);
     r->bad_node = -1;
-    return r->host && bufs && r->inputs && r->outputs && r->before.data &&
-                   r->after.data ? 0 : -1;
+    return r->host && bufs && r->rec && r->inputs && r->outputs &&
+                   r->before.data && r->after.data ? 0 : -1;
 }
 
 static void free_ctx(rctx *r)
@@ -483,6 +492,7 @@ static void free_ctx(rctx *r)
         free(r->buf[g]);
     free(r->buf);
     free(r->host);
+    free(r->rec);
     free(r->inputs);
     free(r->outputs);
     free(r->before.data);

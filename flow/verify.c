@@ -95,19 +95,43 @@ static bool interpreter_differs(const cg_dfg *g,
     return differs;
 }
 
+/* "its access to 'A' (node 'N') leaves the array within the loop bounds"
+ * into buf when the tiler's model finds such an access of loop g: in C,
+ * undefined behaviour, which makes the native run no reference. */
+static bool outside_access(const cg_dfg *g, char *buf, size_t len)
+{
+    const cg_nest *nest = cg_dfg_nest(g);
+    int oa = nest ? cg_tile_access_outside(nest) : -1;
+    if (oa < 0)
+        return false;
+    const cg_nest_access *na = &nest->accesses[oa];
+    snprintf(buf, len, "its access to '%s' (node '%s') leaves the array "
+             "within the loop bounds",
+             na->array >= 0 ? nest->arrays[na->array].name : "?",
+             cg_dfg_get_node(g, na->node)->name);
+    return true;
+}
+
+/* After a replay that failed (an access outside the memory, say): the
+ * access that explains it, if any. */
+static void outside_note(const cg_dfg *g, cg_diags *d)
+{
+    char acc[200];
+    if (outside_access(g, acc, sizeof acc))
+        cg_diags_add(d, CG_SEV_NOTE, cg_dfg_file(g), 0, "loop '%s': %s: the "
+                     "C code's behaviour is undefined there, and its native "
+                     "run is no reference", cg_dfg_name(g), acc);
+}
+
 /* Whom a difference blames (see report) into buf. */
 static void blame_of(const cg_dfg *g, bool simulated, bool dfg_differs,
                      const char *what, char *buf, size_t len)
 {
     const cg_nest *nest = cg_dfg_nest(g);
-    int oa = nest ? cg_tile_access_outside(nest) : -1;
-    if (oa >= 0) {
-        const cg_nest_access *na = &nest->accesses[oa];
-        snprintf(buf, len, "the C code's behaviour is undefined: "
-                 "its access to '%s' (node '%s') leaves the array within "
-                 "the loop bounds, so its native run is no reference",
-                 na->array >= 0 ? nest->arrays[na->array].name : "?",
-                 cg_dfg_get_node(g, na->node)->name);
+    char acc[200];
+    if (outside_access(g, acc, sizeof acc)) {
+        snprintf(buf, len, "the C code's behaviour is undefined: %s, so its "
+                 "native run is no reference", acc);
     } else if (!dfg_differs)
         snprintf(buf, len, "this is a cgramap bug; please "
                  "report it");
@@ -175,6 +199,8 @@ int cg_flow_replay(const cg_netlist *nl, const cg_mrrg *mrrg,
         ok = (m ? cg_sim_run(nl, mrrg, g, m, in->iters, &mem, in->inputs,
                              out, d)
                 : cg_dfg_run(g, in->iters, &mem, in->inputs, out, d)) == 0;
+        if (!ok)
+            outside_note(g, d);
     }
     if (ok) {
         difference x = first_diff(g, &mem, in->after, out, in->outputs);

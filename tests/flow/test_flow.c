@@ -473,6 +473,55 @@ static void test_outside_array(void **state)
     cg_diags_destroy(d);
 }
 
+/* The whole flow on outside.c with n = 32 (arrays of 16; b comes first in
+ * the layout): the simulated mapping's store to a[16] leaves the memory
+ * image; the note after that
+ * error names the access of the C code that explains it.  The native run
+ * writes past a[] too, which must not reach the record of the loop the
+ * run keeps: with n = 32 its trip count came back as garbage, and the
+ * replay differed from the native run with no error. */
+static void test_outside_flow(void **state)
+{
+    fixture *f = *state;
+    cg_diags *d = cg_diags_create();
+    cg_extract_params xp;
+    cg_extract_params_init(&xp);
+    xp.syms[xp.nsyms++] = (cg_extract_sym){"n", 32};
+    cg_extract_prog *x = cg_extract_open(OUTSIDE, &xp, d);
+    cg_dfg *g = x ? cg_extract_loop(x, "outside", d) : NULL;
+    assert_non_null(g);
+    cg_flow_params p;
+    test_params(&p);
+    cg_flow_result r;
+    assert_int_equal(cg_flow_loop(f->nl, g, x, &p, &r, d), 0);
+    print_diags(d);
+    assert_int_equal(r.verification.verdict, CG_FLOW_WRONG);
+    int n = cg_diags_size(d);
+    assert_true(n >= 3);
+    /* the tiler's warning first, then the simulator's error and the note */
+    char *s = cg_diag_format(cg_diags_get(d, 0));
+    assert_non_null(strstr(s, "warning: loop 'outside' is not tiled: access "
+                              "to 'b' (node 'load9') leaves the array (16 "
+                              "elements) within the loop bounds"));
+    free(s);
+    s = cg_diag_format(cg_diags_get(d, n - 2));
+    assert_non_null(strstr(s, "error: simulation: store 'store12' at "
+                              "iteration 16 "));
+    assert_non_null(strstr(s, "accesses 4 bytes at address 0x10080, outside "
+                              "the memory [0x10000, 0x10080)"));
+    free(s);
+    s = cg_diag_format(cg_diags_get(d, n - 1));
+    assert_string_equal(s, OUTSIDE ": note: loop 'outside': its access to "
+                        "'b' (node 'load9') leaves the array within the loop "
+                        "bounds: the C code's behaviour is undefined there, "
+                        "and its native run is no reference");
+    free(s);
+    cg_flow_result_free(&r);
+    cg_dfg_destroy(g);
+    cg_extract_close(x);
+    cg_diags_destroy(d);
+}
+
 #define ACC "tests/cli/data/bench/loose/acc.dot"
 
 /* A .dot DFG has no C code: the interpreter's run on a seeded image is
@@ -704,6 +753,7 @@ int main(void)
         cmocka_unit_test(test_dot),
         cmocka_unit_test(test_replay_differs),
         cmocka_unit_test(test_outside_array),
+        cmocka_unit_test(test_outside_flow),
         cmocka_unit_test(test_reference_run_limit),
         cmocka_unit_test(test_bad_input),
     };
