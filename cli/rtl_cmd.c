@@ -23,6 +23,7 @@ typedef struct rtl_opts {
     const char *arch, *templates, *dir, *dot, *mapping;
     cg_rtl_params rp;
     cg_flow_params data; /* seed, dot_iters, dot_mem: `cgramap sim`'s data */
+    bool mem_size;       /* --mem-size given */
 } rtl_opts;
 
 static void rtl_help(void)
@@ -31,12 +32,12 @@ static void rtl_help(void)
            " [--contexts N]\n"
            "                  [--iters N] [--seed N] [--mem-size BYTES]"
            " [LOOP.dot MAPPING.txt]\n"
-           "Write the array's Verilog (DIR/cg_array.v) and its"
-           " configuration bit map\n(DIR/bitmap.json).  With a saved"
-           " mapping of LOOP.dot also its bitstream\n"
-           "(DIR/bitstream.txt), disassembly (DIR/disasm.txt), memory"
-           " image (DIR/mem.hex)\nand a testbench (DIR/tb.v) on `cgramap"
-           " sim`'s data (docs/rtl.md).\n"
+           "Write the array's Verilog (DIR/cg_array.v), its"
+           " configuration bit map\n(DIR/bitmap.json) and a testbench"
+           " (DIR/tb.v).  With a saved mapping of LOOP.dot\nalso its"
+           " bitstream (DIR/bitstream.txt), disassembly (DIR/disasm.txt)"
+           " and\nmemory image (DIR/mem.hex) on `cgramap sim`'s data"
+           " (docs/rtl.md).\n"
            "  -o, --out DIR         the folder (made when missing)\n"
            "      --contexts N      configuration contexts, the largest II"
            " (default %d)\n"
@@ -64,6 +65,7 @@ static int rtl_number(rtl_opts *o, int c, const char *v)
         o->data.seed = (uint64_t)x;
     else
         o->data.dot_mem = (uint64_t)x;
+    o->mem_size |= c == OPT_MEM_SIZE;
     return 0;
 }
 
@@ -205,7 +207,10 @@ static int with_mapping(const rtl_opts *o, const cg_rtl *r, cg_cli_saved *s)
 {
     size_t nn = (size_t)cg_dfg_nnodes(s->g) + 1;
     uint64_t *in = calloc(nn, sizeof *in);
-    cg_mem mem = {malloc(o->data.dot_mem), 0, o->data.dot_mem};
+    /* as `cgramap sim`: without --mem-size, the memory the DFG states */
+    uint64_t size = o->mem_size ? o->data.dot_mem
+                                : cg_flow_dot_mem(&o->data, s->g);
+    cg_mem mem = {malloc(size), 0, size};
     cg_rtl_bits bits = {0};
     int rc = 1;
     if (!in || !mem.data) {
