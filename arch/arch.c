@@ -371,11 +371,29 @@ static int check_params(cg_arch *a, const char *inst, const cg_prim_params *p,
     return check_imm(a, inst, p, d);
 }
 
+/* A FuncUnit that lists load or store reaches no memory: the mapper and
+ * the simulator give it an abstract one (as CGRA-ME's abstract fabrics
+ * do), which no tile memory, DMA or RTL backs. */
+static void warn_func_memory(const cg_arch *a, const char *inst,
+                             const cg_prim_params *p, cg_diags *d)
+{
+    cg_opset mem = CG_OPSET(CG_OP_LOAD) | CG_OPSET(CG_OP_STORE);
+    if (p->kind != CG_PRIM_FUNC || !(p->ops & mem))
+        return;
+    const char *what = (p->ops & mem) == mem ? "load and store"
+                       : p->ops & CG_OPSET(CG_OP_LOAD) ? "load" : "store";
+    cg_warning_at(d, a->loc, "FuncUnit '%s' lists %s: a FuncUnit reaches no "
+                  "memory, so those run on an abstract one that no tile "
+                  "memory, DMA or RTL has (the RTL refuses them); give "
+                  "loads and stores a MEMUnit", inst, what);
+}
+
 int cg_arch_add_prim(cg_arch *a, int mod, const char *inst,
                      const cg_prim_params *p, cg_diags *d)
 {
     if (check_params(a, inst, p, d) < 0)
         return -1;
+    warn_func_memory(a, inst, p, d);
     int id = new_inst(a, mod, inst, d);
     if (id < 0)
         return -1;

@@ -296,6 +296,40 @@ static void test_compared_param(void **state)
     cg_diags_destroy(d);
 }
 
+/* A FuncUnit that lists load or store: read, with a warning at its line
+ * that its memory is an abstract one (CGRA-ME's abstract fabrics list
+ * them so); a FuncUnit without them: no warning. */
+static void test_func_memory(void **state)
+{
+    (void)state;
+    const char *ops[] = {"add load store", "add store", "add sub"};
+    const char *want[] = {"load and store", "store", NULL};
+    for (int k = 0; k < 3; k++) {
+        char xml[1024], msg[512];
+        snprintf(xml, sizeof xml, "<cgra><module name=\"pe\">\n<output "
+                 "name=\"o\"/>\n<inst name=\"f\" module=\"FuncUnit\" "
+                 "op=\"%s\"/>\n<connection from=\"f.out\" to=\"o\"/>"
+                 "</module><architecture rows=\"1\" cols=\"1\"><pattern>"
+                 "<block module=\"pe\"/></pattern></architecture></cgra>\n",
+                 ops[k]);
+        cg_diags *d = cg_diags_create();
+        cg_arch *a = read_mem(xml, d);
+        assert_non_null(a);
+        assert_int_equal(cg_diags_errors(d), 0);
+        assert_int_equal(cg_diags_size(d), want[k] ? 1 : 0);
+        if (want[k]) {
+            snprintf(msg, sizeof msg, "t.xml:3: warning: FuncUnit 'f' lists "
+                     "%s: a FuncUnit reaches no memory, so those run on an "
+                     "abstract one that no tile memory, DMA or RTL has (the "
+                     "RTL refuses them); give loads and stores a MEMUnit",
+                     want[k]);
+            expect_diag(d, 0, msg);
+        }
+        cg_arch_destroy(a);
+        cg_diags_destroy(d);
+    }
+}
+
 static void summary_of(const char *file)
 {
     char rel[256], golden[256];
@@ -447,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_unconnected_warning),
         cmocka_unit_test(test_attr_lines),
         cmocka_unit_test(test_compared_param),
+        cmocka_unit_test(test_func_memory),
         cmocka_unit_test(test_benchmarks),
         cmocka_unit_test(test_shipped_tori),
         cmocka_unit_test(test_default_imm_variant),
