@@ -576,12 +576,15 @@ int cg_arch_set_dma(cg_arch *a, const cg_dma_params *p, cg_diags *d)
                     a->dma_loc.file : "?", a->dma_loc.line);
         return -1;
     }
-    if (p->ext_bytes < 0 || !(p->bytes_per_cycle > 0) ||
+    if (p->ext_bytes < 0 ||
+        !(p->bytes_per_cycle >= CG_DMA_MIN_BYTES_PER_CYCLE &&
+          p->bytes_per_cycle <= CG_DMA_MAX_BYTES_PER_CYCLE) ||
         p->setup_cycles < 0 || p->channels < 1 || p->max_dims < 1 ||
         p->max_dims > CG_DMA_MAX_DIMS) {
         cg_error_at(d, a->loc, "the DMA engine needs ext-bytes >= 0, "
-                    "bytes-per-cycle > 0, setup-cycles >= 0, channels >= 1 "
-                    "and max-dims 1..%d", CG_DMA_MAX_DIMS);
+                    "bytes-per-cycle %g..%.0f, setup-cycles >= 0, channels "
+                    ">= 1 and max-dims 1..%d", CG_DMA_MIN_BYTES_PER_CYCLE,
+                    CG_DMA_MAX_BYTES_PER_CYCLE, CG_DMA_MAX_DIMS);
         return -1;
     }
     for (int i = 0; i < CG_DMA_MAX_DIMS; i++)

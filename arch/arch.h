@@ -89,6 +89,10 @@ void cg_prim_params_init(cg_prim_params *p, cg_prim_kind kind);
 
 /* Maximum DMA dimensions any architecture may declare. */
 #define CG_DMA_MAX_DIMS 8
+/* The bandwidths a DMA engine may have, in bytes per cycle: below one byte
+ * in 1000 cycles a transfer's cycles would leave the counts' range. */
+#define CG_DMA_MIN_BYTES_PER_CYCLE 0.001
+#define CG_DMA_MAX_BYTES_PER_CYCLE 1048576.0
 
 /* The DMA engine between external memory and the tile memories. */
 typedef struct cg_dma_params {

@@ -116,11 +116,14 @@ int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
     memset(s, 0, sizeof *s);
     s->ii = ii;
     s->depth = depth;
-    if (ii < 1 || depth < 0 || !(p->t.dma.bytes_per_cycle > 0)) {
+    double bw = p->t.dma.bytes_per_cycle;
+    if (ii < 1 || depth < 0 || !(bw >= CG_DMA_MIN_BYTES_PER_CYCLE &&
+                                 bw <= CG_DMA_MAX_BYTES_PER_CYCLE)) {
         cg_diags_add(d, CG_SEV_ERROR, m->file, 0,
                      "cannot schedule with II %d, depth %d and DMA bandwidth "
                      "%g bytes/cycle; II must be >= 1, depth >= 0 and the "
-                     "bandwidth > 0", ii, depth, p->t.dma.bytes_per_cycle);
+                     "bandwidth %g..%.0f", ii, depth, bw,
+                     CG_DMA_MIN_BYTES_PER_CYCLE, CG_DMA_MAX_BYTES_PER_CYCLE);
         return -1;
     }
     timeline tl = {.p = p, .ii = ii, .depth = depth, .s = s};

@@ -559,11 +559,17 @@ static int top_dma(cg__xctx *c, const xmlNode *n)
     xmlChar *bpc = xmlGetProp(n, (const xmlChar *)"bytes-per-cycle");
     int rc = 0;
     if (bpc) {
+        /* decimal only: strtod also takes hex, inf and nan */
+        const char *v = (const char *)bpc;
         char *end;
-        p.bytes_per_cycle = strtod((const char *)bpc, &end);
-        if (end == (char *)bpc || *end || !(p.bytes_per_cycle > 0)) {
-            cg__xml_error(c, n, "bytes-per-cycle=\"%s\" must be a number "
-                          "above 0", CG_QUOTE((const char *)bpc));
+        p.bytes_per_cycle = strtod(v, &end);
+        if (end == v || *end || v[strspn(v, "0123456789.eE+-")] ||
+            !(p.bytes_per_cycle >= CG_DMA_MIN_BYTES_PER_CYCLE &&
+              p.bytes_per_cycle <= CG_DMA_MAX_BYTES_PER_CYCLE)) {
+            cg__xml_error(c, n, "bytes-per-cycle=\"%s\" must be a decimal "
+                          "number from %g to %.0f", CG_QUOTE(v),
+                          CG_DMA_MIN_BYTES_PER_CYCLE,
+                          CG_DMA_MAX_BYTES_PER_CYCLE);
             rc = -1;
         }
         xmlFree(bpc);

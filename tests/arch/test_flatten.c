@@ -432,6 +432,9 @@ static void test_build_errors(void **state)
     dma.channels = 0;
     assert_int_equal(cg_arch_set_dma(a, &dma, d), -1);
     dma.channels = 1;
+    dma.bytes_per_cycle = 1e-15; /* a transfer's cycles past int64_t */
+    assert_int_equal(cg_arch_set_dma(a, &dma, d), -1);
+    dma.bytes_per_cycle = 4;
     assert_int_equal(cg_arch_set_dma(a, &dma, d), 0);
     assert_int_equal(cg_arch_set_dma(a, &dma, d), -1);
     static const char *const want[] = {
@@ -467,8 +470,11 @@ static void test_build_errors(void **state)
         "1..65536 dividing bytes, and ports of 1..4096 (got bytes=1024, "
         "banks=1, ports=4097)",
         "b.xml:5: error: the DMA engine needs ext-bytes >= 0, "
-        "bytes-per-cycle > 0, setup-cycles >= 0, channels >= 1 and max-dims "
-        "1..8",
+        "bytes-per-cycle 0.001..1048576, setup-cycles >= 0, channels >= 1 "
+        "and max-dims 1..8",
+        "b.xml:5: error: the DMA engine needs ext-bytes >= 0, "
+        "bytes-per-cycle 0.001..1048576, setup-cycles >= 0, channels >= 1 "
+        "and max-dims 1..8",
         "b.xml:5: error: second DMA engine (the first is at b.xml:5); an "
         "architecture has one",
     };

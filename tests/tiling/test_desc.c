@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,6 +211,10 @@ static void elems_bytes_cycles(void **state)
     dma.bytes_per_cycle = 3; /* 800 bytes: ceil(266.7) cycles */
     assert_int_equal(cg_tile_desc_cycles(&d, &dma), 3 * (10 + 267));
     dma.bytes_per_cycle = 0;
+    assert_int_equal(cg_tile_desc_cycles(&d, &dma), -1);
+    dma.bytes_per_cycle = 1e-15; /* the quotient past int64_t: refused */
+    assert_int_equal(cg_tile_desc_cycles(&d, &dma), -1);
+    dma.bytes_per_cycle = INFINITY;
     assert_int_equal(cg_tile_desc_cycles(&d, &dma), -1);
     d.elem_size = 2;
     d.ndims = 1;

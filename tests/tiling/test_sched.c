@@ -203,7 +203,7 @@ static void bad_parameters(void **state)
     fclose(out);
     assert_string_equal(msg, "k.c: error: cannot schedule with II 0, depth 8 "
                         "and DMA bandwidth 4 bytes/cycle; II must be >= 1, "
-                        "depth >= 0 and the bandwidth > 0\n");
+                        "depth >= 0 and the bandwidth 0.001..1048576\n");
     free(msg);
     cg_diags_destroy(d);
     fixture_free(f);

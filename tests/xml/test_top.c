@@ -258,8 +258,18 @@ static void test_errors(void **state)
                       "<dim index=\"2\"/></dma>\n"),
                  "t.xml:5: error: <dim> needs index=\"0\"..\"1\" (below "
                  "max-dims=\"2\")");
-    expect_error(ARCH("rows=\"1\" cols=\"1\"", "<dma bytes-per-cycle=\"0\"/>\n"),
-                 "t.xml:4: error: bytes-per-cycle=\"0\" must be a number above 0");
+    /* decimal, finite and within the range (inf, 1e400 and hex were
+       taken, and tiny ones overflowed the schedule's cycle counts) */
+    const char *bpc[] = {"0", "inf", "1e400", "0x10", "1e-15", "2000000",
+                         "nan", "4 "};
+    for (size_t i = 0; i < sizeof bpc / sizeof *bpc; i++) {
+        char dma[128], want[256];
+        snprintf(dma, sizeof dma, "<dma bytes-per-cycle=\"%s\"/>\n", bpc[i]);
+        snprintf(want, sizeof want, "t.xml:4: error: bytes-per-cycle=\"%s\" "
+                 "must be a decimal number from 0.001 to 1048576",
+                 bpc[i]);
+        expect_error(ARCH("rows=\"1\" cols=\"1\"", dma), want);
+    }
     expect_error(ARCH("rows=\"1\" cols=\"1\"", "<dma max-dims=\"9\"/>\n"),
                  "t.xml:4: error: max-dims=\"9\" on <dma> is above the limit "
                  "of 8");
