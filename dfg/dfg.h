@@ -208,6 +208,8 @@ typedef struct cg_nest_loop {
     int64_t start, step;  /* counter = start + step * k */
     int64_t trip;         /* trip count, -1 when symbolic */
     const char *trip_sym; /* symbolic trip count's name, NULL otherwise */
+    bool trip_in_memory;  /* trip_sym names a global the count is read
+                             from (no --sym gives it) */
 } cg_nest_loop;
 
 typedef struct cg_nest_array {

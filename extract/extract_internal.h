@@ -119,6 +119,7 @@ typedef struct cg__ex_iv {
     bool start_known;
     int64_t trip;               /* -1 unknown or symbolic */
     char *trip_sym;             /* malloc'd, NULL when none */
+    bool trip_in_memory;        /* trip_sym: a global read for the count */
 } cg__ex_iv;
 cg_nest *cg__ex_nest(const cg_extract_prog *x, int loop, const cg_dfg *g,
                      LLVMValueRef const *node_values);

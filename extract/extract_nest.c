@@ -180,8 +180,16 @@ static bool parse_exit(const cg_extract_prog *x, const cg__ex_loop *l,
     if (LLVMIsAInstruction(bound) &&
         cg__ex_in_loop(l, LLVMGetInstructionParent(bound)))
         return false;
-    const char *nm = name_of(strip(bound));
+    /* a count read from a global's memory has the global's name, but no
+       --sym gives it: the native run reads the memory */
+    LLVMValueRef sb = strip(bound), gv = NULL;
+    if (LLVMIsALoadInst(sb) && LLVMIsAGlobalVariable(LLVMGetOperand(sb, 0)))
+        gv = LLVMGetOperand(sb, 0);
+    const char *nm = name_of(gv ? gv : sb);
     iv->trip_sym = cg__ex_strdup(nm ? nm : "?");
+    iv->trip_in_memory = gv != NULL;
+    if (gv)
+        return false;
     bool found;
     int64_t v = sym_value(x, nm, &found);
     bool is_signed = c->pred >= LLVMIntSGT;
@@ -448,6 +456,7 @@ static int nest_loops(const cg_extract_prog *x, int loop, cg_nest *n, actx *a)
         nl->step = iv.ok ? iv.step : 0;
         nl->trip = iv.trip;
         nl->trip_sym = iv.trip_sym;
+        nl->trip_in_memory = iv.trip_in_memory;
         nl->counter = iv.ok ? cg__ex_strdup(name_of(iv.phi)) : NULL;
         a->phis[i] = iv.ok ? iv.phi : NULL;
         a->loops[i] = l;

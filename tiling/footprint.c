@@ -63,7 +63,15 @@ static int loops_from_nest(ctx *c)
         m->loop_name[l] = dupstr(lp->counter ? lp->counter : def);
         m->loop_line[l] = lp->line;
         m->trip[l] = lp->trip;
-        if (lp->trip < 0) {
+        if (lp->trip < 0 && lp->trip_in_memory) {
+            cg_diags_add(c->d, CG_SEV_ERROR, m->file, lp->line,
+                         "loop '%s' reads its trip count from global '%s' "
+                         "in memory; tiling needs a known count: pass it to "
+                         "the kernel as a parameter (--sym then gives its "
+                         "value) or make it a constant", m->loop_name[l],
+                         lp->trip_sym);
+            rc = -1;
+        } else if (lp->trip < 0) {
             cg_diags_add(c->d, CG_SEV_ERROR, m->file, lp->line,
                          "loop '%s' has a symbolic trip count '%s'; tiling "
                          "needs a known count (give the symbol a value)",

@@ -397,7 +397,8 @@ static int attach_nest(builder *b)
     n->nloops = m->nloops;
     for (int l = 0; l < m->nloops; l++)
         n->loops[l] = (cg_nest_loop){strdup(m->loop_name[l]),
-                                     m->loop_line[l], 0, 1, m->trip[l], NULL};
+                                     m->loop_line[l], 0, 1, m->trip[l], NULL,
+                                     false};
     n->arrays = calloc((size_t)m->narrays + 1, sizeof *n->arrays);
     n->accesses = calloc((size_t)m->naccesses + 1, sizeof *n->accesses);
     if (!n->arrays || !n->accesses) {

@@ -202,6 +202,17 @@ static void sym_trip(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap tile: Invalid value for --sym: =3 "
                         "(NAME=INTEGER)\n");
+    /* a count read from a global is named, and no --sym gives it (the
+       message named '?' and asked for a value --sym n=... never gave) */
+    const char *gtrip = "tests/cli/data/gtrip/gtrip.c";
+    run_cgramap(&r, (const char *[]){"tile", gtrip, "--loop", "gtrip",
+                                     "--sym", "n=64", NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "tests/cli/data/gtrip/gtrip.c:8: error: "
+                        "loop 'indvars.iv' reads its trip count from global "
+                        "'n' in memory; tiling needs a known count: pass it "
+                        "to the kernel as a parameter (--sym then gives its "
+                        "value) or make it a constant\n");
 }
 
 static void help(void **state)

@@ -31,7 +31,8 @@ static inline int nb_loop_ss(nestb *b, const char *name, int64_t trip,
                              int64_t start, int64_t step)
 {
     int l = b->n.nloops++;
-    b->n.loops[l] = (cg_nest_loop){name, 10 + l, start, step, trip, NULL};
+    b->n.loops[l] = (cg_nest_loop){name, 10 + l, start, step, trip, NULL,
+                                   false};
     return l;
 }
 

@@ -252,6 +252,11 @@ static void error_symbolic_trip(void **state)
     expect_error(&b.n, "k.c:10: error: loop 'i' has a symbolic trip count "
                        "'n'; tiling needs a known count (give the symbol a "
                        "value)");
+    b.n.loops[0].trip_in_memory = true;
+    expect_error(&b.n, "k.c:10: error: loop 'i' reads its trip count from "
+                       "global 'n' in memory; tiling needs a known count: "
+                       "pass it to the kernel as a parameter (--sym then "
+                       "gives its value) or make it a constant");
 }
 
 static void error_non_affine(void **state)

@@ -161,7 +161,7 @@ static void test_reduce_memory_order(void **state)
     nest->nloops = 1;
     nest->loops[0].counter = strdup("i");
     nest->loops[0] = (cg_nest_loop){nest->loops[0].counter, 1, 0, 1, 32,
-                                    NULL};
+                                    NULL, false};
     nest->narrays = 1;
     nest->arrays = calloc(1, sizeof *nest->arrays);
     nest->arrays[0].name = strdup("a");

@@ -20,7 +20,7 @@ static void set_nest(cg_dfg *g, int64_t start, int64_t step,
 {
     cg_nest *nest = calloc(1, sizeof *nest);
     nest->nloops = 1;
-    nest->loops[0] = (cg_nest_loop){NULL, 0, start, step, -1, NULL};
+    nest->loops[0] = (cg_nest_loop){NULL, 0, start, step, -1, NULL, false};
     nest->narrays = 2;
     nest->arrays = calloc(2, sizeof *nest->arrays);
     nest->naccesses = n;
