@@ -14,6 +14,7 @@
 #include "common/diag.h"
 #include "common/util.h"
 #include "extract/extract.h"
+#include "flow/flow.h"
 #include "mapper/map.h"
 #include "tiling/tile.h"
 #include "xml/xml.h"
@@ -309,6 +310,9 @@ int cg_cli_tile(int argc, char **argv)
         /* from the DFG: a tagged loop that carries a value stays whole */
         cg_tile_plan *plan = cg_tile_plan_dfg(gs[0], nl, &o.p, d);
         if (plan) rc = tile_print(&o, plan, d);
+        /* a plan the main job cannot run tiled says so, as there */
+        if (plan && rc == 0 && cg_tile_plan_summary(plan)->ntiles > 1)
+            cg_tile_dfg_destroy(cg_flow_tile_dfg(plan, gs[0], d));
         cg_tile_plan_destroy(plan);
     }
     fflush(stdout);

@@ -231,6 +231,9 @@ typedef struct cg_nest_access {
 typedef struct cg_nest_livein {
     int node;             /* input node of the DFG */
     cg_affine value;      /* its value as a function of the outer counters */
+    bool varies;          /* not affine, and computed in a loop around the
+                             tagged one: it may change between executions
+                             (a load clang hoisted out of the loop, say) */
 } cg_nest_livein;
 
 typedef struct cg_nest {

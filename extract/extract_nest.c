@@ -394,6 +394,18 @@ static cg_affine aff_phi(const actx *a, LLVMValueRef v)
     return r;
 }
 
+/* Whether v is computed in one of the loops around the tagged loop. */
+static bool in_outer_loop(const actx *a, LLVMValueRef v)
+{
+    if (!LLVMIsAInstruction(v))
+        return false;
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+    for (int l = 0; l + 1 < a->nloops; l++)
+        if (a->loops[l] && cg__ex_in_loop(a->loops[l], bb))
+            return true;
+    return false;
+}
+
 static cg_affine aff(const actx *a, LLVMValueRef v, int depth)
 {
     cg_affine r = not_affine();
@@ -511,6 +523,7 @@ cg_nest *cg__ex_nest(const cg_extract_prog *x, int loop, const cg_dfg *g,
             cg_nest_livein *li = &n->liveins[n->nliveins++];
             li->node = id;
             li->value = aff(&a, v, 0);
+            li->varies = !li->value.is_affine && in_outer_loop(&a, v);
             continue;
         }
         bool st = nd->op == CG_OP_STORE;

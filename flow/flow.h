@@ -112,6 +112,12 @@ typedef struct cg_flow_tiling {
 void cg_flow_tiling_plan(cg_flow_tiling *t, const cg_dfg *g,
                          const cg_netlist *nl, const cg_tile_params *tp);
 void cg_flow_tiling_free(cg_flow_tiling *t);
+/* The tile DFG of plan (of more than one tile) for loop g, or NULL with
+ * warnings in msgs: why it cannot be made, and that the loop's own DFG is
+ * then mapped and verified on a flat memory (what cg_flow_tiling_plan
+ * does, and `cgramap tile` says). */
+cg_tile_dfg *cg_flow_tile_dfg(const cg_tile_plan *plan, const cg_dfg *g,
+                              cg_diags *msgs);
 
 /* What the verification found. */
 typedef enum cg_flow_verdict {

@@ -49,18 +49,24 @@ static void demote(const cg_diags *td, const cg_dfg *g, cg_diags *msgs)
 }
 
 /* A plan of several tiles whose tile DFG cannot be made (a value leaves
- * the loop, phi nodes): the array cannot run it tiled, so the loop DFG is
- * mapped on a flat memory, and the message says so. */
-static void no_tile_dfg(const cg_diags *td, const cg_dfg *g, int64_t ntiles,
-                        cg_diags *msgs)
+ * the loop, phi nodes, a live-in that changes between executions): the
+ * array cannot run it tiled, so the loop DFG is mapped on a flat memory,
+ * and the message says so. */
+cg_tile_dfg *cg_flow_tile_dfg(const cg_tile_plan *plan, const cg_dfg *g,
+                              cg_diags *msgs)
 {
-    for (int i = 0; i < cg_diags_size(td); i++) {
-        const cg_diag *x = cg_diags_get(td, i);
+    cg_diags *bd = cg_diags_create();
+    cg_tile_dfg *td = bd ? cg_tile_dfg_build(plan, g, bd) : NULL;
+    int64_t ntiles = cg_tile_plan_summary(plan)->ntiles;
+    for (int i = 0; !td && bd && i < cg_diags_size(bd); i++) {
+        const cg_diag *x = cg_diags_get(bd, i);
         cg_diags_add(msgs, CG_SEV_WARNING, x->file, x->line,
                      "loop '%s' needs %lld tiles but has no tile DFG, so its "
                      "own DFG is mapped and verified on a flat memory: %s",
                      cg_dfg_name(g), (long long)ntiles, x->msg);
     }
+    cg_diags_destroy(bd);
+    return td;
 }
 
 void cg_flow_tiling_plan(cg_flow_tiling *t, const cg_dfg *g,
@@ -79,12 +85,7 @@ void cg_flow_tiling_plan(cg_flow_tiling *t, const cg_dfg *g,
         cg_tile_plan_destroy(t->plan);
         t->plan = NULL;
     } else if (cg_tile_plan_summary(t->plan)->ntiles > 1) {
-        cg_diags *bd = cg_diags_create();
-        t->td = cg_tile_dfg_build(t->plan, g, bd);
-        if (!t->td)
-            no_tile_dfg(bd, g, cg_tile_plan_summary(t->plan)->ntiles,
-                        t->msgs);
-        cg_diags_destroy(bd);
+        t->td = cg_flow_tile_dfg(t->plan, g, t->msgs);
     }
     if (t->prog)
         demote(td, g, t->msgs); /* warnings of a good plan, if any */

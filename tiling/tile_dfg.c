@@ -341,6 +341,36 @@ static int check_outputs(builder *b)
     return rc;
 }
 
+/* A live-in the tile DFG keeps that may change between executions of the
+ * loop (not affine in the outer counters): a run of a tile gets one value,
+ * so no tiled run computes what the loop does.  0, or -1 with an error
+ * for each. */
+static int check_liveins(builder *b)
+{
+    const cg_nest *n = cg_dfg_nest(b->loop);
+    int rc = 0;
+    for (int id = 0; n && id < cg_dfg_nnodes(b->g); id++) {
+        if (cg_dfg_get_node(b->g, id)->op != CG_OP_INPUT ||
+            b->in[id].kind != IN_LIVEIN)
+            continue;
+        for (int i = 0; i < n->nliveins; i++) {
+            if (n->liveins[i].node != b->in[id].init || !n->liveins[i].varies)
+                continue;
+            const cg_dfg_node *x = cg_dfg_get_node(b->loop, b->in[id].init);
+            cg_diags_add(b->d, CG_SEV_ERROR, cg_dfg_file(b->loop), x->line,
+                         "loop '%s': live-in '%s' is computed in a loop "
+                         "around it and is not affine in its counters, so "
+                         "no run of a tile can be given its value; when "
+                         "clang hoisted a load out of the loop, build with "
+                         "-mllvm -enable-load-pre=false (a Makefile's "
+                         "CFLAGS), else compute it inside the tagged loop",
+                         cg_dfg_name(b->loop), x->sym ? x->sym : x->name);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
 /* Keep what some store needs (through operands and initial values). */
 static int prune(builder *b)
 {
@@ -453,6 +483,8 @@ cg_tile_dfg *cg_tile_dfg_build(const cg_tile_plan *p, const cg_dfg *loop,
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(loop), 0, "out of memory");
         rc = -1;
     }
+    if (rc == 0)
+        rc = check_liveins(&b);
     free(b.new_id);
     if (rc < 0) {
         cg_dfg_destroy(b.g);

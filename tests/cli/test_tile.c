@@ -16,6 +16,18 @@
 #include "tests/common/golden.h"
 
 #define JACOBI "benchmarks/microbench/jacobi2d/jacobi2d.c"
+/* What `cgramap tile` says of its plan of 4 tiles: clang's load PRE keeps
+ * a column of A in live-ins, which no run of a tile can be given, so the
+ * main job would map the loop whole (benchmarks/tiled/jacobi2d builds
+ * with the flag). */
+#define JACOBI_WARNING                                                       \
+    JACOBI ":9: warning: loop 'jacobi2d' needs 4 tiles but has no tile "    \
+    "DFG, so its own DFG is mapped and verified on a flat memory: loop "    \
+    "'jacobi2d': live-in '.pre' is computed in a loop around it and is "    \
+    "not affine in its counters, so no run of a tile can be given its "     \
+    "value; when clang hoisted a load out of the loop, build with -mllvm "  \
+    "-enable-load-pre=false (a Makefile's CFLAGS), else compute it inside " \
+    "the tagged loop\n"
 
 /* r->out against tests/cli/golden/name (tests/common/golden.h). */
 static void golden(const run *r, const char *name)
@@ -31,7 +43,7 @@ static void jacobi_text(void **state)
     run r;
     run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
                                      "--mem", "512", NULL});
-    assert_string_equal(r.err, "");
+    assert_string_equal(r.err, JACOBI_WARNING);
     assert_int_equal(r.status, 0);
     golden(&r, "tile_jacobi2d.txt");
 }
@@ -85,7 +97,7 @@ static void export_4d(void **state)
     run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
                                      "--mem", "512", "--export-4d", prefix,
                                      NULL});
-    assert_string_equal(r.err, "");
+    assert_string_equal(r.err, JACOBI_WARNING);
     assert_int_equal(r.status, 0);
     char line[256];
     snprintf(line, sizeof line, "\n4D descriptor buffers: %s, %s (8 entries "
@@ -151,7 +163,7 @@ static void jacobi_json(void **state)
     run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
                                      "--mem", "512", "--ii", "3", "--depth",
                                      "2", "--json", NULL});
-    assert_string_equal(r.err, "");
+    assert_string_equal(r.err, JACOBI_WARNING);
     assert_int_equal(r.status, 0);
     json_error_t e;
     json_t *j = json_loads(r.out, 0, &e);
