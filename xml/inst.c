@@ -153,6 +153,13 @@ static int prim_params(cg__xctx *c, const xmlNode *n, cg_prim_kind k,
     *memory = cg__xml_attr(c, n, "memory", env, &bad);
     p->memory = *memory;
     rc |= bad ? -1 : 0;
+    /* op= and ops= are two spellings: both would drop one silently */
+    if (xmlHasProp(n, (const xmlChar *)"op") &&
+        xmlHasProp(n, (const xmlChar *)"ops")) {
+        cg__xml_error(c, n, "give the opcodes of '%s' as op= or ops=, not "
+                      "both", inst);
+        return -1;
+    }
     for (int i = 0; i < 2; i++) {
         char *ops = cg__xml_attr(c, n, i ? "ops" : "op", env, &bad);
         if (ops)

@@ -152,6 +152,11 @@ static void test_errors(void **state)
                  "give at least one (opcodes: nop input output const trunc "
                  "sext zext phi select add sub mul sdiv udiv srem urem and "
                  "or xor shl ashr lshr icmp gep load store)");
+    /* two spellings of one attribute: one was dropped without a word */
+    expect_error(ONE("<inst name=\"f\" module=\"FuncUnit\" op=\"add\" "
+                     "ops=\"sub\"/>"),
+                 "t.xml:1: error: give the opcodes of 'f' as op= or ops=, not "
+                 "both");
     expect_error(ONE("<inst name=\"r\" module=\"Register\" ninput=\"2\"/>"),
                  "t.xml:1: error: unknown attribute 'ninput' on Register 'r' "
                  "(attributes: size)");
