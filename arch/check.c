@@ -310,6 +310,16 @@ static void check_drivers(cg__fctx *f, int mi)
             mc->from[drv[n]].kind == CG__REF_NONE)
             continue; /* fallout of an unknown name, reported already */
         const cg__conn *c0 = &m->conns[drv[n]], *c = &m->conns[i];
+        if (local_node(f, mi, mc->from[i]) ==
+            local_node(f, mi, mc->from[drv[n]])) { /* the same one again */
+            cg_error_at(f->d, c->loc,
+                        "'%s' in module '%s' is connected from '%s' twice "
+                        "(also at %s:%d); remove one of the connections",
+                        cg__flat_shown(c->to), m->name,
+                        cg__flat_shown(c->from),
+                        c0->loc.file ? c0->loc.file : "?", c0->loc.line);
+            continue;
+        }
         cg_error_at(f->d, c->loc,
                     "'%s' in module '%s' is driven by both "
                     "'%s' (at %s:%d) and '%s'; list both in one select-from= "

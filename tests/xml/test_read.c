@@ -144,6 +144,12 @@ static void test_flatten_errors(void **state)
                  "t.xml:6: error: 'func.in_a' in module 'pe' is driven by both "
                  "'a' (at t.xml:5) and 'b'; list both in one select-from= to "
                  "put a multiplexer in front of it");
+    /* one connection written twice: no multiplexer to suggest */
+    expect_error(PE("<connection from=\"this.a\" to=\"func.in_a\"/>\n"
+                    "<connection from=\"this.a\" to=\"func.in_a func.in_b\"/>\n"),
+                 "t.xml:6: error: 'func.in_a' in module 'pe' is connected "
+                 "from 'a' twice (also at t.xml:5); remove one of the "
+                 "connections");
     expect_error(PE("<connection from=\"a b\" to=\"func.in_a\"/>\n"
                     "<connection from=\"b\" to=\"func.in_b\"/>\n"),
                  "t.xml:5: error: 'func.in_a' in module 'pe' is driven by both "
