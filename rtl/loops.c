@@ -171,32 +171,78 @@ static int cycle_of(const graph *g, const int *comp, int s, int *prev,
     return n;
 }
 
-static void report(const cg_netlist *nl, const int *path, int n,
-                   cg_diags *d)
+/* The loop's text ("f0.in_a -> f0.out -> ... -> f0.in_a"), each port with
+ * its primitive's hierarchical name when full, else with that name less
+ * its block ("block_0_0.") and the primitive's declaration, so that the
+ * loops one module's declarations make in every block have one key;
+ * malloc'd, NULL on no memory. */
+static char *loop_text(const cg_netlist *nl, const int *path, int n,
+                       bool full)
 {
     size_t cap = 256, len = 0;
     char *s = malloc(cap);
     for (int i = 0; s && i <= n; i++) {
         const cg_nl_port *p = cg_netlist_port(nl, path[i % n]);
-        const char *pn = cg_netlist_prim(nl, p->prim)->name;
+        const cg_nl_prim *pr = cg_netlist_prim(nl, p->prim);
+        const char *dot = strchr(pr->name, '.');
+        char at[256];
+        snprintf(at, sizeof at, "%p:%d:%s", (const void *)pr->loc.file,
+                 pr->loc.line, dot ? dot + 1 : pr->name);
+        const char *pn = full ? pr->name : at;
         size_t need = strlen(pn) + strlen(p->name) + 8;
         if (len + need >= cap) {
             char *t = realloc(s, cap = 2 * (len + need));
             if (!t) {
                 free(s);
-                s = NULL;
-                break;
+                return NULL;
             }
             s = t;
         }
         len += (size_t)snprintf(s + len, cap - len, "%s%s.%s",
                                 i ? " -> " : "", pn, p->name);
     }
-    cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
+    return s;
+}
+
+/* One loop found: its key (loop_text without names), its path's text and
+ * where its first primitive was declared; how many more have that key. */
+typedef struct found {
+    char *key, *text;
+    cg_loc loc;
+    int more;
+} found;
+
+static void report(const found *f, cg_diags *d)
+{
+    char more[96] = "";
+    if (f->more)
+        snprintf(more, sizeof more, " (and %d more like it, through the "
+                 "same declarations in other blocks)", f->more);
+    cg_diags_add(d, CG_SEV_ERROR, f->loc.file, f->loc.line,
                  "combinational loop: %s: no register on it (the hardware "
                  "would have a cycle of logic); put a Register on it or "
-                 "give a unit on it latency 1", s ? s : "(out of memory)");
-    free(s);
+                 "give a unit on it latency 1%s",
+                 f->text ? f->text : "(out of memory)", more);
+}
+
+/* Keep the loop of path: a new entry of fs, or one more of an equal key. */
+static int keep(const cg_netlist *nl, const int *path, int n, found *fs,
+                int *nf)
+{
+    char *key = loop_text(nl, path, n, false);
+    if (!key)
+        return -1;
+    for (int i = 0; i < *nf; i++)
+        if (!strcmp(fs[i].key, key)) {
+            fs[i].more++;
+            free(key);
+            return 0;
+        }
+    found *f = &fs[(*nf)++];
+    const cg_nl_port *p = cg_netlist_port(nl, path[0]);
+    *f = (found){key, loop_text(nl, path, n, true),
+                 cg_netlist_prim(nl, p->prim)->loc, 0};
+    return 0;
 }
 
 static int find(const cg_netlist *nl, const graph *g, tarjan *t,
@@ -208,16 +254,13 @@ static int find(const cg_netlist *nl, const graph *g, tarjan *t,
     int *size = calloc((size_t)t->ncomp + 1, sizeof *size);
     bool *said = calloc((size_t)t->ncomp + 1, sizeof *said);
     int *path = malloc(sizeof *path * ((size_t)g->n + 1));
-    if (!size || !said || !path) {
-        free(size);
-        free(said);
-        free(path);
-        return -1;
-    }
+    found *fs = calloc((size_t)t->ncomp + 1, sizeof *fs);
+    int loops = 0, nf = 0;
     for (int v = 0; v < g->n; v++)
-        size[t->comp[v]]++;
-    int loops = 0;
-    for (int v = 0; v < g->n; v++) { /* the lowest port of each loop */
+        if (size && said && path && fs)
+            size[t->comp[v]]++;
+    for (int v = 0; size && said && path && fs && loops >= 0 && v < g->n;
+         v++) { /* the lowest port of each loop */
         int c = t->comp[v];
         bool self = false;
         for (int e = g->off[v]; e < g->off[v + 1]; e++)
@@ -227,8 +270,18 @@ static int find(const cg_netlist *nl, const graph *g, tarjan *t,
         said[c] = true;
         loops++;
         int n = cycle_of(g, t->comp, v, t->low, t->call, path);
-        report(nl, path, n, d);
+        if (keep(nl, path, n, fs, &nf) < 0)
+            loops = -1;
     }
+    if (!size || !said || !path || !fs)
+        loops = -1;
+    for (int i = 0; i < nf; i++) {
+        if (loops > 0)
+            report(&fs[i], d);
+        free(fs[i].key);
+        free(fs[i].text);
+    }
+    free(fs);
     free(size);
     free(said);
     free(path);
