@@ -256,6 +256,13 @@ static char *parse_sexpr(const char **p, const cg__xvar *env,
             res = strdup(head);
         else if (v)
             res = strdup(v->value);
+        else if (src->use) /* which instance lacks it */
+            cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
+                         "undefined parameter '%s' in expression '%s'; give "
+                         "it on the instance (%s=\"...\" at %s:%d) or "
+                         "define a counter of that name", CG_QUOTE(head),
+                         CG_QUOTE(src->text), CG_QUOTE(head),
+                         cg__xml_file(src->use), cg__xml_line(src->use));
         else
             cg_diags_add(src->d, CG_SEV_ERROR, src->file, src->line,
                          "undefined parameter '%s' in expression '%s'; give "

@@ -262,7 +262,7 @@ static char *resolve_ref(cg__xctx *c, const xmlNode *n, const char *ref,
                          const cg__xvar *env, const pattern *p, long r,
                          long col)
 {
-    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n), ref};
+    cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_line(n), ref, c->use};
     if (strncmp(ref, "(rel", 4) || !isspace((unsigned char)ref[4]))
         return cg__xml_interp(ref, env, &src);
     if (!p) {

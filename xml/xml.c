@@ -119,7 +119,7 @@ char *cg__xml_attr(cg__xctx *c, const xmlNode *n, const char *name,
     if (!raw)
         return NULL;
     cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_attr_line(n, name),
-                    (const char *)raw};
+                    (const char *)raw, c->use};
     char *v = cg__xml_interp((const char *)raw, env, &src);
     xmlFree(raw);
     *bad = !v;
@@ -164,7 +164,7 @@ int cg__xml_cond(cg__xctx *c, const xmlNode *n, const cg__xvar *env,
     if (!raw)
         return 0;
     cg__xsrc src = {c->d, cg__xml_file(n), cg__xml_attr_line(n, "if"),
-                    (const char *)raw};
+                    (const char *)raw, c->use};
     int rc = cg__xml_eval_bool((const char *)raw, env, &src, out);
     xmlFree(raw);
     return rc;
@@ -506,7 +506,7 @@ static char *interp_one(void *arg, const char *item)
 static char **interp_list(cg__xctx *c, const xmlNode *n, const char *s,
                           const void *env, int *cnt)
 {
-    interp_arg a = {env, {c->d, cg__xml_file(n), cg__xml_line(n), s}};
+    interp_arg a = {env, {c->d, cg__xml_file(n), cg__xml_line(n), s, c->use}};
     return cg__xml_map_list(c, n, s, interp_one, &a, cnt);
 }
 
@@ -642,10 +642,13 @@ char *cg__xml_concrete(cg__xctx *c, const xmlNode *t, const xmlNode *use,
     } else if ((cname = concrete_name((const char *)tname, env)) &&
                cg_arch_module_find(c->a, cname) < 0) {
         c->stack[c->depth++] = (const char *)tname;
+        const xmlNode *outer = c->use;
+        c->use = use;
         if (define_collected(c, t, cname, env) < 0) {
             free(cname);
             cname = NULL;
         }
+        c->use = outer;
         c->depth--;
     }
     xmlFree(tname);

@@ -25,6 +25,8 @@ typedef struct cg__xsrc {
     const char *file;
     int line;
     const char *text; /* the whole attribute value */
+    const xmlNode *use; /* the instance of the module being defined, NULL
+                           at the top */
 } cg__xsrc;
 
 /* Replace every parenthesised expression of s (and the arithmetic written
@@ -68,6 +70,8 @@ typedef struct cg__xctx {
     cg_strmap *reported;  /* "file:line: msg" of each message from inside a
                              module with parameters, NULL until the first */
     bool collecting;      /* d is such a module's own list (xml.c) */
+    const xmlNode *use;   /* the instance whose module is being defined
+                             (for its first use), NULL at the top */
 } cg__xctx;
 
 /* File and line of a node, for messages and cg_arch_set_loc. */

@@ -38,7 +38,7 @@ static int teardown(void **state)
 /* Interpolate s with the fixture's variables; NULL on error. */
 static char *interp(fixture *f, const char *s)
 {
-    cg__xsrc src = {f->d, "e.xml", 7, s};
+    cg__xsrc src = {f->d, "e.xml", 7, s, NULL};
     return cg__xml_interp(s, &f->empty, &src);
 }
 
@@ -97,7 +97,7 @@ static void test_arithmetic(void **state)
 static void test_eval_int(void **state)
 {
     fixture *f = *state;
-    cg__xsrc src = {f->d, "e.xml", 7, "-12 -(i)"};
+    cg__xsrc src = {f->d, "e.xml", 7, "-12 -(i)", NULL};
     const char *p = src.text;
     long v;
     assert_int_equal(cg__xml_eval_int(&p, &f->empty, &src, &v), 0);
@@ -112,7 +112,7 @@ static void test_eval_int(void **state)
 static void test_bool(void **state)
 {
     fixture *f = *state;
-    cg__xsrc src = {f->d, "e.xml", 7, "(mode)"};
+    cg__xsrc src = {f->d, "e.xml", 7, "(mode)", NULL};
     bool b = false;
     assert_int_equal(cg__xml_eval_bool("(mode)", &f->empty, &src, &b), 0);
     assert_true(b);
@@ -216,7 +216,7 @@ static void test_nesting(void **state)
                "e.xml:7: error: parentheses nest more than 256 deep in "
                "expression '(+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 "
                "(+ 1 (+ 1 (+ 1...'; simplify it");
-    cg__xsrc src = {f->d, "e.xml", 7, deep};
+    cg__xsrc src = {f->d, "e.xml", 7, deep, NULL};
     const char *p = deep;
     long v;
     assert_int_equal(cg__xml_eval_int(&p, &f->empty, &src, &v), -1);

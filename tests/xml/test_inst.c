@@ -186,10 +186,11 @@ static void test_errors(void **state)
     expect_error(ONE("<sub-module name=\"r\" module=\"Register\"/>"),
                  "t.xml:1: error: <sub-module> 'r' names primitive 'Register'; "
                  "use <inst> for primitives");
+    /* the block that uses the module is named: it lacks the parameter */
     expect_error(ONE("<inst name=\"f\" module=\"FuncUnit\" op=\"(mode)\"/>"),
                  "t.xml:1: error: undefined parameter 'mode' in expression "
-                 "'(mode)'; give it on the instance (mode=\"...\") or define "
-                 "a counter of that name");
+                 "'(mode)'; give it on the instance (mode=\"...\" at t.xml:2) "
+                 "or define a counter of that name");
     expect_error("<cgra><module name=\"pe\"><inst name=\"f\" module=\"FuncUnit\" "
                  "op=\"(mode)\"/></module>\n<architecture rows=\"1\" cols=\"1\">\n"
                  "<pattern><block module=\"pe\" mdoe=\"add\"/></pattern>"
