@@ -20,7 +20,8 @@ static const char *outcome_word(cg_ii_outcome o)
  * lp, ilp, sat or "-") and, refuted by SAT, the schedule slack the
  * refutation covers ("horizon", null when it covers every slack); left
  * undecided after SAT refuted the shorter schedules, the largest slack it
- * refuted ("refuted"). */
+ * refuted ("refuted"); left undecided, the register bound's figures
+ * ("reg_need" of "reg_have"). */
 static json_t *try_of(const cg_map_result *r, int i)
 {
     json_t *t = json_pack(
@@ -39,6 +40,13 @@ static json_t *try_of(const cg_map_result *r, int i)
     if (t && r->tried[i].outcome == CG_II_TIMEOUT && r->tried[i].refuted >= 0)
         json_object_set_new(t, "refuted",
                             json_integer(r->tried[i].refuted));
+    if (t && r->tried[i].outcome == CG_II_TIMEOUT &&
+        r->tried[i].reg_need >= 0) {
+        json_object_set_new(t, "reg_need",
+                            json_integer(r->tried[i].reg_need));
+        json_object_set_new(t, "reg_have",
+                            json_integer(r->tried[i].reg_have));
+    }
     return t;
 }
 

@@ -83,6 +83,27 @@ static void partial_refutations(const cg_map_result *r, int lo, int hi,
     }
 }
 
+/* Append, for each open II of lo..hi where the register bound leaves
+ * less than a tenth of the array's register slots to routes, how close it
+ * is: the array, more than the search, may be what keeps it open. */
+static void tight_registers(const cg_map_result *r, int lo, int hi,
+                            cg_flow_proof *out)
+{
+    for (int i = 0; i < r->ntried; i++) {
+        const cg_map_try *x = &r->tried[i];
+        if (x->ii < lo || x->ii > hi || x->outcome != CG_II_TIMEOUT ||
+            x->reg_need < 0 || (long)x->reg_need * 10 < (long)x->reg_have * 9)
+            continue;
+        size_t len = strlen(out->hint);
+        if (len < sizeof out->hint)
+            snprintf(out->hint + len, sizeof out->hint - len, "; at II %d "
+                     "the waits alone take at least %d of the array's %d "
+                     "register slots (the register bound): an array with "
+                     "more registers may settle it", x->ii, x->reg_need,
+                     x->reg_have);
+    }
+}
+
 /* The IIs from the MII to top that are not settled: the text "open: II
  * ..." and the first part of the hint (which hit the limit, which were not
  * tried).  0 when every one is settled. */
@@ -126,6 +147,7 @@ static int open_iis(const cg_map_result *r, int top, double timeout_s,
                  "tried", nl || nc || nlc ? "; " : "", untried,
                  nu > 1 ? "were" : "was");
     partial_refutations(r, r->mii.mii, top, out);
+    tight_registers(r, r->mii.mii, top, out);
     return n;
 }
 

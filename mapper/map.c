@@ -677,6 +677,38 @@ static void record(cg_map_result *res, int ii, cg_ii_outcome o, double s,
     res->tried[t].refuted = out && o != CG_II_INFEASIBLE &&
                                     o != CG_II_MAPPED ? out->refuted : -1;
     res->tried[t].conflicts = out ? out->conflicts : 0;
+    res->tried[t].reg_need = -1;
+    res->tried[t].reg_have = 0;
+}
+
+/* The register bound's figures at each II the search left undecided, so a
+ * row can say how close the array's registers are to the least the loop's
+ * waits take there.  -1 on an error (in d). */
+static int undecided_margins(const cg_netlist *nl, const cg_dfg *g,
+                             cg_map_result *res, cg_diags *d)
+{
+    for (int t = 0; t < res->ntried; t++) {
+        cg_map_try *x = &res->tried[t];
+        if (x->outcome != CG_II_TIMEOUT)
+            continue;
+        cg_mrrg *m = cg_mrrg_build(nl, x->ii, d);
+        if (!m)
+            return -1; /* its error in d */
+        double need;
+        int rc = cg__bound_need(nl, m, g, &need, &x->reg_have);
+        cg_mrrg_destroy(m);
+        if (rc < 0) {
+            cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory bounding "
+                         "'%s' at II=%d", cg_dfg_name(g), x->ii);
+            return -1;
+        }
+        /* a need above the array's is the bound's proof, which the wall
+           clock kept from running there: no figures, not a margin */
+        x->reg_need = need >= 0 && need <= x->reg_have + 1e-6
+                          ? (int)ceil(need - 1e-6)
+                          : -1;
+    }
+    return 0;
 }
 
 /* Map at one II; 1 when mapped (res owns the MRRG), 0 otherwise, -1 on an
@@ -1414,6 +1446,8 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     free(sw.sat_ran);
     free(sw.sat);
     free(sw.sat_whole);
+    if (rc == 0)
+        rc = undecided_margins(nl, g, res, d);
     res->seconds = cg_clock_now() - t0;
     if (rc < 0)
         return -1;

@@ -466,6 +466,13 @@ typedef struct cg_map_try {
     int refuted;              /* undecided: the SAT mapper refuted
                                  every schedule up to this slack
                                  before its limits (-1 = none) */
+    int reg_need, reg_have;   /* undecided: the register bound's figures
+                                 (docs/mapper.md): the delay nodes
+                                 (register slots) the waits of any
+                                 schedule take at least, and the array's
+                                 at this II; reg_need -1 when not known,
+                                 or above reg_have: the bound's proof,
+                                 which the wall clock kept from running) */
 } cg_map_try;
 
 typedef struct cg_map_result {

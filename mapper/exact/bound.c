@@ -112,10 +112,12 @@ static double least_delay_nodes(const cg_dfg *g, int ii, const int *emin,
     return res;
 }
 
-int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
-                        const cg_dfg *g)
+int cg__bound_need(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
+                   double *need, int *have)
 {
-    int n = cg_dfg_nnodes(g), ne = cg_dfg_nedges(g);
+    int n = cg_dfg_nnodes(g), ne = cg_dfg_nedges(g), kmax;
+    *have = cg__bound_delay_nodes(m, &kmax);
+    *need = 0;
     if (n == 0)
         return 0;
     int *emin = malloc(sizeof(int) * ((size_t)ne + 1));
@@ -125,19 +127,25 @@ int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
         rc = 0;
         for (int e = 0; e < ne; e++)
             if (emin[e] >= CG__DIST_INF)
-                rc = 1; /* an edge no route can carry */
-        int kmax;
-        int have = cg__bound_delay_nodes(m, &kmax);
+                *need = -1; /* an edge no route can carry */
         int old = glp_term_out(GLP_OFF);
-        double need = rc ? 0 : least_delay_nodes(g, cg_mrrg_ii(m), emin,
-                                                 lat, kmax);
+        if (*need == 0)
+            *need = least_delay_nodes(g, cg_mrrg_ii(m), emin, lat, kmax);
         glp_term_out(old);
-        if (rc == 0 && (need == -1 || need > have + 1e-6))
-            rc = 1;
     }
     free(emin);
     free(lat);
     return rc;
+}
+
+int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
+                        const cg_dfg *g)
+{
+    double need;
+    int have;
+    if (cg__bound_need(nl, m, g, &need, &have) < 0)
+        return -1;
+    return need == -1 || need > have + 1e-6 ? 1 : 0;
 }
 
 /* ---- the slack bound ------------------------------------------------------ */

@@ -194,6 +194,12 @@ int cg__nego_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
  * this bound proves nothing, -1 on no memory. */
 int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
                         const cg_dfg *g);
+/* The bound's figures: *need the least delay nodes any schedule's waits
+ * take (-1 when no schedule closes the recurrences or an edge has no
+ * route, -2 when the LP is undecided), *have the MRRG's.  0, or -1 on no
+ * memory. */
+int cg__bound_need(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
+                   double *need, int *have);
 /* The MRRG's delay nodes (ROUTE nodes entered from a ROUTE node by an
  * edge of delay > 0: a Register or RegisterFile per context), and in
  * *kmax the largest such delay (at least 1).  The routes of one value

@@ -28,12 +28,21 @@ static void test_cols(void **state)
     json_t *t0 = json_array_get(json_object_get(c, "tries"), 0);
     assert_non_null(t0);
     assert_null(json_object_get(t0, "refuted"));
+    /* nor the register bound's figures when not known */
+    assert_null(json_object_get(t0, "reg_need"));
     json_decref(c);
     r.tried[0].refuted = 2; /* SAT refuted slacks 0..2, then its limit */
     c = cg_cli_map_cols(&r, NULL, 60);
     t0 = json_array_get(json_object_get(c, "tries"), 0);
     assert_int_equal(json_integer_value(json_object_get(t0, "refuted")), 2);
     assert_null(json_object_get(t0, "horizon"));
+    json_decref(c);
+    r.tried[0].reg_need = 254; /* the register bound's figures */
+    r.tried[0].reg_have = 256;
+    c = cg_cli_map_cols(&r, NULL, 60);
+    t0 = json_array_get(json_object_get(c, "tries"), 0);
+    assert_int_equal(json_integer_value(json_object_get(t0, "reg_need")), 254);
+    assert_int_equal(json_integer_value(json_object_get(t0, "reg_have")), 256);
     json_decref(c);
     r = result(CG_MAP_MAPPED, 1, 2, 2, "m");
     r.mapping = NULL; /* no usage without a mapping */

@@ -10,7 +10,8 @@
 
 /* A result with MII res/rec and the outcomes of IIs lo, lo+1, ... as a
  * string: 'i' infeasible, 't' timeout, 'm' mapped, '.' not tried
- * (none of them refuted in part by SAT: refuted -1). */
+ * (none of them refuted in part by SAT: refuted -1; no register bound's
+ * figures: reg_need -1). */
 static inline cg_map_result result(cg_map_status st, int res, int rec,
                                    int lo, const char *outcomes)
 {
@@ -27,6 +28,7 @@ static inline cg_map_result result(cg_map_status st, int res, int rec,
             continue;
         r.tried[r.ntried].ii = lo + k;
         r.tried[r.ntried].refuted = -1;
+        r.tried[r.ntried].reg_need = -1;
         r.tried[r.ntried++].outcome = outcomes[k] == 'i' ? CG_II_INFEASIBLE
                                     : outcomes[k] == 't' ? CG_II_TIMEOUT
                                     : CG_II_MAPPED;

@@ -32,6 +32,22 @@ static void test_optimal(void **state)
     expect(&r, "optimal", "II 2..3 proven infeasible, so II 4 is the least");
 }
 
+/* An open II where the register bound leaves less than a tenth of the
+ * register slots to routes says so; at more than a tenth, nothing. */
+static void test_tight_registers(void **state)
+{
+    (void)state;
+    cg_map_result r = result(CG_MAP_TIMEOUT, 4, 4, 4, "tt");
+    r.tried[0].reg_need = 254, r.tried[0].reg_have = 256;
+    r.tried[1].reg_need = 271, r.tried[1].reg_have = 320; /* 85 % */
+    expect(&r, "open: II 4..5", "II 4..5 hit the work limit (--steps, "
+           "--moves, --conflicts, --ilp-nodes) without a mapping or a proof; "
+           "at II 4 the waits alone take at least 254 of the array's 256 "
+           "register slots (the register bound): an array with more "
+           "registers may settle it; no II mapped: larger work limits, "
+           "--solver cbc or a larger --max-ii may map it");
+}
+
 static void test_open(void **state)
 {
     (void)state;
@@ -119,6 +135,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_optimal),
         cmocka_unit_test(test_open),
+        cmocka_unit_test(test_tight_registers),
         cmocka_unit_test(test_not_mapped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -321,6 +321,10 @@ static void test_search_choice(void **state)
     assert_int_equal(r.tried[1].outcome, CG_II_TIMEOUT);
     assert_false(r.tried[1].capped); /* the steps, not the clock */
     assert_null(r.mapping);
+    /* an open II has the register bound's figures, a settled one none */
+    assert_int_equal(r.tried[1].reg_need, 9);  /* the LP's optimum */
+    assert_int_equal(r.tried[1].reg_have, 12); /* 4 registers x II 3 */
+    assert_int_equal(r.tried[0].reg_need, -1);
     /* the last II tried (was 0, so the row had no proof and no hint) */
     assert_int_equal(r.ii, 4);
     cg_map_result_free(&r);
