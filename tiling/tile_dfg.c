@@ -350,8 +350,10 @@ static int check_liveins(builder *b)
     const cg_nest *n = cg_dfg_nest(b->loop);
     int rc = 0;
     for (int id = 0; n && id < cg_dfg_nnodes(b->g); id++) {
+        /* a live-in kept, or one that starts an induction variable */
         if (cg_dfg_get_node(b->g, id)->op != CG_OP_INPUT ||
-            b->in[id].kind != IN_LIVEIN)
+            (b->in[id].kind != IN_LIVEIN && b->in[id].kind != IN_START) ||
+            b->in[id].init < 0)
             continue;
         for (int i = 0; i < n->nliveins; i++) {
             if (n->liveins[i].node != b->in[id].init || !n->liveins[i].varies)

@@ -201,6 +201,19 @@ static void test_tiled_varying_livein(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.err, "rowscale.c:17: warning: loop 'rowscale' "
                                   "needs 5 tiles but has no tile DFG"));
+    /* the same when the value starts an induction variable (it was
+       tiled, and verified no) */
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "tests/cli/data/tiled_ivstart",
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " yes\n"));
+    assert_non_null(strstr(r.err, "ivstart.c:13: warning: loop 'ivstart' "
+                                  "needs 5 tiles but has no tile DFG, so its "
+                                  "own DFG is mapped and verified on a flat "
+                                  "memory: loop 'ivstart': live-in "
+                                  "'livein2' is computed in a loop around "
+                                  "it"));
 }
 
 /* The tiled run's reference is the native run too: axpyp (4096 ints of a
