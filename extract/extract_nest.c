@@ -177,14 +177,15 @@ static bool parse_exit(const cg_extract_prog *x, const cg__ex_loop *l,
         c->bound = LLVMConstIntGetSExtValue(bound);
         return true;
     }
-    if (LLVMIsAInstruction(bound) &&
-        cg__ex_in_loop(l, LLVMGetInstructionParent(bound)))
-        return false;
-    /* a count read from a global's memory has the global's name, but no
+    /* a count read from a global's memory (before the loop, or in every
+       iteration when a store may change it) has the global's name, but no
        --sym gives it: the native run reads the memory */
     LLVMValueRef sb = strip(bound), gv = NULL;
     if (LLVMIsALoadInst(sb) && LLVMIsAGlobalVariable(LLVMGetOperand(sb, 0)))
         gv = LLVMGetOperand(sb, 0);
+    if (!gv && LLVMIsAInstruction(bound) &&
+        cg__ex_in_loop(l, LLVMGetInstructionParent(bound)))
+        return false;
     const char *nm = name_of(gv ? gv : sb);
     iv->trip_sym = cg__ex_strdup(nm ? nm : "?");
     iv->trip_in_memory = gv != NULL;

@@ -71,11 +71,18 @@ static int loops_from_nest(ctx *c)
                          "value) or make it a constant", m->loop_name[l],
                          lp->trip_sym);
             rc = -1;
-        } else if (lp->trip < 0) {
+        } else if (lp->trip < 0 && lp->trip_sym) {
             cg_diags_add(c->d, CG_SEV_ERROR, m->file, lp->line,
                          "loop '%s' has a symbolic trip count '%s'; tiling "
                          "needs a known count (give the symbol a value)",
-                         m->loop_name[l], lp->trip_sym ? lp->trip_sym : "?");
+                         m->loop_name[l], lp->trip_sym);
+            rc = -1;
+        } else if (lp->trip < 0) {
+            cg_diags_add(c->d, CG_SEV_ERROR, m->file, lp->line,
+                         "loop '%s' has a trip count that is neither a "
+                         "number nor a symbol (its bound is computed in a "
+                         "loop, or it has no counter tiling can follow); "
+                         "tiling needs a known count", m->loop_name[l]);
             rc = -1;
         } else if (lp->trip == 0) {
             cg_diags_add(c->d, CG_SEV_ERROR, m->file, lp->line,

@@ -220,11 +220,17 @@ static void sym_trip(void **state)
     run_cgramap(&r, (const char *[]){"tile", gtrip, "--loop", "gtrip",
                                      "--sym", "n=64", NULL});
     assert_int_equal(r.status, 1);
-    assert_string_equal(r.err, "tests/cli/data/gtrip/gtrip.c:8: error: "
+    assert_string_equal(r.err, "tests/cli/data/gtrip/gtrip.c:10: error: "
                         "loop 'indvars.iv' reads its trip count from global "
                         "'n' in memory; tiling needs a known count: pass it "
                         "to the kernel as a parameter (--sym then gives its "
                         "value) or make it a constant\n");
+    run_cgramap(&r, (const char *[]){"tile", gtrip, "--loop", "gtrip2",
+                                     NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "gtrip.c:17: error: loop 'indvars.iv' "
+                                  "reads its trip count from global 'n' in "
+                                  "memory"));
 }
 
 static void help(void **state)

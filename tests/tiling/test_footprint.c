@@ -252,6 +252,12 @@ static void error_symbolic_trip(void **state)
     expect_error(&b.n, "k.c:10: error: loop 'i' has a symbolic trip count "
                        "'n'; tiling needs a known count (give the symbol a "
                        "value)");
+    b.n.loops[0].trip_sym = NULL; /* nothing names it */
+    expect_error(&b.n, "k.c:10: error: loop 'i' has a trip count that is "
+                       "neither a number nor a symbol (its bound is computed "
+                       "in a loop, or it has no counter tiling can follow); "
+                       "tiling needs a known count");
+    b.n.loops[0].trip_sym = "n";
     b.n.loops[0].trip_in_memory = true;
     expect_error(&b.n, "k.c:10: error: loop 'i' reads its trip count from "
                        "global 'n' in memory; tiling needs a known count: "
