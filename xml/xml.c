@@ -183,15 +183,10 @@ int cg__xml_is_text(cg__xctx *c, const xmlNode *n)
                 while (k > 0 && isspace((unsigned char)t[k - 1]))
                     k--;
                 char *line = strndup(t, k);
-                /* libxml2 gives a text node the line where it ends */
-                int at = cg__xml_line(n);
-                for (const xmlChar *u = s; *u; u++)
-                    at -= *u == '\n';
-                cg_diags_add(c->d, CG_SEV_ERROR, cg__xml_file(n), at,
-                             "unexpected text '%s' inside <%s>; only "
-                             "elements belong here",
-                             line ? CG_QUOTE(line) : "?",
-                             (const char *)n->parent->name);
+                cg__xml_error(c, n, "unexpected text '%s' inside <%s>; "
+                              "only elements belong here",
+                              line ? CG_QUOTE(line) : "?",
+                              (const char *)n->parent->name);
                 free(line);
                 break;
             }

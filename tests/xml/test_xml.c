@@ -61,10 +61,11 @@ static void test_errors(void **state)
                  "t.xml:1: error: unexpected text 'oops' inside <module>; "
                  "only elements belong here");
     /* its first line from its first character (the newline and indent
-       before it were quoted, and 20 bytes at most) */
+       before it were quoted, and 20 bytes at most), at the line libxml2
+       gives the text (where it ends) */
     expect_error("<cgra><module name=\"m\">\n  some junk text that runs on "
                  "and on  \n more</module>\n" ARCH1 "</cgra>",
-                 "t.xml:2: error: unexpected text 'some junk text that runs "
+                 "t.xml:3: error: unexpected text 'some junk text that runs "
                  "on and on' inside <module>; only elements belong here");
     expect_error("<cgra><modul name=\"m\"/>\n" ARCH1 "</cgra>",
                  "t.xml:1: error: unknown tag <modul> inside <cgra> "
