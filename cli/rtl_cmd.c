@@ -218,6 +218,16 @@ static int with_mapping(const rtl_opts *o, const cg_rtl *r, cg_cli_saved *s)
         goto out;
     }
     cg_flow_dot_data(&o->data, s->g, &mem, in);
+    uint64_t base, bytes = cg_dfg_memory(s->g, &base);
+    if (bytes && base + bytes > size) /* as cgramap sim's note says */
+        cg_diags_add(s->d, CG_SEV_WARNING, o->dot, 0, "the DFG's addresses "
+                     "lie in [0x%llx, 0x%llx) (its memory=), beyond the %llu "
+                     "bytes of --mem-size: the testbench will access outside "
+                     "its memory; leave --mem-size out, or give --mem-size "
+                     "%llu or more", (unsigned long long)base,
+                     (unsigned long long)(base + bytes),
+                     (unsigned long long)size,
+                     (unsigned long long)(base + bytes));
     if (cg_rtl_bitstream(r, s->mrrg, s->g, s->m, in, &bits, s->d) < 0)
         goto out;
     cg_rtl_run run = {s->mrrg, s->g, s->m, o->data.dot_iters, mem.base,

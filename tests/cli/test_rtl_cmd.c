@@ -108,13 +108,21 @@ static void test_with_mapping(void **state)
     slurp(p, out, sizeof out);
     assert_non_null(strstr(out, "cg_tb: done, 0 accesses outside the "
                                 "memory"));
-    /* --mem-size, as for `cgramap sim`, gives the size */
+    /* --mem-size, as for `cgramap sim`, gives the size; one below the
+       DFG's memory is written, with a warning */
     run_cgramap(&r, (const char *const[]){"rtl", "-o", in_tmp("small"),
                                          "--mem-size", "1000",
                                          in_tmp("saxpy.dot"),
                                          in_tmp("saxpy.txt"), NULL});
     assert_int_equal(r.status, 0);
     assert_int_equal(lines_of(in_tmp("small"), "mem.hex"), 1000);
+    char warn[512];
+    snprintf(warn, sizeof warn, "%s: warning: the DFG's addresses lie in "
+             "[0x10000, 0x10200) (its memory=), beyond the 1000 bytes of "
+             "--mem-size: the testbench will access outside its memory; "
+             "leave --mem-size out, or give --mem-size 66048 or more\n",
+             in_tmp("saxpy.dot"));
+    assert_non_null(strstr(r.err, warn));
 }
 
 int main(void)
