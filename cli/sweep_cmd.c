@@ -296,13 +296,29 @@ static int make_sub(const char *dir, const char *sub, bool *made)
     return 0;
 }
 
+/* The folders a sweep writes: made[] says which of DIR, DIR/parts and
+ * DIR/logs this run made, so that a run that writes no sweep takes them
+ * away again. */
+static const char *const sweep_subs[] = {"", "/parts", "/logs"};
+
 /* DIR/parts and DIR/logs; 0, or -1 after the message. */
-static int make_subs(const char *dir)
+static int make_subs(const char *dir, bool *made)
 {
-    bool made;
-    return make_sub(dir, "/parts", &made) || make_sub(dir, "/logs", &made)
+    return make_sub(dir, sweep_subs[1], &made[1]) ||
+                   make_sub(dir, sweep_subs[2], &made[2])
                ? -1
                : 0;
+}
+
+/* Remove the folders of made[] (empty: nothing was written in them). */
+static void unmake(const char *dir, const bool *made)
+{
+    for (int k = 2; k >= 0; k--) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s%s", dir, sweep_subs[k]);
+        if (made[k])
+            rmdir(p);
+    }
 }
 
 static int write_scripts(const script *x)
@@ -458,22 +474,25 @@ static int sweep_write(const sweep_opts *s, char **rest, int nrest,
 {
     cg_cli_opts o;
     cg_cli_cmp_opts c;
-    /* DIR first: --report may be in it; a usage error leaves nothing */
-    bool made;
-    int at, rc = make_sub(s->dir, "", &made) ? 1
+    /* DIR first: --report may be in it; a sweep not written leaves no
+       folder it made */
+    bool made[3] = {false, false, false};
+    int at, rc = make_sub(s->dir, "", &made[0]) ? 1
                  : cg_cli_bench_parse(nrest, rest, &o, &c, &at);
-    if (rc == 2 && made)
-        rmdir(s->dir);
-    if (!rc && make_subs(s->dir) != 0)
+    if (!rc && make_subs(s->dir, made) != 0)
         rc = 1;
-    if (rc)
+    if (rc) {
+        unmake(s->dir, made);
         return rc;
+    }
     o.nshards = s->shards;
     cg_cli_plan p;
     char dir[PATH_MAX], json[PATH_MAX + 16], csv[PATH_MAX + 16];
     if (!realpath(s->dir, dir) ||
-        cg_cli_plan_make(&p, &c, &o, rest + at, nrest - at) != 0)
+        cg_cli_plan_make(&p, &c, &o, rest + at, nrest - at) != 0) {
+        unmake(s->dir, made);
         return 1;
+    }
     /* a path not read (its error above) or nothing to map: no scripts,
        which would sweep less than was asked, or nothing */
     if (p.scan_failed || p.nu == 0) {
@@ -482,6 +501,7 @@ static int sweep_write(const sweep_opts *s, char **rest, int nrest,
                               : "no loops found under the PATHs given",
                 s->dir);
         cg_cli_plan_free(&p);
+        unmake(s->dir, made);
         return 1;
     }
     snprintf(json, sizeof json, "%s/merged.json", dir);

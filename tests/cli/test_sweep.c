@@ -146,6 +146,8 @@ static void test_usage(void **state)
     char sb[512];
     snprintf(sb, sizeof sb, "%s/sweep.sbatch", in_tmp("np"));
     assert_int_equal(access(sb, F_OK), -1);
+    /* nor the folders it made for the sweep */
+    assert_int_equal(access(in_tmp("np"), F_OK), -1);
     /* a partition that would split its #SBATCH line */
     run_cgramap(&r, (const char *const[]){"sweep", "--slurm", in_tmp("pa"),
                                          "--partition", "a b", SUM, NULL});
