@@ -188,7 +188,8 @@ static char *loop_text(const cg_netlist *nl, const int *path, int n,
         char at[256];
         snprintf(at, sizeof at, "%p:%d:%s", (const void *)pr->loc.file,
                  pr->loc.line, dot ? dot + 1 : pr->name);
-        const char *pn = full ? pr->name : at;
+        /* without a declaration (the C API), nothing says two are alike */
+        const char *pn = full || !pr->loc.file ? pr->name : at;
         size_t need = strlen(pn) + strlen(p->name) + 8;
         if (len + need >= cap) {
             char *t = realloc(s, cap = 2 * (len + need));

@@ -61,8 +61,10 @@ void cg_rtl_params_init(cg_rtl_params *p);
 /* Every netlist cycle that passes no register (Register, RegisterFile
  * write, unit latency >= 1): one error per strongly connected set of such
  * ports, naming a cycle through it port by port ("combinational loop:
- * a.out -> b.in0 -> ... -> a.out").  Returns the number of loops found
- * (0 when none), -1 on no memory. */
+ * a.out -> b.in0 -> ... -> a.out") at the line declaring its first
+ * primitive; sets whose cycles pass the same declarations in other blocks
+ * are counted in that error, not repeated.  Returns the number of sets
+ * found (0 when none), -1 on no memory. */
 int cg_rtl_find_loops(const cg_netlist *nl, cg_diags *d);
 
 /* ---- the design ------------------------------------------------------ */

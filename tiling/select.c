@@ -75,7 +75,11 @@ int64_t cg_tile_compute_cycles(const int64_t *size, int nloops, int ii,
 
 static int64_t xfer_cycles(int64_t bytes, const cg_dma_params *dma)
 {
-    double bw = dma->bytes_per_cycle > 0 ? dma->bytes_per_cycle : 1;
+    /* clamped to the range cg_arch_set_dma takes: the quotient must stay
+       within int64_t whatever a caller put in its target */
+    double bw = dma->bytes_per_cycle;
+    bw = bw >= CG_DMA_MIN_BYTES_PER_CYCLE ? bw : CG_DMA_MIN_BYTES_PER_CYCLE;
+    bw = bw <= CG_DMA_MAX_BYTES_PER_CYCLE ? bw : CG_DMA_MAX_BYTES_PER_CYCLE;
     return dma->setup_cycles + (int64_t)ceil((double)bytes / bw);
 }
 

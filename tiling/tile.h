@@ -314,7 +314,8 @@ int cg_tile_descs_push(cg_tile_descs *l, const cg_tile_desc *d);
  * all (padding and repeats accounted). */
 int64_t cg_tile_desc_elems(const cg_tile_desc *d);
 int64_t cg_tile_desc_ext_bytes(const cg_tile_desc *d);
-/* Cycles on one channel: repeat * (setup + ceil(elems*elem/bandwidth)). */
+/* Cycles on one channel: repeat * (setup + ceil(elems*elem/bandwidth));
+ * -1 for a bandwidth outside CG_DMA_MIN/MAX_BYTES_PER_CYCLE. */
 int64_t cg_tile_desc_cycles(const cg_tile_desc *d, const cg_dma_params *dma);
 /* true when d respects dma's dimension count, sizes and strides. */
 bool cg_tile_desc_fits(const cg_tile_desc *d, const cg_dma_params *dma);
