@@ -400,6 +400,26 @@ static void why_not(cg_flow_verification *v, const cg_diags *d, int from)
     snprintf(v->why, sizeof v->why, "%s", why);
 }
 
+/* After a reference run that failed: a trip count read from a global is
+ * the likely cause, since the run seeds every writable global with random
+ * bytes (a count of 32 in the C file becomes any number). */
+static void seeded_trip_note(const cg_dfg *g, cg_diags *d)
+{
+    const cg_nest *n = cg_dfg_nest(g);
+    for (int l = 0; n && l < n->nloops; l++)
+        if (n->loops[l].trip_in_memory && n->loops[l].trip_sym) {
+            cg_diags_add(d, CG_SEV_NOTE, cg_dfg_file(g), n->loops[l].line,
+                         "loop '%s': a loop of its nest reads its trip count "
+                         "from global '%s', which the reference run fills "
+                         "with seeded random bytes as it does every writable "
+                         "global, so it may run past its arrays: make the "
+                         "count a kernel parameter (--sym then gives its "
+                         "value) or a constant", cg_dfg_name(g),
+                         n->loops[l].trip_sym);
+            return;
+        }
+}
+
 static bool bad_input(const cg_dfg *g, cg_extract_prog *x,
                       const cg_map_result *r, cg_diags *d)
 {
@@ -445,7 +465,9 @@ int cg_flow_verify(const cg_flow_params *p, const cg_netlist *nl,
         cg_cosim_text(&pre, job.rtl, sizeof job.rtl);
     cg__flow_limited(p->run_limit_s, cg_dfg_file(g), cg_dfg_name(g),
                      verify_any, &job, v, d);
-    if (v->verdict == CG_FLOW_NOT_VERIFIED)
+    if (v->verdict == CG_FLOW_NOT_VERIFIED) {
         why_not(v, d, from);
+        seeded_trip_note(g, d);
+    }
     return 0;
 }

@@ -974,6 +974,28 @@ static void defaulted(char *buf, size_t n, const char *file,
  * default 16, named in a note under the row, and verify; the loop that
  * does not use c passes 0 for it; --sym on the command line gives other
  * values, and every loop verifies. */
+/* gtrip's count is a global (n = 32 in the file), which the reference
+ * run seeds with random bytes like every writable global: the run
+ * crashes, and a note says why (the message alone sent the user to run
+ * the program natively, where it does not crash). */
+static void test_seeded_trip(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--time-limit", "20",
+                                          "tests/cli/data/gtrip", NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, " not verified: reference run crashed"));
+    assert_non_null(strstr(r.err, "tests/cli/data/gtrip/gtrip.c:10: note: "
+                                  "loop 'gtrip': a loop of its nest reads "
+                                  "its trip count from global 'n', which the "
+                                  "reference run fills with seeded random "
+                                  "bytes as it does every writable global, "
+                                  "so it may run past its arrays: make the "
+                                  "count a kernel parameter (--sym then "
+                                  "gives its value) or a constant\n"));
+}
+
 static void test_kernel_parameters(void **state)
 {
     (void)state;
@@ -1123,6 +1145,7 @@ int main(void)
         cmocka_unit_test(test_reference_run_crash),
         cmocka_unit_test(test_usage_and_nothing_found),
         cmocka_unit_test(test_kernel_parameters),
+        cmocka_unit_test(test_seeded_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
