@@ -135,6 +135,9 @@ static cg__ref resolve(cg__fctx *f, int mi, const char *s, cg_loc loc)
             r.kind = CG__REF_SIG;
             return r;
         }
+        /* once per reference: a pattern's stamps repeat its connections */
+        if (!once(f, loc, "unknown reference", s))
+            return r;
         sig_list(m, true, list, sizeof list);
         cg_error_at(f->d, loc, "unknown port or wire '%s' in module '%s' "
                     "(ports and wires: %s)", name, m->name, list);
@@ -143,6 +146,8 @@ static cg__ref resolve(cg__fctx *f, int mi, const char *s, cg_loc loc)
     int ii = find_inst(m, s, (size_t)(dot - s));
     if (ii >= 0)
         return resolve_inst_port(f, mi, ii, dot + 1, loc);
+    if (!once(f, loc, "unknown reference", s))
+        return r;
     list[0] = 0;
     for (int i = 0; i < m->ninsts; i++)
         list_add(list, sizeof list, m->insts[i].name);

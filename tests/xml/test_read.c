@@ -144,6 +144,19 @@ static void test_flatten_errors(void **state)
                  "t.xml:6: error: 'func.in_a' in module 'pe' is driven by both "
                  "'a' (at t.xml:5) and 'b'; list both in one select-from= to "
                  "put a multiplexer in front of it");
+    /* a pattern's stamps repeat its connections: a bad reference in one
+       is one error, not one per stamp */
+    expect_error("<cgra><module name=\"pe\"><input name=\"i\"/><output "
+                 "name=\"o\"/><inst name=\"f\" module=\"FuncUnit\"/>"
+                 "<connection from=\"i\" to=\"f.in_a f.in_b\"/>"
+                 "<connection from=\"f.out\" to=\"o\"/></module>\n"
+                 "<architecture rows=\"1\" cols=\"3\">\n"
+                 "<pattern><block module=\"pe\"/></pattern>\n"
+                 "<pattern><connection from=\"nowhere\" "
+                 "to=\"(rel 0 0).i\"/></pattern>\n"
+                 "</architecture></cgra>\n",
+                 "t.xml:4: error: unknown port or wire 'nowhere' in module "
+                 "'architecture' (ports and wires: none)");
     /* one connection written twice: no multiplexer to suggest */
     expect_error(PE("<connection from=\"this.a\" to=\"func.in_a\"/>\n"
                     "<connection from=\"this.a\" to=\"func.in_a func.in_b\"/>\n"),
