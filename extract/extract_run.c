@@ -5,11 +5,11 @@
  * count and live-outs) into an array of this program's (by its address:
  * not a global of the module, which the kernel could overwrite) and calls
  * back into this file through an absolute address, with this run's
- * context as an integer argument (no global state).  The callback snapshots every global at
- * layout addresses, so each execution of the loop can be compared with the
- * DFG interpreter started from exactly the same state.  A wrapper function
- * calls the kernel with its parameters taken from the symbols; MCJIT
- * compiles the clone and runs the wrapper.
+ * context as an integer argument (no global state).  The callback
+ * snapshots every global at layout addresses, so each execution of the
+ * loop can be compared with the DFG interpreter started from exactly the
+ * same state.  A wrapper function calls the kernel with its parameters
+ * taken from the symbols; MCJIT compiles the clone and runs the wrapper.
  */
 #include <stdlib.h>
 #include <string.h>

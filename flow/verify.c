@@ -69,25 +69,42 @@ static difference first_diff(const cg_dfg *g, const cg_mem *got,
     return x;
 }
 
+/* One replay of in: the mapping m simulated (the interpreter when m is
+ * NULL) from in's memory into *mem and its live-outs into *out (both
+ * malloc'd, the caller frees them).  0, 1 when the run failed (its error
+ * in d), -1 on no memory. */
+static int run_replay(const cg_netlist *nl, const cg_mrrg *mrrg,
+                      const cg_mapping *m, const cg_dfg *g,
+                      const cg_extract_instance *in, cg_mem *mem,
+                      uint64_t **out, cg_diags *d)
+{
+    const cg_mem *before = in->before;
+    *mem = (cg_mem){malloc(before->size ? before->size : 1), before->base,
+                    before->size};
+    *out = calloc((size_t)cg_dfg_nnodes(g) + 1, sizeof **out);
+    if (!mem->data || !*out)
+        return -1;
+    memcpy(mem->data, before->data, before->size);
+    return (m ? cg_sim_run(nl, mrrg, g, m, in->iters, mem, in->inputs, *out,
+                           d)
+              : cg_dfg_run(g, in->iters, mem, in->inputs, *out, d)) == 0
+               ? 0
+               : 1;
+}
+
 /* Does the DFG interpreter, run on in, differ from the reference too?  When
  * it does, the DFG computes something else than the reference and its
  * mapping is not to blame.  False when it cannot tell. */
 static bool interpreter_differs(const cg_dfg *g,
                                 const cg_extract_instance *in)
 {
-    const cg_mem *before = in->before;
-    cg_mem mem = {malloc(before->size ? before->size : 1), before->base,
-                  before->size};
-    uint64_t *out = calloc((size_t)cg_dfg_nnodes(g) + 1, sizeof *out);
+    cg_mem mem = {NULL, 0, 0};
+    uint64_t *out = NULL;
     cg_diags *quiet = cg_diags_create();
     bool differs = false;
-    if (mem.data && out && quiet) {
-        memcpy(mem.data, before->data, before->size);
-        if (cg_dfg_run(g, in->iters, &mem, in->inputs, out, quiet) == 0) {
-            difference x = first_diff(g, &mem, in->after, out,
-                                      in->outputs);
-            differs = x.at >= 0 || x.node >= 0;
-        }
+    if (quiet && run_replay(NULL, NULL, NULL, g, in, &mem, &out, quiet) == 0) {
+        difference x = first_diff(g, &mem, in->after, out, in->outputs);
+        differs = x.at >= 0 || x.node >= 0;
     }
     cg_diags_destroy(quiet);
     free(mem.data);
@@ -129,12 +146,11 @@ static void blame_of(const cg_dfg *g, bool simulated, bool dfg_differs,
 {
     const cg_nest *nest = cg_dfg_nest(g);
     char acc[200];
-    if (outside_access(g, acc, sizeof acc)) {
+    if (outside_access(g, acc, sizeof acc))
         snprintf(buf, len, "the C code's behaviour is undefined: %s, so its "
                  "native run is no reference", acc);
-    } else if (!dfg_differs)
-        snprintf(buf, len, "this is a cgramap bug; please "
-                 "report it");
+    else if (!dfg_differs)
+        snprintf(buf, len, "this is a cgramap bug; please report it");
     else
         snprintf(buf, len, "%sthe DFG itself differs from %s: "
                  "%sthis is a cgramap bug%s; please report it",
@@ -185,35 +201,26 @@ int cg_flow_replay(const cg_netlist *nl, const cg_mrrg *mrrg,
                    const cg_extract_instance *in, const char *what,
                    cg_diags *d)
 {
-    const cg_mem *before = in->before;
-    size_t nn = (size_t)cg_dfg_nnodes(g) + 1;
-    cg_mem mem = {malloc(before->size ? before->size : 1), before->base,
-                  before->size};
-    uint64_t *out = calloc(nn, sizeof *out);
-    bool ok = mem.data && out;
-    if (!ok)
+    cg_mem mem;
+    uint64_t *out;
+    int rc = run_replay(nl, mrrg, m, g, in, &mem, &out, d);
+    if (rc < 0)
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "loop '%s': out of "
                      "memory for a replay", cg_dfg_name(g));
-    if (ok) {
-        memcpy(mem.data, before->data, before->size);
-        ok = (m ? cg_sim_run(nl, mrrg, g, m, in->iters, &mem, in->inputs,
-                             out, d)
-                : cg_dfg_run(g, in->iters, &mem, in->inputs, out, d)) == 0;
-        if (!ok)
-            outside_note(g, d);
-    }
-    if (ok) {
+    else if (rc > 0)
+        outside_note(g, d);
+    if (rc == 0) {
         difference x = first_diff(g, &mem, in->after, out, in->outputs);
         if (x.at >= 0 || x.node >= 0) {
             bool dfg_differs = !m || interpreter_differs(g, in);
             report(g, m != NULL, dfg_differs, x, &mem, in->after, out,
                    in->outputs, what, d);
-            ok = false;
+            rc = 1;
         }
     }
     free(mem.data);
     free(out);
-    return ok ? 0 : -1;
+    return rc == 0 ? 0 : -1;
 }
 
 /* ---- the RTL --------------------------------------------------------------- */

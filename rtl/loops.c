@@ -256,12 +256,18 @@ static int find(const cg_netlist *nl, const graph *g, tarjan *t,
     bool *said = calloc((size_t)t->ncomp + 1, sizeof *said);
     int *path = malloc(sizeof *path * ((size_t)g->n + 1));
     found *fs = calloc((size_t)t->ncomp + 1, sizeof *fs);
+    if (!size || !said || !path || !fs) {
+        free(size);
+        free(said);
+        free(path);
+        free(fs);
+        return -1;
+    }
     int loops = 0, nf = 0;
     for (int v = 0; v < g->n; v++)
-        if (size && said && path && fs)
-            size[t->comp[v]]++;
-    for (int v = 0; size && said && path && fs && loops >= 0 && v < g->n;
-         v++) { /* the lowest port of each loop */
+        size[t->comp[v]]++;
+    /* the lowest port of each loop */
+    for (int v = 0; loops >= 0 && v < g->n; v++) {
         int c = t->comp[v];
         bool self = false;
         for (int e = g->off[v]; e < g->off[v + 1]; e++)
@@ -274,8 +280,6 @@ static int find(const cg_netlist *nl, const graph *g, tarjan *t,
         if (keep(nl, path, n, fs, &nf) < 0)
             loops = -1;
     }
-    if (!size || !said || !path || !fs)
-        loops = -1;
     for (int i = 0; i < nf; i++) {
         if (loops > 0)
             report(&fs[i], d);

@@ -341,6 +341,15 @@ static int check_outputs(builder *b)
     return rc;
 }
 
+/* The nest's record of the loop DFG's input node id, NULL when none. */
+static const cg_nest_livein *nest_livein(const cg_nest *n, int id)
+{
+    for (int i = 0; n && i < n->nliveins; i++)
+        if (n->liveins[i].node == id)
+            return &n->liveins[i];
+    return NULL;
+}
+
 /* A live-in the tile DFG keeps that may change between executions of the
  * loop (not affine in the outer counters): a run of a tile gets one value,
  * so no tiled run computes what the loop does.  0, or -1 with an error
@@ -349,26 +358,24 @@ static int check_liveins(builder *b)
 {
     const cg_nest *n = cg_dfg_nest(b->loop);
     int rc = 0;
-    for (int id = 0; n && id < cg_dfg_nnodes(b->g); id++) {
+    for (int id = 0; id < cg_dfg_nnodes(b->g); id++) {
         /* a live-in kept, or one that starts an induction variable */
         if (cg_dfg_get_node(b->g, id)->op != CG_OP_INPUT ||
-            (b->in[id].kind != IN_LIVEIN && b->in[id].kind != IN_START) ||
-            b->in[id].init < 0)
+            (b->in[id].kind != IN_LIVEIN && b->in[id].kind != IN_START))
             continue;
-        for (int i = 0; i < n->nliveins; i++) {
-            if (n->liveins[i].node != b->in[id].init || !n->liveins[i].varies)
-                continue;
-            const cg_dfg_node *x = cg_dfg_get_node(b->loop, b->in[id].init);
-            cg_diags_add(b->d, CG_SEV_ERROR, cg_dfg_file(b->loop), x->line,
-                         "loop '%s': live-in '%s' is computed in a loop "
-                         "around it and is not affine in its counters, so "
-                         "no run of a tile can be given its value; when "
-                         "clang hoisted a load out of the loop, build with "
-                         "-mllvm -enable-load-pre=false (a Makefile's "
-                         "CFLAGS), else compute it inside the tagged loop",
-                         cg_dfg_name(b->loop), x->sym ? x->sym : x->name);
-            rc = -1;
-        }
+        const cg_nest_livein *li = nest_livein(n, b->in[id].init);
+        if (!li || !li->varies)
+            continue;
+        const cg_dfg_node *x = cg_dfg_get_node(b->loop, li->node);
+        cg_diags_add(b->d, CG_SEV_ERROR, cg_dfg_file(b->loop), x->line,
+                     "loop '%s': live-in '%s' is computed in a loop around "
+                     "it and is not affine in its counters, so no run of a "
+                     "tile can be given its value; when clang hoisted a load "
+                     "out of the loop, build with -mllvm "
+                     "-enable-load-pre=false (a Makefile's CFLAGS), else "
+                     "compute it inside the tagged loop",
+                     cg_dfg_name(b->loop), x->sym ? x->sym : x->name);
+        rc = -1;
     }
     return rc;
 }
@@ -518,10 +525,8 @@ static int livein_value(const cg_tile_dfg *t, int id, const int64_t *k,
                         const uint64_t *invariant, uint64_t *v, cg_diags *d)
 {
     const cg_nest *n = cg_dfg_nest(t->loop);
-    for (int i = 0; n && i < n->nliveins; i++) {
-        const cg_nest_livein *li = &n->liveins[i];
-        if (li->node != id || !li->value.is_affine)
-            continue;
+    const cg_nest_livein *li = nest_livein(n, id);
+    if (li && li->value.is_affine) {
         int64_t x = li->value.cst;
         for (int l = 0; l < n->nloops - 1; l++)
             x += li->value.coef[l] * (n->loops[l].start + n->loops[l].step * k[l]);

@@ -306,17 +306,27 @@ static void test_tiled_differs(void **state)
 #define REPEAT_AT "0x10000"
 #define REPEAT_WANT "0x02"
 
+/* Loop tag of file, extracted with the kernel parameter n given (its
+ * program into *x); asserted to extract. */
+static cg_dfg *extract_n(const char *file, const char *tag, int64_t n,
+                         cg_extract_prog **x, cg_diags *d)
+{
+    cg_extract_params xp;
+    cg_extract_params_init(&xp);
+    xp.syms[xp.nsyms++] = (cg_extract_sym){"n", n};
+    *x = cg_extract_open(file, &xp, d);
+    cg_dfg *g = *x ? cg_extract_loop(*x, tag, d) : NULL;
+    assert_non_null(g);
+    return g;
+}
+
 /* Loop tag of tests/flow/data/repeat.c (with n = 0) through the flow on
  * its own DFG (the test is of the replays, not of the tiling). */
 static void run_repeat(const fixture *f, const char *tag, int64_t executions,
                        cg_flow_result *r, cg_diags *d)
 {
-    cg_extract_params xp;
-    cg_extract_params_init(&xp);
-    xp.syms[xp.nsyms++] = (cg_extract_sym){"n", 0};
-    cg_extract_prog *x = cg_extract_open(REPEAT, &xp, d);
-    cg_dfg *g = x ? cg_extract_loop(x, tag, d) : NULL;
-    assert_non_null(g);
+    cg_extract_prog *x;
+    cg_dfg *g = extract_n(REPEAT, tag, 0, &x, d);
     cg_flow_params p;
     test_params(&p);
     p.tiling = false;
@@ -426,12 +436,8 @@ static void test_outside_array(void **state)
     cg_diags *d = cg_diags_create();
     const char *tag[] = {"outside", "repeat"}, *file[] = {OUTSIDE, REPEAT};
     for (int k = 0; k < 2; k++) {
-        cg_extract_params xp;
-        cg_extract_params_init(&xp);
-        xp.syms[xp.nsyms++] = (cg_extract_sym){"n", 20};
-        cg_extract_prog *x = cg_extract_open(file[k], &xp, d);
-        cg_dfg *g = x ? cg_extract_loop(x, tag[k], d) : NULL;
-        assert_non_null(g);
+        cg_extract_prog *x;
+        cg_dfg *g = extract_n(file[k], tag[k], 20, &x, d);
         const cg_nest *n = cg_dfg_nest(g);
         int oa = cg_tile_access_outside(n);
         if (k == 0) { /* b[i], the first access the model shapes */
@@ -484,12 +490,8 @@ static void test_outside_flow(void **state)
 {
     fixture *f = *state;
     cg_diags *d = cg_diags_create();
-    cg_extract_params xp;
-    cg_extract_params_init(&xp);
-    xp.syms[xp.nsyms++] = (cg_extract_sym){"n", 32};
-    cg_extract_prog *x = cg_extract_open(OUTSIDE, &xp, d);
-    cg_dfg *g = x ? cg_extract_loop(x, "outside", d) : NULL;
-    assert_non_null(g);
+    cg_extract_prog *x;
+    cg_dfg *g = extract_n(OUTSIDE, "outside", 32, &x, d);
     cg_flow_params p;
     test_params(&p);
     cg_flow_result r;
