@@ -36,28 +36,44 @@
 #include "../model/model_internal.h"
 #include "../search/heur_internal.h"
 
+/* Is node i a delay node (a ROUTE node entered from a ROUTE node by an
+ * edge of delay > 0)?  *kmax rises to the largest such delay. */
+static bool delay_node(const cg_mrrg *m, int i, int *kmax)
+{
+    if (cg_mrrg_get_node(m, i)->kind != CG_MRRG_ROUTE)
+        return false;
+    int n;
+    bool any = false;
+    const int *in = cg_mrrg_in(m, i, &n);
+    for (int j = 0; j < n; j++) {
+        const cg_mrrg_edge *e = cg_mrrg_get_edge(m, in[j]);
+        if (e->delay > 0 &&
+            cg_mrrg_get_node(m, e->from)->kind == CG_MRRG_ROUTE) {
+            any = true;
+            if (e->delay > *kmax)
+                *kmax = e->delay;
+        }
+    }
+    return any;
+}
+
 int cg__bound_delay_nodes(const cg_mrrg *m, int *kmax)
 {
     int nn = cg_mrrg_nnodes(m), count = 0;
     *kmax = 1;
-    for (int i = 0; i < nn; i++) {
-        if (cg_mrrg_get_node(m, i)->kind != CG_MRRG_ROUTE)
-            continue;
-        int n;
-        bool any = false;
-        const int *in = cg_mrrg_in(m, i, &n);
-        for (int j = 0; j < n; j++) {
-            const cg_mrrg_edge *e = cg_mrrg_get_edge(m, in[j]);
-            if (e->delay > 0 &&
-                cg_mrrg_get_node(m, e->from)->kind == CG_MRRG_ROUTE) {
-                any = true;
-                if (e->delay > *kmax)
-                    *kmax = e->delay;
-            }
-        }
-        count += any;
-    }
+    for (int i = 0; i < nn; i++)
+        count += delay_node(m, i, kmax);
     return count;
+}
+
+void cg__bound_context_delay_nodes(const cg_mrrg *m, int *per_context)
+{
+    int nn = cg_mrrg_nnodes(m), kmax = 1;
+    for (int c = 0; c < cg_mrrg_ii(m); c++)
+        per_context[c] = 0;
+    for (int i = 0; i < nn; i++)
+        if (delay_node(m, i, &kmax))
+            per_context[cg_mrrg_get_node(m, i)->context]++;
 }
 
 /* The LP above; its optimum, or -1 when it is infeasible (the least

@@ -24,7 +24,10 @@
  *   precedences (edges, and the memory order of cg_map_mem_orders) on G;
  *   widths: a value is never on a node narrower than it;
  *   the register count: bound.c's register bound, unary per value through
- *   G, at most the MRRG's delay nodes in all (clauses_registers).
+ *   G, at most the MRRG's delay nodes in all (clauses_registers), and at
+ *   each context at most that context's (clauses_context_registers);
+ *   the unit count: the ops that only some set of units can run start at
+ *   most as many of them at each context (clauses_units).
  * Support clauses alone admit a set of nodes holding a value that support
  * each other around a cycle of zero delay, cut off from the producer.  No
  * shipped array has such a cycle, but an array may: after each solution a
@@ -780,6 +783,160 @@ static int clauses_registers(sat *S, long max_count_vars)
     return rc;
 }
 
+/* The register count per context.  With kmax 1 every delay edge of a
+ * route advances its time by one cycle and enters a delay node of that
+ * cycle's context, so the value of u is in some delay node at every cycle
+ * t with start(u) + lat(u) < t <= start(w) + d*II, for each of its edges,
+ * at context t mod II; and a node holds one (value, cycle).  So the
+ * cycles of the values' waits at context c number at most the delay
+ * nodes of context c: o[u,t] (u waits at cycle t) is implied by
+ * start(u) < t - lat(u) and start(w) >= t - d*II, and a sequential
+ * counter per context bounds the o of its cycles.  The total count above
+ * sums these; per context it also refutes the schedules that crowd the
+ * waits into a few contexts, which the solver would otherwise find by
+ * routing (sobel at II 2 on the 4x4: docs/mapper.md, "The SAT mapper").
+ * Left out at II 1 (it is the total count, and a second encoding of it
+ * slowed the search: simple2 on the 8x8 went from a mapping in 3,248
+ * conflicts to none in 58,253), when kmax > 1 (a wait may skip a
+ * context) or when the counters would pass max_count_vars.  0, or -1 on
+ * no memory. */
+static int clauses_context_registers(sat *S, long max_count_vars)
+{
+    int n = S->n, ii = S->ii;
+    if (ii == 1 || S->kmax != 1)
+        return 0;
+    size_t n1 = (size_t)n + 1;
+    int *have = malloc(sizeof(int) * (size_t)ii);
+    int *lo = malloc(sizeof(int) * n1), *hi = malloc(sizeof(int) * n1);
+    long *at = calloc((size_t)ii, sizeof(long));
+    int rc = have && lo && hi && at ? 0 : -1;
+    long total = 0, counter = 0;
+    if (rc == 0) {
+        cg__bound_context_delay_nodes(S->m, have);
+        for (int u = 0; u < n; u++) { /* u may wait at cycles lo..hi */
+            lo[u] = S->asap[u] + S->lat[u] + 1;
+            hi[u] = lo[u] - 1;
+            for (int j = S->D.out_off[u]; j < S->D.out_off[u + 1]; j++) {
+                const cg_dfg_edge *ed = cg_dfg_get_edge(S->g,
+                                                        S->D.out_ids[j]);
+                int end = S->alap[ed->dst] + ed->distance * ii;
+                if (end > hi[u])
+                    hi[u] = end;
+            }
+            for (int t = lo[u]; t <= hi[u]; t++)
+                at[cg__modii(t, ii)]++;
+            total += hi[u] >= lo[u] ? hi[u] - lo[u] + 1 : 0;
+        }
+        for (int c = 0; c < ii; c++)
+            counter += at[c] > have[c] ? (at[c] - 1) * have[c] : 0;
+    }
+    int *base = rc == 0 && counter > 0 && counter <= max_count_vars
+                    ? malloc(sizeof(int) * n1)
+                    : NULL;
+    int *lits = base ? malloc(sizeof(int) * ((size_t)total + 1)) : NULL;
+    if (base && !lits)
+        rc = -1;
+    for (int u = 0; lits && u < n; u++) { /* o[u,t] = base[u] + t - lo[u] */
+        base[u] = cg__cnf_nvars(S->c) + 1;
+        for (int t = lo[u]; t <= hi[u]; t++)
+            cg__cnf_var(S->c);
+        for (int j = S->D.out_off[u]; j < S->D.out_off[u + 1]; j++) {
+            const cg_dfg_edge *ed = cg_dfg_get_edge(S->g, S->D.out_ids[j]);
+            int w = ed->dst, dii = ed->distance * ii;
+            for (int t = lo[u]; t <= S->alap[w] + dii; t++) {
+                int lu = ge(S, u, t - S->lat[u]), lw = ge(S, w, t - dii);
+                if (lu == 0 || lw == INT_MIN)
+                    continue; /* u starts too late or w too early */
+                if (lu != INT_MIN)
+                    push(S, lu);
+                if (lw)
+                    push(S, -lw);
+                push(S, base[u] + t - lo[u]);
+                emit(S);
+            }
+        }
+    }
+    for (int c = 0; lits && c < ii; c++) {
+        int k = 0;
+        for (int u = 0; u < n; u++)
+            for (int t = lo[u] + cg__modii(c - lo[u], ii); t <= hi[u];
+                 t += ii)
+                lits[k++] = base[u] + t - lo[u];
+        if (k > have[c] && cg__cnf_at_most_k(S->c, lits, k, have[c]) < 0)
+            rc = -1;
+    }
+    free(lits);
+    free(base);
+    free(have);
+    free(lo);
+    free(hi);
+    free(at);
+    return rc;
+}
+
+/* Is a (increasing, na) a subset of b (increasing, nb)? */
+static bool subset(const int *a, int na, const int *b, int nb)
+{
+    int j = 0;
+    for (int i = 0; i < na; i++) {
+        while (j < nb && b[j] < a[i])
+            j++;
+        if (j == nb || b[j] != a[i])
+            return false;
+    }
+    return true;
+}
+
+/* The unit count per context: the ops whose units all lie within some
+ * op's units P start at most |P| of them at each context (a FUNC node is
+ * one unit at one context and holds one op).  The exclusivity clauses
+ * imply it, but as a pigeonhole, which the solver would refute one
+ * placement at a time.  z[v,c] (v starts at context c) is implied by each
+ * of v's placements there; one sequential counter per distinct set of
+ * units and context counts them.  0, or -1 on no memory. */
+static int clauses_units(sat *S, long max_count_vars)
+{
+    int n = S->n, ii = S->ii, **U = S->D.units, *nU = S->D.nunits;
+    int *z = malloc(sizeof(int) * ((size_t)n * ii + 1));
+    int *lits = malloc(sizeof(int) * ((size_t)n + 1));
+    int rc = z && lits ? 0 : -1;
+    for (int v = 0; rc == 0 && v < n; v++) { /* z[v,c] = z[v * ii + c] */
+        for (int c = 0; c < ii; c++)
+            z[v * ii + c] = 0;
+        for (int i = 0; i < S->nx[v]; i++) {
+            int *zc = &z[v * ii + cg__modii(S->x[v][i].t, ii)];
+            if (!*zc)
+                *zc = cg__cnf_var(S->c);
+            push(S, -S->x[v][i].var);
+            push(S, *zc);
+            emit(S);
+        }
+    }
+    long vars = 0;
+    for (int a = 0; rc == 0 && a < n; a++) {
+        bool seen = false;
+        for (int b = 0; b < a && !seen; b++)
+            seen = nU[b] == nU[a] && subset(U[a], nU[a], U[b], nU[b]);
+        if (seen || nU[a] == 0)
+            continue;
+        for (int c = 0; rc == 0 && c < ii; c++) {
+            int k = 0;
+            for (int v = 0; v < n; v++)
+                if (z[v * ii + c] && subset(U[v], nU[v], U[a], nU[a]))
+                    lits[k++] = z[v * ii + c];
+            if (k <= nU[a])
+                continue;
+            vars += (long)(k - 1) * nU[a];
+            if (vars <= max_count_vars &&
+                cg__cnf_at_most_k(S->c, lits, k, nU[a]) < 0)
+                rc = -1;
+        }
+    }
+    free(z);
+    free(lits);
+    return rc;
+}
+
 /* Some op without predecessors starts at cycle 0 (time-shift symmetry),
  * and the horizon assumptions: h_k -> start(v) <= s0 + k - tail(v). */
 static void clauses_time(sat *S)
@@ -1040,7 +1197,9 @@ static int encode(sat *S)
     clauses_sinks(S);
     if (clauses_order(S) < 0)
         return -1;
-    if (clauses_registers(S, CG__SAT_MAX_COUNT_VARS) < 0)
+    if (clauses_registers(S, CG__SAT_MAX_COUNT_VARS) < 0 ||
+        clauses_context_registers(S, CG__SAT_MAX_COUNT_VARS) < 0 ||
+        clauses_units(S, CG__SAT_MAX_COUNT_VARS) < 0)
         return -1;
     clauses_time(S);
     return S->oom ? -1 : 0;

@@ -70,20 +70,53 @@ static bool fits(const cg__sat_dfg *D, const cg_mrrg *m,
     return true;
 }
 
-/* The FUNC nodes of every op; the op with the most keeps one per orbit
- * of the verified symmetries (a mapping moved by a symmetry is one). */
+/* The primitives of v's FUNC nodes, increasing; mark: scratch, one
+ * byte per primitive, all 0 (and left so). */
+static int units_of(cg__sat_dfg *D, const cg_mrrg *m, int v, int nprims,
+                    unsigned char *mark)
+{
+    int k = 0;
+    for (int i = 0; i < D->ncand[v]; i++) {
+        int pr = cg_mrrg_get_node(m, D->cand[v][i])->prim;
+        k += !mark[pr];
+        mark[pr] = 1;
+    }
+    D->units[v] = malloc(sizeof(int) * ((size_t)k + 1));
+    if (!D->units[v])
+        return -1;
+    for (int pr = 0; pr < nprims; pr++)
+        if (mark[pr]) {
+            D->units[v][D->nunits[v]++] = pr;
+            mark[pr] = 0;
+        }
+    return 0;
+}
+
+/* The FUNC nodes of every op and their units; the op with the most keeps
+ * one node per orbit of the verified symmetries (a mapping moved by a
+ * symmetry is one), its units stay all it may take. */
 static int candidates(cg__sat_dfg *D, const cg_mrrg *m,
                       const cg_netlist *nl, const cg_dfg *g)
 {
-    int nn = cg_mrrg_nnodes(m);
+    int nn = cg_mrrg_nnodes(m), np = cg_netlist_nprims(nl);
+    unsigned char *mark = calloc((size_t)np + 1, 1);
+    if (!mark)
+        return -1;
     for (int v = 0; v < D->n; v++) {
         D->cand[v] = malloc(sizeof(int) * ((size_t)nn + 1));
-        if (!D->cand[v])
+        if (!D->cand[v]) {
+            free(mark);
             return -1;
+        }
         for (int p = 0; p < nn; p++)
             if (fits(D, m, nl, g, v, p))
                 D->cand[v][D->ncand[v]++] = p;
+        if (units_of(D, m, v, np, mark) < 0) {
+            free(mark);
+            return -1;
+        }
     }
+    free(mark);
     cg__sym *sym = cg__sym_find(m, nl);
     if (!sym)
         return -1;
@@ -107,7 +140,9 @@ int cg__sat_dfg_init(cg__sat_dfg *D, const cg_mrrg *m, const cg_netlist *nl,
         return -1;
     D->cand = calloc((size_t)D->n + 1, sizeof *D->cand);
     D->ncand = calloc((size_t)D->n + 1, sizeof *D->ncand);
-    if (!D->cand || !D->ncand)
+    D->units = calloc((size_t)D->n + 1, sizeof *D->units);
+    D->nunits = calloc((size_t)D->n + 1, sizeof *D->nunits);
+    if (!D->cand || !D->ncand || !D->units || !D->nunits)
         return -1;
     return candidates(D, m, nl, g);
 }
@@ -122,5 +157,9 @@ void cg__sat_dfg_free(cg__sat_dfg *D)
         free(D->cand[v]);
     free(D->cand);
     free(D->ncand);
+    for (int v = 0; D->units && v < D->n; v++)
+        free(D->units[v]);
+    free(D->units);
+    free(D->nunits);
     memset(D, 0, sizeof *D);
 }

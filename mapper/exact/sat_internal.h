@@ -58,6 +58,8 @@ typedef struct cg__sat_dfg {
     int **cand, *ncand; /* per op: the FUNC nodes it may take, increasing;
                            the op with the most keeps one per orbit of the
                            array's verified symmetries */
+    int **units, *nunits; /* per op: the primitives of its FUNC nodes,
+                           increasing, all of them (no symmetry cut) */
 } cg__sat_dfg;
 
 /* 0, or -1 on no memory (D is then freed by cg__sat_dfg_free). */

@@ -206,6 +206,9 @@ int cg__bound_need(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
  * hold at least ceil((start(w) + d*II - start(u) - lat_max(u)) / kmax)
  * of them for each of its edges, and values share none (bound.c). */
 int cg__bound_delay_nodes(const cg_mrrg *m, int *kmax);
+/* The same delay nodes counted by context: per_context[c] (II ints) those
+ * of context c, the nodes that hold a value at the cycles c (mod II). */
+void cg__bound_context_delay_nodes(const cg_mrrg *m, int *per_context);
 /* The largest slack over the shortest schedule s0 that any mapping can
  * have at II ii, by the same count: the schedule of the precedences
  * prec (np triples a, b, w: start(b) >= start(a) + w), shifted so that
