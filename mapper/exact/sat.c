@@ -830,12 +830,14 @@ static int clauses_context_registers(sat *S, long max_count_vars)
         for (int c = 0; c < ii; c++)
             counter += at[c] > have[c] ? (at[c] - 1) * have[c] : 0;
     }
-    int *base = rc == 0 && counter > 0 && counter <= max_count_vars
-                    ? malloc(sizeof(int) * n1)
-                    : NULL;
-    int *lits = base ? malloc(sizeof(int) * ((size_t)total + 1)) : NULL;
-    if (base && !lits)
+    bool count = rc == 0 && counter > 0 && counter <= max_count_vars;
+    int *base = count ? malloc(sizeof(int) * n1) : NULL;
+    int *lits = count ? malloc(sizeof(int) * ((size_t)total + 1)) : NULL;
+    if (count && (!base || !lits)) {
+        free(lits);
+        lits = NULL;
         rc = -1;
+    }
     for (int u = 0; lits && u < n; u++) { /* o[u,t] = base[u] + t - lo[u] */
         base[u] = cg__cnf_nvars(S->c) + 1;
         for (int t = lo[u]; t <= hi[u]; t++)
@@ -899,7 +901,8 @@ static int clauses_units(sat *S, long max_count_vars)
     int n = S->n, ii = S->ii, **U = S->D.units, *nU = S->D.nunits;
     int *z = malloc(sizeof(int) * ((size_t)n * ii + 1));
     int *lits = malloc(sizeof(int) * ((size_t)n + 1));
-    int rc = z && lits ? 0 : -1;
+    int *ops = malloc(sizeof(int) * ((size_t)n + 1));
+    int rc = z && lits && ops ? 0 : -1;
     for (int v = 0; rc == 0 && v < n; v++) { /* z[v,c] = z[v * ii + c] */
         for (int c = 0; c < ii; c++)
             z[v * ii + c] = 0;
@@ -919,11 +922,15 @@ static int clauses_units(sat *S, long max_count_vars)
             seen = nU[b] == nU[a] && subset(U[a], nU[a], U[b], nU[b]);
         if (seen || nU[a] == 0)
             continue;
+        int m = 0; /* the ops within a's units, in ops[0..m-1] */
+        for (int v = 0; v < n; v++)
+            if (subset(U[v], nU[v], U[a], nU[a]))
+                ops[m++] = v;
         for (int c = 0; rc == 0 && c < ii; c++) {
             int k = 0;
-            for (int v = 0; v < n; v++)
-                if (z[v * ii + c] && subset(U[v], nU[v], U[a], nU[a]))
-                    lits[k++] = z[v * ii + c];
+            for (int i = 0; i < m; i++)
+                if (z[ops[i] * ii + c])
+                    lits[k++] = z[ops[i] * ii + c];
             if (k <= nU[a])
                 continue;
             vars += (long)(k - 1) * nU[a];
@@ -934,6 +941,7 @@ static int clauses_units(sat *S, long max_count_vars)
     }
     free(z);
     free(lits);
+    free(ops);
     return rc;
 }
 
