@@ -116,18 +116,26 @@ static inline cg_dfg *axpy_dfg(void)
     return g;
 }
 
-/* x -> a1 -> ... -> a<len> -> o: a chain of adds, each adding its
- * producer to itself. */
-static inline cg_dfg *add_chain(int len)
+/* len adds after node from, each adding its producer to itself; the
+ * last of them (from when len is 0). */
+static inline int chain_after(cg_dfg *g, int from, int len)
 {
-    cg_dfg *g = cg_dfg_create("chain");
-    int prev = dfg_node(g, CG_OP_INPUT, "x");
+    int prev = from;
     for (int i = 0; i < len; i++) {
         int v = dfg_node(g, CG_OP_ADD, NULL);
         cg_dfg_add_edge(g, prev, v, 0, 0, -1);
         cg_dfg_add_edge(g, prev, v, 1, 0, -1);
         prev = v;
     }
+    return prev;
+}
+
+/* x -> a1 -> ... -> a<len> -> o: a chain of adds, each adding its
+ * producer to itself. */
+static inline cg_dfg *add_chain(int len)
+{
+    cg_dfg *g = cg_dfg_create("chain");
+    int prev = chain_after(g, dfg_node(g, CG_OP_INPUT, "x"), len);
     cg_dfg_add_edge(g, prev, dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
     return g;
 }
@@ -136,13 +144,7 @@ static inline cg_dfg *add_chain(int len)
 static inline cg_dfg *long_and_short(int len)
 {
     cg_dfg *g = cg_dfg_create("ls");
-    int x = dfg_node(g, CG_OP_INPUT, "x"), prev = x;
-    for (int i = 0; i < len; i++) {
-        int b = dfg_node(g, CG_OP_ADD, NULL);
-        cg_dfg_add_edge(g, prev, b, 0, 0, -1);
-        cg_dfg_add_edge(g, prev, b, 1, 0, -1);
-        prev = b;
-    }
+    int x = dfg_node(g, CG_OP_INPUT, "x"), prev = chain_after(g, x, len);
     int e = dfg_node(g, CG_OP_SUB, "e");
     cg_dfg_add_edge(g, prev, e, 0, 0, -1);
     cg_dfg_add_edge(g, x, e, 1, 0, -1);

@@ -797,14 +797,7 @@ static cg_dfg *held(int len)
     int x = dfg_node(g, CG_OP_INPUT, "x"), y = dfg_node(g, CG_OP_ADD, "y");
     cg_dfg_add_edge(g, x, y, 0, 0, -1);
     cg_dfg_add_edge(g, x, y, 1, 0, -1);
-    int prev = y;
-    for (int i = 0; i < len; i++) {
-        int b = dfg_node(g, CG_OP_ADD, NULL);
-        cg_dfg_add_edge(g, prev, b, 0, 0, -1);
-        cg_dfg_add_edge(g, prev, b, 1, 0, -1);
-        prev = b;
-    }
-    int e = dfg_node(g, CG_OP_SUB, "e");
+    int prev = chain_after(g, y, len), e = dfg_node(g, CG_OP_SUB, "e");
     cg_dfg_add_edge(g, prev, e, 0, 0, -1);
     cg_dfg_add_edge(g, y, e, 1, 0, -1);
     cg_dfg_add_edge(g, e, dfg_node(g, CG_OP_OUTPUT, "o"), 0, 0, -1);
