@@ -568,6 +568,11 @@ int cg_arch_add_memory(cg_arch *a, const char *name, int64_t bytes,
     return a->nmems++;
 }
 
+bool cg_dma_bytes_per_cycle_ok(double b)
+{
+    return b >= CG_DMA_MIN_BYTES_PER_CYCLE && b <= CG_DMA_MAX_BYTES_PER_CYCLE;
+}
+
 int cg_arch_set_dma(cg_arch *a, const cg_dma_params *p, cg_diags *d)
 {
     if (a->has_dma) {
@@ -577,8 +582,7 @@ int cg_arch_set_dma(cg_arch *a, const cg_dma_params *p, cg_diags *d)
         return -1;
     }
     if (p->ext_bytes < 0 ||
-        !(p->bytes_per_cycle >= CG_DMA_MIN_BYTES_PER_CYCLE &&
-          p->bytes_per_cycle <= CG_DMA_MAX_BYTES_PER_CYCLE) ||
+        !cg_dma_bytes_per_cycle_ok(p->bytes_per_cycle) ||
         p->setup_cycles < 0 || p->channels < 1 || p->max_dims < 1 ||
         p->max_dims > CG_DMA_MAX_DIMS) {
         cg_error_at(d, a->loc, "the DMA engine needs ext-bytes >= 0, "

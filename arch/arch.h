@@ -93,6 +93,8 @@ void cg_prim_params_init(cg_prim_params *p, cg_prim_kind kind);
  * in 1000 cycles a transfer's cycles would leave the counts' range. */
 #define CG_DMA_MIN_BYTES_PER_CYCLE 0.001
 #define CG_DMA_MAX_BYTES_PER_CYCLE 1048576.0
+/* Is b in CG_DMA_MIN..MAX_BYTES_PER_CYCLE (false for NaN)? */
+bool cg_dma_bytes_per_cycle_ok(double b);
 
 /* The DMA engine between external memory and the tile memories. */
 typedef struct cg_dma_params {

@@ -52,8 +52,7 @@ int64_t cg_tile_desc_ext_bytes(const cg_tile_desc *d)
 
 int64_t cg_tile_desc_cycles(const cg_tile_desc *d, const cg_dma_params *dma)
 {
-    if (!(dma->bytes_per_cycle >= CG_DMA_MIN_BYTES_PER_CYCLE &&
-          dma->bytes_per_cycle <= CG_DMA_MAX_BYTES_PER_CYCLE))
+    if (!cg_dma_bytes_per_cycle_ok(dma->bytes_per_cycle))
         return -1; /* the quotient could leave int64_t's range */
     double bytes = (double)cg_tile_desc_elems(d) * d->elem_size;
     int64_t move = (int64_t)ceil(bytes / dma->bytes_per_cycle);

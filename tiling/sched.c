@@ -117,8 +117,7 @@ int cg_tile_schedule(const cg_tile_plan *p, const cg_tile_program *g, int ii,
     s->ii = ii;
     s->depth = depth;
     double bw = p->t.dma.bytes_per_cycle;
-    if (ii < 1 || depth < 0 || !(bw >= CG_DMA_MIN_BYTES_PER_CYCLE &&
-                                 bw <= CG_DMA_MAX_BYTES_PER_CYCLE)) {
+    if (ii < 1 || depth < 0 || !cg_dma_bytes_per_cycle_ok(bw)) {
         cg_diags_add(d, CG_SEV_ERROR, m->file, 0,
                      "cannot schedule with II %d, depth %d and DMA bandwidth "
                      "%g bytes/cycle; II must be >= 1, depth >= 0 and the "

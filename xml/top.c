@@ -564,8 +564,7 @@ static int top_dma(cg__xctx *c, const xmlNode *n)
         char *end;
         p.bytes_per_cycle = strtod(v, &end);
         if (end == v || *end || v[strspn(v, "0123456789.eE+-")] ||
-            !(p.bytes_per_cycle >= CG_DMA_MIN_BYTES_PER_CYCLE &&
-              p.bytes_per_cycle <= CG_DMA_MAX_BYTES_PER_CYCLE)) {
+            !cg_dma_bytes_per_cycle_ok(p.bytes_per_cycle)) {
             cg__xml_error(c, n, "bytes-per-cycle=\"%s\" must be a decimal "
                           "number from %g to %.0f", CG_QUOTE(v),
                           CG_DMA_MIN_BYTES_PER_CYCLE,

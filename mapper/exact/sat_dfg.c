@@ -100,23 +100,21 @@ static int candidates(cg__sat_dfg *D, const cg_mrrg *m,
 {
     int nn = cg_mrrg_nnodes(m), np = cg_netlist_nprims(nl);
     unsigned char *mark = calloc((size_t)np + 1, 1);
-    if (!mark)
-        return -1;
-    for (int v = 0; v < D->n; v++) {
+    int rc = mark ? 0 : -1;
+    for (int v = 0; rc == 0 && v < D->n; v++) {
         D->cand[v] = malloc(sizeof(int) * ((size_t)nn + 1));
         if (!D->cand[v]) {
-            free(mark);
-            return -1;
+            rc = -1;
+            break;
         }
         for (int p = 0; p < nn; p++)
             if (fits(D, m, nl, g, v, p))
                 D->cand[v][D->ncand[v]++] = p;
-        if (units_of(D, m, v, np, mark) < 0) {
-            free(mark);
-            return -1;
-        }
+        rc = units_of(D, m, v, np, mark);
     }
     free(mark);
+    if (rc < 0)
+        return -1;
     cg__sym *sym = cg__sym_find(m, nl);
     if (!sym)
         return -1;
