@@ -12,7 +12,12 @@
  * sits before the annealer because on small loops it maps in a second
  * what the annealer searches for tens of seconds, and a refuted II needs
  * no annealer at all; its share is small so that a hard II does not hold
- * up the climb.  Then each II below the one mapped that nothing decided
+ * up the climb.  At the first II the register bound leaves, where a
+ * mapping is optimal, SAT gets its whole budget in the climb all the
+ * same, split by the annealer: where neither the share nor the annealer
+ * decided, the same model goes on with the rest of sat_conflicts
+ * (climb_continue), learnt clauses kept, instead of being built and
+ * solved again below.  Then each II below the one mapped that nothing decided
  * gets SAT again with all of sat_conflicts (first, with sat_wide_share
  * more, on a wider window, sat_wide_horizon); where its model is larger
  * than sat_max_literals the exact ILP takes the II instead,
@@ -444,13 +449,32 @@ static bool is_large(const cg_map_params *p, const cg_dfg *g)
     return cg_dfg_nnodes(g) > p->large_above;
 }
 
+/* One SAT run's outcome into the II's: the mapping and answer are the
+ * last run's, the conflicts add up, the slack refuted is the largest. */
+static void sat_merge(cg__sat_out *sout, cg__ilp_out *out)
+{
+    cg_mapping_destroy(out->mapping);
+    out->mapping = sout->mapping;
+    out->outcome = sout->outcome;
+    out->capped = sout->capped;
+    out->conflicts += sout->conflicts;
+    out->too_big = sout->too_big;
+    if (sout->refuted > out->refuted)
+        out->refuted = sout->refuted;
+    if (sout->outcome != CG_II_TIMEOUT) {
+        out->by = CG_BY_SAT;
+        out->horizon = sout->horizon;
+    }
+}
+
 /* The SAT mapper at m's II within what is left before deadline (its
  * conflicts are the work limit: above large_above, large_conflicts
  * unless the model has at most large_sat_literals routing literals); its
  * outcome into *out.  0, or -1 on an error. */
 static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
                    const cg_map_params *p, long conflicts, bool climb,
-                   double deadline, cg__ilp_out *out, cg_diags *d)
+                   double deadline, cg__ilp_out *out, cg__sat **keep,
+                   cg_diags *d)
 {
     progress(p, cg_mrrg_ii(m), CG_STAGE_SAT);
     double left = deadline - cg_clock_now();
@@ -476,22 +500,39 @@ static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
                                         p->sat_climb_share);
     }
     cg__sat_out sout;
-    int rc = cg__sat_solve(m, nl, g, &so, &sout, d);
+    int rc = cg__sat_solve(m, nl, g, &so, &sout, keep, d);
     free(cnf);
     if (rc < 0)
         return -1;
-    cg_mapping_destroy(out->mapping);
-    out->mapping = sout.mapping;
-    out->outcome = sout.outcome;
-    out->capped = sout.capped;
-    out->conflicts += sout.conflicts;
-    out->too_big = sout.too_big;
-    if (sout.refuted > out->refuted)
-        out->refuted = sout.refuted;
-    if (sout.outcome != CG_II_TIMEOUT) {
-        out->by = CG_BY_SAT;
-        out->horizon = sout.horizon;
-    }
+    sat_merge(&sout, out);
+    return 0;
+}
+
+/* Go on with the climb's SAT model S at its II (heur_at kept it) with
+ * what is left of sat_conflicts and a cap of its own ending at deadline:
+ * the search below would otherwise build the II's models again and
+ * spend the climb's conflicts a second time.  Its outcome added to *out;
+ * 0, or -1 on an error. */
+static int sat_continue(cg__sat *S, const cg_map_params *p, int ii,
+                        double deadline, cg__ilp_out *out, cg_diags *d)
+{
+    progress(p, ii, CG_STAGE_SAT);
+    double left = deadline - cg_clock_now();
+    long more = p->sat_conflicts <= 0 ? 0
+                : p->sat_conflicts - out->conflicts > 0
+                ? p->sat_conflicts - out->conflicts : 1;
+    /* the climb wrote the II's CNF (--dump-cnf), and the wider window
+       would write none: none then, as in try_sat */
+    cg__sat_opts so = {p->sat_horizon,      more,
+                       left > 0 ? left : 0.001, p->sat_max_literals,
+                       NULL,                p->sat_wide_horizon,
+                       p->dump_cnf ? 0 : p->sat_wide_share,
+                       p->sat_probe_share,  false,
+                       0,                   0};
+    cg__sat_out sout;
+    if (cg__sat_continue(S, &so, &sout, d) < 0)
+        return -1;
+    sat_merge(&sout, out);
     return 0;
 }
 
@@ -588,7 +629,7 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     int rc = 0;
     if (p->search != CG_SEARCH_ILP && !cs.too_big && !cs.done)
         rc = try_sat(nl, g, k->m, p, p->sat_conflicts, false, deadline, out,
-                     d);
+                     NULL, d);
     if (rc < 0 || p->search == CG_SEARCH_SAT)
         return rc;
     if (out->outcome != CG_II_TIMEOUT)
@@ -902,7 +943,8 @@ static int nego_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
  * stays in *map); 0, or -1 on an error. */
 static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
                   const cg_map_params *p, bool whole, double t0,
-                  cg__ilp_out *sat, cg_mapping **map, cg_diags *d)
+                  cg__ilp_out *sat, cg_mapping **map, cg__sat **keep,
+                  cg_diags *d)
 {
     memset(sat, 0, sizeof *sat);
     sat->outcome = CG_II_TIMEOUT;
@@ -910,7 +952,7 @@ static int sat_at(const cg_netlist *nl, const cg_dfg *g, cg_mrrg *m,
     long conflicts = whole || p->sat_conflicts <= 0 ? p->sat_conflicts
                      : (long)ceil(p->sat_conflicts * p->sat_climb_share);
     if (try_sat(nl, g, m, p, conflicts, !whole, t0 + p->timeout_s, sat,
-                d) < 0)
+                keep, d) < 0)
         return -1;
     *map = sat->mapping;
     sat->mapping = NULL;
@@ -932,24 +974,38 @@ static int sat_rc(int rc, const cg__ilp_out *sat)
            : sat->outcome == CG_II_INFEASIBLE ? 3 : 0;
 }
 
+/* How the climb runs SAT at one II in the auto search (heur_at). */
+typedef enum climb_mode {
+    CLIMB_SHARE, /* sat_climb_share of its conflicts, before the annealer */
+    CLIMB_WHOLE, /* its whole budget and the search below's models there
+                    (sat_at), before the annealer */
+    CLIMB_FIRST, /* the same before the heuristic, with large_rec_conflicts
+                    for a large model */
+    CLIMB_SPLIT  /* the share before the annealer; where neither decided,
+                    its model is left to the caller to go on with */
+} climb_mode;
+
 /* The heuristic at one II, then in the auto search SAT (into *sat, when
- * *sat_ran; with sat_whole its whole budget, sat_at; with sat_first too,
- * before the heuristic and with large_rec_conflicts for a large model),
- * and where neither decided the annealer; 1 when one mapped
- * and the mapping is checked (res owns the MRRG and mapping; sat->outcome
- * says whether SAT mapped it), 2 when the register bound (bound.c) proves
- * the II impossible, 3 when SAT refutes it, 0 when nothing decided it
- * (*partial then the heuristic's best partial mapping, or NULL), -1 on an
- * error.  *capped when the wall clock, not the steps or moves, ended the
- * heuristic's search (or SAT's, when it ran first). */
+ * *sat_ran; as mode says), and where neither decided the annealer; 1 when
+ * one mapped and the mapping is checked (res owns the MRRG and mapping;
+ * sat->outcome says whether SAT mapped it), 2 when the register bound
+ * (bound.c) proves the II impossible, 3 when SAT refutes it, 0 when
+ * nothing decided it (*partial then the heuristic's best partial mapping,
+ * or NULL; with CLIMB_SPLIT, *live the SAT model its work limit stopped,
+ * on *live_m, both the caller's to destroy), -1 on an error.  *capped
+ * when the wall clock, not the steps or moves, ended the heuristic's
+ * search (or SAT's, when it ran first). */
 static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                    const cg_map_params *p, int ii, cg_map_result *res,
-                   bool sat_whole, bool sat_first, bool *capped,
-                   cg_mapping **partial, cg__ilp_out *sat, bool *sat_ran,
-                   cg_diags *d)
+                   climb_mode mode, bool *capped, cg_mapping **partial,
+                   cg__ilp_out *sat, bool *sat_ran, cg__sat **live,
+                   cg_mrrg **live_m, cg_diags *d)
 {
     *partial = NULL;
     *sat_ran = false;
+    *live = NULL;
+    *live_m = NULL;
+    bool sat_whole = mode == CLIMB_WHOLE || mode == CLIMB_FIRST;
     double t0 = cg_clock_now();
     progress(p, ii, CG_STAGE_BOUND);
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
@@ -973,12 +1029,12 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                        NULL,        0,                  &p->heur};
     cg_mapping *map = NULL;
     rc = norders < 0 ? -1 : 0;
-    if (rc == 0 && sat_whole && sat_first &&
-        p->search == CG_SEARCH_AUTO) {
+    if (rc == 0 && mode == CLIMB_FIRST && p->search == CG_SEARCH_AUTO) {
         cg_map_params q = *p;
         q.large_conflicts = p->large_rec_conflicts;
         *sat_ran = true;
-        rc = sat_rc(sat_at(nl, g, m, &q, true, t0, sat, &map, d), sat);
+        rc = sat_rc(sat_at(nl, g, m, &q, true, t0, sat, &map, NULL, d),
+                    sat);
         o.timed_out = rc == 0 && sat->capped;
     }
     if (rc == 0 && !o.timed_out && *sat_ran) {
@@ -992,7 +1048,8 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     if (rc == 0 && !o.timed_out && p->search == CG_SEARCH_AUTO &&
         !*sat_ran && (sat_whole || p->sat_climb_share > 0)) {
         *sat_ran = true;
-        rc = sat_rc(sat_at(nl, g, m, p, sat_whole, t0, sat, &map, d), sat);
+        rc = sat_rc(sat_at(nl, g, m, p, sat_whole, t0, sat, &map,
+                           mode == CLIMB_SPLIT ? live : NULL, d), sat);
     }
     if (rc == 0 && !o.timed_out && p->nego_moves > 0) {
         progress(p, ii, CG_STAGE_ANNEALER);
@@ -1013,6 +1070,12 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
         cg_mapping_destroy(map);
         rc = -1;
     }
+    if (rc == 0 && *live) {
+        *live_m = m; /* the model's MRRG */
+        return 0;
+    }
+    cg__sat_destroy(*live);
+    *live = NULL;
     if (rc == 1) {
         if (accept(nl, g, m, map, res, d) == 0)
             return 1;
@@ -1059,6 +1122,39 @@ static bool per_ii(const cg_map_params *p, const sweep *sw, int ii,
     return q->timeout_s > 0;
 }
 
+/* The climb's SAT model at ii, which heur_at left undecided on m after
+ * the annealer, goes on with the rest of its budget within a fresh per-II
+ * cap (per_ii), as the search below would run it, which then does not;
+ * m and S destroyed.  heur_at's codes: 1 mapped (res holds it), 3
+ * refuted, 0 undecided, -1 on an error. */
+static int climb_continue(const cg_netlist *nl, const cg_dfg *g,
+                          const cg_map_params *p, sweep *sw, int ii,
+                          cg__sat *S, cg_mrrg *m, cg_map_result *res,
+                          cg_diags *d)
+{
+    int i = ii - sw->mii, rc = 0;
+    cg_map_params q;
+    if (per_ii(p, sw, ii, &q)) { /* else the loop's time is up */
+        cg__ilp_out *sat = &sw->sat[i];
+        rc = sat_rc(sat_continue(S, &q, ii, cg_clock_now() + q.timeout_s,
+                                 sat, d), sat);
+        sw->sat_whole[i] = rc >= 0;
+        cg_mapping *map = sat->mapping;
+        sat->mapping = NULL;
+        if (rc > 0 && p->dump_lp && dump_only(nl, g, m, p->dump_lp, d) < 0)
+            rc = -1;
+        if (rc == 1 && accept(nl, g, m, map, res, d) == 0) {
+            cg__sat_destroy(S);
+            return 1; /* res owns m and the mapping */
+        }
+        cg_mapping_destroy(map);
+        rc = rc == 1 ? -1 : rc;
+    }
+    cg__sat_destroy(S);
+    cg_mrrg_destroy(m);
+    return rc;
+}
+
 /* The heuristic from the MII up, each II first bounded (bound.c): 0 with
  * sw filled, -1 on an error. */
 static int heur_search(const cg_netlist *nl, const cg_dfg *g,
@@ -1068,6 +1164,7 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
     bool least = true; /* the bound proved every II below ii impossible */
     /* a recurrence-bound DFG: SAT first (large_rec_conflicts) */
     bool first = res->mii.rec_mii > res->mii.res_mii;
+    bool large = is_large(p, g);
     for (int ii = sw->lo; ii <= p->max_ii; ii++) {
         double t0 = cg_clock_now();
         cg_map_params q;
@@ -1080,12 +1177,24 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
         }
         int i = ii - res->mii.mii;
         bool whole = sw->least_sat && least;
-        int rc = heur_at(nl, g, &q, ii, res, whole, first, &sw->capped[i],
-                         &sw->partial[i], &sw->sat[i], &sw->sat_ran[i], d);
+        /* SAT's whole budget at the first II the bound leaves: a large
+           DFG's there (least_sat), a small one's split by the annealer */
+        climb_mode mode = !least || p->search != CG_SEARCH_AUTO
+                              ? CLIMB_SHARE
+                          : !large ? CLIMB_SPLIT
+                          : !whole ? CLIMB_SHARE
+                          : first  ? CLIMB_FIRST : CLIMB_WHOLE;
+        cg__sat *live;
+        cg_mrrg *live_m;
+        int rc = heur_at(nl, g, &q, ii, res, mode, &sw->capped[i],
+                         &sw->partial[i], &sw->sat[i], &sw->sat_ran[i],
+                         &live, &live_m, d);
+        sw->sat_whole[i] = whole && sw->sat_ran[i];
+        if (rc == 0 && live)
+            rc = climb_continue(nl, g, p, sw, ii, live, live_m, res, d);
         double secs = cg_clock_now() - t0;
         if (rc < 0)
             return -1;
-        sw->sat_whole[i] = whole && sw->sat_ran[i];
         least &= rc == 2;
         sw->psecs[i] = secs;
         if (rc == 2 || rc == 3) {
@@ -1217,8 +1326,10 @@ static int retry_at(const cg_netlist *nl, const cg_dfg *g,
         cg_mapping *partial = NULL;
         cg__ilp_out sat;
         bool sat_ran = false, cap = false;
-        int rc = heur_at(nl, g, &r, ii, res, false, false, &cap, &partial,
-                         &sat, &sat_ran, d);
+        cg__sat *live;
+        cg_mrrg *live_m;
+        int rc = heur_at(nl, g, &r, ii, res, CLIMB_SHARE, &cap, &partial,
+                         &sat, &sat_ran, &live, &live_m, d);
         cg_mapping_destroy(partial);
         *capped |= cap;
         if (rc < 0 || rc == 1)

@@ -72,7 +72,7 @@ typedef struct rdom { /* value u on MRRG node n: cycles lo, lo+II, ... */
     int lo, cnt, base;
 } rdom;
 
-typedef struct sat {
+typedef struct cg__sat {
     const cg_mrrg *m;
     const cg_netlist *nl;
     const cg_dfg *g;
@@ -97,6 +97,10 @@ typedef struct sat {
     int *buf;
     int bufcap, nbuf;
     bool oom;
+    cg__sat_opts kept;   /* o, once the model outlives cg__sat_solve */
+    int k;               /* where search stopped at its work limit: the
+                            slack it was solving (-1: not started) */
+    bool probing;        /* ... in the probe (the whole window at once) */
 } sat;
 
 /* ---- windows --------------------------------------------------------------- */
@@ -1174,6 +1178,7 @@ static int sat_init(sat *S, const cg_mrrg *m, const cg_netlist *nl,
     S->ne = cg_dfg_nedges(g);
     S->nn = cg_mrrg_nnodes(m);
     S->H = o->horizon;
+    S->k = -1;
     size_t n1 = (size_t)S->n + 1;
     S->x = calloc(n1, sizeof *S->x);
     S->nx = calloc(n1, sizeof *S->nx);
@@ -1257,17 +1262,22 @@ static cg__sat_answer solve_at(sat *S, int k, long lim, double deadline,
 /* First, with the probe's share, the whole window at once; then slack 0,
  * 1, ... H (an assumption each but the last) until a solution, a
  * refutation that needs no assumption, or the limits: the conflicts, or
- * big_conflicts for a model of more than big_literals routing literals. */
+ * big_conflicts for a model of more than big_literals routing literals.
+ * A search its work limit stopped goes on from there when called again
+ * (cg__sat_continue): the slack it was at, the solver's learnt clauses. */
 static void search(sat *S, cg__sat_out *out, double deadline)
 {
     const cg__sat_opts *o = S->o;
     bool big = o->big && S->lits > o->big_literals;
     long left = big ? o->big_conflicts : o->conflicts; /* 0 = no limit */
     bool limited = left > 0;
-    bool probe = o->probe > 0 && S->H > 0;
+    bool probe = S->k < 0 ? o->probe > 0 && S->H > 0 : S->probing;
+    int k = S->k < 0 ? (probe ? S->H : 0) : S->k;
     out->outcome = CG_II_TIMEOUT;
-    out->refuted = -1;
-    for (int k = probe ? S->H : 0; k <= S->H && !S->oom; k++) {
+    out->refuted = probe ? -1 : k - 1;
+    for (; k <= S->H && !S->oom; k++) {
+        S->k = k;
+        S->probing = probe;
         if (limited && left <= 0)
             return; /* the work limit: undecided */
         long lim = !limited ? 0
@@ -1336,9 +1346,48 @@ static int build(sat *S, const cg_mrrg *m, const cg_netlist *nl,
     return 0;
 }
 
-int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
-                  const cg__sat_opts *o, cg__sat_out *out, cg_diags *d)
+/* The wider window's options: o->wide_horizon solved at once (the probe
+ * alone) with o->wide of o's conflicts. */
+static cg__sat_opts wide_opts(const cg__sat_opts *o)
 {
+    cg__sat_opts w = *o;
+    w.horizon = o->wide_horizon;
+    w.wide = 0;
+    w.probe = 1;
+    w.conflicts = o->conflicts > 0 ? (long)ceil(o->conflicts * o->wide) : 0;
+    w.big_conflicts = o->big_conflicts > 0
+                      ? (long)ceil(o->big_conflicts * o->wide) : 0;
+    return w;
+}
+
+static void oom_error(const cg__sat *S, cg__sat_out *out, cg_diags *d)
+{
+    cg_mapping_destroy(out->mapping);
+    out->mapping = NULL;
+    cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(S->g), 0, "out of memory "
+                 "building the SAT model of '%s' at II=%d",
+                 cg_dfg_name(S->g), S->ii);
+}
+
+/* S (searched with rest) handed to the caller, who continues or destroys
+ * it; false on no memory (S then still the caller's to free). */
+static bool hand_over(sat *S, const cg__sat_opts *rest, cg__sat **keep)
+{
+    *keep = malloc(sizeof **keep);
+    if (!*keep)
+        return false;
+    **keep = *S;
+    (*keep)->kept = *rest;
+    (*keep)->o = &(*keep)->kept;
+    return true;
+}
+
+int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
+                  const cg__sat_opts *o, cg__sat_out *out, cg__sat **keep,
+                  cg_diags *d)
+{
+    if (keep)
+        *keep = NULL;
     double deadline = o->timeout_s > 0 ? cg_clock_now() + o->timeout_s : 0;
     memset(out, 0, sizeof *out);
     out->outcome = CG_II_TIMEOUT;
@@ -1350,12 +1399,7 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
      * nothing, without its own probe (a window inside the one just
      * solved at once). */
     bool wide = o->wide > 0 && o->wide_horizon > o->horizon && !o->dump_cnf;
-    cg__sat_opts w = *o, rest = *o;
-    w.horizon = o->wide_horizon;
-    w.probe = 1;
-    w.conflicts = o->conflicts > 0 ? (long)ceil(o->conflicts * o->wide) : 0;
-    w.big_conflicts = o->big_conflicts > 0
-                      ? (long)ceil(o->big_conflicts * o->wide) : 0;
+    cg__sat_opts w = wide_opts(o), rest = *o;
     sat S;
     int rc = build(&S, m, nl, g, wide ? &w : o, out);
     if (rc == 1 && wide && out->too_big) { /* o->horizon's may fit */
@@ -1381,13 +1425,50 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
         search(&S, out, deadline);
         rc = S.oom ? -1 : 0;
     }
-    if (rc < 0) {
-        cg_mapping_destroy(out->mapping);
-        out->mapping = NULL;
-        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0, "out of memory "
-                     "building the SAT model of '%s' at II=%d",
-                     cg_dfg_name(g), cg_mrrg_ii(m));
-    }
+    /* the work limit stopped it: the caller may go on from there */
+    if (rc == 0 && keep && out->outcome == CG_II_TIMEOUT && !out->capped &&
+        hand_over(&S, &rest, keep))
+        return 0;
+    if (rc < 0)
+        oom_error(&S, out, d);
     sat_free(&S);
     return rc < 0 ? -1 : 0;
+}
+
+int cg__sat_continue(cg__sat *S, const cg__sat_opts *o, cg__sat_out *out,
+                     cg_diags *d)
+{
+    double deadline = o->timeout_s > 0 ? cg_clock_now() + o->timeout_s : 0;
+    memset(out, 0, sizeof *out);
+    out->outcome = CG_II_TIMEOUT;
+    out->refuted = -1;
+    /* The wider window first, as cg__sat_solve would: only where the
+     * slack bound leaves it wider than S's (not complete). */
+    if (o->wide > 0 && o->wide_horizon > S->H && !S->complete &&
+        !o->dump_cnf) {
+        cg__sat_opts w = wide_opts(o);
+        if (cg__sat_solve(S->m, S->nl, S->g, &w, out, NULL, d) < 0)
+            return -1;
+        if (out->outcome != CG_II_TIMEOUT || out->capped)
+            return 0;
+        out->too_big = false; /* S's model is built already */
+    }
+    S->kept = *o;
+    S->o = &S->kept;
+    search(S, out, deadline);
+    out->literals = S->lits;
+    out->vars = cg__cnf_nvars(S->c);
+    out->clauses = cg__cnf_nclauses(S->c);
+    if (!S->oom)
+        return 0;
+    oom_error(S, out, d);
+    return -1;
+}
+
+void cg__sat_destroy(cg__sat *S)
+{
+    if (!S)
+        return;
+    sat_free(S);
+    free(S);
 }

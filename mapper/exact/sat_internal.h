@@ -117,11 +117,30 @@ typedef struct cg__sat_out {
     cg_mapping *mapping; /* MAPPED: owned by the caller */
 } cg__sat_out;
 
+/* One II's model and solver, kept to go on where a work limit stopped
+ * it. */
+typedef struct cg__sat cg__sat;
+
 /* Encode g at m's II and solve it, widening the horizon step by step
  * (0, 1, ..., o->horizon) by assumptions.  0 with out filled, -1 on an
  * internal error (out of memory, CNF file not writable) with an error in
- * d. */
+ * d.  With keep non-NULL, a search that its work limit (not the wall
+ * clock) left undecided hands its model over in *keep (else NULL): m, nl
+ * and g must then outlive it. */
 int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
-                  const cg__sat_opts *o, cg__sat_out *out, cg_diags *d);
+                  const cg__sat_opts *o, cg__sat_out *out, cg__sat **keep,
+                  cg_diags *d);
+
+/* Go on with S where its search stopped, with o's limits (o->conflicts
+ * more, o->timeout_s from now; o->horizon and o->probe are S's already):
+ * first, when the slack bound leaves room above S's window, the wider
+ * window's own model (o->wide_horizon, o->wide of the conflicts more),
+ * as cg__sat_solve would.  The solver keeps what it learnt, so the
+ * conflicts of the first search are not spent again.  out holds this
+ * call's figures alone.  0, or -1 on no memory (in d). */
+int cg__sat_continue(cg__sat *S, const cg__sat_opts *o, cg__sat_out *out,
+                     cg_diags *d);
+
+void cg__sat_destroy(cg__sat *S);
 
 #endif

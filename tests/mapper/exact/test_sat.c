@@ -12,7 +12,8 @@
  * cover every schedule; the probe and the wider window, each solved at
  * once; the counts of registers and units per context, on sobel, and the
  * SAT mapper's answers against the full ILP's where those counts are
- * tight. */
+ * tight; a search its work limit stopped, continued on the same model
+ * (alone, and in the climb at the first II the bound leaves). */
 #include "../ilp_test_util.h"
 
 #include "../map_fixture.h"
@@ -35,7 +36,7 @@ static solved solve_opts(const cg_netlist *nl, const cg_dfg *g, int ii,
     solved s;
     s.m = cg_mrrg_build(nl, ii, d);
     assert_non_null(s.m);
-    int rc = cg__sat_solve(s.m, nl, g, o, &s.out, d);
+    int rc = cg__sat_solve(s.m, nl, g, o, &s.out, NULL, d);
     if (rc != 0)
         cg_diags_print(d, stderr);
     assert_int_equal(rc, 0);
@@ -241,6 +242,32 @@ static void test_progress(void **state)
     assert_int_equal(r.tried[0].horizon, -1);
     assert_true(r.tried[0].conflicts > 0);
     assert_int_equal(r.tried[1].by, CG_BY_HEURISTIC);
+    cg_map_result_free(&r);
+}
+
+/* A small DFG's first II the bound leaves gets SAT's whole budget in the
+ * climb, split by the annealer: the share (one conflict here) decides
+ * nothing, the annealer fails, and the same model goes on with the rest
+ * and refutes II 1 there, so the search below does not run SAT at II 1
+ * again (no "1 SAT" after II 2). */
+static void test_progress_split(void **state)
+{
+    (void)state;
+    char log[256] = "";
+    cg_map_params p;
+    cg_map_params_init(&p);
+    p.max_ii = 4;
+    p.nego_moves = 1000;
+    p.sat_conflicts = 1000;
+    p.sat_climb_share = 1.0 / 1000;
+    cg_map_result r;
+    map_logged(&p, log, &r);
+    assert_string_equal(log, "1 bound;1 heuristic;1 SAT;1 annealer;1 SAT;"
+                             "2 bound;2 heuristic;");
+    assert_int_equal(r.ntried, 2);
+    assert_int_equal(r.tried[0].horizon, -1);
+    assert_true(r.tried[0].conflicts > 1); /* the share's and the rest's */
+    assert_false(r.tried[0].capped);
     cg_map_result_free(&r);
 }
 
@@ -721,7 +748,7 @@ static void test_dump_cnf(void **state)
     cg_mrrg *m = cg_mrrg_build(nl, 1, d);
     o.dump_cnf = "/nonexistent/dir/x.cnf";
     cg__sat_out out;
-    assert_int_equal(cg__sat_solve(m, nl, g, &o, &out, d), -1);
+    assert_int_equal(cg__sat_solve(m, nl, g, &o, &out, NULL, d), -1);
     char *text = diag_text(d);
     assert_string_equal(text, "/nonexistent/dir/x.cnf: error: cannot write "
                               "the SAT model of 'axpy' at II=1\n");
@@ -758,6 +785,79 @@ static void test_context_counts(void **state)
     cg_dfg_destroy(g);
     cg_diags_destroy(d);
     cg_netlist_destroy(nl);
+}
+
+/* solve_opts with a model kept: *keep the model when the work limit left
+ * the II undecided, NULL otherwise. */
+static solved solve_kept(const cg_netlist *nl, const cg_dfg *g, int ii,
+                         const cg__sat_opts *o, cg__sat **keep)
+{
+    cg_diags *d = cg_diags_create();
+    solved s;
+    s.m = cg_mrrg_build(nl, ii, d);
+    assert_non_null(s.m);
+    assert_int_equal(cg__sat_solve(s.m, nl, g, o, &s.out, keep, d), 0);
+    assert_int_equal(*keep != NULL, s.out.outcome == CG_II_TIMEOUT);
+    cg_diags_destroy(d);
+    return s;
+}
+
+/* A search its work limit stopped goes on where it stopped
+ * (cg__sat_continue): fanout(3) on the 2x2 at II 1, stopped after one
+ * conflict, is then refuted for every schedule; sobel at II 3, stopped
+ * after 20 conflicts, is then mapped, and the checker and the
+ * simulator's verify_mapping accept the mapping.  A search that decides
+ * (fanout(2) at II 1, no conflict limit) keeps no model. */
+static void test_continue(void **state)
+{
+    (void)state;
+    cg_map_params p;
+    cg_map_params_init(&p);
+    cg__sat_opts o = {p.sat_horizon, 0,   60,    0, NULL, 0, 0,
+                      p.sat_probe_share, false, 0, 0};
+    cg__sat_opts more = {p.sat_horizon,      0,                 60, 0, NULL,
+                         p.sat_wide_horizon, p.sat_wide_share,
+                         p.sat_probe_share,  false,             0,  0};
+    cg_diags *d = cg_diags_create();
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g2 = fanout(2), *g3 = fanout(3);
+    cg__sat *S;
+    solved a = solve_kept(nl, g2, 1, &o, &S);
+    assert_int_equal(a.out.outcome, CG_II_MAPPED);
+    assert_null(S);
+    done(&a);
+    o.conflicts = 1;
+    solved b = solve_kept(nl, g3, 1, &o, &S);
+    assert_non_null(S);
+    assert_int_equal(b.out.conflicts, 1);
+    cg__sat_out out;
+    assert_int_equal(cg__sat_continue(S, &more, &out, d), 0);
+    assert_int_equal(out.outcome, CG_II_INFEASIBLE);
+    assert_int_equal(out.horizon, -1);
+    assert_true(out.vars > 0 && out.clauses > 0);
+    cg__sat_destroy(S);
+    done(&b);
+
+    cg_netlist *nl4 = mesh_netlist(4, 4);
+    cg_dfg *sobel = cg_dfg_read_dot("tests/mapper/data/sobel.dot", d);
+    assert_non_null(sobel);
+    o.conflicts = 20;
+    solved c = solve_kept(nl4, sobel, 3, &o, &S);
+    assert_non_null(S);
+    more.conflicts = p.sat_conflicts;
+    assert_int_equal(cg__sat_continue(S, &more, &out, d), 0);
+    assert_int_equal(out.outcome, CG_II_MAPPED);
+    assert_true(verify_mapping(nl4, c.m, sobel, out.mapping) > 0);
+    assert_int_equal(cg_map_check(nl4, c.m, sobel, out.mapping, d), 0);
+    cg_mapping_destroy(out.mapping);
+    cg__sat_destroy(S);
+    done(&c);
+    cg_dfg_destroy(sobel);
+    cg_netlist_destroy(nl4);
+    cg_dfg_destroy(g2);
+    cg_dfg_destroy(g3);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
 }
 
 /* The full ILP's answer at II ii: MAPPED, INFEASIBLE or TIMEOUT. */
@@ -856,6 +956,7 @@ int main(void)
         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_fanout),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_progress_split),
         cmocka_unit_test(test_progress_large),
         cmocka_unit_test(test_large_sat_literals),
         cmocka_unit_test(test_conflicts_before_annealer),
@@ -870,6 +971,7 @@ int main(void)
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_probe_search),
         cmocka_unit_test(test_context_counts),
+        cmocka_unit_test(test_continue),
         cmocka_unit_test(test_counts_agree_with_ilp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
