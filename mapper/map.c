@@ -12,12 +12,10 @@
  * sits before the annealer because on small loops it maps in a second
  * what the annealer searches for tens of seconds, and a refuted II needs
  * no annealer at all; its share is small so that a hard II does not hold
- * up the climb.  At the first II the register bound leaves, where a
- * mapping is optimal, SAT gets its whole budget in the climb all the
- * same, split by the annealer: where neither the share nor the annealer
- * decided, the same model goes on with the rest of sat_conflicts
- * (climb_continue), learnt clauses kept, instead of being built and
- * solved again below.  Then each II below the one mapped that nothing decided
+ * up the climb.  At the first II the register bound leaves, the share's
+ * model is kept where neither it nor the annealer decided, and the
+ * search below goes on with it (sat_continue), learnt clauses kept,
+ * instead of building and solving the II again.  Then each II below the one mapped that nothing decided
  * gets SAT again with all of sat_conflicts (first, with sat_wide_share
  * more, on a wider window, sat_wide_horizon); where its model is larger
  * than sat_max_literals the exact ILP takes the II instead,
@@ -467,30 +465,42 @@ static void sat_merge(cg__sat_out *sout, cg__ilp_out *out)
     }
 }
 
+/* The II search's SAT options: p's horizon, windows and shares, with
+ * conflicts and what is left before deadline. */
+static cg__sat_opts sat_opts(const cg_map_params *p, long conflicts,
+                             double deadline)
+{
+    double left = deadline - cg_clock_now();
+    cg__sat_opts so = {p->sat_horizon,      conflicts,
+                       left > 0 ? left : 0.001, p->sat_max_literals,
+                       NULL,                p->sat_wide_horizon,
+                       p->sat_wide_share,   p->sat_probe_share,
+                       false,               0,
+                       0};
+    return so;
+}
+
 /* The SAT mapper at m's II within what is left before deadline (its
  * conflicts are the work limit: above large_above, large_conflicts
  * unless the model has at most large_sat_literals routing literals); its
- * outcome into *out.  0, or -1 on an error. */
+ * outcome into *out.  With keep non-NULL, a model its work limit stopped
+ * is handed over there (cg__sat_solve).  0, or -1 on an error. */
 static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
                    const cg_map_params *p, long conflicts, bool climb,
                    double deadline, cg__ilp_out *out, cg__sat **keep,
                    cg_diags *d)
 {
     progress(p, cg_mrrg_ii(m), CG_STAGE_SAT);
-    double left = deadline - cg_clock_now();
     char *cnf = lp_name(p->dump_cnf, cg_mrrg_ii(m));
     if (p->dump_cnf && !cnf) {
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory naming the "
                      "CNF file at II=%d", cg_mrrg_ii(m));
         return -1;
     }
-    /* the climb's share is small: no second model there */
-    cg__sat_opts so = {p->sat_horizon,      conflicts,
-                       left > 0 ? left : 0.001, p->sat_max_literals,
-                       cnf,                 climb ? 0 : p->sat_wide_horizon,
-                       p->sat_wide_share,   p->sat_probe_share,
-                       false,               0,
-                       0};
+    cg__sat_opts so = sat_opts(p, conflicts, deadline);
+    so.dump_cnf = cnf;
+    if (climb) /* the climb's share is small: no second model there */
+        so.wide_horizon = 0;
     if (is_large(p, g)) { /* large_conflicts, unless the model is small */
         so.big = true;
         so.big_literals = p->large_sat_literals;
@@ -508,27 +518,23 @@ static int try_sat(const cg_netlist *nl, const cg_dfg *g, const cg_mrrg *m,
     return 0;
 }
 
-/* Go on with the climb's SAT model S at its II (heur_at kept it) with
- * what is left of sat_conflicts and a cap of its own ending at deadline:
- * the search below would otherwise build the II's models again and
- * spend the climb's conflicts a second time.  Its outcome added to *out;
- * 0, or -1 on an error. */
+/* Go on with the climb's SAT model S at its II (heur_at kept it after
+ * spending spent conflicts) with the rest of sat_conflicts, before
+ * deadline: building the II's models again would spend the climb's
+ * conflicts a second time.  Its outcome into *out; 0, or -1 on an
+ * error. */
 static int sat_continue(cg__sat *S, const cg_map_params *p, int ii,
-                        double deadline, cg__ilp_out *out, cg_diags *d)
+                        long spent, double deadline, cg__ilp_out *out,
+                        cg_diags *d)
 {
+    if (p->sat_conflicts > 0 && spent >= p->sat_conflicts)
+        return 0; /* the climb spent them all: undecided */
     progress(p, ii, CG_STAGE_SAT);
-    double left = deadline - cg_clock_now();
-    long more = p->sat_conflicts <= 0 ? 0
-                : p->sat_conflicts - out->conflicts > 0
-                ? p->sat_conflicts - out->conflicts : 1;
-    /* the climb wrote the II's CNF (--dump-cnf), and the wider window
-       would write none: none then, as in try_sat */
-    cg__sat_opts so = {p->sat_horizon,      more,
-                       left > 0 ? left : 0.001, p->sat_max_literals,
-                       NULL,                p->sat_wide_horizon,
-                       p->dump_cnf ? 0 : p->sat_wide_share,
-                       p->sat_probe_share,  false,
-                       0,                   0};
+    cg__sat_opts so = sat_opts(p, p->sat_conflicts > 0
+                                      ? p->sat_conflicts - spent : 0,
+                               deadline);
+    if (p->dump_cnf) /* the climb wrote the II's CNF; as try_sat, no */
+        so.wide = 0; /* wider window when dumping */
     cg__sat_out sout;
     if (cg__sat_continue(S, &so, &sout, d) < 0)
         return -1;
@@ -610,6 +616,10 @@ static int try_ilp(const cg_netlist *nl, const cg_dfg *g,
 typedef struct climb_sat {
     bool too_big;  /* its model was too large: no SAT, the ILP instead */
     bool done;     /* it ran with the whole budget (sat_whole): not again */
+    cg__sat *live; /* its model, which its work limit stopped, to go on
+                      with (the II's map_at owns it), or NULL */
+    cg_mrrg *m;    /* live's MRRG (map_at owns it) */
+    long spent;    /* the conflicts it spent */
 } climb_sat;
 
 /* One II: the SAT mapper (auto and sat searches; not when the climb's
@@ -627,7 +637,9 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     out->refuted = -1;
     out->too_big = cs.too_big;
     int rc = 0;
-    if (p->search != CG_SEARCH_ILP && !cs.too_big && !cs.done)
+    if (p->search != CG_SEARCH_ILP && !cs.too_big && !cs.done && cs.live)
+        rc = sat_continue(cs.live, p, ii, cs.spent, deadline, out, d);
+    else if (p->search != CG_SEARCH_ILP && !cs.too_big && !cs.done)
         rc = try_sat(nl, g, k->m, p, p->sat_conflicts, false, deadline, out,
                      NULL, d);
     if (rc < 0 || p->search == CG_SEARCH_SAT)
@@ -752,24 +764,27 @@ static int undecided_margins(const cg_netlist *nl, const cg_dfg *g,
     return 0;
 }
 
-/* Map at one II; 1 when mapped (res owns the MRRG), 0 otherwise, -1 on an
- * error. */
+/* Map at one II (on the MRRG of the climb's kept SAT model, if any: cs
+ * is map_at's to free); 1 when mapped (res owns the MRRG), 0 otherwise,
+ * -1 on an error. */
 static int map_at(const cg_netlist *nl, const cg_dfg *g,
                   const cg_map_params *p, int ii, const cg_mapping *partial,
                   climb_sat cs, cg_map_result *res, cg_diags *d)
 {
     double t0 = cg_clock_now();
-    cg_mrrg *m = cg_mrrg_build(nl, ii, d);
+    cg_mrrg *m = cs.m ? cs.m : cg_mrrg_build(nl, ii, d);
     cg__kgraph *k = m ? cg__kgraph_build(m, nl) : NULL;
     if (!k) {
         if (m)
             cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
                          "out of memory compressing the MRRG at II=%d", ii);
+        cg__sat_destroy(cs.live);
         cg_mrrg_destroy(m);
         return -1;
     }
     cg__ilp_out out;
     int rc = try_ii(nl, g, p, k, ii, partial, cs, &out, d);
+    cg__sat_destroy(cs.live);
     cg__kgraph_destroy(k);
     if (rc == 0)
         record(res, ii, out.outcome, cg_clock_now() - t0, &out,
@@ -981,8 +996,9 @@ typedef enum climb_mode {
                     (sat_at), before the annealer */
     CLIMB_FIRST, /* the same before the heuristic, with large_rec_conflicts
                     for a large model */
-    CLIMB_SPLIT  /* the share before the annealer; where neither decided,
-                    its model is left to the caller to go on with */
+    CLIMB_KEEP   /* the share before the annealer; where neither decided,
+                    its model is kept for the search below (a small DFG:
+                    no big rule, try_sat) */
 } climb_mode;
 
 /* The heuristic at one II, then in the auto search SAT (into *sat, when
@@ -991,20 +1007,19 @@ typedef enum climb_mode {
  * sat->outcome says whether SAT mapped it), 2 when the register bound
  * (bound.c) proves the II impossible, 3 when SAT refutes it, 0 when
  * nothing decided it (*partial then the heuristic's best partial mapping,
- * or NULL; with CLIMB_SPLIT, *live the SAT model its work limit stopped,
- * on *live_m, both the caller's to destroy), -1 on an error.  *capped
- * when the wall clock, not the steps or moves, ended the heuristic's
- * search (or SAT's, when it ran first). */
+ * or NULL; with CLIMB_KEEP, cs->live the SAT model its work limit
+ * stopped, on cs->m, both the caller's), -1 on an error.  *capped when
+ * the wall clock, not the steps or moves, ended the heuristic's search
+ * or SAT's. */
 static int heur_at(const cg_netlist *nl, const cg_dfg *g,
                    const cg_map_params *p, int ii, cg_map_result *res,
                    climb_mode mode, bool *capped, cg_mapping **partial,
-                   cg__ilp_out *sat, bool *sat_ran, cg__sat **live,
-                   cg_mrrg **live_m, cg_diags *d)
+                   cg__ilp_out *sat, bool *sat_ran, climb_sat *cs,
+                   cg_diags *d)
 {
     *partial = NULL;
     *sat_ran = false;
-    *live = NULL;
-    *live_m = NULL;
+    cg__sat *kept = NULL;
     bool sat_whole = mode == CLIMB_WHOLE || mode == CLIMB_FIRST;
     double t0 = cg_clock_now();
     progress(p, ii, CG_STAGE_BOUND);
@@ -1049,7 +1064,8 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
         !*sat_ran && (sat_whole || p->sat_climb_share > 0)) {
         *sat_ran = true;
         rc = sat_rc(sat_at(nl, g, m, p, sat_whole, t0, sat, &map,
-                           mode == CLIMB_SPLIT ? live : NULL, d), sat);
+                           mode == CLIMB_KEEP ? &kept : NULL, d), sat);
+        o.timed_out = rc == 0 && sat->capped; /* the II's cap is spent */
     }
     if (rc == 0 && !o.timed_out && p->nego_moves > 0) {
         progress(p, ii, CG_STAGE_ANNEALER);
@@ -1070,12 +1086,13 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
         cg_mapping_destroy(map);
         rc = -1;
     }
-    if (rc == 0 && *live) {
-        *live_m = m; /* the model's MRRG */
+    if (rc == 0 && kept) {
+        cs->live = kept;
+        cs->m = m; /* the model's MRRG */
+        cs->spent = sat->conflicts;
         return 0;
     }
-    cg__sat_destroy(*live);
-    *live = NULL;
+    cg__sat_destroy(kept);
     if (rc == 1) {
         if (accept(nl, g, m, map, res, d) == 0)
             return 1;
@@ -1106,6 +1123,9 @@ typedef struct sweep {
                         the register bound leaves (a large DFG in auto) */
     bool *sat_whole; /* per II: SAT ran there so: the search below does
                         not run it again */
+    climb_sat kept;  /* the climb's SAT model at kept_ii (CLIMB_KEEP), for
+                        the search below to go on with (live NULL: none) */
+    int kept_ii;
     int mii;         /* the index base of the arrays */
 } sweep;
 
@@ -1120,39 +1140,6 @@ static bool per_ii(const cg_map_params *p, const sweep *sw, int ii,
         sw->loop_binds[ii - sw->mii] = true;
     }
     return q->timeout_s > 0;
-}
-
-/* The climb's SAT model at ii, which heur_at left undecided on m after
- * the annealer, goes on with the rest of its budget within a fresh per-II
- * cap (per_ii), as the search below would run it, which then does not;
- * m and S destroyed.  heur_at's codes: 1 mapped (res holds it), 3
- * refuted, 0 undecided, -1 on an error. */
-static int climb_continue(const cg_netlist *nl, const cg_dfg *g,
-                          const cg_map_params *p, sweep *sw, int ii,
-                          cg__sat *S, cg_mrrg *m, cg_map_result *res,
-                          cg_diags *d)
-{
-    int i = ii - sw->mii, rc = 0;
-    cg_map_params q;
-    if (per_ii(p, sw, ii, &q)) { /* else the loop's time is up */
-        cg__ilp_out *sat = &sw->sat[i];
-        rc = sat_rc(sat_continue(S, &q, ii, cg_clock_now() + q.timeout_s,
-                                 sat, d), sat);
-        sw->sat_whole[i] = rc >= 0;
-        cg_mapping *map = sat->mapping;
-        sat->mapping = NULL;
-        if (rc > 0 && p->dump_lp && dump_only(nl, g, m, p->dump_lp, d) < 0)
-            rc = -1;
-        if (rc == 1 && accept(nl, g, m, map, res, d) == 0) {
-            cg__sat_destroy(S);
-            return 1; /* res owns m and the mapping */
-        }
-        cg_mapping_destroy(map);
-        rc = rc == 1 ? -1 : rc;
-    }
-    cg__sat_destroy(S);
-    cg_mrrg_destroy(m);
-    return rc;
 }
 
 /* The heuristic from the MII up, each II first bounded (bound.c): 0 with
@@ -1177,21 +1164,22 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
         }
         int i = ii - res->mii.mii;
         bool whole = sw->least_sat && least;
-        /* SAT's whole budget at the first II the bound leaves: a large
-           DFG's there (least_sat), a small one's split by the annealer */
-        climb_mode mode = !least || p->search != CG_SEARCH_AUTO
-                              ? CLIMB_SHARE
-                          : !large ? CLIMB_SPLIT
-                          : !whole ? CLIMB_SHARE
-                          : first  ? CLIMB_FIRST : CLIMB_WHOLE;
-        cg__sat *live;
-        cg_mrrg *live_m;
+        /* at the first II the bound leaves: a large DFG's SAT with its
+           whole budget there (least_sat); a small one's share kept for
+           the search below */
+        climb_mode mode = whole ? (first ? CLIMB_FIRST : CLIMB_WHOLE)
+                          : least && !large && p->search == CG_SEARCH_AUTO
+                              ? CLIMB_KEEP
+                              : CLIMB_SHARE;
+        climb_sat cs = {0};
         int rc = heur_at(nl, g, &q, ii, res, mode, &sw->capped[i],
-                         &sw->partial[i], &sw->sat[i], &sw->sat_ran[i],
-                         &live, &live_m, d);
+                         &sw->partial[i], &sw->sat[i], &sw->sat_ran[i], &cs,
+                         d);
         sw->sat_whole[i] = whole && sw->sat_ran[i];
-        if (rc == 0 && live)
-            rc = climb_continue(nl, g, p, sw, ii, live, live_m, res, d);
+        if (cs.live) {
+            sw->kept = cs;
+            sw->kept_ii = ii;
+        }
         double secs = cg_clock_now() - t0;
         if (rc < 0)
             return -1;
@@ -1260,11 +1248,19 @@ static void add_climb(const sweep *sw, int ii, cg_map_result *res, int t)
     res->capped |= capped;
 }
 
-/* What the climb's SAT at ii leaves to the search below there. */
-static climb_sat climb_of(const sweep *sw, int ii)
+/* What the climb's SAT at ii leaves to the search below there: with its
+ * kept model, if any, which the caller then owns. */
+static climb_sat climb_of(sweep *sw, int ii)
 {
     int i = ii - sw->mii;
-    climb_sat cs = {sw->sat_ran[i] && sw->sat[i].too_big, sw->sat_whole[i]};
+    climb_sat cs = {0};
+    if (sw->kept.live && sw->kept_ii == ii) {
+        cs = sw->kept;
+        sw->kept.live = NULL;
+        sw->kept.m = NULL;
+    }
+    cs.too_big = sw->sat_ran[i] && sw->sat[i].too_big;
+    cs.done = sw->sat_whole[i];
     return cs;
 }
 
@@ -1326,10 +1322,8 @@ static int retry_at(const cg_netlist *nl, const cg_dfg *g,
         cg_mapping *partial = NULL;
         cg__ilp_out sat;
         bool sat_ran = false, cap = false;
-        cg__sat *live;
-        cg_mrrg *live_m;
         int rc = heur_at(nl, g, &r, ii, res, CLIMB_SHARE, &cap, &partial,
-                         &sat, &sat_ran, &live, &live_m, d);
+                         &sat, &sat_ran, NULL, d);
         cg_mapping_destroy(partial);
         *capped |= cap;
         if (rc < 0 || rc == 1)
@@ -1557,6 +1551,8 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     free(sw.sat_ran);
     free(sw.sat);
     free(sw.sat_whole);
+    cg__sat_destroy(sw.kept.live); /* the search below did not need it */
+    cg_mrrg_destroy(sw.kept.m);
     if (rc == 0)
         rc = undecided_margins(nl, g, res, d);
     res->seconds = cg_clock_now() - t0;

@@ -377,7 +377,8 @@ typedef struct cg_map_params {
                              failed, before the annealer: enough to map
                              most loops, so that a hard II does not hold
                              up the climb; the full limit follows below
-                             the II mapped */
+                             the II mapped (at the first II the bound
+                             leaves, the rest of it on the same model) */
     int sat_horizon;      /* schedule slack the SAT model encodes: each op
                              starts at most this many cycles after its
                              place in the shortest schedule (0 to

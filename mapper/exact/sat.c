@@ -101,6 +101,8 @@ typedef struct cg__sat {
     int k;               /* where search stopped at its work limit: the
                             slack it was solving (-1: not started) */
     bool probing;        /* ... in the probe (the whole window at once) */
+    int after;           /* the slack to go on with once the probe's share
+                            is spent (slacks below it are refuted) */
 } sat;
 
 /* ---- windows --------------------------------------------------------------- */
@@ -1264,7 +1266,8 @@ static cg__sat_answer solve_at(sat *S, int k, long lim, double deadline,
  * refutation that needs no assumption, or the limits: the conflicts, or
  * big_conflicts for a model of more than big_literals routing literals.
  * A search its work limit stopped goes on from there when called again
- * (cg__sat_continue): the slack it was at, the solver's learnt clauses. */
+ * (cg__sat_continue): the slack it was at, or the probe and then that
+ * slack, with the solver's learnt clauses. */
 static void search(sat *S, cg__sat_out *out, double deadline)
 {
     const cg__sat_opts *o = S->o;
@@ -1274,7 +1277,7 @@ static void search(sat *S, cg__sat_out *out, double deadline)
     bool probe = S->k < 0 ? o->probe > 0 && S->H > 0 : S->probing;
     int k = S->k < 0 ? (probe ? S->H : 0) : S->k;
     out->outcome = CG_II_TIMEOUT;
-    out->refuted = probe ? -1 : k - 1;
+    out->refuted = (probe ? S->after : k) - 1;
     for (; k <= S->H && !S->oom; k++) {
         S->k = k;
         S->probing = probe;
@@ -1288,7 +1291,7 @@ static void search(sat *S, cg__sat_out *out, double deadline)
         left -= out->conflicts - before;
         if (r == CG__SAT_UNKNOWN && probe && !capped && o->probe < 1) {
             probe = false; /* the probe's share is spent: slack by slack */
-            k = -1;
+            k = S->after - 1;
             continue;
         }
         if (r == CG__SAT_UNKNOWN) {
@@ -1346,6 +1349,13 @@ static int build(sat *S, const cg_mrrg *m, const cg_netlist *nl,
     return 0;
 }
 
+static void out_init(cg__sat_out *out)
+{
+    memset(out, 0, sizeof *out);
+    out->outcome = CG_II_TIMEOUT;
+    out->refuted = -1;
+}
+
 /* The wider window's options: o->wide_horizon solved at once (the probe
  * alone) with o->wide of o's conflicts. */
 static cg__sat_opts wide_opts(const cg__sat_opts *o)
@@ -1365,8 +1375,8 @@ static void oom_error(const cg__sat *S, cg__sat_out *out, cg_diags *d)
     cg_mapping_destroy(out->mapping);
     out->mapping = NULL;
     cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(S->g), 0, "out of memory "
-                 "building the SAT model of '%s' at II=%d",
-                 cg_dfg_name(S->g), S->ii);
+                 "in the SAT model of '%s' at II=%d", cg_dfg_name(S->g),
+                 S->ii);
 }
 
 /* S (searched with rest) handed to the caller, who continues or destroys
@@ -1378,6 +1388,7 @@ static bool hand_over(sat *S, const cg__sat_opts *rest, cg__sat **keep)
         return false;
     **keep = *S;
     (*keep)->kept = *rest;
+    (*keep)->kept.dump_cnf = NULL; /* the caller's name, freed by now */
     (*keep)->o = &(*keep)->kept;
     return true;
 }
@@ -1389,9 +1400,7 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
     if (keep)
         *keep = NULL;
     double deadline = o->timeout_s > 0 ? cg_clock_now() + o->timeout_s : 0;
-    memset(out, 0, sizeof *out);
-    out->outcome = CG_II_TIMEOUT;
-    out->refuted = -1;
+    out_init(out);
     /* The wider window's model first: where the slack bound leaves it no
      * wider than o->horizon, it is the model o->horizon makes and serves
      * for both; otherwise it is solved at once with o->wide of the
@@ -1439,13 +1448,15 @@ int cg__sat_continue(cg__sat *S, const cg__sat_opts *o, cg__sat_out *out,
                      cg_diags *d)
 {
     double deadline = o->timeout_s > 0 ? cg_clock_now() + o->timeout_s : 0;
-    memset(out, 0, sizeof *out);
-    out->outcome = CG_II_TIMEOUT;
-    out->refuted = -1;
-    /* The wider window first, as cg__sat_solve would: only where the
-     * slack bound leaves it wider than S's (not complete). */
-    if (o->wide > 0 && o->wide_horizon > S->H && !S->complete &&
-        !o->dump_cnf) {
+    out_init(out);
+    /* As cg__sat_solve would go on: the wider window's own model first,
+     * only where the slack bound leaves it wider than S's (not
+     * complete), and then S without a probe (a window inside the one
+     * just solved at once); else S's whole window at once with o's
+     * probe share, and then the slack S stopped at. */
+    bool wide = o->wide > 0 && o->wide_horizon > S->H && !S->complete &&
+                !o->dump_cnf;
+    if (wide) {
         cg__sat_opts w = wide_opts(o);
         if (cg__sat_solve(S->m, S->nl, S->g, &w, out, NULL, d) < 0)
             return -1;
@@ -1455,6 +1466,15 @@ int cg__sat_continue(cg__sat *S, const cg__sat_opts *o, cg__sat_out *out,
     }
     S->kept = *o;
     S->o = &S->kept;
+    bool probe = !wide && o->probe > 0 && S->H > 0;
+    if (probe && !S->probing) { /* the whole window, then S->k */
+        S->after = S->k;
+        S->k = S->H;
+        S->probing = true;
+    } else if (!probe && S->probing) { /* no share left for a probe */
+        S->k = S->after;
+        S->probing = false;
+    }
     search(S, out, deadline);
     out->literals = S->lits;
     out->vars = cg__cnf_nvars(S->c);
@@ -1465,6 +1485,7 @@ int cg__sat_continue(cg__sat *S, const cg__sat_opts *o, cg__sat_out *out,
     return -1;
 }
 
+/* S (NULL: nothing) and its solver. */
 void cg__sat_destroy(cg__sat *S)
 {
     if (!S)

@@ -132,15 +132,18 @@ int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,
                   cg_diags *d);
 
 /* Go on with S where its search stopped, with o's limits (o->conflicts
- * more, o->timeout_s from now; o->horizon and o->probe are S's already):
- * first, when the slack bound leaves room above S's window, the wider
- * window's own model (o->wide_horizon, o->wide of the conflicts more),
- * as cg__sat_solve would.  The solver keeps what it learnt, so the
- * conflicts of the first search are not spent again.  out holds this
- * call's figures alone.  0, or -1 on no memory (in d). */
+ * more, o->timeout_s from now; S keeps its own horizon), as
+ * cg__sat_solve would have searched: where the slack bound leaves room
+ * above S's window, the wider window's own model first (o->wide_horizon,
+ * o->wide of the conflicts more) and then S from the slack it stopped
+ * at; otherwise S's whole window at once with o->probe of the conflicts,
+ * then that slack.  The solver keeps what it learnt.  The wider model is
+ * built while S lives: two models at once.  out holds this call's
+ * figures alone.  0, or -1 on no memory (in d). */
 int cg__sat_continue(cg__sat *S, const cg__sat_opts *o, cg__sat_out *out,
                      cg_diags *d);
 
+/* S (NULL: nothing) and its solver. */
 void cg__sat_destroy(cg__sat *S);
 
 #endif

@@ -245,11 +245,13 @@ static void test_progress(void **state)
     cg_map_result_free(&r);
 }
 
-/* A small DFG's first II the bound leaves gets SAT's whole budget in the
- * climb, split by the annealer: the share (one conflict here) decides
- * nothing, the annealer fails, and the same model goes on with the rest
- * and refutes II 1 there, so the search below does not run SAT at II 1
- * again (no "1 SAT" after II 2). */
+/* A small DFG's first II the bound leaves keeps the climb's SAT model:
+ * the share (one conflict here) decides nothing, the annealer fails, the
+ * climb maps II 2, and the search below goes on with the kept model,
+ * which refutes II 1 with the rest of the conflicts.  Where the share
+ * was the whole budget (one conflict, share 1), the search below has no
+ * conflict left and runs no SAT at II 1 (built again, it would spend one
+ * more). */
 static void test_progress_split(void **state)
 {
     (void)state;
@@ -262,12 +264,23 @@ static void test_progress_split(void **state)
     p.sat_climb_share = 1.0 / 1000;
     cg_map_result r;
     map_logged(&p, log, &r);
-    assert_string_equal(log, "1 bound;1 heuristic;1 SAT;1 annealer;1 SAT;"
-                             "2 bound;2 heuristic;");
+    assert_string_equal(log, "1 bound;1 heuristic;1 SAT;1 annealer;"
+                             "2 bound;2 heuristic;1 SAT;");
     assert_int_equal(r.ntried, 2);
     assert_int_equal(r.tried[0].horizon, -1);
     assert_true(r.tried[0].conflicts > 1); /* the share's and the rest's */
     assert_false(r.tried[0].capped);
+    cg_map_result_free(&r);
+
+    log[0] = '\0';
+    p.sat_conflicts = 1;
+    p.sat_climb_share = 1;
+    map_fanout(&p, log, &r);
+    assert_string_equal(log, "1 bound;1 heuristic;1 SAT;1 annealer;"
+                             "2 bound;2 heuristic;");
+    assert_int_equal(r.ii, 2);
+    assert_int_equal(r.tried[0].outcome, CG_II_TIMEOUT);
+    assert_int_equal(r.tried[0].conflicts, 1);
     cg_map_result_free(&r);
 }
 
@@ -804,9 +817,11 @@ static solved solve_kept(const cg_netlist *nl, const cg_dfg *g, int ii,
 
 /* A search its work limit stopped goes on where it stopped
  * (cg__sat_continue): fanout(3) on the 2x2 at II 1, stopped after one
- * conflict, is then refuted for every schedule; sobel at II 3, stopped
- * after 20 conflicts, is then mapped, and the checker and the
- * simulator's verify_mapping accept the mapping.  A search that decides
+ * conflict, in the slacks or inside the probe, is then refuted for every
+ * schedule; sobel at II 2, slack by slack, keeps the slacks it refuted
+ * (one conflict more reports them again); sobel at II 3, stopped after
+ * 20 conflicts, is then mapped by the same model, and the checker and
+ * the simulator's verify_mapping accept the mapping.  A search that decides
  * (fanout(2) at II 1, no conflict limit) keeps no model. */
 static void test_continue(void **state)
 {
@@ -838,13 +853,35 @@ static void test_continue(void **state)
     cg__sat_destroy(S);
     done(&b);
 
+    o.probe = 1; /* stopped inside the probe, which goes on */
+    solved b1 = solve_kept(nl, g3, 1, &o, &S);
+    assert_non_null(S);
+    assert_int_equal(cg__sat_continue(S, &more, &out, d), 0);
+    assert_int_equal(out.outcome, CG_II_INFEASIBLE);
+    cg__sat_destroy(S);
+    done(&b1);
+
     cg_netlist *nl4 = mesh_netlist(4, 4);
     cg_dfg *sobel = cg_dfg_read_dot("tests/mapper/data/sobel.dot", d);
     assert_non_null(sobel);
+    o.probe = 0; /* slack by slack: the refuted slacks stay refuted */
+    o.conflicts = 200;
+    solved r = solve_kept(nl4, sobel, 2, &o, &S);
+    assert_non_null(S);
+    assert_true(r.out.refuted >= 0);
+    cg__sat_opts one = o;
+    one.conflicts = 1;
+    assert_int_equal(cg__sat_continue(S, &one, &out, d), 0);
+    assert_int_equal(out.outcome, CG_II_TIMEOUT);
+    assert_true(out.refuted >= r.out.refuted);
+    assert_true(out.conflicts <= 1);
+    cg__sat_destroy(S);
+    done(&r);
     o.conflicts = 20;
     solved c = solve_kept(nl4, sobel, 3, &o, &S);
     assert_non_null(S);
     more.conflicts = p.sat_conflicts;
+    more.wide = 0; /* S itself maps it, not a wider model */
     assert_int_equal(cg__sat_continue(S, &more, &out, d), 0);
     assert_int_equal(out.outcome, CG_II_MAPPED);
     assert_true(verify_mapping(nl4, c.m, sobel, out.mapping) > 0);
