@@ -15,11 +15,12 @@
  * up the climb.  At the first II the register bound leaves, the share's
  * model is kept where neither it nor the annealer decided, and the
  * search below goes on with it (sat_continue), learnt clauses kept,
- * instead of building and solving the II again.  Then each II below the one mapped that nothing decided
- * gets SAT again with all of sat_conflicts (first, with sat_wide_share
- * more, on a wider window, sat_wide_horizon); where its model is larger
- * than sat_max_literals the exact ILP takes the II instead,
- * within its work limits (lp_iters, ilp_nodes), in this order:
+ * instead of building and solving the II again.  Then each II below the
+ * one mapped that nothing decided gets SAT again with all of
+ * sat_conflicts (first, with sat_wide_share more, on a wider window,
+ * sat_wide_horizon); where its model is larger than sat_max_literals the
+ * exact ILP takes the II instead, within its work limits (lp_iters,
+ * ilp_nodes), in this order:
  *   R. the repair of the heuristic's best partial mapping at that II
  *      (repair.c): most ops kept, a widening neighbourhood of the ones it
  *      skipped solved exactly,
@@ -619,7 +620,7 @@ typedef struct climb_sat {
     cg__sat *live; /* its model, which its work limit stopped, to go on
                       with (the II's map_at owns it), or NULL */
     cg_mrrg *m;    /* live's MRRG (map_at owns it) */
-    long spent;    /* the conflicts it spent */
+    long spent;    /* the conflicts the climb's SAT spent there */
 } climb_sat;
 
 /* One II: the SAT mapper (auto and sat searches; not when the climb's
@@ -637,9 +638,10 @@ static int try_ii(const cg_netlist *nl, const cg_dfg *g,
     out->refuted = -1;
     out->too_big = cs.too_big;
     int rc = 0;
-    if (p->search != CG_SEARCH_ILP && !cs.too_big && !cs.done && cs.live)
+    bool sat = p->search != CG_SEARCH_ILP && !cs.too_big && !cs.done;
+    if (sat && cs.live)
         rc = sat_continue(cs.live, p, ii, cs.spent, deadline, out, d);
-    else if (p->search != CG_SEARCH_ILP && !cs.too_big && !cs.done)
+    else if (sat)
         rc = try_sat(nl, g, k->m, p, p->sat_conflicts, false, deadline, out,
                      NULL, d);
     if (rc < 0 || p->search == CG_SEARCH_SAT)
@@ -1089,7 +1091,6 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     if (rc == 0 && kept) {
         cs->live = kept;
         cs->m = m; /* the model's MRRG */
-        cs->spent = sat->conflicts;
         return 0;
     }
     cg__sat_destroy(kept);
@@ -1123,9 +1124,9 @@ typedef struct sweep {
                         the register bound leaves (a large DFG in auto) */
     bool *sat_whole; /* per II: SAT ran there so: the search below does
                         not run it again */
-    climb_sat kept;  /* the climb's SAT model at kept_ii (CLIMB_KEEP), for
-                        the search below to go on with (live NULL: none) */
-    int kept_ii;
+    climb_sat kept;  /* the climb's SAT model at its MRRG's II
+                        (CLIMB_KEEP), for the search below to go on with
+                        (live NULL: none) */
     int mii;         /* the index base of the arrays */
 } sweep;
 
@@ -1176,10 +1177,8 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
                          &sw->partial[i], &sw->sat[i], &sw->sat_ran[i], &cs,
                          d);
         sw->sat_whole[i] = whole && sw->sat_ran[i];
-        if (cs.live) {
+        if (cs.live)
             sw->kept = cs;
-            sw->kept_ii = ii;
-        }
         double secs = cg_clock_now() - t0;
         if (rc < 0)
             return -1;
@@ -1254,13 +1253,14 @@ static climb_sat climb_of(sweep *sw, int ii)
 {
     int i = ii - sw->mii;
     climb_sat cs = {0};
-    if (sw->kept.live && sw->kept_ii == ii) {
+    if (sw->kept.live && cg_mrrg_ii(sw->kept.m) == ii) {
         cs = sw->kept;
         sw->kept.live = NULL;
         sw->kept.m = NULL;
     }
     cs.too_big = sw->sat_ran[i] && sw->sat[i].too_big;
     cs.done = sw->sat_whole[i];
+    cs.spent = sw->sat[i].conflicts;
     return cs;
 }
 

@@ -921,9 +921,10 @@ static cg_ii_outcome ilp_answer(const cg_netlist *nl, const cg_dfg *g,
  * II that has a mapping: on small DFGs at II 1 to 3, wherever the full
  * ILP decides and SAT is not stopped by the clock, the SAT mapper's
  * answer (a mapping, or a refutation within slack 8, or of every
- * schedule where the slack bound allows) is the ILP's.  On the 2x2 of the default PE (a register per PE, units of
- * latency 0) and on lat_rf_2x2.xml (units of latency 1 and 0 for the same
- * op, a RegisterFile); each has cases of both answers. */
+ * schedule where the slack bound allows) is the ILP's.  On the 2x2 of the
+ * default PE (a register per PE, units of latency 0) and on
+ * lat_rf_2x2.xml (units of latency 1 and 0 for the same op, a
+ * RegisterFile); each has cases of both answers. */
 /* x -> y = x + x, then long_and_short's shape from y: y -> b1 -> ... ->
  * b<len> -> e and y -> e directly.  y's value waits beside the chain in
  * a register or a RegisterFile, which an IO's value cannot enter on
