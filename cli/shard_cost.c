@@ -44,7 +44,8 @@ static cg_cli_probe probe(const cg_dfg *g, const cg_netlist *nl, int *mii)
         c = r.ntried > 0 && r.tried[0].outcome == CG_II_MAPPED
                 ? CG_CLI_PROBE_MAPPED
             : r.ntried > 0 && r.tried[0].outcome == CG_II_INFEASIBLE &&
-                    r.tried[0].by == CG_BY_BOUND
+                    (r.tried[0].by == CG_BY_BOUND ||
+                     r.tried[0].by == CG_BY_PARITY)
                 ? CG_CLI_PROBE_BOUND
                 : CG_CLI_PROBE_OPEN;
         cg_map_result_free(&r);

@@ -114,9 +114,9 @@ const char *cg_map_status_name(cg_map_status s)
 
 const char *cg_map_prover_name(cg_map_prover b)
 {
-    static const char *names[] = {"-", "heuristic", "bound", "lp", "ilp",
-                                  "sat"};
-    return b >= CG_BY_NONE && b <= CG_BY_SAT ? names[b] : "-";
+    static const char *names[] = {"-",   "heuristic", "bound", "lp",
+                                  "ilp", "sat",       "parity"};
+    return b >= CG_BY_NONE && b <= CG_BY_PARITY ? names[b] : "-";
 }
 
 void cg_map_params_init(cg_map_params *p)
@@ -1007,7 +1007,8 @@ typedef enum climb_mode {
  * *sat_ran; as mode says), and where neither decided the annealer; 1 when
  * one mapped and the mapping is checked (res owns the MRRG and mapping;
  * sat->outcome says whether SAT mapped it), 2 when the register bound
- * (bound.c) proves the II impossible, 3 when SAT refutes it, 0 when
+ * (bound.c) proves the II impossible, 4 when the parity bound (parity.c)
+ * does, 3 when SAT refutes it, 0 when
  * nothing decided it (*partial then the heuristic's best partial mapping,
  * or NULL; with CLIMB_KEEP, cs->live the SAT model its work limit
  * stopped, on cs->m, both the caller's), -1 on an error.  *capped when
@@ -1028,14 +1029,18 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
     if (!m)
         return -1;
-    int rc = cg__bound_registers(nl, m, g);
+    int rc = cg__bound_registers(nl, m, g), by = 2;
+    if (rc == 0) {
+        rc = cg__bound_parity(nl, m, g);
+        by = 4;
+    }
     if (rc != 0) {
         cg_mrrg_destroy(m);
         if (rc < 0)
             cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
                          "out of memory bounding '%s' at II=%d",
                          cg_dfg_name(g), ii);
-        return rc < 0 ? -1 : 2;
+        return rc < 0 ? -1 : by;
     }
     cg__heur_order *orders = NULL;
     int norders = heur_orders(g, &orders);
@@ -1109,7 +1114,8 @@ typedef struct sweep {
     int lo;          /* the first II tried: the MII, or min_ii above it */
     int mapped_ii;   /* first II it mapped, 0 when none */
     double secs;     /* time spent at that II */
-    bool *proven;    /* per II: impossible by the register bound */
+    cg_map_prover *proven; /* per II: what proved it impossible (a bound
+                        or SAT), CG_BY_NONE when nothing did */
     double *psecs;   /* per II: the heuristic's (or bound's) seconds */
     bool *capped;    /* per II: the wall clock ended the heuristic there
                         (or SAT, when it ran first) */
@@ -1182,10 +1188,12 @@ static int heur_search(const cg_netlist *nl, const cg_dfg *g,
         double secs = cg_clock_now() - t0;
         if (rc < 0)
             return -1;
-        least &= rc == 2;
+        least &= rc == 2 || rc == 4;
         sw->psecs[i] = secs;
-        if (rc == 2 || rc == 3) {
-            sw->proven[i] = true;
+        if (rc >= 2) {
+            sw->proven[i] = rc == 3   ? CG_BY_SAT
+                            : rc == 4 ? CG_BY_PARITY
+                                      : CG_BY_BOUND;
         } else if (rc == 1) {
             sw->mapped_ii = ii;
             sw->secs = secs;
@@ -1209,7 +1217,7 @@ static bool skip_ii(const cg_netlist *nl, const cg_dfg *g,
     const cg__ilp_out *sat = sw->sat_ran[i] ? &sw->sat[i] : NULL;
     if (sw->proven[i]) {
         record(res, ii, CG_II_INFEASIBLE, sw->psecs[i], sat, false,
-               CG_BY_BOUND);
+               sw->proven[i]);
         if (p->dump_lp) { /* the model is still promised */
             cg_mrrg *m = cg_mrrg_build(nl, ii, d);
             *rc = m ? dump_only(nl, g, m, p->dump_lp, d) : -1;
@@ -1423,7 +1431,7 @@ static void heur_only(const cg_map_params *p, const sweep *sw,
             *timed_out = true;
         record(res, ii, sw->proven[i] ? CG_II_INFEASIBLE : CG_II_TIMEOUT,
                sw->psecs[i], NULL, !sw->proven[i] && sw->capped[i],
-               sw->proven[i] ? CG_BY_BOUND : CG_BY_NONE);
+               sw->proven[i]);
     }
 }
 
@@ -1495,7 +1503,7 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
     int span = p->max_ii - res->mii.mii + 1;
     sweep sw = {
         .lo = p->min_ii > res->mii.mii ? p->min_ii : res->mii.mii,
-        .proven = calloc((size_t)span + 1, sizeof(bool)),
+        .proven = calloc((size_t)span + 1, sizeof(cg_map_prover)),
         .psecs = calloc((size_t)span + 1, sizeof(double)),
         .capped = calloc((size_t)span + 1, sizeof(bool)),
         .partial = calloc((size_t)span + 1, sizeof(cg_mapping *)),

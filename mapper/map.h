@@ -443,10 +443,12 @@ typedef enum cg_ii_outcome { CG_II_MAPPED, CG_II_INFEASIBLE,
 
 /* What decided an II: the heuristic or the annealer (a mapping), the
  * register bound (bound.c), the ILP's LP relaxation, the ILP (GLPK or
- * CBC), the SAT mapper; NONE when nothing did. */
+ * CBC), the SAT mapper, the parity bound (parity.c); NONE when nothing
+ * did. */
 typedef enum cg_map_prover { CG_BY_NONE, CG_BY_HEURISTIC, CG_BY_BOUND,
-                             CG_BY_LP, CG_BY_ILP, CG_BY_SAT } cg_map_prover;
-/* "-", "heuristic", "bound", "lp", "ilp", "sat". */
+                             CG_BY_LP, CG_BY_ILP, CG_BY_SAT,
+                             CG_BY_PARITY } cg_map_prover;
+/* "-", "heuristic", "bound", "lp", "ilp", "sat", "parity". */
 const char *cg_map_prover_name(cg_map_prover b);
 
 /* The outcome of one II the search tried. */

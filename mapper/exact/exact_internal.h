@@ -149,4 +149,13 @@ int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
                const cg_mapping *fix, const cg__repair_opts *ro,
                cg__ilp_out *out, cg_diags *d);
 
+/* ---- parity.c: the parity bound ------------------------------------------ */
+
+/* 1 when g provably cannot map on m's II, for any schedule, because the
+ * parities of its route delays contradict each other around a cycle of
+ * its edges (see parity.c), 0 when this bound proves nothing (or its work
+ * limit skips it), -1 on no memory. */
+int cg__bound_parity(const cg_netlist *nl, const cg_mrrg *m,
+                     const cg_dfg *g);
+
 #endif

@@ -1194,7 +1194,7 @@ static int sat_init(sat *S, const cg_mrrg *m, const cg_netlist *nl,
     if (!S->x || !S->nx || !S->asap || !S->tail || !S->alap || !S->gbase ||
         !S->slot || !S->hvar || !S->c)
         return -1;
-    if (cg__sat_dfg_init(&S->D, m, nl, g) < 0)
+    if (cg__sat_dfg_init(&S->D, m, nl, g, true) < 0)
         return -1;
     for (int v = 0; v < S->n; v++)
         S->slot[v] = S->D.out_off[v + 1] > S->D.out_off[v] ? S->nslots++ : -1;

@@ -92,11 +92,11 @@ static int units_of(cg__sat_dfg *D, const cg_mrrg *m, int v, int nprims,
     return 0;
 }
 
-/* The FUNC nodes of every op and their units; the op with the most keeps
- * one node per orbit of the verified symmetries (a mapping moved by a
- * symmetry is one), its units stay all it may take. */
+/* The FUNC nodes of every op and their units; with cut, the op with the
+ * most keeps one node per orbit of the verified symmetries (a mapping
+ * moved by a symmetry is one), its units stay all it may take. */
 static int candidates(cg__sat_dfg *D, const cg_mrrg *m,
-                      const cg_netlist *nl, const cg_dfg *g)
+                      const cg_netlist *nl, const cg_dfg *g, bool cut)
 {
     int nn = cg_mrrg_nnodes(m), np = cg_netlist_nprims(nl);
     unsigned char *mark = calloc((size_t)np + 1, 1);
@@ -115,6 +115,8 @@ static int candidates(cg__sat_dfg *D, const cg_mrrg *m,
     free(mark);
     if (rc < 0)
         return -1;
+    if (!cut)
+        return 0;
     cg__sym *sym = cg__sym_find(m, nl);
     if (!sym)
         return -1;
@@ -129,7 +131,7 @@ static int candidates(cg__sat_dfg *D, const cg_mrrg *m,
 }
 
 int cg__sat_dfg_init(cg__sat_dfg *D, const cg_mrrg *m, const cg_netlist *nl,
-                     const cg_dfg *g)
+                     const cg_dfg *g, bool cut)
 {
     memset(D, 0, sizeof *D);
     D->n = cg_dfg_nnodes(g);
@@ -142,7 +144,7 @@ int cg__sat_dfg_init(cg__sat_dfg *D, const cg_mrrg *m, const cg_netlist *nl,
     D->nunits = calloc((size_t)D->n + 1, sizeof *D->nunits);
     if (!D->cand || !D->ncand || !D->units || !D->nunits)
         return -1;
-    return candidates(D, m, nl, g);
+    return candidates(D, m, nl, g, cut);
 }
 
 void cg__sat_dfg_free(cg__sat_dfg *D)

@@ -56,15 +56,16 @@ typedef struct cg__sat_dfg {
     int n, ne;                                /* the DFG's ops and edges */
     int *out_off, *out_ids, *in_off, *in_ids; /* edges per op, in order */
     int **cand, *ncand; /* per op: the FUNC nodes it may take, increasing;
-                           the op with the most keeps one per orbit of the
-                           array's verified symmetries */
+                           with the cut, the op with the most keeps one per
+                           orbit of the array's verified symmetries */
     int **units, *nunits; /* per op: the primitives of its FUNC nodes,
                            increasing, all of them (no symmetry cut) */
 } cg__sat_dfg;
 
-/* 0, or -1 on no memory (D is then freed by cg__sat_dfg_free). */
+/* With cut, the symmetry cut above.  0, or -1 on no memory (D is then
+ * freed by cg__sat_dfg_free). */
 int cg__sat_dfg_init(cg__sat_dfg *D, const cg_mrrg *m, const cg_netlist *nl,
-                     const cg_dfg *g);
+                     const cg_dfg *g, bool cut);
 void cg__sat_dfg_free(cg__sat_dfg *D);
 
 /* ---- sat.c: one II --------------------------------------------------------- */

@@ -10,12 +10,13 @@
  *   - a mapped loop is at its MII, or the outcome of every lower II is
  *     recorded (infeasible or timeout), never skipped, and its proof
  *     column says `optimal` exactly when every lower II is infeasible,
- *     each refuted II naming its prover (bound, lp, ilp or sat) and, for
- *     SAT, the horizon the proof cites;
+ *     each refuted II naming its prover (bound, parity, lp, ilp or sat)
+ *     and, for SAT, the horizon the proof cites;
  *   - an `optimal` above the MII is proven again by separate runs that
  *     search only the lower IIs with the annealer off (every loop whose
- *     refutation was the register bound, and the SAT-refuted loop that
- *     took the fewest conflicts, by SAT alone): each says infeasible;
+ *     refutation was a bound (registers or parity), and the SAT-refuted
+ *     loop that took the fewest conflicts, by SAT alone): each says
+ *     infeasible;
  *   - the loops the heuristic maps at the MII in milliseconds are at their
  *     MII (accumulate, dot, histogram, initrec, mac, narrow, nomem1,
  *     stride, sum).
@@ -85,8 +86,9 @@ static json_int_t refuted(const json_t *t)
 {
     const char *by = str(t, "by");
     assert_string_equal(str(t, "outcome"), "infeasible");
-    assert_true(!strcmp(by, "bound") || !strcmp(by, "lp") ||
-                !strcmp(by, "ilp") || !strcmp(by, "sat"));
+    assert_true(!strcmp(by, "bound") || !strcmp(by, "parity") ||
+                !strcmp(by, "lp") || !strcmp(by, "ilp") ||
+                !strcmp(by, "sat"));
     json_t *h = json_object_get(t, "horizon");
     if (strcmp(by, "sat") != 0) {
         assert_null(h);
@@ -169,8 +171,8 @@ static bool check_record(const json_t *rec)
 }
 
 /* rec says `optimal` above its MII: how it was refuted.  0: not so;
- * 1: every lower II by the register bound; 2: SAT refuted one (*conflicts
- * spent below the II). */
+ * 1: every lower II by a bound (registers or parity); 2: SAT refuted one
+ * (*conflicts spent below the II). */
 static int optimal_above_mii(const json_t *rec, json_int_t *conflicts)
 {
     if (strcmp(str(rec, "status"), "mapped") != 0 ||
@@ -183,7 +185,8 @@ static int optimal_above_mii(const json_t *rec, json_int_t *conflicts)
     for (size_t i = 0; i + 1 < json_array_size(tries); i++) {
         const json_t *t = json_array_get(tries, i);
         *conflicts += num(t, "conflicts");
-        if (strcmp(str(t, "by"), "bound") != 0)
+        if (strcmp(str(t, "by"), "bound") != 0 &&
+            strcmp(str(t, "by"), "parity") != 0)
             how = 2;
     }
     return how;

@@ -1,0 +1,343 @@
+/* parity.c: the parity bound -- a quick proof that an II is impossible for
+ * every schedule, from the parity of route delays.
+ *
+ * A route from producer u's FUNC node f to an operand pin of consumer w on
+ * FUNC node h has delay start(w) + d*II - start(u) exactly (d: the edge's
+ * distance).  On many arrays the parity of that delay is fixed by f and
+ * the pin alone.  In a mesh whose PE has one register, fed by its own
+ * function unit or a neighbour but never by itself, a value moves one PE
+ * per cycle, so after k cycles it sits on a PE of the checkerboard colour
+ * of its producer's plus k; and when w's own result fills its register (at
+ * II 1, at every cycle), w can read another value only from a neighbour.
+ * The delay is then odd or even as the colours of f and h differ or not.
+ *
+ * Nothing here knows of PEs or colours.  For each pin, a search back over
+ * the MRRG's (node, delay parity) pairs finds the parities with which each
+ * FUNC node reaches it.  The search avoids the nodes every route out of h
+ * must take (the chain of single out-edges after h) when w's value is
+ * routed: they hold w's value, and a node holds one value.  It passes no
+ * other pin and no FUNC node.  It follows walks, not only simple paths, so
+ * the parities it finds are a superset of the routes'.  Where every
+ * candidate pair (f, pin) of an edge reaches with one parity only, and
+ * those parities are the differences of a potential phi over FUNC nodes
+ * and pins (found by union-find with parity: a pin reached from f with
+ * parity q gives phi(pin) - phi(f) = q), the edge gives, for any mapping,
+ *
+ *   psi(w) - psi(u) = delta_j(w) - d*II  (mod 2),
+ *
+ * where psi(v) = start(v) - phi(ref of v's FUNC node) (ref: the FUNC node
+ * itself when v's value is routed, else the pin of its first operand) and
+ * delta_j(w) = phi(pin j) - phi(ref), which must be the same on every FUNC
+ * node w may take.  Edges that do not qualify (and self-loops) are left
+ * out, which only weakens the bound.  When the edges left form a cycle
+ * whose right-hand sides add up to 1, no schedule and no placement
+ * satisfies them all: the II is impossible.  On default_8x8 at II 1 this
+ * refutes a 2-tap convolution, whose loaded value reaches one add through
+ * a multiply of this iteration and through a multiply of the next (one
+ * cycle apart, so one path is one cycle longer than the other, yet both
+ * lead from the same load to the same add: their parities must agree).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exact_internal.h"
+#include "sat_internal.h"
+
+/* Estimated work (pins searched x MRRG edges) past which the bound
+ * proves nothing: a work limit, the same on every machine. */
+#define CG__PARITY_MAX_WORK 60000000L
+
+typedef struct par {
+    const cg_mrrg *m;
+    const cg_dfg *g;
+    cg__sat_dfg D;
+    int nn, nfunc, nslots;
+    int *fidx;            /* MRRG node -> FUNC index, else -1 */
+    int *slot;            /* (pin node, avoid) -> slot, else -1 */
+    unsigned char **mask; /* slot -> per FUNC index: bit q when it reaches
+                             the pin with delay parity q */
+    int *seen, *queue;    /* the search's (node, parity) stamps and queue */
+    int *held;            /* node -> stamp of the forced set it is in */
+    int stamp;
+    int *up;              /* union-find over terminals: FUNC indices, then
+                             nfunc + slot; then over ops */
+    unsigned char *rel;   /* parity to up */
+    bool *odd;            /* a root's part holds an odd cycle */
+} par;
+
+static int find(par *P, int x, int *q)
+{
+    int p = 0;
+    while (P->up[x] != x) {
+        p ^= P->rel[x];
+        x = P->up[x];
+    }
+    *q = p;
+    return x;
+}
+
+/* phi(b) - phi(a) = q; false when that closes an odd cycle. */
+static bool join(par *P, int a, int b, int q)
+{
+    int pa, pb, ra = find(P, a, &pa), rb = find(P, b, &pb);
+    if (ra == rb) {
+        if ((pa ^ pb) != q)
+            P->odd[ra] = true;
+        return (pa ^ pb) == q;
+    }
+    P->up[rb] = ra;
+    P->rel[rb] = (unsigned char)(pa ^ pb ^ q);
+    P->odd[ra] |= P->odd[rb];
+    return true;
+}
+
+static void uf_reset(par *P, int n)
+{
+    for (int i = 0; i < n; i++) {
+        P->up[i] = i;
+        P->rel[i] = 0;
+        P->odd[i] = false;
+    }
+}
+
+/* Is op v's value routed (has it an out-edge)? */
+static bool routed(const par *P, int v)
+{
+    return P->D.out_off[v + 1] > P->D.out_off[v];
+}
+
+/* Mark the nodes every route out of FUNC node h takes. */
+static void mark_forced(par *P, int h)
+{
+    int cur = h;
+    for (int k = 0; k < P->nn; k++) {
+        int n;
+        const int *o = cg_mrrg_out(P->m, cur, &n);
+        if (n != 1)
+            return;
+        cur = cg_mrrg_get_edge(P->m, o[0])->to;
+        P->held[cur] = P->stamp;
+    }
+}
+
+/* The search back from pin (avoiding h's forced set when avoid) into
+ * mask, one byte per FUNC node. */
+static void search(par *P, int pin, int h, bool avoid, unsigned char *mask)
+{
+    P->stamp++;
+    if (avoid)
+        mark_forced(P, h);
+    int head = 0, tail = 0;
+    P->queue[tail++] = pin * 2;
+    P->seen[pin * 2] = P->stamp;
+    while (head < tail) {
+        int s = P->queue[head++], x = s / 2, q = s % 2, n;
+        const int *in = cg_mrrg_in(P->m, x, &n);
+        for (int i = 0; i < n; i++) {
+            const cg_mrrg_edge *e = cg_mrrg_get_edge(P->m, in[i]);
+            int a = e->from, qa = (q + e->delay) & 1;
+            if (cg_mrrg_get_node(P->m, a)->kind == CG_MRRG_FUNC) {
+                mask[P->fidx[a]] |= (unsigned char)(1 << qa);
+                continue;
+            }
+            if (!cg__sat_passable(P->m, a) || P->held[a] == P->stamp ||
+                P->seen[a * 2 + qa] == P->stamp)
+                continue;
+            P->seen[a * 2 + qa] = P->stamp;
+            P->queue[tail++] = a * 2 + qa;
+        }
+    }
+}
+
+/* The slot of pin j of FUNC node h for consumer w (searched on first
+ * use: search_pins does them all), or -1 on no memory. */
+static int slot_of(par *P, int w, int h, int j)
+{
+    int pin = cg_mrrg_pin(P->m, h, j);
+    bool avoid = routed(P, w);
+    int k = pin * 2 + avoid;
+    if (P->slot[k] >= 0)
+        return P->slot[k];
+    unsigned char *mk = calloc((size_t)P->nfunc + 1, 1);
+    if (!mk)
+        return -1;
+    search(P, pin, h, avoid, mk);
+    P->mask[P->nslots] = mk;
+    return P->slot[k] = P->nslots++;
+}
+
+/* Search the pins of every edge's consumer (self-loops' too: another
+ * value's edge may end there).  0, or -1 on no memory. */
+static int search_pins(par *P)
+{
+    const cg__sat_dfg *D = &P->D;
+    for (int e = 0; e < D->ne; e++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(P->g, e);
+        for (int b = 0; b < D->ncand[ed->dst]; b++)
+            if (slot_of(P, ed->dst, D->cand[ed->dst][b], ed->operand) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+/* Join the potential's terminals over every pair of e's candidates that
+ * reaches with one parity (not for a self-loop, whose route is the
+ * forced set the search avoided). */
+static void join_edge(par *P, const cg_dfg_edge *e)
+{
+    const cg__sat_dfg *D = &P->D;
+    for (int b = 0; e->src != e->dst && b < D->ncand[e->dst]; b++) {
+        int s = slot_of(P, e->dst, D->cand[e->dst][b], e->operand);
+        for (int a = 0; a < D->ncand[e->src]; a++) {
+            int f = P->fidx[D->cand[e->src][a]], mk = P->mask[s][f];
+            if (mk == 1 || mk == 2)
+                join(P, f, P->nfunc + s, mk >> 1);
+        }
+    }
+}
+
+/* delta_j(w) = phi(pin j) - phi(ref) on every FUNC node w may take (0 or
+ * 1), or -1 when it is not one value.  ref: the FUNC node when w's value
+ * is routed, else the pin of operand j0. */
+static int delta(par *P, int w, int j, int j0)
+{
+    const cg__sat_dfg *D = &P->D;
+    int dl = -2;
+    for (int b = 0; b < D->ncand[w]; b++) {
+        int h = D->cand[w][b], pr, pp;
+        int ref = routed(P, w) ? P->fidx[h]
+                               : P->nfunc + slot_of(P, w, h, j0);
+        int rr = find(P, ref, &pr);
+        int rp = find(P, P->nfunc + slot_of(P, w, h, j), &pp);
+        if (rr != rp || P->odd[rr] || (dl >= 0 && dl != (pr ^ pp)))
+            return -1;
+        dl = pr ^ pp;
+    }
+    return dl < 0 ? -1 : dl;
+}
+
+/* Does e qualify: every candidate pair that reaches does so with one
+ * parity, outside odd parts, and some pair reaches? */
+static bool strict(par *P, const cg_dfg_edge *e)
+{
+    const cg__sat_dfg *D = &P->D;
+    bool any = false;
+    for (int b = 0; b < D->ncand[e->dst]; b++) {
+        int s = slot_of(P, e->dst, D->cand[e->dst][b], e->operand), q;
+        for (int a = 0; a < D->ncand[e->src]; a++) {
+            int mk = P->mask[s][P->fidx[D->cand[e->src][a]]];
+            if (mk == 3 || (mk && P->odd[find(P, P->nfunc + s, &q)]))
+                return false;
+            any |= mk != 0;
+        }
+    }
+    return any;
+}
+
+/* The pin work the bound needs, and within the limit? */
+static bool affordable(const par *P)
+{
+    const cg__sat_dfg *D = &P->D;
+    long pins = 0;
+    for (int w = 0; w < D->n; w++)
+        pins += (long)D->ncand[w] * (D->in_off[w + 1] - D->in_off[w]);
+    return pins * cg_mrrg_nedges(P->m) <= CG__PARITY_MAX_WORK;
+}
+
+static int setup(par *P)
+{
+    P->nn = cg_mrrg_nnodes(P->m);
+    size_t nn = (size_t)P->nn + 1;
+    P->fidx = malloc(sizeof(int) * nn);
+    P->slot = malloc(sizeof(int) * 2 * nn);
+    P->mask = calloc(2 * nn, sizeof *P->mask);
+    P->seen = calloc(2 * nn, sizeof(int));
+    P->queue = malloc(sizeof(int) * 2 * nn);
+    P->held = calloc(nn, sizeof(int));
+    size_t nt = 3 * nn + (size_t)P->D.n; /* terminals, then ops */
+    P->up = malloc(sizeof(int) * nt);
+    P->rel = malloc(nt);
+    P->odd = malloc(sizeof(bool) * nt);
+    if (!P->fidx || !P->slot || !P->mask || !P->seen || !P->queue ||
+        !P->held || !P->up || !P->rel || !P->odd)
+        return -1;
+    for (int i = 0; i < P->nn; i++) {
+        bool fn = cg_mrrg_get_node(P->m, i)->kind == CG_MRRG_FUNC;
+        P->fidx[i] = fn ? P->nfunc++ : -1;
+    }
+    memset(P->slot, -1, sizeof(int) * 2 * nn);
+    uf_reset(P, P->nfunc + 2 * P->nn);
+    return 0;
+}
+
+static void teardown(par *P)
+{
+    for (int s = 0; P->mask && s < P->nslots; s++)
+        free(P->mask[s]);
+    free(P->mask);
+    free(P->fidx);
+    free(P->slot);
+    free(P->seen);
+    free(P->queue);
+    free(P->held);
+    free(P->up);
+    free(P->rel);
+    free(P->odd);
+    cg__sat_dfg_free(&P->D);
+}
+
+/* The op-level system: 1 when its edges close an odd cycle. */
+static int ops_odd(par *P)
+{
+    const cg_dfg *g = P->g;
+    int base = P->nfunc + 2 * P->nn, ii = cg_mrrg_ii(P->m);
+    for (int e = 0; e < P->D.ne; e++) {
+        const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
+        if (ed->src == ed->dst || !strict(P, ed))
+            continue;
+        int w = ed->dst;
+        int j0 = cg_dfg_get_edge(g, P->D.in_ids[P->D.in_off[w]])->operand;
+        int dl = delta(P, w, ed->operand, j0);
+        if (dl < 0)
+            continue;
+        int q = (dl - ed->distance * ii) & 1;
+        if (!join(P, base + ed->src, base + ed->dst, q))
+            return 1;
+    }
+    return 0;
+}
+
+int cg__bound_parity(const cg_netlist *nl, const cg_mrrg *m,
+                     const cg_dfg *g)
+{
+    par P = {.m = m, .g = g};
+    if (cg__sat_dfg_init(&P.D, m, nl, g, false) < 0) {
+        cg__sat_dfg_free(&P.D);
+        return -1;
+    }
+    for (int v = 0; v < P.D.n; v++)
+        if (P.D.ncand[v] == 0) { /* the MII's checks say why */
+            cg__sat_dfg_free(&P.D);
+            return 0;
+        }
+    if (!affordable(&P)) {
+        cg__sat_dfg_free(&P.D);
+        return 0;
+    }
+    int rc = setup(&P);
+    if (rc == 0)
+        rc = search_pins(&P);
+    for (int e = 0; rc == 0 && e < P.D.ne; e++)
+        join_edge(&P, cg_dfg_get_edge(g, e));
+    if (rc == 0) {
+        int base = P.nfunc + 2 * P.nn;
+        for (int v = 0; v < P.D.n; v++) {
+            P.up[base + v] = base + v;
+            P.rel[base + v] = 0;
+            P.odd[base + v] = false;
+        }
+        rc = ops_odd(&P);
+    }
+    teardown(&P);
+    return rc;
+}
