@@ -477,7 +477,7 @@ static cg__sat_opts sat_opts(const cg_map_params *p, long conflicts,
                        NULL,                p->sat_wide_horizon,
                        p->sat_wide_share,   p->sat_probe_share,
                        false,               0,
-                       0};
+                       0, false};
     return so;
 }
 

@@ -151,6 +151,23 @@ int cg__repair(const cg__kgraph *k, const cg_netlist *nl, const cg_dfg *g,
 
 /* ---- parity.c: the parity bound ------------------------------------------ */
 
+/* What the parity bound found of g on m: the delay parities the MRRG
+ * fixes, and the relations they give between the ops' start times. */
+typedef struct cg__parity cg__parity;
+
+/* The analysis; NULL with *rc 0 when it finds nothing to say (an op with
+ * no FUNC node, or past its work limit), NULL with *rc -1 on no memory. */
+cg__parity *cg__parity_create(const cg_netlist *nl, const cg_mrrg *m,
+                              const cg_dfg *g, int *rc);
+void cg__parity_destroy(cg__parity *P); /* accepts NULL */
+/* Do the relations contradict each other (no mapping at m's II)? */
+bool cg__parity_odd(const cg__parity *P);
+/* Every mapping has, for each op v of a class (not -1: one with an edge
+ * that counts), start(v) - phi(v, its FUNC node) = z + *rel (mod 2) for
+ * one z per class; -1 when v is in none. */
+int cg__parity_class(cg__parity *P, int v, int *rel);
+/* phi(v, h) (0 or 1) for a FUNC node h that v may take. */
+int cg__parity_phi(cg__parity *P, int v, int h);
 /* 1 when g provably cannot map on m's II, for any schedule, because the
  * parities of its route delays contradict each other around a cycle of
  * its edges (see parity.c), 0 when this bound proves nothing (or its work

@@ -47,7 +47,7 @@
  * proves nothing: a work limit, the same on every machine. */
 #define CG__PARITY_MAX_WORK 60000000L
 
-typedef struct par {
+struct cg__parity {
     const cg_mrrg *m;
     const cg_dfg *g;
     cg__sat_dfg D;
@@ -63,7 +63,10 @@ typedef struct par {
                              nfunc + slot; then over ops */
     unsigned char *rel;   /* parity to up */
     bool *odd;            /* a root's part holds an odd cycle */
-} par;
+    bool *linked;         /* per op: an edge that counts joins it */
+    bool odd_ops;         /* the ops' edges close an odd cycle */
+};
+typedef struct cg__parity par;
 
 static int find(par *P, int x, int *q)
 {
@@ -91,9 +94,9 @@ static bool join(par *P, int a, int b, int q)
     return true;
 }
 
-static void uf_reset(par *P, int n)
+static void uf_reset(par *P, int from, int to)
 {
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < to; i++) {
         P->up[i] = i;
         P->rel[i] = 0;
         P->odd[i] = false;
@@ -266,7 +269,7 @@ static int setup(par *P)
         P->fidx[i] = fn ? P->nfunc++ : -1;
     }
     memset(P->slot, -1, sizeof(int) * 2 * nn);
-    uf_reset(P, P->nfunc + 2 * P->nn);
+    uf_reset(P, 0, P->nfunc + 2 * P->nn);
     return 0;
 }
 
@@ -286,7 +289,8 @@ static void teardown(par *P)
     cg__sat_dfg_free(&P->D);
 }
 
-/* The op-level system: 1 when its edges close an odd cycle. */
+/* The op-level system: 1 when its edges close an odd cycle (and the
+ * edges after it are left out). */
 static int ops_odd(par *P)
 {
     const cg_dfg *g = P->g;
@@ -300,44 +304,98 @@ static int ops_odd(par *P)
         int dl = delta(P, w, ed->operand, j0);
         if (dl < 0)
             continue;
-        int q = (dl - ed->distance * ii) & 1;
-        if (!join(P, base + ed->src, base + ed->dst, q))
+        P->linked[ed->src] = P->linked[w] = true;
+        if (!join(P, base + ed->src, base + w,
+                  (dl - ed->distance * ii) & 1))
             return 1;
     }
     return 0;
 }
 
+static void parity_free(par *P)
+{
+    teardown(P);
+    free(P->linked);
+    free(P);
+}
+
+cg__parity *cg__parity_create(const cg_netlist *nl, const cg_mrrg *m,
+                              const cg_dfg *g, int *rc)
+{
+    par *P = calloc(1, sizeof *P);
+    *rc = -1;
+    if (!P)
+        return NULL;
+    P->m = m;
+    P->g = g;
+    if (cg__sat_dfg_init(&P->D, m, nl, g, false) < 0) {
+        parity_free(P);
+        return NULL;
+    }
+    *rc = 0;
+    bool none = !affordable(P);
+    for (int v = 0; v < P->D.n; v++)
+        none |= P->D.ncand[v] == 0; /* the MII's checks say why */
+    if (none) {
+        parity_free(P);
+        return NULL;
+    }
+    P->linked = calloc((size_t)P->D.n + 1, sizeof(bool));
+    *rc = P->linked ? setup(P) : -1;
+    if (*rc == 0)
+        *rc = search_pins(P);
+    for (int e = 0; *rc == 0 && e < P->D.ne; e++)
+        join_edge(P, cg_dfg_get_edge(g, e));
+    if (*rc == 0) {
+        int base = P->nfunc + 2 * P->nn;
+        uf_reset(P, base, base + P->D.n);
+        P->odd_ops = ops_odd(P) == 1;
+    }
+    if (*rc < 0) {
+        parity_free(P);
+        return NULL;
+    }
+    return P;
+}
+
+bool cg__parity_odd(const cg__parity *P)
+{
+    return P->odd_ops;
+}
+
+int cg__parity_class(cg__parity *P, int v, int *rel)
+{
+    *rel = 0;
+    if (!P->linked[v])
+        return -1;
+    int base = P->nfunc + 2 * P->nn;
+    return find(P, base + v, rel) - base;
+}
+
+int cg__parity_phi(cg__parity *P, int v, int h)
+{
+    int ref = P->fidx[h], q;
+    if (!routed(P, v)) {
+        int j0 = cg_dfg_get_edge(P->g, P->D.in_ids[P->D.in_off[v]])->operand;
+        ref = P->nfunc + P->slot[cg_mrrg_pin(P->m, h, j0) * 2];
+    }
+    find(P, ref, &q);
+    return q;
+}
+
+void cg__parity_destroy(cg__parity *P)
+{
+    if (P)
+        parity_free(P);
+}
+
 int cg__bound_parity(const cg_netlist *nl, const cg_mrrg *m,
                      const cg_dfg *g)
 {
-    par P = {.m = m, .g = g};
-    if (cg__sat_dfg_init(&P.D, m, nl, g, false) < 0) {
-        cg__sat_dfg_free(&P.D);
-        return -1;
-    }
-    for (int v = 0; v < P.D.n; v++)
-        if (P.D.ncand[v] == 0) { /* the MII's checks say why */
-            cg__sat_dfg_free(&P.D);
-            return 0;
-        }
-    if (!affordable(&P)) {
-        cg__sat_dfg_free(&P.D);
-        return 0;
-    }
-    int rc = setup(&P);
-    if (rc == 0)
-        rc = search_pins(&P);
-    for (int e = 0; rc == 0 && e < P.D.ne; e++)
-        join_edge(&P, cg_dfg_get_edge(g, e));
-    if (rc == 0) {
-        int base = P.nfunc + 2 * P.nn;
-        for (int v = 0; v < P.D.n; v++) {
-            P.up[base + v] = base + v;
-            P.rel[base + v] = 0;
-            P.odd[base + v] = false;
-        }
-        rc = ops_odd(&P);
-    }
-    teardown(&P);
+    int rc;
+    cg__parity *P = cg__parity_create(nl, m, g, &rc);
+    if (P && cg__parity_odd(P))
+        rc = 1;
+    cg__parity_destroy(P);
     return rc;
 }

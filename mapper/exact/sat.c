@@ -1202,6 +1202,39 @@ static int sat_init(sat *S, const cg_mrrg *m, const cg_netlist *nl,
 }
 
 /* Variables G, then every clause.  0, or -1 on no memory. */
+/* The parity bound's relations (parity.c): an op of a class starts at a
+ * time whose parity, less phi of its FUNC node, is its class's z plus
+ * the op's offset.  Every mapping keeps them (they follow from the
+ * routes), but CDCL learns a parity slowly. */
+static int clauses_parity(sat *S)
+{
+    if (S->o->no_parity)
+        return 0;
+    int rc;
+    cg__parity *P = cg__parity_create(S->nl, S->m, S->g, &rc);
+    if (!P)
+        return rc;
+    int *z = calloc((size_t)S->n + 1, sizeof(int));
+    for (int v = 0; z && v < S->n; v++) {
+        int rel, c = cg__parity_class(P, v, &rel);
+        if (c < 0)
+            continue;
+        if (!z[c])
+            z[c] = cg__cnf_var(S->c);
+        for (int k = 0; k < S->nx[v]; k++) {
+            const xvar *x = &S->x[v][k];
+            int q = (x->t - cg__parity_phi(P, v, x->p) - rel) & 1;
+            push(S, -x->var);
+            push(S, q ? z[c] : -z[c]);
+            emit(S);
+        }
+    }
+    rc = z ? 0 : -1;
+    free(z);
+    cg__parity_destroy(P);
+    return rc;
+}
+
 static int encode(sat *S)
 {
     for (int v = 0; v < S->n; v++) {
@@ -1222,6 +1255,8 @@ static int encode(sat *S)
         clauses_units(S, CG__SAT_MAX_COUNT_VARS) < 0)
         return -1;
     clauses_time(S);
+    if (clauses_parity(S) < 0)
+        return -1;
     return S->oom ? -1 : 0;
 }
 

@@ -4,7 +4,8 @@
  * on one with diagonal links or an odd torus, nor at II 2, nor without the
  * distance; the SAT mapper agrees (it refutes for every schedule what the
  * bound refutes, and the bound never refutes what it maps, on random small
- * DFGs); the II search records the proof as the parity bound's. */
+ * DFGs), and answers the same with the bound's relations as clauses as
+ * without; the II search records the proof as the parity bound's. */
 #include "../ilp_test_util.h"
 
 #include "mapper/exact/exact_internal.h"
@@ -75,7 +76,7 @@ static void test_two_taps(void **state)
     assert_int_equal(parity(m2, g, 2), 0); /* own register, other context */
     assert_int_equal(parity(m2, g0, 1), 0);
     /* SAT refutes it for every schedule, and maps it with diagonals */
-    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0};
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(m2, 1, d);
     cg__sat_out out;
@@ -127,7 +128,7 @@ static void test_agrees_with_sat(void **state)
 {
     (void)state;
     cg_netlist *nl = mesh(2, 2, false, false);
-    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0};
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
     unsigned seed = 7;
     int fired = 0, mapped = 0;
     for (int t = 0; t < 40; t++) {
@@ -154,6 +155,42 @@ static void test_agrees_with_sat(void **state)
     assert_true(fired >= 3);
     assert_true(mapped >= 3);
     cg_netlist_destroy(nl);
+}
+
+/* The SAT mapper with the bound's relations as clauses (its default)
+ * answers as without them, on random DFGs on the 2x2 and the 3x3: the
+ * clauses cut no mapping. */
+static void test_sat_clauses(void **state)
+{
+    (void)state;
+    cg_netlist *nl[2] = {mesh(2, 2, false, false), mesh(3, 3, false, false)};
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
+    cg__sat_opts plain = o;
+    plain.no_parity = true;
+    unsigned seed = 11;
+    int mapped = 0, refuted = 0;
+    for (int t = 0; t < 30; t++) {
+        int ii = 1 + t % 2, a = t % 3 == 2, n = 2 + t % 4 + 2 * a;
+        cg_dfg *g = random_dfg(&seed, n);
+        cg_diags *d = cg_diags_create();
+        cg_mrrg *m = cg_mrrg_build(nl[a], ii, d);
+        cg__sat_out x, y;
+        assert_int_equal(cg__sat_solve(m, nl[a], g, &o, &x, NULL, d), 0);
+        assert_int_equal(cg__sat_solve(m, nl[a], g, &plain, &y, NULL, d), 0);
+        assert_int_equal(x.outcome, y.outcome);
+        if (x.outcome == CG_II_MAPPED)
+            assert_int_equal(cg_map_check(nl[a], m, g, x.mapping, d), 0);
+        mapped += x.outcome == CG_II_MAPPED;
+        refuted += x.outcome == CG_II_INFEASIBLE;
+        cg_mapping_destroy(x.mapping);
+        cg_mapping_destroy(y.mapping);
+        cg_mrrg_destroy(m);
+        cg_diags_destroy(d);
+        cg_dfg_destroy(g);
+    }
+    assert_true(mapped >= 5 && refuted >= 5);
+    cg_netlist_destroy(nl[0]);
+    cg_netlist_destroy(nl[1]);
 }
 
 /* The II search: II 1 proven by the parity bound, recorded so (on the
@@ -186,6 +223,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_taps),
         cmocka_unit_test(test_agrees_with_sat),
+        cmocka_unit_test(test_sat_clauses),
         cmocka_unit_test(test_search_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,7 +52,7 @@ static solved solve_opts(const cg_netlist *nl, const cg_dfg *g, int ii,
 /* Solve with horizon 4, no conflict limit. */
 static solved solve_at(const cg_netlist *nl, const cg_dfg *g, int ii)
 {
-    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0};
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
     return solve_opts(nl, g, ii, &o);
 }
 
@@ -502,7 +502,7 @@ static void test_conflict_limit(void **state)
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
     cg_dfg *g = fanout(3);
-    cg__sat_opts o = {4, 1, 60, 0, NULL, 0, 0, 0, false, 0, 0};
+    cg__sat_opts o = {4, 1, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
     solved a = solve_opts(nl, g, 1, &o), b = solve_opts(nl, g, 1, &o);
     assert_int_equal(a.out.outcome, CG_II_TIMEOUT);
     assert_false(a.out.capped);
@@ -540,7 +540,7 @@ static void test_big_model(void **state)
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
     cg_dfg *g = fanout(3);
-    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, true, 0, 1};
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, true, 0, 1, false};
     solved a = solve_opts(nl, g, 1, &o);
     assert_int_equal(a.out.outcome, CG_II_TIMEOUT);
     assert_false(a.out.capped);
@@ -643,7 +643,7 @@ static void test_slack_bound(void **state)
     cg_dfg *g = fanout(3);
     int vars_b = 0; /* B = 1 here */
     for (int h = 0; h <= 4; h++) {
-        cg__sat_opts o = {h, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0};
+        cg__sat_opts o = {h, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
         solved r = solve_opts(nl, g, 1, &o);
         assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
         assert_int_equal(r.out.horizon, h == 0 ? 0 : -1);
@@ -670,9 +670,9 @@ static void test_probe(void **state)
     (void)state;
     cg_netlist *nl = mesh_netlist(2, 2);
     cg_dfg *g = fanout(3);
-    cg__sat_opts none = {0, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0};
-    cg__sat_opts wide = {0, 0, 60, 0, NULL, 4, 0.5, 0, false, 0, 0};
-    cg__sat_opts same = {0, 0, 60, 0, NULL, 0, 0, 0.5, false, 0, 0};
+    cg__sat_opts none = {0, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
+    cg__sat_opts wide = {0, 0, 60, 0, NULL, 4, 0.5, 0, false, 0, 0, false};
+    cg__sat_opts same = {0, 0, 60, 0, NULL, 0, 0, 0.5, false, 0, 0, false};
     solved a = solve_opts(nl, g, 2, &none), b = solve_opts(nl, g, 2, &wide);
     solved c = solve_opts(nl, g, 2, &same);
     assert_int_equal(a.out.outcome, CG_II_INFEASIBLE);
@@ -740,7 +740,7 @@ static void test_dump_cnf(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    cg__sat_opts o = {2, 0, 60, 0, path, 0, 0, 0, false, 0, 0};
+    cg__sat_opts o = {2, 0, 60, 0, path, 0, 0, 0, false, 0, 0, false};
     solved s = solve_opts(nl, g, 1, &o);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
@@ -789,7 +789,7 @@ static void test_context_counts(void **state)
     cg_map_params_init(&p);
     cg__sat_opts o = {p.sat_horizon,      p.sat_conflicts,   120, 0, NULL,
                       p.sat_wide_horizon, p.sat_wide_share,
-                      p.sat_probe_share,  false,             0,   0};
+                      p.sat_probe_share,  false,             0,   0, false};
     solved r = solve_opts(nl, g, 2, &o);
     assert_int_equal(r.out.outcome, CG_II_INFEASIBLE);
     assert_int_equal(r.out.horizon, -1);
@@ -829,10 +829,10 @@ static void test_continue(void **state)
     cg_map_params p;
     cg_map_params_init(&p);
     cg__sat_opts o = {p.sat_horizon, 0,   60,    0, NULL, 0, 0,
-                      p.sat_probe_share, false, 0, 0};
+                      p.sat_probe_share, false, 0, 0, false};
     cg__sat_opts more = {p.sat_horizon,      0,                 60, 0, NULL,
                          p.sat_wide_horizon, p.sat_wide_share,
-                         p.sat_probe_share,  false,             0,  0};
+                         p.sat_probe_share,  false,             0,  0, false};
     cg_diags *d = cg_diags_create();
     cg_netlist *nl = mesh_netlist(2, 2);
     cg_dfg *g2 = fanout(2), *g3 = fanout(3);
@@ -961,7 +961,7 @@ static void agree_with_ilp(cg_netlist *nl)
     int compared[2] = {0}; /* refuted, mapped */
     for (int i = 0; i < ng; i++) {
         for (int ii = 1; ii <= 3; ii++) {
-            cg__sat_opts o = {8, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0};
+            cg__sat_opts o = {8, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
             solved r = solve_opts(nl, g[i], ii, &o);
             cg_ii_outcome want = ilp_answer(nl, g[i], ii);
             if (want != CG_II_TIMEOUT && r.out.outcome != CG_II_TIMEOUT) {
