@@ -68,15 +68,24 @@ struct cg__parity {
 };
 typedef struct cg__parity par;
 
+/* x's root, and in *q x's parity to it; the path is pointed at the root
+ * on the way (so that the long chains the pins make stay short). */
 static int find(par *P, int x, int *q)
 {
-    int p = 0;
-    while (P->up[x] != x) {
-        p ^= P->rel[x];
-        x = P->up[x];
+    int r = x, p = 0;
+    while (P->up[r] != r) {
+        p ^= P->rel[r];
+        r = P->up[r];
+    }
+    for (int px = p; x != r;) {
+        int next = P->up[x], old = P->rel[x];
+        P->up[x] = r;
+        P->rel[x] = (unsigned char)px;
+        px ^= old;
+        x = next;
     }
     *q = p;
-    return x;
+    return r;
 }
 
 /* phi(b) - phi(a) = q; false when that closes an odd cycle. */

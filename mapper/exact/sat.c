@@ -1392,13 +1392,16 @@ static void out_init(cg__sat_out *out)
 }
 
 /* The wider window's options: o->wide_horizon solved at once (the probe
- * alone) with o->wide of o's conflicts. */
+ * alone) with o->wide of o's conflicts, to find a mapping: without the
+ * parity clauses, which slowed such a search (simple2 on default_8x8 at
+ * II 1). */
 static cg__sat_opts wide_opts(const cg__sat_opts *o)
 {
     cg__sat_opts w = *o;
     w.horizon = o->wide_horizon;
     w.wide = 0;
     w.probe = 1;
+    w.no_parity = true;
     w.conflicts = o->conflicts > 0 ? (long)ceil(o->conflicts * o->wide) : 0;
     w.big_conflicts = o->big_conflicts > 0
                       ? (long)ceil(o->big_conflicts * o->wide) : 0;
