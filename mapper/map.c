@@ -1,9 +1,9 @@
 /* map.c: the II search.
  *
- * From the MII upward, each II gets the register bound (bound.c), then the
- * heuristic (heur.c: modulo scheduling, placement and routing with exact
- * delays; above the clustering threshold first inside cluster regions,
- * cluster.c), heur_steps steps; where it fails, in the auto search, the
+ * From the MII upward, each II gets the register and parity bounds
+ * (bound.c, parity.c), then the heuristic (heur.c: modulo scheduling,
+ * placement and routing with exact delays; above the clustering threshold
+ * first inside cluster regions, cluster.c), heur_steps steps; where it fails, in the auto search, the
  * exact SAT mapper (sat.c) with sat_climb_share of sat_conflicts: it maps
  * the II or refutes it for schedules within sat_horizon cycles of the
  * shortest; and where neither decided, the negotiated annealer (nego.c)
@@ -12,7 +12,7 @@
  * sits before the annealer because on small loops it maps in a second
  * what the annealer searches for tens of seconds, and a refuted II needs
  * no annealer at all; its share is small so that a hard II does not hold
- * up the climb.  At the first II the register bound leaves, the share's
+ * up the climb.  At the first II the bounds leave, the share's
  * model is kept where neither it nor the annealer decided, and the
  * search below goes on with it (sat_continue), learnt clauses kept,
  * instead of building and solving the II again.  Then each II below the
@@ -43,7 +43,7 @@
  * A DFG of more than large_above nodes gets the large budgets (steps,
  * moves, the cap per II; conflicts where its SAT model has more than
  * large_sat_literals routing literals).  Its climb runs SAT at one II
- * only, the first the register bound leaves, and there with the budget
+ * only, the first the bounds leave, and there with the budget
  * of the search below, which does not run it there again: a model costs
  * seconds to build, and a mapping at that II is optimal (Morpher's
  * bicg_unroll3, gemm_2x2x2 and fix_fft map so at their MII, where the
@@ -1127,7 +1127,7 @@ typedef struct sweep {
                         first for a recurrence-bound DFG) */
     cg__ilp_out *sat; /* per II: its outcome (no mapping) */
     bool least_sat;  /* SAT with its whole budget at the climb's first II
-                        the register bound leaves (a large DFG in auto) */
+                        the bounds leave (a large DFG in auto) */
     bool *sat_whole; /* per II: SAT ran there so: the search below does
                         not run it again */
     climb_sat kept;  /* the climb's SAT model at its MRRG's II

@@ -202,7 +202,8 @@ const char *cg_map_solver_name(cg_map_solver s);
 
 /* The stages of the search at one II, for a progress display. */
 typedef enum cg_map_stage {
-    CG_STAGE_BOUND,     /* the register bound (bound.c) */
+    CG_STAGE_BOUND,     /* the register and parity bounds (bound.c,
+                           parity.c) */
     CG_STAGE_HEURISTIC, /* the constructive heuristic (heur.c) */
     CG_STAGE_ANNEALER,  /* the negotiated annealer (nego.c) */
     CG_STAGE_SAT,       /* the SAT mapper (sat.c) */
@@ -314,7 +315,7 @@ typedef struct cg_map_params {
      * costs seconds and hundreds of MB before its first conflict.  So a
      * DFG of more than large_above nodes (after immediates) gets its own
      * budgets.  In the auto search its climb runs SAT at one II only,
-     * the first the register bound leaves, with the budget of the search
+     * the first the bounds leave, with the budget of the search
      * below (a mapping there is optimal and ends the search); elsewhere
      * SAT runs only as the prover below the II mapped, unless
      * large_climb_sat. */
@@ -331,7 +332,7 @@ typedef struct cg_map_params {
                              conflict there costs milliseconds, and the
                              model seconds to build */
     long large_rec_conflicts; /* large_conflicts at the climb's first II
-                                 the register bound leaves, for a DFG
+                                 the bounds leave, for a DFG
                                  whose RecMII is above its ResMII; SAT
                                  then runs there before the heuristic
                                  (>= 0; 0 = none) */
@@ -416,7 +417,7 @@ typedef struct cg_map_params {
 /* 60 s per II, no loop limit, IIs from the MII to cg_map_top_ii's, the
  * auto search,
  * seed 1, GLPK, 5000 steps, 100000 moves (300 steps and 400000 moves,
- * and SAT in the climb only at the first II the register bound leaves,
+ * and SAT in the climb only at the first II the bounds leave,
  * above 48 nodes), 60000 SAT conflicts (a twentieth of them in the
  * climb; 2000 above 48 nodes for a model of more than 300000 routing
  * literals) with
