@@ -168,6 +168,11 @@ bool cg__parity_odd(const cg__parity *P);
 int cg__parity_class(cg__parity *P, int v, int *rel);
 /* phi(v, h) (0 or 1) for a FUNC node h that v may take. */
 int cg__parity_phi(cg__parity *P, int v, int h);
+/* The nodes every route out of FUNC node h takes, in order, into nodes
+ * (room for cg_mrrg_nnodes): the chain of single out-edges after h, up to
+ * a pin or a FUNC node (a route ends at a pin), which is the last.  How
+ * many. */
+int cg__parity_forced(const cg_mrrg *m, int h, int *nodes);
 /* 1 when g provably cannot map on m's II, for any schedule, because the
  * parities of its route delays contradict each other around a cycle of
  * its edges (see parity.c), 0 when this bound proves nothing (or its work

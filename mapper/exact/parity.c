@@ -118,18 +118,28 @@ static bool routed(const par *P, int v)
     return P->D.out_off[v + 1] > P->D.out_off[v];
 }
 
+int cg__parity_forced(const cg_mrrg *m, int h, int *nodes)
+{
+    int cur = h, k = 0;
+    while (k < cg_mrrg_nnodes(m)) {
+        int n;
+        const int *o = cg_mrrg_out(m, cur, &n);
+        if (n != 1)
+            break;
+        cur = cg_mrrg_get_edge(m, o[0])->to;
+        nodes[k++] = cur;
+        if (!cg__sat_passable(m, cur))
+            break; /* a pin (a route ends there) or a FUNC node */
+    }
+    return k;
+}
+
 /* Mark the nodes every route out of FUNC node h takes. */
 static void mark_forced(par *P, int h)
 {
-    int cur = h;
-    for (int k = 0; k < P->nn; k++) {
-        int n;
-        const int *o = cg_mrrg_out(P->m, cur, &n);
-        if (n != 1)
-            return;
-        cur = cg_mrrg_get_edge(P->m, o[0])->to;
-        P->held[cur] = P->stamp;
-    }
+    int k = cg__parity_forced(P->m, h, P->queue);
+    for (int i = 0; i < k; i++)
+        P->held[P->queue[i]] = P->stamp;
 }
 
 /* The search back from pin (avoiding h's forced set when avoid) into
@@ -162,10 +172,13 @@ static void search(par *P, int pin, int h, bool avoid, unsigned char *mask)
 }
 
 /* The slot of pin j of FUNC node h for consumer w (searched on first
- * use: search_pins does them all), or -1 on no memory. */
+ * use: search_pins does them all), -1 on no memory, -2 when h has no
+ * such pin (never for a candidate: cg__sat_dfg's fits()). */
 static int slot_of(par *P, int w, int h, int j)
 {
     int pin = cg_mrrg_pin(P->m, h, j);
+    if (pin < 0)
+        return -2;
     bool avoid = routed(P, w);
     int k = pin * 2 + avoid;
     if (P->slot[k] >= 0)
@@ -179,15 +192,18 @@ static int slot_of(par *P, int w, int h, int j)
 }
 
 /* Search the pins of every edge's consumer (self-loops' too: another
- * value's edge may end there).  0, or -1 on no memory. */
+ * value's edge may end there).  0, -1 on no memory, -2 on a missing
+ * pin. */
 static int search_pins(par *P)
 {
     const cg__sat_dfg *D = &P->D;
     for (int e = 0; e < D->ne; e++) {
         const cg_dfg_edge *ed = cg_dfg_get_edge(P->g, e);
-        for (int b = 0; b < D->ncand[ed->dst]; b++)
-            if (slot_of(P, ed->dst, D->cand[ed->dst][b], ed->operand) < 0)
-                return -1;
+        for (int b = 0; b < D->ncand[ed->dst]; b++) {
+            int s = slot_of(P, ed->dst, D->cand[ed->dst][b], ed->operand);
+            if (s < 0)
+                return s;
+        }
     }
     return 0;
 }
@@ -250,9 +266,9 @@ static bool strict(par *P, const cg_dfg_edge *e)
 static bool affordable(const par *P)
 {
     const cg__sat_dfg *D = &P->D;
-    long pins = 0;
+    int64_t pins = 0;
     for (int w = 0; w < D->n; w++)
-        pins += (long)D->ncand[w] * (D->in_off[w + 1] - D->in_off[w]);
+        pins += (int64_t)D->ncand[w] * (D->in_off[w + 1] - D->in_off[w]);
     return pins * cg_mrrg_nedges(P->m) <= CG__PARITY_MAX_WORK;
 }
 
@@ -353,6 +369,11 @@ cg__parity *cg__parity_create(const cg_netlist *nl, const cg_mrrg *m,
     *rc = P->linked ? setup(P) : -1;
     if (*rc == 0)
         *rc = search_pins(P);
+    if (*rc == -2) { /* cannot happen (see slot_of): say nothing */
+        parity_free(P);
+        *rc = 0;
+        return NULL;
+    }
     for (int e = 0; *rc == 0 && e < P->D.ne; e++)
         join_edge(P, cg_dfg_get_edge(g, e));
     if (*rc == 0) {
@@ -383,6 +404,8 @@ int cg__parity_class(cg__parity *P, int v, int *rel)
 
 int cg__parity_phi(cg__parity *P, int v, int h)
 {
+    if (!P->linked[v])
+        return 0; /* no relation holds v: nothing to tie */
     int ref = P->fidx[h], q;
     if (!routed(P, v)) {
         int j0 = cg_dfg_get_edge(P->g, P->D.in_ids[P->D.in_off[v]])->operand;

@@ -1201,11 +1201,10 @@ static int sat_init(sat *S, const cg_mrrg *m, const cg_netlist *nl,
     return 0;
 }
 
-/* Variables G, then every clause.  0, or -1 on no memory. */
 /* The parity bound's relations (parity.c): an op of a class starts at a
  * time whose parity, less phi of its FUNC node, is its class's z plus
  * the op's offset.  Every mapping keeps them (they follow from the
- * routes), but CDCL learns a parity slowly. */
+ * routes), but CDCL learns a parity slowly.  0, or -1 on no memory. */
 static int clauses_parity(sat *S)
 {
     if (S->o->no_parity)
@@ -1235,6 +1234,7 @@ static int clauses_parity(sat *S)
     return rc;
 }
 
+/* Variables G, then every clause.  0, or -1 on no memory. */
 static int encode(sat *S)
 {
     for (int v = 0; v < S->n; v++) {

@@ -101,8 +101,9 @@ static void test_two_taps(void **state)
     cg_dfg_destroy(gt);
 }
 
-/* A random DAG of n adds over input x (operands of earlier nodes, a third
- * of them from the iteration before), the last add to an output. */
+/* A random DFG of n adds over input x (operands of earlier nodes, a third
+ * of them from the iteration before; now and then the add's own value of
+ * the iteration before), the last add to an output. */
 static cg_dfg *random_dfg(unsigned *seed, int n)
 {
     cg_dfg *g = cg_dfg_create("rand");
@@ -111,8 +112,9 @@ static cg_dfg *random_dfg(unsigned *seed, int n)
         int v = dfg_node(g, CG_OP_ADD, NULL);
         for (int k = 0; k < 2; k++) {
             *seed = *seed * 1103515245u + 12345u;
-            int src = (int)(*seed >> 16) % (v - x) + x;
-            int dist = (*seed >> 8) % 3 == 0;
+            bool self = k == 1 && (*seed >> 4) % 5 == 0;
+            int src = self ? v : (int)(*seed >> 16) % (v - x) + x;
+            int dist = self || (*seed >> 8) % 3 == 0;
             cg_dfg_add_edge(g, src, v, k, dist, -1);
         }
         last = v;
@@ -121,14 +123,40 @@ static cg_dfg *random_dfg(unsigned *seed, int n)
     return g;
 }
 
-/* Against the SAT mapper on the 2x2 mesh: every II the bound refutes, SAT
- * refutes too (within its horizon at least), and the bound refutes no II
- * that SAT maps.  Both happen, so the check is not empty. */
+/* Every relation the analysis states holds in mapping map: within a
+ * class, start - phi - rel has one parity. */
+static void assert_relations(const cg_netlist *nl, const cg_mrrg *m,
+                             const cg_dfg *g, const cg_mapping *map)
+{
+    int rc, n = cg_dfg_nnodes(g), seen[64];
+    cg__parity *P = cg__parity_create(nl, m, g, &rc);
+    assert_int_equal(rc, 0);
+    assert_true(n <= 64);
+    for (int v = 0; P && v < n; v++)
+        seen[v] = -1;
+    for (int v = 0; P && v < n; v++) {
+        int rel, c = cg__parity_class(P, v, &rel);
+        if (c < 0)
+            continue;
+        int q = (int)((map->start[v] - cg__parity_phi(P, v, map->place[v]) -
+                       rel) & 1);
+        if (seen[c] < 0)
+            seen[c] = q;
+        assert_int_equal(q, seen[c]);
+    }
+    cg__parity_destroy(P);
+}
+
+/* Against the SAT mapper (without the bound's clauses) on the 2x2 mesh:
+ * every II the bound refutes, SAT refutes too (within its horizon at
+ * least), the bound refutes no II that SAT maps, and SAT's mappings keep
+ * every relation the analysis states.  Both happen, so the check is not
+ * empty. */
 static void test_agrees_with_sat(void **state)
 {
     (void)state;
     cg_netlist *nl = mesh(2, 2, false, false);
-    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, true};
     unsigned seed = 7;
     int fired = 0, mapped = 0;
     for (int t = 0; t < 40; t++) {
@@ -144,6 +172,7 @@ static void test_agrees_with_sat(void **state)
         if (out.outcome == CG_II_MAPPED) {
             assert_int_equal(rc, 0);
             assert_int_equal(cg_map_check(nl, m, g, out.mapping, d), 0);
+            assert_relations(nl, m, g, out.mapping);
         }
         fired += rc == 1;
         mapped += out.outcome == CG_II_MAPPED;
@@ -193,6 +222,76 @@ static void test_sat_clauses(void **state)
     cg_netlist_destroy(nl[1]);
 }
 
+/* One block: FuncUnits fa and fb (add), registers ra and rb, an IO:
+ *   io.out -> fa.in_b, fb.in_b     fa.out -> ra.in    ra.out -> fb.in_a
+ *   fb.out -> rb.in                rb.out -> fa.in_a, io.in
+ * so every route out of fa passes ra and ends at fb's pin. */
+static cg_netlist *chain_netlist(void)
+{
+    cg_diags *d = cg_diags_create();
+    cg_arch *a = cg_arch_create();
+    int top = cg_arch_module_define(a, "architecture", d);
+    cg_arch_set_top(a, top);
+    cg_arch_set_grid(a, 1, 1);
+    cg_prim_params p;
+    cg_prim_params_init(&p, CG_PRIM_FUNC);
+    p.ops = CG_OPSET(CG_OP_ADD);
+    cg_arch_add_prim(a, top, "fa", &p, d);
+    cg_arch_add_prim(a, top, "fb", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_REG);
+    cg_arch_add_prim(a, top, "ra", &p, d);
+    cg_arch_add_prim(a, top, "rb", &p, d);
+    cg_prim_params_init(&p, CG_PRIM_IO);
+    cg_arch_add_prim(a, top, "io", &p, d);
+    cg_arch_connect(a, top, "io.out", "fa.in_b fb.in_b", d);
+    cg_arch_connect(a, top, "fa.out", "ra.in", d);
+    cg_arch_connect(a, top, "ra.out", "fb.in_a", d);
+    cg_arch_connect(a, top, "fb.out", "rb.in", d);
+    cg_arch_connect(a, top, "rb.out", "fa.in_a io.in", d);
+    return flatten_ok(a, d);
+}
+
+/* The FUNC node of the primitive whose name ends in suffix. */
+static int func_of(const cg_netlist *nl, const cg_mrrg *m, const char *suffix)
+{
+    for (int i = 0; i < cg_mrrg_nnodes(m); i++) {
+        const cg_mrrg_node *nd = cg_mrrg_get_node(m, i);
+        const char *name = cg_netlist_prim(nl, nd->prim)->name;
+        size_t k = strlen(name), l = strlen(suffix);
+        if (nd->kind == CG_MRRG_FUNC && k >= l &&
+            strcmp(name + k - l, suffix) == 0)
+            return i;
+    }
+    fail_msg("no FUNC node of %s", suffix);
+    return -1;
+}
+
+/* The nodes every route out of fa takes end at fb's pin: nothing of fb
+ * (its FUNC node, its result) is held by fa's value.  (Before the fix
+ * the walk went on through the pin into fb and its register.) */
+static void test_forced_ends_at_pin(void **state)
+{
+    (void)state;
+    cg_netlist *nl = chain_netlist();
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, 1, d);
+    assert_non_null(m);
+    int fa = func_of(nl, m, "fa"), fb = func_of(nl, m, "fb");
+    int *nodes = malloc(sizeof(int) * (size_t)cg_mrrg_nnodes(m));
+    int k = cg__parity_forced(m, fa, nodes);
+    assert_true(k >= 2);
+    for (int i = 0; i < k; i++)
+        assert_int_equal(cg_mrrg_get_node(m, nodes[i])->kind,
+                         CG_MRRG_ROUTE);
+    const cg_mrrg_node *last = cg_mrrg_get_node(m, nodes[k - 1]);
+    assert_int_equal(last->func, fb);
+    assert_int_equal(last->operand, 0);
+    free(nodes);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+    cg_netlist_destroy(nl);
+}
+
 /* The II search: II 1 proven by the parity bound, recorded so (on the
  * 4x4: the 2x2's 4 registers are the register bound's proof). */
 static void test_search_records(void **state)
@@ -224,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_two_taps),
         cmocka_unit_test(test_agrees_with_sat),
         cmocka_unit_test(test_sat_clauses),
+        cmocka_unit_test(test_forced_ends_at_pin),
         cmocka_unit_test(test_search_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
