@@ -11,22 +11,22 @@
  * II 1, at every cycle), w can read another value only from a neighbour.
  * The delay is then odd or even as the colours of f and h differ or not.
  *
- * Nothing here knows of PEs or colours.  For each pin, a search back over
- * the MRRG's (node, delay parity) pairs finds the parities with which each
- * FUNC node reaches it.  The search avoids the nodes every route out of h
- * must take (the chain of single out-edges after h) when w's value is
- * routed: they hold w's value, and a node holds one value.  It passes no
- * other pin and no FUNC node.  It follows walks, not only simple paths, so
- * the parities it finds are a superset of the routes'.  Where every
- * candidate pair (f, pin) of an edge reaches with one parity only, and
- * those parities are the differences of a potential phi over FUNC nodes
- * and pins (found by union-find with parity: a pin reached from f with
- * parity q gives phi(pin) - phi(f) = q), the edge gives, for any mapping,
+ * Nothing here knows of PEs or colours.  For each pin, a search back over the
+ * MRRG's (node, delay parity) pairs finds the parities with which each FUNC
+ * node reaches it.  The search avoids the nodes every route out of h must take
+ * (the chain of single out-edges after h, up to a pin, where a route ends)
+ * when w's value is routed: they hold w's value, and a node holds one
+ * value.  It passes no other pin and no FUNC node.  It follows walks, not only
+ * simple paths, so the parities it finds are a superset of the routes'.  Where
+ * every candidate pair (f, pin) of an edge reaches with one parity only, and
+ * those parities are the differences of a potential phi over FUNC nodes and
+ * pins (found by union-find with parity: a pin reached from f with parity q
+ * gives phi(pin) - phi(f) = q), the edge gives, for any mapping,
  *
  *   psi(w) - psi(u) = delta_j(w) - d*II  (mod 2),
  *
  * where psi(v) = start(v) - phi(ref of v's FUNC node) (ref: the FUNC node
- * itself when v's value is routed, else the pin of its first operand) and
+ * itself when v's value is routed, else the pin of its first in-edge) and
  * delta_j(w) = phi(pin j) - phi(ref), which must be the same on every FUNC
  * node w may take.  Edges that do not qualify (and self-loops) are left
  * out, which only weakens the bound.  When the edges left form a cycle
