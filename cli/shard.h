@@ -36,9 +36,10 @@
  * "PROG: Invalid value for --shard: V (...)" on stderr. */
 int cg_cli_shard_parse(const char *prog, const char *v, int *i, int *n);
 /* What the plan's probe found at a loop's MII (shard_cost.c): the
- * heuristic alone, CG_CLI_PROBE_STEPS steps, no annealer, mapped it; a
- * bound (registers or parity) refuted it; neither (the full search must
- * decide it, with SAT: the loops that take the time).  NONE: no probe (the loop did
+ * heuristic alone, CG_CLI_PROBE_STEPS steps, no annealer, mapped it; the
+ * register bound refuted it; neither (the full search must decide it,
+ * with SAT: the loops that take the time; also a loop whose MII the
+ * parity bound refutes: shard_cost.c says why).  NONE: no probe (the loop did
  * not extract, or its MII could not be computed). */
 typedef enum cg_cli_probe { CG_CLI_PROBE_NONE, CG_CLI_PROBE_MAPPED,
                             CG_CLI_PROBE_BOUND,
