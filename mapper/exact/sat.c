@@ -93,6 +93,7 @@ typedef struct cg__sat {
     int *lat;            /* per op: its units' largest latency */
     int kmax, have;      /* the register count's delay and delay nodes */
     bool complete;       /* the slack bound says H covers every mapping */
+    bool parity_odd;     /* the parity bound refutes the II (parity.c) */
     cg__cnf *c;
     int *buf;
     int bufcap, nbuf;
@@ -1213,6 +1214,7 @@ static int clauses_parity(sat *S)
     cg__parity *P = cg__parity_create(S->nl, S->m, S->g, &rc);
     if (!P)
         return rc;
+    S->parity_odd = cg__parity_odd(P);
     int *z = calloc((size_t)S->n + 1, sizeof(int));
     for (int v = 0; z && v < S->n; v++) {
         int rel, c = cg__parity_class(P, v, &rel);
@@ -1381,6 +1383,12 @@ static int build(sat *S, const cg_mrrg *m, const cg_netlist *nl,
         return -1;
     out->vars = cg__cnf_nvars(S->c);
     out->clauses = cg__cnf_nclauses(S->c);
+    if (S->parity_odd) { /* for every schedule, as the bound says (the
+                            search runs it first; --mapper sat does not) */
+        out->outcome = CG_II_INFEASIBLE;
+        out->horizon = -1;
+        return 1;
+    }
     return 0;
 }
 

@@ -96,9 +96,10 @@ typedef struct cg__sat_opts {
                             (false: every model gets conflicts) */
     long big_literals;   /* >= 0 */
     long big_conflicts;  /* 0 = none */
-    bool no_parity;      /* without the parity bound's clauses (parity.c),
-                            to compare: every mapping keeps them, so the
-                            II's answer is the same with or without */
+    bool no_parity;      /* without the parity bound (parity.c): neither
+                            its clauses nor its refutation of the II, to
+                            compare (every mapping keeps its relations,
+                            so the II's answer is the same) */
 } cg__sat_opts;
 
 typedef struct cg__sat_out {

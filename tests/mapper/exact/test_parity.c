@@ -186,6 +186,28 @@ static void test_agrees_with_sat(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* On default_8x8, where SAT's window covers no more than slack 4, the SAT
+ * mapper refutes the two taps at II 1 for every schedule, by the bound,
+ * without a conflict (--mapper sat runs no bound of its own). */
+static void test_sat_refutes_by_parity(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(8, 8);
+    cg_dfg *g = two_taps(1, true);
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, 1, d);
+    cg__sat_out out;
+    assert_int_equal(cg__sat_solve(m, nl, g, &o, &out, NULL, d), 0);
+    assert_int_equal(out.outcome, CG_II_INFEASIBLE);
+    assert_int_equal(out.horizon, -1);
+    assert_int_equal(out.conflicts, 0);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* The SAT mapper with the bound's relations as clauses (its default)
  * answers as without them, on random DFGs on the 2x2 and the 3x3: the
  * clauses cut no mapping. */
@@ -323,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_two_taps),
         cmocka_unit_test(test_agrees_with_sat),
         cmocka_unit_test(test_sat_clauses),
+        cmocka_unit_test(test_sat_refutes_by_parity),
         cmocka_unit_test(test_forced_ends_at_pin),
         cmocka_unit_test(test_search_records),
     };
