@@ -166,7 +166,8 @@ bool cg__parity_odd(const cg__parity *P);
  * that counts), start(v) - phi(v, its FUNC node) = z + *rel (mod 2) for
  * one z per class; -1 when v is in none. */
 int cg__parity_class(cg__parity *P, int v, int *rel);
-/* phi(v, h) (0 or 1) for a FUNC node h that v may take. */
+/* phi(v, h) (0 or 1) for a FUNC node h that v may take; 0 for an op of
+ * no class. */
 int cg__parity_phi(cg__parity *P, int v, int h);
 /* The nodes every route out of FUNC node h takes, in order, into nodes
  * (room for cg_mrrg_nnodes): the chain of single out-edges after h, up to

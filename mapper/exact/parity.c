@@ -112,6 +112,12 @@ static void uf_reset(par *P, int from, int to)
     }
 }
 
+/* Op v's element in the union-find, after the terminals. */
+static int op_term(const par *P, int v)
+{
+    return P->nfunc + 2 * P->nn + v;
+}
+
 /* Is op v's value routed (has it an out-edge)? */
 static bool routed(const par *P, int v)
 {
@@ -224,18 +230,26 @@ static void join_edge(par *P, const cg_dfg_edge *e)
     }
 }
 
-/* delta_j(w) = phi(pin j) - phi(ref) on every FUNC node w may take (0 or
- * 1), or -1 when it is not one value.  ref: the FUNC node when w's value
- * is routed, else the pin of operand j0. */
-static int delta(par *P, int w, int j, int j0)
+/* The terminal psi(v) is measured from at FUNC node h: h itself when v's
+ * value is routed, else the pin of v's first in-edge (searched already:
+ * search_pins). */
+static int ref_of(par *P, int v, int h)
+{
+    if (routed(P, v))
+        return P->fidx[h];
+    int j0 = cg_dfg_get_edge(P->g, P->D.in_ids[P->D.in_off[v]])->operand;
+    return P->nfunc + slot_of(P, v, h, j0);
+}
+
+/* delta_j(w) = phi(pin j) - phi(ref_of) on every FUNC node w may take (0
+ * or 1), or -1 when it is not one value. */
+static int delta(par *P, int w, int j)
 {
     const cg__sat_dfg *D = &P->D;
     int dl = -2;
     for (int b = 0; b < D->ncand[w]; b++) {
         int h = D->cand[w][b], pr, pp;
-        int ref = routed(P, w) ? P->fidx[h]
-                               : P->nfunc + slot_of(P, w, h, j0);
-        int rr = find(P, ref, &pr);
+        int rr = find(P, ref_of(P, w, h), &pr);
         int rp = find(P, P->nfunc + slot_of(P, w, h, j), &pp);
         if (rr != rp || P->odd[rr] || (dl >= 0 && dl != (pr ^ pp)))
             return -1;
@@ -294,7 +308,7 @@ static int setup(par *P)
         P->fidx[i] = fn ? P->nfunc++ : -1;
     }
     memset(P->slot, -1, sizeof(int) * 2 * nn);
-    uf_reset(P, 0, P->nfunc + 2 * P->nn);
+    uf_reset(P, 0, op_term(P, 0));
     return 0;
 }
 
@@ -319,18 +333,17 @@ static void teardown(par *P)
 static int ops_odd(par *P)
 {
     const cg_dfg *g = P->g;
-    int base = P->nfunc + 2 * P->nn, ii = cg_mrrg_ii(P->m);
+    int ii = cg_mrrg_ii(P->m);
     for (int e = 0; e < P->D.ne; e++) {
         const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
         if (ed->src == ed->dst || !strict(P, ed))
             continue;
         int w = ed->dst;
-        int j0 = cg_dfg_get_edge(g, P->D.in_ids[P->D.in_off[w]])->operand;
-        int dl = delta(P, w, ed->operand, j0);
+        int dl = delta(P, w, ed->operand);
         if (dl < 0)
             continue;
         P->linked[ed->src] = P->linked[w] = true;
-        if (!join(P, base + ed->src, base + w,
+        if (!join(P, op_term(P, ed->src), op_term(P, w),
                   (dl - ed->distance * ii) & 1))
             return 1;
     }
@@ -377,8 +390,7 @@ cg__parity *cg__parity_create(const cg_netlist *nl, const cg_mrrg *m,
     for (int e = 0; *rc == 0 && e < P->D.ne; e++)
         join_edge(P, cg_dfg_get_edge(g, e));
     if (*rc == 0) {
-        int base = P->nfunc + 2 * P->nn;
-        uf_reset(P, base, base + P->D.n);
+        uf_reset(P, op_term(P, 0), op_term(P, P->D.n));
         P->odd_ops = ops_odd(P) == 1;
     }
     if (*rc < 0) {
@@ -398,20 +410,15 @@ int cg__parity_class(cg__parity *P, int v, int *rel)
     *rel = 0;
     if (!P->linked[v])
         return -1;
-    int base = P->nfunc + 2 * P->nn;
-    return find(P, base + v, rel) - base;
+    return find(P, op_term(P, v), rel) - op_term(P, 0);
 }
 
 int cg__parity_phi(cg__parity *P, int v, int h)
 {
     if (!P->linked[v])
         return 0; /* no relation holds v: nothing to tie */
-    int ref = P->fidx[h], q;
-    if (!routed(P, v)) {
-        int j0 = cg_dfg_get_edge(P->g, P->D.in_ids[P->D.in_off[v]])->operand;
-        ref = P->nfunc + P->slot[cg_mrrg_pin(P->m, h, j0) * 2];
-    }
-    find(P, ref, &q);
+    int q;
+    find(P, ref_of(P, v, h), &q);
     return q;
 }
 

@@ -1216,13 +1216,14 @@ static int clauses_parity(sat *S)
         return rc;
     S->parity_odd = cg__parity_odd(P);
     int *z = calloc((size_t)S->n + 1, sizeof(int));
-    for (int v = 0; z && v < S->n; v++) {
+    rc = z ? 0 : -1;
+    for (int v = 0; rc == 0 && v < S->n; v++) {
         int rel, c = cg__parity_class(P, v, &rel);
         if (c < 0)
             continue;
-        if (!z[c])
-            z[c] = cg__cnf_var(S->c);
-        for (int k = 0; k < S->nx[v]; k++) {
+        if (!z[c] && !(z[c] = cg__cnf_var(S->c)))
+            rc = -1; /* no memory */
+        for (int k = 0; rc == 0 && k < S->nx[v]; k++) {
             const xvar *x = &S->x[v][k];
             int q = (x->t - cg__parity_phi(P, v, x->p) - rel) & 1;
             push(S, -x->var);
@@ -1230,7 +1231,6 @@ static int clauses_parity(sat *S)
             emit(S);
         }
     }
-    rc = z ? 0 : -1;
     free(z);
     cg__parity_destroy(P);
     return rc;

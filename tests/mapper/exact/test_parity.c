@@ -22,6 +22,23 @@ static int parity(const cg_netlist *nl, const cg_dfg *g, int ii)
     return rc;
 }
 
+/* The SAT mapper at II ii (horizon 4, no conflict limit; without the
+ * parity bound when plain) into *out, its mapping checked; the MRRG, the
+ * caller's to destroy. */
+static cg_mrrg *sat_at(const cg_netlist *nl, const cg_dfg *g, int ii,
+                       bool plain, cg__sat_out *out)
+{
+    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, plain};
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, ii, d);
+    assert_non_null(m);
+    assert_int_equal(cg__sat_solve(m, nl, g, &o, out, NULL, d), 0);
+    if (out->outcome == CG_II_MAPPED)
+        assert_int_equal(cg_map_check(nl, m, g, out->mapping, d), 0);
+    cg_diags_destroy(d);
+    return m;
+}
+
 /* A torus has no IO (no sides to put it on). */
 static cg_netlist *mesh(int rows, int cols, bool diagonal, bool torus)
 {
@@ -75,22 +92,17 @@ static void test_two_taps(void **state)
     assert_int_equal(parity(dg, g, 1), 0); /* diagonals: odd cycles */
     assert_int_equal(parity(m2, g, 2), 0); /* own register, other context */
     assert_int_equal(parity(m2, g0, 1), 0);
-    /* SAT refutes it for every schedule, and maps it with diagonals */
-    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
-    cg_diags *d = cg_diags_create();
-    cg_mrrg *m = cg_mrrg_build(m2, 1, d);
+    /* SAT without the bound refutes it for every schedule, and maps it
+       with diagonals */
     cg__sat_out out;
-    assert_int_equal(cg__sat_solve(m, m2, g, &o, &out, NULL, d), 0);
+    cg_mrrg *m = sat_at(m2, g, 1, true, &out);
     assert_int_equal(out.outcome, CG_II_INFEASIBLE);
     assert_int_equal(out.horizon, -1);
     cg_mrrg_destroy(m);
-    m = cg_mrrg_build(dg, 1, d);
-    assert_int_equal(cg__sat_solve(m, dg, g, &o, &out, NULL, d), 0);
+    m = sat_at(dg, g, 1, true, &out);
     assert_int_equal(out.outcome, CG_II_MAPPED);
-    assert_int_equal(cg_map_check(dg, m, g, out.mapping, d), 0);
     cg_mapping_destroy(out.mapping);
     cg_mrrg_destroy(m);
-    cg_diags_destroy(d);
     cg_netlist_destroy(m2);
     cg_netlist_destroy(m3);
     cg_netlist_destroy(dg);
@@ -156,29 +168,24 @@ static void test_agrees_with_sat(void **state)
 {
     (void)state;
     cg_netlist *nl = mesh(2, 2, false, false);
-    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, true};
     unsigned seed = 7;
     int fired = 0, mapped = 0;
     for (int t = 0; t < 40; t++) {
         int ii = 1 + t % 2, n = 2 + t % 3;
         cg_dfg *g = random_dfg(&seed, n);
         int rc = parity(nl, g, ii);
-        cg_diags *d = cg_diags_create();
-        cg_mrrg *m = cg_mrrg_build(nl, ii, d);
         cg__sat_out out;
-        assert_int_equal(cg__sat_solve(m, nl, g, &o, &out, NULL, d), 0);
+        cg_mrrg *m = sat_at(nl, g, ii, true, &out);
         if (rc == 1)
             assert_int_equal(out.outcome, CG_II_INFEASIBLE);
         if (out.outcome == CG_II_MAPPED) {
             assert_int_equal(rc, 0);
-            assert_int_equal(cg_map_check(nl, m, g, out.mapping, d), 0);
             assert_relations(nl, m, g, out.mapping);
         }
         fired += rc == 1;
         mapped += out.outcome == CG_II_MAPPED;
         cg_mapping_destroy(out.mapping);
         cg_mrrg_destroy(m);
-        cg_diags_destroy(d);
         cg_dfg_destroy(g);
     }
     assert_true(fired >= 3);
@@ -194,16 +201,12 @@ static void test_sat_refutes_by_parity(void **state)
     (void)state;
     cg_netlist *nl = mesh_netlist(8, 8);
     cg_dfg *g = two_taps(1, true);
-    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
-    cg_diags *d = cg_diags_create();
-    cg_mrrg *m = cg_mrrg_build(nl, 1, d);
     cg__sat_out out;
-    assert_int_equal(cg__sat_solve(m, nl, g, &o, &out, NULL, d), 0);
+    cg_mrrg *m = sat_at(nl, g, 1, false, &out);
     assert_int_equal(out.outcome, CG_II_INFEASIBLE);
     assert_int_equal(out.horizon, -1);
     assert_int_equal(out.conflicts, 0);
     cg_mrrg_destroy(m);
-    cg_diags_destroy(d);
     cg_dfg_destroy(g);
     cg_netlist_destroy(nl);
 }
@@ -215,28 +218,21 @@ static void test_sat_clauses(void **state)
 {
     (void)state;
     cg_netlist *nl[2] = {mesh(2, 2, false, false), mesh(3, 3, false, false)};
-    cg__sat_opts o = {4, 0, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
-    cg__sat_opts plain = o;
-    plain.no_parity = true;
     unsigned seed = 11;
     int mapped = 0, refuted = 0;
     for (int t = 0; t < 30; t++) {
         int ii = 1 + t % 2, a = t % 3 == 2, n = 2 + t % 4 + 2 * a;
         cg_dfg *g = random_dfg(&seed, n);
-        cg_diags *d = cg_diags_create();
-        cg_mrrg *m = cg_mrrg_build(nl[a], ii, d);
         cg__sat_out x, y;
-        assert_int_equal(cg__sat_solve(m, nl[a], g, &o, &x, NULL, d), 0);
-        assert_int_equal(cg__sat_solve(m, nl[a], g, &plain, &y, NULL, d), 0);
+        cg_mrrg *m = sat_at(nl[a], g, ii, false, &x);
+        cg_mrrg *m0 = sat_at(nl[a], g, ii, true, &y);
         assert_int_equal(x.outcome, y.outcome);
-        if (x.outcome == CG_II_MAPPED)
-            assert_int_equal(cg_map_check(nl[a], m, g, x.mapping, d), 0);
         mapped += x.outcome == CG_II_MAPPED;
         refuted += x.outcome == CG_II_INFEASIBLE;
         cg_mapping_destroy(x.mapping);
         cg_mapping_destroy(y.mapping);
         cg_mrrg_destroy(m);
-        cg_diags_destroy(d);
+        cg_mrrg_destroy(m0);
         cg_dfg_destroy(g);
     }
     assert_true(mapped >= 5 && refuted >= 5);
