@@ -160,7 +160,7 @@ int cg_cli_effort_opt(const char *prog, int code, const char *v,
     case CG_CLI_OPT_MOVES:
         if (cg_cli_whole(prog, "--moves", v, 0, 1e12, &x))
             return -1;
-        p->nego_moves = p->large_moves = (long)x;
+        p->nego_moves = p->large_moves = p->retry_moves = (long)x;
         return 0;
     case CG_CLI_OPT_II:
         if (cg_cli_whole(prog, "--ii", v, 1, CG_MAP_MAX_II, &x))

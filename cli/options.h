@@ -42,7 +42,8 @@ enum { CG_CLI_OPT_SEED = 300, CG_CLI_OPT_STEPS, CG_CLI_OPT_NODES,
     "      --moves N           work limit per II: moves of the negotiated\n" \
     "                          annealer when the heuristic fails there,\n"   \
     "                          0 = none (default 100000; 400000 for DFGs\n" \
-    "                          of more than 48 nodes)\n"                    \
+    "                          of more than 48 nodes; 800000 in each of\n"   \
+    "                          2 retries at an II SAT leaves undecided)\n"   \
     "      --conflicts N       work limit per II: conflicts of the SAT\n"    \
     "                          mapper, 0 = none (default 60000; 2000 for\n"  \
     "                          DFGs of more than 48 nodes whose model\n"   \

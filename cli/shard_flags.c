@@ -81,7 +81,7 @@ static void effort_flags(json_t *f, const cg_map_params *m)
        defaults, which differ by the DFG's size */
     if (m->heur_steps == m->large_steps)
         put_int(f, "--steps", m->heur_steps);
-    if (m->nego_moves == m->large_moves)
+    if (m->nego_moves == m->large_moves && m->nego_moves == m->retry_moves)
         put_int(f, "--moves", m->nego_moves);
     put_int(f, "--ilp-nodes", m->ilp_nodes);
     put_int(f, "--repair-tries", m->partial_tries);

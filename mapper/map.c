@@ -134,6 +134,8 @@ void cg_map_params_init(cg_map_params *p)
     p->large_sat_literals = 300000;
     p->large_timeout_s = 300;
     p->large_retries = 1;
+    p->retries = 2;
+    p->retry_moves = 800000;
     p->ilp_nodes = 5000;
     p->lp_iters = 100000;
     p->partial_tries = 8;
@@ -324,7 +326,8 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
                  {"large_moves", p->large_moves},
                  {"large_conflicts", p->large_conflicts},
                  {"large_rec_conflicts", p->large_rec_conflicts},
-                 {"large_sat_literals", p->large_sat_literals}};
+                 {"large_sat_literals", p->large_sat_literals},
+                 {"retry_moves", p->retry_moves}};
     for (size_t i = 0; i < sizeof works / sizeof *works; i++)
         if (works[i].v < 0) {
             cg_diags_add(d, CG_SEV_ERROR, file, 0, "cg_map_params.%s is "
@@ -334,6 +337,7 @@ int cg_map_params_check(const cg_map_params *p, const char *file,
         }
     bad |= check_count(file, "large_above", p->large_above, d);
     bad |= check_count(file, "large_retries", p->large_retries, d);
+    bad |= check_count(file, "retries", p->retries, d);
     bad |= check_share(file, "repair_node_share", p->repair_node_share, d);
     bad |= check_share(file, "repair_time_share", p->repair_time_share, d);
     bad |= check_share(file, "restricted_node_share",
@@ -925,6 +929,46 @@ static int heur_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     return rc;
 }
 
+/* The parity bound's relations as the annealer's tables (cg__nego_opts),
+ * both NULL where the analysis ties no op, or its table would pass
+ * PARITY_TABLE_MAX bytes.  0, or -1 on no memory. */
+#define PARITY_TABLE_MAX (64 << 20)
+static int parity_tables(const cg_netlist *nl, const cg_mrrg *m,
+                         const cg_dfg *g, int **cls, unsigned char **off)
+{
+    *cls = NULL;
+    *off = NULL;
+    int n = cg_dfg_nnodes(g), np = cg_netlist_nprims(nl), rc;
+    size_t size = (size_t)n * (size_t)np * (size_t)cg_mrrg_ii(m);
+    if (size > PARITY_TABLE_MAX)
+        return 0;
+    cg__parity *P = cg__parity_create(nl, m, g, &rc);
+    if (!P)
+        return rc;
+    *cls = malloc(sizeof(int) * ((size_t)n + 1));
+    *off = calloc(size + 1, 1);
+    if (!*cls || !*off) {
+        free(*cls);
+        free(*off);
+        *cls = NULL;
+        *off = NULL;
+        cg__parity_destroy(P);
+        return -1;
+    }
+    cg__parity_table(P, np, *cls, *off);
+    cg__parity_destroy(P);
+    bool any = false;
+    for (int v = 0; v < n; v++)
+        any |= (*cls)[v] >= 0;
+    if (!any) {
+        free(*cls);
+        free(*off);
+        *cls = NULL;
+        *off = NULL;
+    }
+    return 0;
+}
+
 /* The negotiated annealer (nego.c) after the heuristic failed, from its
  * partial mapping, within what is left of the II's wall-clock cap (the
  * II started at t0); cg__nego_map's result, o->timed_out set when the
@@ -946,8 +990,20 @@ static int nego_run(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
     no.orders = o->orders;
     no.norders = o->norders;
     no.from = o->partial;
+    int *cls = NULL;
+    unsigned char *off = NULL;
+    if (parity_tables(nl, m, g, &cls, &off) < 0) {
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), 0,
+                     "out of memory mapping '%s' at II=%d", cg_dfg_name(g),
+                     cg_mrrg_ii(m));
+        return -1;
+    }
+    no.par_class = cls;
+    no.par_off = off;
     int rc = cg__nego_map(nl, m, g, &no, map, d);
     o->timed_out = no.timed_out;
+    free(cls);
+    free(off);
     return rc;
 }
 
@@ -1272,6 +1328,61 @@ static climb_sat climb_of(sweep *sw, int ii)
     return cs;
 }
 
+/* The heuristic and the annealer again at ii with n fresh seeds (seed +
+ * k x 1,000,003), the annealer with moves moves, within q's cap from t0;
+ * 1 when one mapped (res holds it), 0 when none did (*capped when the
+ * clock ended one), -1 on an error. */
+static int retry_at(const cg_netlist *nl, const cg_dfg *g,
+                    const cg_map_params *q, int ii, int n, long moves,
+                    double t0, cg_map_result *res, bool *capped,
+                    cg_diags *d)
+{
+    for (int k = 1; k <= n; k++) {
+        cg_map_params r = *q;
+        r.timeout_s = left_of(t0, q->timeout_s);
+        if (r.timeout_s <= 0) {
+            *capped = true;
+            return 0;
+        }
+        r.seed = q->seed + (unsigned)k * 1000003u;
+        r.nego_moves = moves;
+        r.sat_climb_share = 0; /* SAT ran at ii just before */
+        cg_mapping *partial = NULL;
+        cg__ilp_out sat;
+        bool sat_ran = false, cap = false;
+        int rc = heur_at(nl, g, &r, ii, res, CLIMB_SHARE, &cap, &partial,
+                         &sat, &sat_ran, NULL, d);
+        cg_mapping_destroy(partial);
+        *capped |= cap;
+        if (rc < 0 || rc == 1)
+            return rc;
+    }
+    return 0;
+}
+
+/* The retries at ii after SAT left it undecided there (res->tried[t], a
+ * timeout), from t0, recorded in that try: mapped by the heuristic when
+ * one maps, its seconds all those spent at ii since t1.  map_at's rc
+ * after them. */
+static int retry_try(const cg_netlist *nl, const cg_dfg *g,
+                     const cg_map_params *q, int ii, int n, long moves,
+                     double t0, double t1, int t, cg_map_result *res,
+                     cg_diags *d)
+{
+    bool capped = false;
+    int rc = retry_at(nl, g, q, ii, n, moves, t0, res, &capped, d);
+    res->tried[t].seconds += cg_clock_now() - t1;
+    if (rc == 1) {
+        res->tried[t].outcome = CG_II_MAPPED;
+        res->tried[t].by = CG_BY_HEURISTIC;
+        res->tried[t].capped = false;
+        res->tried[t].refuted = -1;
+    }
+    res->tried[t].capped |= capped && rc != 1;
+    res->capped |= res->tried[t].capped;
+    return rc;
+}
+
 /* The ILP at the IIs from the MII to below - 1 (or max_ii when the
  * heuristic mapped nothing), skipping those the bound proved; 1 when it
  * mapped one (res holds it, replacing the heuristic's), 0 when not, -1 on
@@ -1295,6 +1406,14 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         int ntried = res->ntried;
         rc = map_at(nl, g, &q, ii, sw->partial[i], climb_of(sw, ii), res,
                     d);
+        if (rc == 0 && res->ntried > ntried && q.retries > 0 &&
+            q.search == CG_SEARCH_AUTO && !is_large(&q, g) &&
+            res->tried[ntried].outcome == CG_II_TIMEOUT) {
+            /* a fresh cap: SAT may have spent the II's */
+            double t1 = cg_clock_now();
+            rc = retry_try(nl, g, &q, ii, q.retries, q.retry_moves, t1, t1,
+                           ntried, res, d);
+        }
         if (rc >= 0 && res->ntried > ntried)
             add_climb(sw, ii, res, ntried);
         if (rc == 0 && res->ntried &&
@@ -1309,35 +1428,6 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         res->mrrg = hm;
     }
     return rc;
-}
-
-/* The heuristic and the annealer again at ii with large_retries fresh
- * seeds, within q's cap from t0; 1 when one mapped (res holds it), 0
- * when none did (*capped when the clock ended one), -1 on an error. */
-static int retry_at(const cg_netlist *nl, const cg_dfg *g,
-                    const cg_map_params *q, int ii, double t0,
-                    cg_map_result *res, bool *capped, cg_diags *d)
-{
-    for (int k = 1; k <= q->large_retries; k++) {
-        cg_map_params r = *q;
-        r.timeout_s = left_of(t0, q->timeout_s);
-        if (r.timeout_s <= 0) {
-            *capped = true;
-            return 0;
-        }
-        r.seed = q->seed + (unsigned)k * 1000003u;
-        r.sat_climb_share = 0; /* SAT ran at ii just before */
-        cg_mapping *partial = NULL;
-        cg__ilp_out sat;
-        bool sat_ran = false, cap = false;
-        int rc = heur_at(nl, g, &r, ii, res, CLIMB_SHARE, &cap, &partial,
-                         &sat, &sat_ran, NULL, d);
-        cg_mapping_destroy(partial);
-        *capped |= cap;
-        if (rc < 0 || rc == 1)
-            return rc;
-    }
-    return 0;
 }
 
 static int by_ii(const void *a, const void *b)
@@ -1375,18 +1465,10 @@ static int descend(const cg_netlist *nl, const cg_dfg *g,
                     d);
         if (rc < 0)
             break;
-        bool capped = false;
         if (rc == 0 && res->tried[t].outcome == CG_II_TIMEOUT) {
-            rc = retry_at(nl, g, &q, ii, t0, res, &capped, d);
-            res->tried[t].seconds = cg_clock_now() - t0;
-            if (rc == 1) {
-                res->tried[t].outcome = CG_II_MAPPED;
-                res->tried[t].by = CG_BY_HEURISTIC;
-                res->tried[t].capped = false;
-                res->tried[t].refuted = -1;
-            }
-            res->tried[t].capped |= capped;
-            res->capped |= capped;
+            res->tried[t].seconds = 0; /* all of the II's: from t0 */
+            rc = retry_try(nl, g, &q, ii, q.large_retries, q.nego_moves, t0,
+                           t0, t, res, d);
         }
         if (rc >= 0)
             add_climb(sw, ii, res, t);

@@ -342,6 +342,13 @@ typedef struct cg_map_params {
                                 sat_conflicts, which settle some of them
                                 within large_timeout_s (>= 0; 0: every
                                 model gets large_conflicts) */
+    int retries;          /* at most large_above nodes, in auto: at an II
+                             below the climb's that SAT left undecided
+                             (neither mapped nor refuted), the heuristic
+                             and annealer again with this many fresh
+                             seeds, retry_moves moves each, within a
+                             fresh per-II cap (>= 0; 0 = none) */
+    long retry_moves;     /* the annealer's moves in each of those (>= 0) */
     int large_retries;    /* above large_above, in auto: below the II the
                              climb mapped, from the top down, the
                              heuristic and annealer again at each II with

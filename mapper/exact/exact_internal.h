@@ -169,6 +169,11 @@ int cg__parity_class(cg__parity *P, int v, int *rel);
 /* phi(v, h) (0 or 1) for a FUNC node h that v may take; 0 for an op of
  * no class. */
 int cg__parity_phi(cg__parity *P, int v, int h);
+/* The relations as tables, for the annealer (cg__nego_opts): cls[v] =
+ * cg__parity_class (n ints), and off[(v * np + p) * II + c] = phi(v, h) +
+ * rel(v) (mod 2) for each FUNC node h = (prim p, context c) that v may
+ * take (n * np * II bytes, the rest left as they are). */
+void cg__parity_table(cg__parity *P, int np, int *cls, unsigned char *off);
 /* The nodes every route out of FUNC node h takes, in order, into nodes
  * (room for cg_mrrg_nnodes): the chain of single out-edges after h, up to
  * a pin or a FUNC node (a route ends at a pin), which is the last.  How

@@ -422,6 +422,23 @@ int cg__parity_phi(cg__parity *P, int v, int h)
     return q;
 }
 
+void cg__parity_table(cg__parity *P, int np, int *cls,
+                      unsigned char *off)
+{
+    int ii = cg_mrrg_ii(P->m);
+    for (int v = 0; v < P->D.n; v++) {
+        int rel;
+        cls[v] = cg__parity_class(P, v, &rel);
+        for (int b = 0; cls[v] >= 0 && b < P->D.ncand[v]; b++) {
+            int h = P->D.cand[v][b];
+            const cg_mrrg_node *nd = cg_mrrg_get_node(P->m, h);
+            size_t i = ((size_t)v * (size_t)np + (size_t)nd->prim) *
+                           (size_t)ii + (size_t)nd->context;
+            off[i] = (unsigned char)((cg__parity_phi(P, v, h) + rel) & 1);
+        }
+    }
+}
+
 void cg__parity_destroy(cg__parity *P)
 {
     if (P)

@@ -170,6 +170,13 @@ typedef struct cg__nego_opts {
     int norders;
     const cg_mapping *from;  /* a partial mapping to start from (place -1
                                 for an op it lacks), NULL = none */
+    /* The parity relations every mapping at this II has (exact/parity.c,
+     * docs/mapper.md "The parity bound"), NULL = none: op v of class
+     * par_class[v] >= 0 on FUNC node h = funcnode[p * II + c] starts at t
+     * with (t - par_off[(v * np + p) * II + c]) mod 2 the same for every
+     * op of its class.  The annealer draws starts that keep it. */
+    const int *par_class;
+    const unsigned char *par_off;
     long moves;              /* out: moves made */
     int shared_peak;         /* out: the most extra holders (a node held
                                 by k (value, arrival, pred) counts k - 1)

@@ -109,6 +109,7 @@ typedef struct nego {
     int *movers, nmovers, *oldprim;
     int64_t *oldstart;
     int *bad;
+    int *anchor;       /* per parity class: its two lowest ops (-1) */
     cg_rng rng;
 } nego;
 
@@ -598,6 +599,43 @@ static void window(const nego *N, int v, int q, int64_t *lo, bool *hlo,
     }
 }
 
+/* (t - off(v, q, t)) mod 2: what v on q at t makes its class's z. */
+static int parity_of(const nego *N, int v, int q, int64_t t)
+{
+    size_t i = ((size_t)v * (size_t)N->U.np + (size_t)q) * (size_t)N->ii +
+               (size_t)modii(N, t);
+    return (int)((t - N->o->par_off[i]) & 1);
+}
+
+/* The z of v's class as another op of it has it now; -1 when v is in no
+ * class or alone in it. */
+static int class_z(const nego *N, int v)
+{
+    if (!N->o->par_class || N->o->par_class[v] < 0)
+        return -1;
+    int c = N->o->par_class[v];
+    int w = N->anchor[2 * c] != v ? N->anchor[2 * c] : N->anchor[2 * c + 1];
+    return w < 0 || N->prim[w] < 0 ? -1
+                                   : parity_of(N, w, N->prim[w], N->start[w]);
+}
+
+/* The start nearest t (t first, then t + 1, t - 1, ...) at which v on q
+ * keeps its class's parity: a start of the other parity can never be
+ * routed (its delays would have the wrong parity), so the annealer need
+ * not try it.  t itself when v is in no class. */
+static int64_t keep_parity(const nego *N, int v, int q, int64_t t)
+{
+    int z = class_z(N, v);
+    if (z < 0)
+        return t;
+    for (int k = 0; k <= 2 * N->ii; k++) {
+        int64_t u = t + (k % 2 ? (k + 1) / 2 : -(k / 2));
+        if (parity_of(N, v, q, u) == z)
+            return u;
+    }
+    return t;
+}
+
 static int64_t pick_start(nego *N, int v, int q)
 {
     int64_t lo = 0, hi = 0;
@@ -749,7 +787,9 @@ static void move(nego *N, double temp, int radius)
     if (rnd(N) >= 0.2) { /* else a stage shift: same slot, II earlier or
                             later, only the delays change */
         q = pick_unit(N, v, radius);
-        t = pick_start(N, v, q);
+        t = keep_parity(N, v, q, pick_start(N, v, q));
+    } else if (class_z(N, v) >= 0 && N->ii % 2) {
+        t = N->start[v] + (t - N->start[v]) * 2; /* two stages: the parity */
     }
     int f = N->U.funcnode[q * N->ii + modii(N, t)];
     if (f < 0 || (q == N->prim[v] && t == N->start[v]))
@@ -765,6 +805,9 @@ static void move(nego *N, double temp, int radius)
         tw = N->start[w] + modii(N, c - N->start[w]);
         if (tw - N->start[w] > N->ii / 2)
             tw -= N->ii;
+        int zw = class_z(N, w);
+        if (zw >= 0 && N->ii % 2 && parity_of(N, w, N->prim[v], tw) != zw)
+            tw += rnd(N) < 0.5 ? N->ii : -N->ii; /* a stage: its parity */
     }
     double before = total(N);
     next_stamp(&N->affcur, N->affmark, (size_t)N->ne + 1);
@@ -803,7 +846,7 @@ static int place_one(nego *N, int v)
         int q = N->U.cand[v][(first + i) % k];
         N->prim[v] = q; /* for pick_start's fallback */
         N->start[v] = 0;
-        int64_t t0 = pick_start(N, v, q);
+        int64_t t0 = keep_parity(N, v, q, pick_start(N, v, q));
         for (int c = 0; c < N->ii; c++) {
             int f = N->U.funcnode[q * N->ii + modii(N, t0 + c)];
             if (f >= 0 && N->fowner[f] < 0) {
@@ -890,8 +933,18 @@ static int setup(nego *N)
         !ALLOC(N->ccount, N->nn) || !ALLOC(N->clast, N->nn) ||
         !ALLOC(N->aff, N->ne) || !ALLOC(N->affmark, N->ne) ||
         !ALLOC(N->movers, 2 * N->n + 2) || !ALLOC(N->oldprim, 2 * N->n + 2) ||
-        !ALLOC(N->oldstart, 2 * N->n + 2) || !ALLOC(N->bad, 2 * N->ne))
+        !ALLOC(N->oldstart, 2 * N->n + 2) || !ALLOC(N->bad, 2 * N->ne) ||
+        !ALLOC(N->anchor, 2 * N->n + 2))
         return -1;
+    for (int i = 0; i < 2 * N->n; i++)
+        N->anchor[i] = -1;
+    for (int v = 0; N->o->par_class && v < N->n; v++) {
+        int c = N->o->par_class[v];
+        if (c >= 0 && N->anchor[2 * c] < 0)
+            N->anchor[2 * c] = v;
+        else if (c >= 0 && N->anchor[2 * c + 1] < 0)
+            N->anchor[2 * c + 1] = v;
+    }
     for (int v = 0; v < N->n; v++)
         for (int i = 0; i < N->U.ncand[v]; i++)
             N->fits[(size_t)v * N->U.np + N->U.cand[v][i]] = true;
@@ -931,7 +984,8 @@ static void teardown(nego *N)
                    N->tbase,   N->tctx,   N->ooff,    N->oto,    N->odelay,
                    N->ispin,   N->queue,  N->inq,     N->st,     N->cstamp,
                    N->ccount,  N->clast,  N->heap,    N->hkey,   N->aff,
-                   N->affmark, N->movers, N->oldprim, N->oldstart, N->bad};
+                   N->affmark, N->movers, N->oldprim, N->oldstart, N->bad,
+                   N->anchor};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]);
     for (int x = 0; N->lbtab && x < N->nn; x++)

@@ -34,6 +34,7 @@ static void test_effort_sets_every_size(void **state)
                                        &p), 0);
     assert_int_equal(p.nego_moves, 11);
     assert_int_equal(p.large_moves, 11);
+    assert_int_equal(p.retry_moves, 11);
     /* refused: the budgets stay */
     assert_int_equal(cg_cli_effort_opt("cgramap", CG_CLI_OPT_CONFLICTS, "-1",
                                        &p), -1);

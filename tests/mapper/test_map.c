@@ -536,6 +536,21 @@ static void test_large_budgets(void **state)
     cg_diags_destroy(d);
 }
 
+/* params(20, 3) where neither SAT (its model "too large") nor the ILP
+ * (one node, one simplex iteration) can help, no partial mapping is
+ * kept, and the seed is 2: the heuristic and the annealer decide. */
+static cg_map_params only_heuristic(void)
+{
+    cg_map_params p = params(20, 3);
+    p.sat_max_literals = 1;
+    p.ilp_nodes = 1;
+    p.lp_iters = 1;
+    p.partial_tries = 0;
+    p.restricted_above = 1000;
+    p.seed = 2;
+    return p;
+}
+
 /* Below the II the climb mapped, a large DFG's IIs are searched from the
  * top down, each with large_retries more runs of the heuristic and the
  * annealer on fresh seeds.  The 12-add chain on the 4x4, counted large,
@@ -551,19 +566,13 @@ static void test_large_descent(void **state)
     cg_netlist *nl = mesh_netlist(4, 4);
     cg_dfg *g = add_chain(12);
     cg_diags *d = cg_diags_create();
-    cg_map_params p = params(20, 3);
+    cg_map_params p = only_heuristic();
     assert_int_equal(p.large_conflicts, 2000);
     assert_int_equal(p.large_sat_literals, 300000);
     assert_int_equal(p.large_retries, 1);
     p.large_above = 4;
     p.large_steps = 14;
     p.large_moves = 0;
-    p.sat_max_literals = 1;
-    p.ilp_nodes = 1;
-    p.lp_iters = 1;
-    p.partial_tries = 0;
-    p.restricted_above = 1000;
-    p.seed = 2;
     for (int retries = 0; retries <= 1; retries++) {
         p.large_retries = retries;
         cg_map_result r;
@@ -571,6 +580,46 @@ static void test_large_descent(void **state)
         assert_int_equal(r.status, CG_MAP_MAPPED);
         assert_int_equal(r.ii, retries ? 1 : 2);
         assert_int_equal(r.ntried, retries ? 1 : 2);
+        assert_int_equal(r.tried[0].ii, 1);
+        assert_int_equal(r.tried[0].outcome,
+                         retries ? CG_II_MAPPED : CG_II_TIMEOUT);
+        assert_int_equal(r.tried[0].by,
+                         retries ? CG_BY_HEURISTIC : CG_BY_NONE);
+        assert_false(r.tried[0].capped);
+        assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+        cg_map_result_free(&r);
+    }
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+}
+
+/* Small DFGs too: at an II below the climb's that SAT leaves undecided,
+ * the heuristic and the annealer run again with `retries` fresh seeds
+ * (retry_moves moves each).  The 12-add chain on the 4x4 with one
+ * attempt's steps, no moves, and neither SAT (its model "too large") nor
+ * the ILP (one node, one simplex iteration) able to help: with seed 2 the
+ * climb fails at II 1 and maps II 2; without retries II 1 stays open;
+ * with them a retry maps it. */
+static void test_small_retries(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = add_chain(12);
+    cg_diags *d = cg_diags_create();
+    cg_map_params p = only_heuristic();
+    assert_int_equal(p.retries, 2);
+    assert_int_equal(p.retry_moves, 800000);
+    p.heur_steps = 14;
+    p.nego_moves = 0;
+    p.retry_moves = 0;
+    for (int retries = 0; retries <= 2; retries += 2) {
+        p.retries = retries;
+        cg_map_result r;
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        assert_int_equal(r.status, CG_MAP_MAPPED);
+        assert_int_equal(r.ii, retries ? 1 : 2);
         assert_int_equal(r.tried[0].ii, 1);
         assert_int_equal(r.tried[0].outcome,
                          retries ? CG_II_MAPPED : CG_II_TIMEOUT);
@@ -820,8 +869,10 @@ static void test_policy_params(void **state)
     p.large_retries = -10;
     p.large_sat_literals = -11;
     p.large_rec_conflicts = -12;
+    p.retry_moves = -13;
+    p.retries = -14;
     assert_int_equal(cg_map_params_check(&p, "k.c", d), -1);
-    assert_int_equal(cg_diags_errors(d), 15);
+    assert_int_equal(cg_diags_errors(d), 17);
     static const char *const want[] = {
         "cg_map_params.partial_tries is -1; it must be 0 or more",
         "cg_map_params.nego_moves is -5; it must be 0 or more",
@@ -830,8 +881,10 @@ static void test_policy_params(void **state)
         "cg_map_params.large_conflicts is -9; it must be 0 or more",
         "cg_map_params.large_rec_conflicts is -12; it must be 0 or more",
         "cg_map_params.large_sat_literals is -11; it must be 0 or more",
+        "cg_map_params.retry_moves is -13; it must be 0 or more",
         "cg_map_params.large_above is -8; it must be 0 or more",
         "cg_map_params.large_retries is -10; it must be 0 or more",
+        "cg_map_params.retries is -14; it must be 0 or more",
         "cg_map_params.repair_node_share is 0; it must be a share above 0 "
         "and at most 1",
         "cg_map_params.repair_time_share is 1.5; it must be a share above 0 "
@@ -1041,6 +1094,7 @@ int main(void)
         cmocka_unit_test(test_cluster_cap),
         cmocka_unit_test(test_large_budgets),
         cmocka_unit_test(test_large_descent),
+        cmocka_unit_test(test_small_retries),
         cmocka_unit_test(test_large_recurrence_sat_first),
         cmocka_unit_test(test_large_rec_conflicts),
         cmocka_unit_test(test_policy_params),

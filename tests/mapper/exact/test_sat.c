@@ -251,7 +251,8 @@ static void test_progress(void **state)
  * which refutes II 1 with the rest of the conflicts.  Where the share
  * was the whole budget (one conflict, share 1), the search below has no
  * conflict left and runs no SAT at II 1 (built again, it would spend one
- * more). */
+ * more); II 1 is undecided there, so the heuristic and the annealer try
+ * it again with two fresh seeds (the retries). */
 static void test_progress_split(void **state)
 {
     (void)state;
@@ -275,9 +276,12 @@ static void test_progress_split(void **state)
     log[0] = '\0';
     p.sat_conflicts = 1;
     p.sat_climb_share = 1;
+    p.retry_moves = 1000;
     map_fanout(&p, log, &r);
     assert_string_equal(log, "1 bound;1 heuristic;1 SAT;1 annealer;"
-                             "2 bound;2 heuristic;");
+                             "2 bound;2 heuristic;"
+                             "1 bound;1 heuristic;1 annealer;"
+                             "1 bound;1 heuristic;1 annealer;");
     assert_int_equal(r.ii, 2);
     assert_int_equal(r.tried[0].outcome, CG_II_TIMEOUT);
     assert_int_equal(r.tried[0].conflicts, 1);

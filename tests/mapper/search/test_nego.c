@@ -2,11 +2,12 @@
  * heur_internal.h: it maps from nothing and from the heuristic's partial
  * mapping, negotiates shared nodes away (the routes share nodes on the
  * way and none at the end), keeps extra orderings, gives up on an
- * impossible II when its moves run out, and gives the same mapping for
- * the same seed.  Every mapping passes cg_map_check and verify_mapping
+ * impossible II when its moves run out, gives the same mapping for
+ * the same seed, and maps more often with the parity tables.  Every mapping passes cg_map_check and verify_mapping
  * (ilp_test_util.h). */
 #include "../ilp_test_util.h"
 
+#include "mapper/exact/exact_internal.h"
 #include "mapper/search/heur_internal.h"
 
 /* Anneal g on nl at ii (from `from` when not NULL); NULL when the moves
@@ -240,6 +241,62 @@ static void test_impossible(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* The parity tables (cg__parity_table) of g on m into o; they stay
+ * allocated until free_parity. */
+static void with_parity(const cg_netlist *nl, const cg_mrrg *m,
+                        const cg_dfg *g, cg__nego_opts *o)
+{
+    int rc, n = cg_dfg_nnodes(g), np = cg_netlist_nprims(nl);
+    cg__parity *P = cg__parity_create(nl, m, g, &rc);
+    assert_non_null(P);
+    int *cls = calloc((size_t)n, sizeof *cls);
+    unsigned char *off = calloc((size_t)n * (size_t)np * (size_t)cg_mrrg_ii(m), 1);
+    assert_true(cls && off);
+    cg__parity_table(P, np, cls, off);
+    cg__parity_destroy(P);
+    o->par_class = cls;
+    o->par_off = off;
+}
+
+static void free_parity(cg__nego_opts *o)
+{
+    free((void *)o->par_class);
+    free((void *)o->par_off);
+}
+
+/* The parity tables steer the annealer: matrixmultiply (the
+ * microbenchmark) at II 1 on the default 4x4, where every start of the
+ * wrong parity is one no route can serve, maps from nothing (40,000
+ * moves) with more of 8 seeds with them than without. */
+static void test_parity_steers(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_diags *d = cg_diags_create();
+    cg_dfg *g = cg_dfg_read_dot("tests/mapper/data/matrixmultiply.dot", d);
+    assert_non_null(g);
+    cg_mrrg *m = cg_mrrg_build(nl, 1, d);
+    int with = 0, without = 0;
+    for (unsigned seed = 1; seed <= 8; seed++) {
+        cg__nego_opts o = opts(seed, 40000);
+        cg_mapping *map = nego_at(nl, m, g, &o);
+        without += map != NULL;
+        cg_mapping_destroy(map);
+        o = opts(seed, 40000);
+        with_parity(nl, m, g, &o);
+        map = nego_at(nl, m, g, &o);
+        with += map != NULL;
+        cg_mapping_destroy(map);
+        free_parity(&o);
+    }
+    /* measured: 5 of 8 with the tables, 1 without */
+    assert_true(with >= 4 && with >= without + 3);
+    cg_mrrg_destroy(m);
+    cg_dfg_destroy(g);
+    cg_diags_destroy(d);
+    cg_netlist_destroy(nl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_same_seed),
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_impossible),
+        cmocka_unit_test(test_parity_steers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
