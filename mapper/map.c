@@ -1409,10 +1409,17 @@ static int ilp_search(const cg_netlist *nl, const cg_dfg *g,
         if (rc == 0 && res->ntried > ntried && q.retries > 0 &&
             q.search == CG_SEARCH_AUTO && !is_large(&q, g) &&
             res->tried[ntried].outcome == CG_II_TIMEOUT) {
-            /* a fresh cap: SAT may have spent the II's */
+            /* a fresh cap, as SAT may have spent the II's, within what
+               the loop's time limit leaves */
             double t1 = cg_clock_now();
-            rc = retry_try(nl, g, &q, ii, q.retries, q.retry_moves, t1, t1,
-                           ntried, res, d);
+            cg_map_params r;
+            if (per_ii(p, sw, ii, &r)) {
+                rc = retry_try(nl, g, &r, ii, r.retries, r.retry_moves, t1,
+                               t1, ntried, res, d);
+            } else {
+                res->tried[ntried].capped = true;
+                res->capped = true;
+            }
         }
         if (rc >= 0 && res->ntried > ntried)
             add_climb(sw, ii, res, ntried);

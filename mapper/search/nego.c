@@ -636,6 +636,16 @@ static int64_t keep_parity(const nego *N, int v, int q, int64_t t)
     return t;
 }
 
+/* t, or t a stage later when only that keeps v's class parity on q at
+ * t's context (an odd II); INT64_MIN when neither does. */
+static int64_t parity_slot(const nego *N, int v, int q, int64_t t)
+{
+    int z = class_z(N, v);
+    if (z < 0 || parity_of(N, v, q, t) == z)
+        return t;
+    return N->ii % 2 ? t + N->ii : INT64_MIN;
+}
+
 static int64_t pick_start(nego *N, int v, int q)
 {
     int64_t lo = 0, hi = 0;
@@ -848,9 +858,12 @@ static int place_one(nego *N, int v)
         N->start[v] = 0;
         int64_t t0 = keep_parity(N, v, q, pick_start(N, v, q));
         for (int c = 0; c < N->ii; c++) {
-            int f = N->U.funcnode[q * N->ii + modii(N, t0 + c)];
+            int64_t t = parity_slot(N, v, q, t0 + c);
+            if (t == INT64_MIN)
+                continue;
+            int f = N->U.funcnode[q * N->ii + modii(N, t)];
             if (f >= 0 && N->fowner[f] < 0) {
-                N->start[v] = t0 + c;
+                N->start[v] = t;
                 N->fowner[f] = v;
                 return -1;
             }
