@@ -945,28 +945,24 @@ static int parity_tables(const cg_netlist *nl, const cg_mrrg *m,
     cg__parity *P = cg__parity_create(nl, m, g, &rc);
     if (!P)
         return rc;
-    *cls = malloc(sizeof(int) * ((size_t)n + 1));
-    *off = calloc(size + 1, 1);
-    if (!*cls || !*off) {
-        free(*cls);
-        free(*off);
-        *cls = NULL;
-        *off = NULL;
-        cg__parity_destroy(P);
-        return -1;
-    }
-    cg__parity_table(P, np, *cls, *off);
-    cg__parity_destroy(P);
+    int *c = malloc(sizeof(int) * ((size_t)n + 1));
+    unsigned char *o = calloc(size + 1, 1);
     bool any = false;
-    for (int v = 0; v < n; v++)
-        any |= (*cls)[v] >= 0;
-    if (!any) {
-        free(*cls);
-        free(*off);
-        *cls = NULL;
-        *off = NULL;
+    if (c && o) {
+        cg__parity_table(P, np, c, o);
+        for (int v = 0; v < n; v++)
+            any |= c[v] >= 0;
     }
-    return 0;
+    cg__parity_destroy(P);
+    if (any) {
+        *cls = c;
+        *off = o;
+        return 0;
+    }
+    rc = c && o ? 0 : -1; /* no class, or no memory */
+    free(c);
+    free(o);
+    return rc;
 }
 
 /* The negotiated annealer (nego.c) after the heuristic failed, from its

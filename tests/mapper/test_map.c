@@ -551,6 +551,33 @@ static cg_map_params only_heuristic(void)
     return p;
 }
 
+/* The 12-add chain on the 4x4 mapped with p: II 1 when a retry mapped it
+ * (retried), else II 2 with II 1 open, the mapping checked; the number
+ * of tries the row keeps. */
+static int chain_row(const cg_map_params *p, bool retried)
+{
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = add_chain(12);
+    cg_diags *d = cg_diags_create();
+    cg_map_result r;
+    assert_int_equal(cg_map(nl, g, p, &r, d), 0);
+    assert_int_equal(r.status, CG_MAP_MAPPED);
+    assert_int_equal(r.ii, retried ? 1 : 2);
+    assert_int_equal(r.tried[0].ii, 1);
+    assert_int_equal(r.tried[0].outcome,
+                     retried ? CG_II_MAPPED : CG_II_TIMEOUT);
+    assert_int_equal(r.tried[0].by, retried ? CG_BY_HEURISTIC : CG_BY_NONE);
+    assert_false(r.tried[0].capped);
+    assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+    int ntried = r.ntried;
+    cg_map_result_free(&r);
+    assert_int_equal(cg_diags_size(d), 0);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+    cg_diags_destroy(d);
+    return ntried;
+}
+
 /* Below the II the climb mapped, a large DFG's IIs are searched from the
  * top down, each with large_retries more runs of the heuristic and the
  * annealer on fresh seeds.  The 12-add chain on the 4x4, counted large,
@@ -563,9 +590,6 @@ static cg_map_params only_heuristic(void)
 static void test_large_descent(void **state)
 {
     (void)state;
-    cg_netlist *nl = mesh_netlist(4, 4);
-    cg_dfg *g = add_chain(12);
-    cg_diags *d = cg_diags_create();
     cg_map_params p = only_heuristic();
     assert_int_equal(p.large_conflicts, 2000);
     assert_int_equal(p.large_sat_literals, 300000);
@@ -575,24 +599,8 @@ static void test_large_descent(void **state)
     p.large_moves = 0;
     for (int retries = 0; retries <= 1; retries++) {
         p.large_retries = retries;
-        cg_map_result r;
-        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
-        assert_int_equal(r.status, CG_MAP_MAPPED);
-        assert_int_equal(r.ii, retries ? 1 : 2);
-        assert_int_equal(r.ntried, retries ? 1 : 2);
-        assert_int_equal(r.tried[0].ii, 1);
-        assert_int_equal(r.tried[0].outcome,
-                         retries ? CG_II_MAPPED : CG_II_TIMEOUT);
-        assert_int_equal(r.tried[0].by,
-                         retries ? CG_BY_HEURISTIC : CG_BY_NONE);
-        assert_false(r.tried[0].capped);
-        assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
-        cg_map_result_free(&r);
+        assert_int_equal(chain_row(&p, retries > 0), retries ? 1 : 2);
     }
-    assert_int_equal(cg_diags_size(d), 0);
-    cg_dfg_destroy(g);
-    cg_netlist_destroy(nl);
-    cg_diags_destroy(d);
 }
 
 /* Small DFGs too: at an II below the climb's that SAT leaves undecided,
@@ -605,9 +613,6 @@ static void test_large_descent(void **state)
 static void test_small_retries(void **state)
 {
     (void)state;
-    cg_netlist *nl = mesh_netlist(4, 4);
-    cg_dfg *g = add_chain(12);
-    cg_diags *d = cg_diags_create();
     cg_map_params p = only_heuristic();
     assert_int_equal(p.retries, 2);
     assert_int_equal(p.retry_moves, 800000);
@@ -616,23 +621,8 @@ static void test_small_retries(void **state)
     p.retry_moves = 0;
     for (int retries = 0; retries <= 2; retries += 2) {
         p.retries = retries;
-        cg_map_result r;
-        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
-        assert_int_equal(r.status, CG_MAP_MAPPED);
-        assert_int_equal(r.ii, retries ? 1 : 2);
-        assert_int_equal(r.tried[0].ii, 1);
-        assert_int_equal(r.tried[0].outcome,
-                         retries ? CG_II_MAPPED : CG_II_TIMEOUT);
-        assert_int_equal(r.tried[0].by,
-                         retries ? CG_BY_HEURISTIC : CG_BY_NONE);
-        assert_false(r.tried[0].capped);
-        assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
-        cg_map_result_free(&r);
+        chain_row(&p, retries > 0);
     }
-    assert_int_equal(cg_diags_size(d), 0);
-    cg_dfg_destroy(g);
-    cg_netlist_destroy(nl);
-    cg_diags_destroy(d);
 }
 
 /* x -> a1 -> a2 -> a3 -> o, a3 back into a1 one iteration later: a ring
