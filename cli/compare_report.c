@@ -221,6 +221,41 @@ static void open_reasons(FILE *f, const page *p, const json_t *ks)
         fputs("</ol>\n", f);
 }
 
+/* The work limits that decide the rows (docs/mapper.md, "Effort and
+ * determinism"), as a sentence's start: the report's reader compares
+ * rows only under the same ones. */
+static void budget_sentence(FILE *f, const cg_map_params *m)
+{
+    fprintf(f, "Every kernel mapped on every array with seed %u and, per "
+            "II, %ld heuristic steps, %ld annealing moves, %ld SAT "
+            "conflicts and %d branch-and-bound nodes per ILP model",
+            m->seed, m->heur_steps, m->nego_moves, m->sat_conflicts,
+            m->ilp_nodes);
+    if (m->large_steps != m->heur_steps || m->large_moves != m->nego_moves ||
+        m->large_conflicts != m->sat_conflicts)
+        fprintf(f, " (for DFGs of more than %d nodes: %ld steps, %ld moves, "
+                "and %ld conflicts where the SAT model has more than %ld "
+                "routing literals)",
+                m->large_above, m->large_steps, m->large_moves,
+                m->large_conflicts, m->large_sat_literals);
+    bool retry = m->search == CG_SEARCH_AUTO && m->retries > 0;
+    bool large_retry = m->search == CG_SEARCH_AUTO && m->large_retries > 0;
+    if (retry)
+        fprintf(f, "; an II below the mapped one that SAT leaves undecided "
+                "gets %d more run%s of the heuristic and the annealer "
+                "(%ld moves each)",
+                m->retries, m->retries == 1 ? "" : "s", m->retry_moves);
+    if (large_retry)
+        fprintf(f, "%s %d more run%s with its own limits at each II below "
+                "the mapped one",
+                retry ? ", a large DFG" : "; a large DFG gets",
+                m->large_retries, m->large_retries == 1 ? "" : "s");
+    fprintf(f, "; at most %g s per II", m->timeout_s);
+    if (m->large_timeout_s != m->timeout_s)
+        fprintf(f, " (%g s for DFGs of more than %d nodes)",
+                m->large_timeout_s, m->large_above);
+}
+
 static int page_writer(void *arg, FILE *f)
 {
     const page *p = arg;
@@ -239,19 +274,9 @@ static int page_writer(void *arg, FILE *f)
             "td.why{text-align:left;white-space:normal}"
             "tr.open td{background:repeating-linear-gradient(45deg,#fff,"
             "#fff 4px,#eee 4px,#eee 8px)}</style>\n</head>\n<body>\n"
-            "<h1>%d array%s, %zu kernel%s</h1>\n<p>Every kernel mapped on "
-            "every array with seed %u, %ld heuristic steps and %ld "
-            "annealing moves per II",
-            p->narr, p->narr == 1 ? "" : "s", nk, nk == 1 ? "" : "s",
-            m->seed, m->heur_steps, m->nego_moves);
-    if (m->large_steps != m->heur_steps || m->large_moves != m->nego_moves)
-        fprintf(f, " (%ld and %ld for DFGs of more than %d nodes)",
-                m->large_steps, m->large_moves, m->large_above);
-    fprintf(f, " and %d branch-and-bound nodes per ILP model, at most %g s "
-            "per II", m->ilp_nodes, m->timeout_s);
-    if (m->large_timeout_s != m->timeout_s)
-        fprintf(f, " (%g s for DFGs of more than %d nodes)",
-                m->large_timeout_s, m->large_above);
+            "<h1>%d array%s, %zu kernel%s</h1>\n<p>",
+            p->narr, p->narr == 1 ? "" : "s", nk, nk == 1 ? "" : "s");
+    budget_sentence(f, m);
     if (m->time_limit_s > 0)
         fprintf(f, " and %g s per loop", m->time_limit_s);
     if (m->max_ii > 0)
