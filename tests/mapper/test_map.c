@@ -625,6 +625,42 @@ static void test_small_retries(void **state)
     }
 }
 
+/* The retries' annealer runs retry_moves moves, not nego_moves: with 5
+ * heuristic steps the 12-add chain (14 ops) maps nowhere by the heuristic,
+ * and with nego_moves 0 the climb's annealer never runs; retry_moves
+ * 20,000 then maps II 1 (a retry at every II the climb left undecided,
+ * here all of them), retry_moves 0 nothing. */
+static void test_retry_moves(void **state)
+{
+    (void)state;
+    for (int moves = 0; moves <= 20000; moves += 20000) {
+        cg_map_params p = only_heuristic();
+        p.heur_steps = 5;
+        p.nego_moves = 0;
+        p.retry_moves = moves;
+        cg_netlist *nl = mesh_netlist(4, 4);
+        cg_dfg *g = add_chain(12);
+        cg_diags *d = cg_diags_create();
+        cg_map_result r;
+        assert_int_equal(cg_map(nl, g, &p, &r, d), 0);
+        if (moves == 0) {
+            assert_int_equal(r.status, CG_MAP_TIMEOUT);
+            assert_int_equal(r.ntried, 3);
+        } else {
+            assert_int_equal(r.status, CG_MAP_MAPPED);
+            assert_int_equal(r.ii, 1);
+            assert_int_equal(r.tried[0].outcome, CG_II_MAPPED);
+            assert_int_equal(r.tried[0].by, CG_BY_HEURISTIC);
+            assert_int_equal(cg_map_check(nl, r.mrrg, g, r.mapping, d), 0);
+        }
+        cg_map_result_free(&r);
+        assert_int_equal(cg_diags_size(d), 0);
+        cg_dfg_destroy(g);
+        cg_netlist_destroy(nl);
+        cg_diags_destroy(d);
+    }
+}
+
 /* x -> a1 -> a2 -> a3 -> o, a3 back into a1 one iteration later: a ring
  * of three adds, so its RecMII is above its ResMII on the 4x4. */
 static cg_dfg *add_ring(void)
@@ -1085,6 +1121,7 @@ int main(void)
         cmocka_unit_test(test_large_budgets),
         cmocka_unit_test(test_large_descent),
         cmocka_unit_test(test_small_retries),
+        cmocka_unit_test(test_retry_moves),
         cmocka_unit_test(test_large_recurrence_sat_first),
         cmocka_unit_test(test_large_rec_conflicts),
         cmocka_unit_test(test_policy_params),
