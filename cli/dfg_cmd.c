@@ -71,7 +71,10 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
     while ((c = getopt_long_only(argc, argv, ":ho:", opts, NULL)) != -1) {
         switch (c) {
         case 'l': o->loop = optarg; break;
-        case 'o': o->out = optarg; break;
+        case 'o':
+            o->out = optarg;
+            if (cg_cli_path("cgramap dfg", "-o", optarg)) return 2;
+            break;
         case 'c': o->p.cflags = optarg; break;
         case 'P': o->p.phi_removal = false; break;
         case 'L': o->p.leaf_removal = false; break;

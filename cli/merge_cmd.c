@@ -412,9 +412,14 @@ int cg_cli_merge(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
-        case 'J': json = optarg; break;
-        case 'C': csv = optarg; break;
-        case 'O': report = optarg; break;
+        case 'J':
+        case 'C':
+        case 'O':
+            *(c == 'J' ? &json : c == 'C' ? &csv : &report) = optarg;
+            if (cg_cli_path("cgramap merge", c == 'J' ? "--json"
+                            : c == 'C' ? "--csv" : "--report", optarg))
+                return 2;
+            break;
         case 'h': merge_help(); return 0;
         case ':':
             fprintf(stderr, "cgramap merge: option '%s' needs a value\n",

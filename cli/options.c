@@ -79,11 +79,17 @@ CG_CLI_EFFORT_HELP
 
 int cg_cli_path(const char *prog, const char *opt, const char *v)
 {
-    if (*v)
-        return 0;
-    fprintf(stderr, "%s: %s needs a file name, not an empty one\n", prog,
-            opt);
-    return -1;
+    if (!*v) {
+        fprintf(stderr, "%s: %s needs a file name, not an empty one\n",
+                prog, opt);
+        return -1;
+    }
+    if (v[0] == '-' && v[1]) { /* "-" alone: standard output */
+        fprintf(stderr, "%s: %s needs a file name, not the option '%s' (a "
+                "file whose name starts with '-': ./%s)\n", prog, opt, v, v);
+        return -1;
+    }
+    return 0;
 }
 
 int cg_cli_whole(const char *prog, const char *opt, const char *v, double lo,

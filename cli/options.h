@@ -87,7 +87,9 @@ const char *cg_cli_bad_opt(char *const *argv, char buf[3]);
 
 /* A file or folder name given to option opt: 0, or -1 after "PROG: OPT
  * needs a file name, not an empty one" on stderr (an empty prefix made a
- * file named "-2"; an empty path, errors naming no file). */
+ * file named "-2"; an empty path, errors naming no file), or "..., not the
+ * option 'V'" when V starts with '-' and is not "-" (`--json
+ * --no-progress` wrote a file named --no-progress). */
 int cg_cli_path(const char *prog, const char *opt, const char *v);
 
 struct cg_map_params;

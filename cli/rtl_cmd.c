@@ -74,7 +74,9 @@ static int rtl_opt(rtl_opts *o, int c, char **argv)
     switch (c) {
     case 'a': o->arch = optarg; return 0;
     case 't': o->templates = optarg; return 0;
-    case 'o': o->dir = optarg; return 0;
+    case 'o':
+        o->dir = optarg;
+        return cg_cli_path("cgramap rtl", "-o", optarg) ? 2 : 0;
     case OPT_CONTEXTS: case OPT_ITERS: case OPT_SEED: case OPT_MEM_SIZE:
         return rtl_number(o, c, optarg);
     case 'h': rtl_help(); return 1;

@@ -552,6 +552,26 @@ static void test_map_usage(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "cgramap: --json needs a file name, not an "
                                "empty one\n");
+    /* an option where the name should be (`--json --no-progress` wrote a
+       file named --no-progress); "-" alone is standard output */
+    run_cgramap(&r, (const char *const[]){"--json", "--no-progress", "x",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --json needs a file name, not the "
+                               "option '--no-progress' (a file whose name "
+                               "starts with '-': ./--no-progress)\n");
+    run_cgramap(&r, (const char *const[]){"merge", "--csv", "-j", "p.json",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap merge: --csv needs a file name, not "
+                               "the option '-j' (a file whose name starts "
+                               "with '-': ./-j)\n");
+    run_cgramap(&r, (const char *const[]){"dfg", "-o", "--loop", "k.c",
+                                          NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap dfg: -o needs a file name, not the "
+                               "option '--loop' (a file whose name starts "
+                               "with '-': ./--loop)\n");
     /* an unknown short option inside a group is named as written (the
        argument before the group was named: the program, 'map') */
     run_cgramap(&r, (const char *const[]){"-sym", "a=3", "x", NULL});
