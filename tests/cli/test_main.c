@@ -554,24 +554,24 @@ static void test_map_usage(void **state)
                                "empty one\n");
     /* an option where the name should be (`--json --no-progress` wrote a
        file named --no-progress); "-" alone is standard output */
-    run_cgramap(&r, (const char *const[]){"--json", "--no-progress", "x",
-                                          NULL});
-    assert_int_equal(r.status, 2);
-    assert_string_equal(r.err, "cgramap: --json needs a file name, not the "
-                               "option '--no-progress' (a file whose name "
-                               "starts with '-': ./--no-progress)\n");
-    run_cgramap(&r, (const char *const[]){"merge", "--csv", "-j", "p.json",
-                                          NULL});
-    assert_int_equal(r.status, 2);
-    assert_string_equal(r.err, "cgramap merge: --csv needs a file name, not "
-                               "the option '-j' (a file whose name starts "
-                               "with '-': ./-j)\n");
-    run_cgramap(&r, (const char *const[]){"dfg", "-o", "--loop", "k.c",
-                                          NULL});
-    assert_int_equal(r.status, 2);
-    assert_string_equal(r.err, "cgramap dfg: -o needs a file name, not the "
-                               "option '--loop' (a file whose name starts "
-                               "with '-': ./--loop)\n");
+    static const char *const named[][5] = {
+        {"--json", "--no-progress", "x", NULL,
+         "cgramap: --json needs a file name, not the option '--no-progress' "
+         "(a file whose name starts with '-': ./--no-progress)\n"},
+        {"merge", "--csv", "-j", "p.json",
+         "cgramap merge: --csv needs a file name, not the option '-j' (a "
+         "file whose name starts with '-': ./-j)\n"},
+        {"dfg", "-o", "--loop", "k.c",
+         "cgramap dfg: -o needs a file name, not the option '--loop' (a "
+         "file whose name starts with '-': ./--loop)\n"},
+    };
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+        const char *const argv[] = {named[i][0], named[i][1], named[i][2],
+                                    named[i][3], NULL};
+        run_cgramap(&r, argv);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.err, named[i][4]);
+    }
     /* an unknown short option inside a group is named as written (the
        argument before the group was named: the program, 'map') */
     run_cgramap(&r, (const char *const[]){"-sym", "a=3", "x", NULL});
