@@ -9,6 +9,7 @@
 
 #include "../../arch/arch_test_util.h"
 
+#include <glpk.h>
 #include <unistd.h>
 
 #include "mapper/exact/exact_internal.h"
@@ -298,6 +299,40 @@ static void test_dump_lp(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* GLPK past its memory limit, as when memory runs out (sha256's ILP at
+ * 1.7 GB ended the process): the solve is an error, not an abort, GLPK
+ * starts afresh, and the next solve maps as before. */
+static void test_glpk_out_of_memory(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(4, 4);
+    cg_dfg *g = adder();
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, 2, d);
+    cg__kgraph *k = cg__kgraph_build(m, nl);
+    cg__ilp_opts o = {NULL, 0, 30, NULL, false, CG_SOLVER_GLPK, 0, 0, NULL,
+                      NULL};
+    cg__ilp_out out;
+    glp_mem_limit(1); /* MB */
+    assert_int_equal(cg__ilp_solve(k, nl, g, &o, &out, d), -1);
+    assert_null(out.mapping);
+    assert_int_equal(cg_diags_errors(d), 1);
+    assert_string_equal(cg_diags_get(d, 0)->msg,
+                        "GLPK stopped on the ILP of 'adder' at II=2 (623 "
+                        "rows, 964 columns): glp_alloc: memory allocation "
+                        "limit exceeded");
+    assert_int_equal(cg__ilp_solve(k, nl, g, &o, &out, d), 0);
+    assert_int_equal(out.outcome, CG_II_MAPPED);
+    verify_mapping(nl, m, g, out.mapping);
+    cg_mapping_destroy(out.mapping);
+    assert_int_equal(cg_diags_errors(d), 1);
+    cg__kgraph_destroy(k);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 int main(void)
 {
     /* the model-level tests run with both solvers: same model, so the same
@@ -315,6 +350,7 @@ int main(void)
          (void *)&glpk},
         BOTH(test_restricted),
         cmocka_unit_test(test_dump_lp),
+        cmocka_unit_test(test_glpk_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
