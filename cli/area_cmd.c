@@ -63,8 +63,14 @@ static int area_parse(int argc, char **argv, area_opts *o)
         switch (c) {
         case 'a': o->arch = optarg; break;
         case 't': o->templates = optarg; break;
-        case 'J': o->json = optarg; break;
-        case 'c': o->cache = optarg; break;
+        case 'J':
+            o->json = optarg;
+            if (cg_cli_path("cgramap area", "--json", optarg)) return 2;
+            break;
+        case 'c':
+            o->cache = optarg;
+            if (cg_cli_name("cgramap area", "--cache", optarg)) return 2;
+            break;
         case 'x':
             if (cg_cli_whole("cgramap area", "--contexts", optarg, 1,
                              CG_RTL_MAX_CONTEXTS, &x))

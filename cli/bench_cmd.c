@@ -125,7 +125,7 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
     case 'P': return cg_cli_cmp_add_param(co, optarg) ? 2 : 0;
     case 'O':
         co->report_dir = optarg;
-        return cg_cli_path("cgramap", "--report", optarg) ? 2 : 0;
+        return cg_cli_name("cgramap", "--report", optarg) ? 2 : 0;
     case 603: co->area = true; return 0;
     case 'H':
         return cg_cli_shard_parse("cgramap", optarg, &o->shard,
@@ -148,10 +148,12 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
     case 'j': return bench_int("-j", optarg, 64, &o->jobs) ? 2 : 0;
     case 'J':
     case 'C':
+        *(c == 'J' ? &o->json : &o->csv) = optarg;
+        return cg_cli_path("cgramap", c == 'J' ? "--json" : "--csv",
+                           optarg) ? 2 : 0;
     case 'M':
-        *(c == 'J' ? &o->json : c == 'C' ? &o->csv : &o->mapping_dir) = optarg;
-        return cg_cli_path("cgramap", c == 'J' ? "--json" : c == 'C'
-                           ? "--csv" : "--mapping-dir", optarg) ? 2 : 0;
+        o->mapping_dir = optarg;
+        return cg_cli_name("cgramap", "--mapping-dir", optarg) ? 2 : 0;
     case 600: o->rtl = true; return 0;
     case 601:
         o->rtl = true;
@@ -163,7 +165,10 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
         fprintf(stderr, "cgramap: --rtl-sim takes verilator or iverilog, "
                 "not '%s'\n", optarg);
         return 2;
-    case 602: o->rtl = true; o->rtl_cache = optarg; return 0;
+    case 602:
+        o->rtl = true;
+        o->rtl_cache = optarg;
+        return cg_cli_name("cgramap", "--rtl-cache", optarg) ? 2 : 0;
     case 'R':
         return cg_cli_seconds("cgramap", "--run-timeout", optarg,
                               &o->run_limit_s) ? 2 : 0;

@@ -221,36 +221,63 @@ static void open_reasons(FILE *f, const page *p, const json_t *ks)
         fputs("</ol>\n", f);
 }
 
-/* The work limits that decide the rows (docs/mapper.md, "Effort and
- * determinism"), as a sentence's start: the report's reader compares
- * rows only under the same ones. */
+/* The search and the work limits that decide the rows (docs/mapper.md,
+ * "Effort and determinism"), as a sentence's start, naming only what the
+ * search uses: the report's reader compares rows only under the same
+ * ones. */
 static void budget_sentence(FILE *f, const cg_map_params *m)
 {
-    fprintf(f, "Every kernel mapped on every array with seed %u and, per "
-            "II, %ld heuristic steps, %ld annealing moves, %ld SAT "
-            "conflicts and %d branch-and-bound nodes per ILP model",
-            m->seed, m->heur_steps, m->nego_moves, m->sat_conflicts,
-            m->ilp_nodes);
-    if (m->large_steps != m->heur_steps || m->large_moves != m->nego_moves ||
-        m->large_conflicts != m->sat_conflicts)
-        fprintf(f, " (for DFGs of more than %d nodes: %ld steps, %ld moves, "
-                "and %ld conflicts where the SAT model has more than %ld "
-                "routing literals)",
-                m->large_above, m->large_steps, m->large_moves,
-                m->large_conflicts, m->large_sat_literals);
-    bool retry = m->search == CG_SEARCH_AUTO && m->retries > 0;
-    bool large_retry = m->search == CG_SEARCH_AUTO && m->large_retries > 0;
+    bool autos = m->search == CG_SEARCH_AUTO;
+    bool heur = autos || m->search == CG_SEARCH_HEURISTIC;
+    bool sat = autos || m->search == CG_SEARCH_SAT;
+    fprintf(f, "Every kernel mapped on every array with --mapper %s, seed %u "
+            "and, per II, ", cg_map_search_name(m->search), m->seed);
+    if (heur)
+        fprintf(f, "%ld heuristic steps%s%ld annealing moves%s",
+                m->heur_steps, sat ? ", " : " and ", m->nego_moves,
+                sat ? ", " : "");
+    if (sat)
+        fprintf(f, "%ld SAT conflicts (schedules up to %d cycles longer "
+                "than the shortest)", m->sat_conflicts, m->sat_horizon);
+    if (autos)
+        fprintf(f, " and, where the SAT model would have more than %ld "
+                "routing literals, ", m->sat_max_literals);
+    if (autos || m->search == CG_SEARCH_ILP)
+        fprintf(f, "%d branch-and-bound nodes per ILP model", m->ilp_nodes);
+    bool big = (heur && (m->large_steps != m->heur_steps ||
+                         m->large_moves != m->nego_moves)) ||
+               (sat && m->large_conflicts != m->sat_conflicts);
+    if (big) {
+        fprintf(f, "; for DFGs of more than %d nodes, ", m->large_above);
+        if (heur)
+            fprintf(f, "%ld steps%s%ld moves%s", m->large_steps,
+                    sat ? ", " : " and ", m->large_moves, sat ? ", " : "");
+        if (sat)
+            fprintf(f, "%ld conflicts where the SAT model has more than %ld "
+                    "routing literals", m->large_conflicts,
+                    m->large_sat_literals);
+        if (autos)
+            fprintf(f, ", %ld at the first II the bounds leave when the "
+                    "RecMII is above the ResMII", m->large_rec_conflicts);
+    }
+    bool retry = autos && m->retries > 0;
+    bool large_retry = autos && m->large_retries > 0;
     if (retry)
-        fprintf(f, "; an II below the mapped one that SAT leaves undecided "
-                "gets %d more run%s of the heuristic and the annealer "
-                "(%ld moves each)",
-                m->retries, m->retries == 1 ? "" : "s", m->retry_moves);
+        fprintf(f, "; at an II that SAT leaves undecided (below the mapped "
+                "one, or any when none maps), a DFG of at most %d nodes gets "
+                "%d more run%s of the heuristic and the annealer (%ld moves "
+                "each) under a cap of their own",
+                m->large_above, m->retries, m->retries == 1 ? "" : "s",
+                m->retry_moves);
+    if (large_retry && !retry)
+        fprintf(f, "; a DFG of more than %d nodes gets", m->large_above);
+    else if (large_retry)
+        fputs(", a larger one", f);
     if (large_retry)
-        fprintf(f, "%s %d more run%s with its own limits at each II below "
+        fprintf(f, " %d more run%s with its own limits at each II below "
                 "the mapped one",
-                retry ? ", a large DFG" : "; a large DFG gets",
                 m->large_retries, m->large_retries == 1 ? "" : "s");
-    fprintf(f, "; at most %g s per II", m->timeout_s);
+    fprintf(f, "; %g s per II", m->timeout_s);
     if (m->large_timeout_s != m->timeout_s)
         fprintf(f, " (%g s for DFGs of more than %d nodes)",
                 m->large_timeout_s, m->large_above);

@@ -93,8 +93,9 @@ static int map_parse(int argc, char **argv, map_opts *o)
         case 'D':
         case 'C':
         case 'm':
-            if (cg_cli_path("cgramap map", c == 'D' ? "--dump-lp" : c == 'C'
-                            ? "--dump-cnf" : "--mapping", optarg))
+            if (c == 'm' ? cg_cli_path("cgramap map", "--mapping", optarg)
+                         : cg_cli_name("cgramap map", c == 'D' ? "--dump-lp"
+                                       : "--dump-cnf", optarg))
                 return 2;
             *(c == 'D' ? &o->p.dump_lp : c == 'C' ? &o->p.dump_cnf
                                                   : &o->mapping) = optarg;

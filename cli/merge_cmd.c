@@ -416,8 +416,9 @@ int cg_cli_merge(int argc, char **argv)
         case 'C':
         case 'O':
             *(c == 'J' ? &json : c == 'C' ? &csv : &report) = optarg;
-            if (cg_cli_path("cgramap merge", c == 'J' ? "--json"
-                            : c == 'C' ? "--csv" : "--report", optarg))
+            if (c == 'O' ? cg_cli_name("cgramap merge", "--report", optarg)
+                         : cg_cli_path("cgramap merge", c == 'J' ? "--json"
+                                       : "--csv", optarg))
                 return 2;
             break;
         case 'h': merge_help(); return 0;

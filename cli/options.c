@@ -92,6 +92,15 @@ int cg_cli_path(const char *prog, const char *opt, const char *v)
     return 0;
 }
 
+int cg_cli_name(const char *prog, const char *opt, const char *v)
+{
+    if (strcmp(v, "-") != 0)
+        return cg_cli_path(prog, opt, v);
+    fprintf(stderr, "%s: %s needs a name, not '-' (standard output takes "
+            "files only; one named '-': ./-)\n", prog, opt);
+    return -1;
+}
+
 int cg_cli_whole(const char *prog, const char *opt, const char *v, double lo,
                  double hi, double *out)
 {

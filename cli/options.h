@@ -91,6 +91,9 @@ const char *cg_cli_bad_opt(char *const *argv, char buf[3]);
  * option 'V'" when V starts with '-' and is not "-" (`--json
  * --no-progress` wrote a file named --no-progress). */
 int cg_cli_path(const char *prog, const char *opt, const char *v);
+/* The same for a folder or a file prefix, where "-" is no standard output:
+ * refused too ("PROG: OPT needs a name, not '-' ..."). */
+int cg_cli_name(const char *prog, const char *opt, const char *v);
 
 struct cg_map_params;
 /* Apply effort option `code` with value v to p.  0, or -1 after printing

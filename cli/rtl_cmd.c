@@ -76,7 +76,7 @@ static int rtl_opt(rtl_opts *o, int c, char **argv)
     case 't': o->templates = optarg; return 0;
     case 'o':
         o->dir = optarg;
-        return cg_cli_path("cgramap rtl", "-o", optarg) ? 2 : 0;
+        return cg_cli_name("cgramap rtl", "-o", optarg) ? 2 : 0;
     case OPT_CONTEXTS: case OPT_ITERS: case OPT_SEED: case OPT_MEM_SIZE:
         return rtl_number(o, c, optarg);
     case 'h': rtl_help(); return 1;

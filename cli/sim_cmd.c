@@ -107,12 +107,16 @@ static int sim_opt(sim_opts *o, int c, char **argv)
     case OPT_ITERS: case OPT_SEED: case OPT_MEM_SIZE:
         return sim_number(o, c, optarg);
     case OPT_MEM_IN: o->mem_in = optarg; return 0;
-    case OPT_MEM_OUT: o->mem_out = optarg; return 0;
+    case OPT_MEM_OUT:
+        o->mem_out = optarg;
+        return cg_cli_path("cgramap sim", "--mem-out", optarg) ? 2 : 0;
     case OPT_SYM: return cg_cli_sym_add(&o->syms, optarg, "cgramap sim") ?
                          2 : 0;
     case OPT_COMPARE: o->compare = true; return 0;
     case OPT_RTL: o->rtl = true; return 0;
-    case OPT_RTL_CACHE: o->rtl_cache = optarg; return 0;
+    case OPT_RTL_CACHE:
+        o->rtl_cache = optarg;
+        return cg_cli_name("cgramap sim", "--rtl-cache", optarg) ? 2 : 0;
     case OPT_RTL_SIM:
         o->rtl = true;
         if (!strcmp(optarg, "verilator") || !strcmp(optarg, "iverilog")) {

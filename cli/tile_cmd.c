@@ -138,6 +138,8 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
                         "written)\n");
                 return 2;
             }
+            if (cg_cli_name("cgramap tile", "--export-4d", optarg))
+                return 2;
             o->export_4d = optarg;
             break;
         case 'h': tile_help(); return 1;

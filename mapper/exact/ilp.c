@@ -64,6 +64,10 @@ typedef struct model {
     bool oom;            /* an allocation failed (not a broken route) */
     double *x;           /* CBC's solution (1-based), NULL with GLPK */
     char said[160];      /* the first line GLPK printed (glpk_said) */
+    /* a cut's row (nk + 1 each), kept here so that a jump out of GLPK
+     * leaks nothing */
+    int *cut_ind;
+    double *cut_val;
     cg__lp lp;
 } model;
 
@@ -551,6 +555,8 @@ static void model_free(model *M)
     free(M->db);
     free(M->path);
     free(M->used);
+    free(M->cut_ind);
+    free(M->cut_val);
     cg__lp_free(&M->lp);
 }
 
@@ -655,22 +661,12 @@ static int cut_ghosts(model *M, glp_prob *P, int e, int *path, bool *used)
         if (delay == 0)
             continue;
         int r = glp_add_rows(P, 1);
-        int *ind = malloc(sizeof(int) * ((size_t)n + 1));
-        double *val = malloc(sizeof(double) * ((size_t)n + 1));
-        if (!ind || !val) {
-            free(ind);
-            free(val);
-            M->oom = true;
-            return -1;
-        }
         for (int i = 0; i < n; i++) {
-            ind[i + 1] = M->xcol[e][path[i]];
-            val[i + 1] = 1;
+            M->cut_ind[i + 1] = M->xcol[e][path[i]];
+            M->cut_val[i + 1] = 1;
         }
-        glp_set_mat_row(P, r, n, ind, val);
+        glp_set_mat_row(P, r, n, M->cut_ind, M->cut_val);
         glp_set_row_bnds(P, r, GLP_UP, 0, n - 1);
-        free(ind);
-        free(val);
         cuts++;
     }
     return cuts;
@@ -860,7 +856,9 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
 {
     M->path = malloc(sizeof(int) * ((size_t)M->nk + 1));
     M->used = malloc(sizeof(bool) * ((size_t)M->nk + 1));
-    if (!M->path || !M->used) {
+    M->cut_ind = malloc(sizeof(int) * ((size_t)M->nk + 1));
+    M->cut_val = malloc(sizeof(double) * ((size_t)M->nk + 1));
+    if (!M->path || !M->used || !M->cut_ind || !M->cut_val) {
         M->oom = true;
         return -1;
     }
@@ -1010,8 +1008,8 @@ int cg__ilp_solve(const cg__kgraph *k, const cg_netlist *nl,
             M->said[n - 1] = '\0';
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
                      "GLPK stopped on the ILP of '%s' at II=%d (%d rows, %d "
-                     "columns): %s", cg_dfg_name(g), M->ii, out->rows,
-                     out->cols, n > 0 ? M->said : "no reason given");
+                     "columns): %s", cg_dfg_name(g), M->ii, M->lp.nrows,
+                     M->lp.ncols, n > 0 ? M->said : "no reason given");
         rc = -1;
     }
     glp_error_hook(NULL, NULL);

@@ -306,18 +306,24 @@ static void test_two_arrays(void **state)
     char index[256];
     snprintf(index, sizeof index, "%s/index.html", dir);
     slurp(index, page, sizeof page);
-    /* the limits every row was mapped under, as the options set them */
+    /* the search and the limits every row was mapped under, as the
+       options set them */
     assert_non_null(strstr(
-        page, "<p>Every kernel mapped on every array with seed 1 and, per "
-              "II, 300 heuristic steps, 100000 annealing moves, 60000 SAT "
-              "conflicts and 5000 branch-and-bound nodes per ILP model (for "
-              "DFGs of more than 48 nodes: 300 steps, 400000 moves, and 2000 "
-              "conflicts where the SAT model has more than 300000 routing "
-              "literals); an II below the mapped one that SAT leaves "
-              "undecided gets 2 more runs of the heuristic and the annealer "
-              "(800000 moves each), a large DFG 1 more run with its own "
-              "limits at each II below the mapped one; at most 60 s per II "
-              "(300 s for DFGs of more than 48 nodes), II up to 2. "));
+        page, "<p>Every kernel mapped on every array with --mapper auto, "
+              "seed 1 and, per II, 300 heuristic steps, 100000 annealing "
+              "moves, 60000 SAT conflicts (schedules up to 4 cycles longer "
+              "than the shortest) and, where the SAT model would have more "
+              "than 20000000 routing literals, 5000 branch-and-bound nodes "
+              "per ILP model; for DFGs of more than 48 nodes, 300 steps, "
+              "400000 moves, 2000 conflicts where the SAT model has more "
+              "than 300000 routing literals, 30000 at the first II the "
+              "bounds leave when the RecMII is above the ResMII; at an II "
+              "that SAT leaves undecided (below the mapped one, or any when "
+              "none maps), a DFG of at most 48 nodes gets 2 more runs of the "
+              "heuristic and the annealer (800000 moves each) under a cap of "
+              "their own, a larger one 1 more run with its own limits at "
+              "each II below the mapped one; 60 s per II (300 s for DFGs of "
+              "more than 48 nodes), II up to 2. "));
     int svgs = 0;
     for (const char *s = page; (s = strstr(s, "<svg ")); s++)
         svgs++;

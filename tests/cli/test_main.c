@@ -553,7 +553,7 @@ static void test_map_usage(void **state)
     assert_string_equal(r.err, "cgramap: --json needs a file name, not an "
                                "empty one\n");
     /* an option where the name should be (`--json --no-progress` wrote a
-       file named --no-progress); "-" alone is standard output */
+       file named --no-progress); "-" alone is standard output, for files */
     static const char *const named[][5] = {
         {"--json", "--no-progress", "x", NULL,
          "cgramap: --json needs a file name, not the option '--no-progress' "
@@ -564,6 +564,13 @@ static void test_map_usage(void **state)
         {"dfg", "-o", "--loop", "k.c",
          "cgramap dfg: -o needs a file name, not the option '--loop' (a "
          "file whose name starts with '-': ./--loop)\n"},
+        /* "-" is no folder or prefix */
+        {"map", "--dump-lp", "-", "x.dot",
+         "cgramap map: --dump-lp needs a name, not '-' (standard output "
+         "takes files only; one named '-': ./-)\n"},
+        {"--report", "-", "x", NULL,
+         "cgramap: --report needs a name, not '-' (standard output takes "
+         "files only; one named '-': ./-)\n"},
     };
     for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
         const char *const argv[] = {named[i][0], named[i][1], named[i][2],
