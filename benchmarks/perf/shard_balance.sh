@@ -14,17 +14,29 @@
 # Run it on a quiet machine: the seconds are wall seconds.
 #   benchmarks/perf/shard_balance.sh CGRAMAP [SHARDS [ROUNDS]]
 set -eu
-CGRAMAP=$1
+if [ $# -lt 1 ]; then
+    echo "usage: $0 CGRAMAP [SHARDS [ROUNDS]]" >&2
+    exit 2
+fi
+case $1 in
+/*) CGRAMAP=$1 ;;
+*) CGRAMAP=$(pwd)/$1 ;;
+esac
 SHARDS=${2:-4}
 ROUNDS=${3:-3}
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-job() { # json [shard options]
+job() { # json [shard options]: a run that writes no JSON stops the script
     out=$1
     shift
     "$CGRAMAP" "$@" -j 2 --no-progress --json "$out" \
-        benchmarks/microbench benchmarks/tiled > /dev/null 2>&1 || true
+        benchmarks/microbench benchmarks/tiled > "$tmp/last.txt" 2>&1 || true
+    if [ ! -s "$out" ]; then
+        echo "$0: $CGRAMAP $* wrote no JSON:" >&2
+        tail -5 "$tmp/last.txt" >&2
+        exit 1
+    fi
 }
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
