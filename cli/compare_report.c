@@ -269,14 +269,15 @@ static void budget_sentence(FILE *f, const cg_map_params *m)
                 "each) under a cap of their own",
                 m->large_above, m->retries, m->retries == 1 ? "" : "s",
                 m->retry_moves);
-    if (large_retry && !retry)
-        fprintf(f, "; a DFG of more than %d nodes gets", m->large_above);
-    else if (large_retry)
-        fputs(", a larger one", f);
-    if (large_retry)
+    if (large_retry) {
+        if (retry)
+            fputs(", a larger one", f);
+        else
+            fprintf(f, "; a DFG of more than %d nodes gets", m->large_above);
         fprintf(f, " %d more run%s with its own limits at each II below "
                 "the mapped one",
                 m->large_retries, m->large_retries == 1 ? "" : "s");
+    }
     fprintf(f, "; %g s per II", m->timeout_s);
     if (m->large_timeout_s != m->timeout_s)
         fprintf(f, " (%g s for DFGs of more than %d nodes)",

@@ -91,14 +91,16 @@ static int map_parse(int argc, char **argv, map_opts *o)
             }
             break;
         case 'D':
+            o->p.dump_lp = optarg;
+            if (cg_cli_name("cgramap map", "--dump-lp", optarg)) return 2;
+            break;
         case 'C':
+            o->p.dump_cnf = optarg;
+            if (cg_cli_name("cgramap map", "--dump-cnf", optarg)) return 2;
+            break;
         case 'm':
-            if (c == 'm' ? cg_cli_path("cgramap map", "--mapping", optarg)
-                         : cg_cli_name("cgramap map", c == 'D' ? "--dump-lp"
-                                       : "--dump-cnf", optarg))
-                return 2;
-            *(c == 'D' ? &o->p.dump_lp : c == 'C' ? &o->p.dump_cnf
-                                                  : &o->mapping) = optarg;
+            o->mapping = optarg;
+            if (cg_cli_path("cgramap map", "--mapping", optarg)) return 2;
             break;
         case 'h': map_help(); return 1;
         case 's': /* symbols reach only a reference run, which map has not */

@@ -413,13 +413,16 @@ int cg_cli_merge(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'J':
+            json = optarg;
+            if (cg_cli_path("cgramap merge", "--json", optarg)) return 2;
+            break;
         case 'C':
+            csv = optarg;
+            if (cg_cli_path("cgramap merge", "--csv", optarg)) return 2;
+            break;
         case 'O':
-            *(c == 'J' ? &json : c == 'C' ? &csv : &report) = optarg;
-            if (c == 'O' ? cg_cli_name("cgramap merge", "--report", optarg)
-                         : cg_cli_path("cgramap merge", c == 'J' ? "--json"
-                                       : "--csv", optarg))
-                return 2;
+            report = optarg;
+            if (cg_cli_name("cgramap merge", "--report", optarg)) return 2;
             break;
         case 'h': merge_help(); return 0;
         case ':':

@@ -557,6 +557,7 @@ static void model_free(model *M)
     free(M->used);
     free(M->cut_ind);
     free(M->cut_val);
+    free(M->x);
     cg__lp_free(&M->lp);
 }
 
@@ -1002,7 +1003,6 @@ int cg__ilp_solve(const cg__kgraph *k, const cg_netlist *nl,
         glp_free_env();
         cg_mapping_destroy(out->mapping);
         out->mapping = NULL;
-        free(M->x);
         size_t n = strlen(M->said);
         if (n > 0 && M->said[n - 1] == '\n')
             M->said[n - 1] = '\0';
