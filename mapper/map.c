@@ -754,13 +754,10 @@ static int undecided_margins(const cg_netlist *nl, const cg_dfg *g,
         if (!m)
             return -1; /* its error in d */
         double need;
-        int rc = cg__bound_need(nl, m, g, &need, &x->reg_have);
+        int rc = cg__bound_need(nl, m, g, &need, &x->reg_have, d);
         cg_mrrg_destroy(m);
-        if (rc < 0) {
-            cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory bounding "
-                         "'%s' at II=%d", cg_dfg_name(g), x->ii);
-            return -1;
-        }
+        if (rc < 0)
+            return -1; /* its error in d */
         /* a need above the array's is the bound's proof, which the wall
            clock kept from running there: no figures, not a margin */
         x->reg_need = need >= 0 && need <= x->reg_have + 1e-6
@@ -1081,17 +1078,17 @@ static int heur_at(const cg_netlist *nl, const cg_dfg *g,
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
     if (!m)
         return -1;
-    int rc = cg__bound_registers(nl, m, g), by = 2;
+    int rc = cg__bound_registers(nl, m, g, d), by = 2;
     if (rc == 0) {
         rc = cg__bound_parity(nl, m, g);
         by = 4;
-    }
-    if (rc != 0) {
-        cg_mrrg_destroy(m);
         if (rc < 0)
             cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
                          "out of memory bounding '%s' at II=%d",
                          cg_dfg_name(g), ii);
+    }
+    if (rc != 0) { /* an error is in d */
+        cg_mrrg_destroy(m);
         return rc < 0 ? -1 : by;
     }
     cg__heur_order *orders = NULL;

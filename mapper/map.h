@@ -507,8 +507,9 @@ typedef struct cg_map_result {
  * mapping is of g, those consts unplaced.  Returns 0 and fills res
  * (outcomes included); -1 on bad input with errors in d.  GLPK (the
  * thread's environment) is the mapper's while it runs: an error inside
- * GLPK's ILP solve (no memory) frees every GLPK object of the thread
- * (glp_free_env) and is returned as an error (docs/mapper.md, "Limits"). */
+ * any of its GLPK solves (no memory) frees every GLPK object of the
+ * thread (glp_free_env) and is returned as an error (docs/mapper.md,
+ * "Limits"). */
 int cg_map(const cg_netlist *nl, const cg_dfg *g, const cg_map_params *p,
            cg_map_result *res, cg_diags *d);
 void cg_map_result_free(cg_map_result *res); /* frees mapping and mrrg */

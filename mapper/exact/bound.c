@@ -35,6 +35,7 @@
 
 #include "../model/model_internal.h"
 #include "../search/heur_internal.h"
+#include "../search/lp_internal.h"
 
 /* Is node i a delay node (a ROUTE node entered from a ROUTE node by an
  * edge of delay > 0)?  *kmax rises to the largest such delay. */
@@ -76,11 +77,21 @@ void cg__bound_context_delay_nodes(const cg_mrrg *m, int *per_context)
             per_context[cg_mrrg_get_node(m, i)->context]++;
 }
 
-/* The LP above; its optimum, or -1 when it is infeasible (the least
- * delays cannot close a recurrence at this II), -2 when undecided. */
-static double least_delay_nodes(const cg_dfg *g, int ii, const int *emin,
-                                const int *lat, int kmax)
+/* The LP above and its answer: least_delay_nodes's arguments, for
+ * cg__glpk_guard. */
+typedef struct need_lp {
+    const cg_dfg *g;
+    int ii, kmax;
+    const int *emin, *lat;
+    double res; /* the optimum, or -1 when it is infeasible (the least
+                   delays cannot close a recurrence at this II), -2 when
+                   undecided */
+} need_lp;
+
+static int least_delay_nodes(void *arg)
 {
+    need_lp *L = arg;
+    const cg_dfg *g = L->g;
     int n = cg_dfg_nnodes(g), ne = cg_dfg_nedges(g);
     glp_prob *P = glp_create_prob();
     glp_set_obj_dir(P, GLP_MIN);
@@ -94,7 +105,7 @@ static double least_delay_nodes(const cg_dfg *g, int ii, const int *emin,
         glp_add_rows(P, 2 * ne);
     for (int e = 0; e < ne; e++) {
         const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
-        double dii = (double)ed->distance * ii;
+        double dii = (double)ed->distance * L->ii;
         int ind[4];
         double val[4];
         int k = 0;
@@ -104,32 +115,32 @@ static double least_delay_nodes(const cg_dfg *g, int ii, const int *emin,
             ind[++k] = 1 + ed->src, val[k] = -1;
         }
         glp_set_mat_row(P, 1 + 2 * e, k, ind, val);
-        glp_set_row_bnds(P, 1 + 2 * e, GLP_LO, emin[e] - dii, 0);
+        glp_set_row_bnds(P, 1 + 2 * e, GLP_LO, L->emin[e] - dii, 0);
         k = 0;
-        ind[++k] = 1 + n + ed->src, val[k] = kmax;
+        ind[++k] = 1 + n + ed->src, val[k] = L->kmax;
         if (ed->src != ed->dst) {
             ind[++k] = 1 + ed->dst, val[k] = -1;
             ind[++k] = 1 + ed->src, val[k] = 1;
         }
         glp_set_mat_row(P, 2 + 2 * e, k, ind, val);
-        glp_set_row_bnds(P, 2 + 2 * e, GLP_LO, dii - lat[ed->src], 0);
+        glp_set_row_bnds(P, 2 + 2 * e, GLP_LO, dii - L->lat[ed->src], 0);
     }
     glp_smcp sp;
     glp_init_smcp(&sp);
     sp.msg_lev = GLP_MSG_OFF;
     sp.presolve = GLP_ON;
     int ret = glp_simplex(P, &sp);
-    double res = -2;
+    L->res = -2;
     if (ret == GLP_ENOPFS || (ret == 0 && glp_get_status(P) == GLP_NOFEAS))
-        res = -1;
+        L->res = -1;
     else if (ret == 0 && glp_get_status(P) == GLP_OPT)
-        res = glp_get_obj_val(P);
+        L->res = glp_get_obj_val(P);
     glp_delete_prob(P);
-    return res;
+    return 0;
 }
 
 int cg__bound_need(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
-                   double *need, int *have)
+                   double *need, int *have, cg_diags *d)
 {
     int n = cg_dfg_nnodes(g), ne = cg_dfg_nedges(g), kmax;
     *have = cg__bound_delay_nodes(m, &kmax);
@@ -144,22 +155,32 @@ int cg__bound_need(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
         for (int e = 0; e < ne; e++)
             if (emin[e] >= CG__DIST_INF)
                 *need = -1; /* an edge no route can carry */
-        int old = glp_term_out(GLP_OFF);
-        if (*need == 0)
-            *need = least_delay_nodes(g, cg_mrrg_ii(m), emin, lat, kmax);
-        glp_term_out(old);
+        need_lp L = {g, cg_mrrg_ii(m), kmax, emin, lat, 0};
+        char said[160];
+        if (*need == 0 && cg__glpk_guard(least_delay_nodes, &L, said,
+                                         sizeof said) == CG__GLPK_FAILED) {
+            cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "GLPK stopped on the "
+                         "register bound's LP of '%s' at II=%d: %s",
+                         cg_dfg_name(g), cg_mrrg_ii(m), said);
+            rc = -2;
+        } else if (*need == 0) {
+            *need = L.res;
+        }
     }
     free(emin);
     free(lat);
-    return rc;
+    if (rc == -1)
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory bounding '%s' "
+                     "at II=%d", cg_dfg_name(g), cg_mrrg_ii(m));
+    return rc < 0 ? -1 : 0;
 }
 
 int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
-                        const cg_dfg *g)
+                        const cg_dfg *g, cg_diags *d)
 {
     double need;
     int have;
-    if (cg__bound_need(nl, m, g, &need, &have) < 0)
+    if (cg__bound_need(nl, m, g, &need, &have, d) < 0)
         return -1;
     return need == -1 || need > have + 1e-6 ? 1 : 0;
 }
@@ -203,62 +224,103 @@ static int parts(const cg_dfg *g, const int *prec, int np, int *comp,
     return k;
 }
 
+/* The slack bound's LPs: cg__bound_slack's arguments, scratch and
+ * answer, for cg__glpk_guard. */
+typedef struct slack_lps {
+    const cg_dfg *g;
+    int ii, np, kmax, have;
+    const int *prec, *asap, *tail, *lat, *comp;
+    int *ind;     /* scratch, n + 4 */
+    double *val;  /* scratch, n + 4 */
+    double most;  /* the largest start(v) + tail(v) */
+    int rc;       /* 0, or 1 when some LP is unbounded or undecided */
+} slack_lps;
+
 /* The LP of the slack bound: columns s_0..s_{n-1} (start >= asap),
  * m_0..m_{n-1} (delay nodes of each value); rows the precedences, each
  * DFG edge's delay nodes, and their sum at most have. */
-static glp_prob *slack_lp(const cg_dfg *g, int ii, const int *prec, int np,
-                          const int *asap, const int *lat, int kmax,
-                          int have)
+static glp_prob *slack_lp(const slack_lps *L)
 {
+    const cg_dfg *g = L->g;
     int n = cg_dfg_nnodes(g), ne = cg_dfg_nedges(g);
-    int *ind = malloc(sizeof(int) * ((size_t)n + 4));
-    double *val = malloc(sizeof(double) * ((size_t)n + 4));
-    if (!ind || !val) {
-        free(ind);
-        free(val);
-        return NULL;
-    }
+    int *ind = L->ind;
+    double *val = L->val;
     glp_prob *P = glp_create_prob();
     glp_add_cols(P, 2 * n);
     for (int v = 0; v < n; v++) {
-        glp_set_col_bnds(P, 1 + v, GLP_LO, asap[v], 0);
+        glp_set_col_bnds(P, 1 + v, GLP_LO, L->asap[v], 0);
         glp_set_col_bnds(P, 1 + n + v, GLP_LO, 0, 0);
     }
-    for (int i = 0; i < np; i++) { /* s_b - s_a >= w */
-        int a = prec[3 * i], b = prec[3 * i + 1];
+    for (int i = 0; i < L->np; i++) { /* s_b - s_a >= w */
+        int a = L->prec[3 * i], b = L->prec[3 * i + 1];
         if (a == b)
             continue; /* a recurrence of one op: the caller checked it */
         int r = glp_add_rows(P, 1);
         ind[1] = 1 + b, val[1] = 1;
         ind[2] = 1 + a, val[2] = -1;
         glp_set_mat_row(P, r, 2, ind, val);
-        glp_set_row_bnds(P, r, GLP_LO, prec[3 * i + 2], 0);
+        glp_set_row_bnds(P, r, GLP_LO, L->prec[3 * i + 2], 0);
     }
     for (int e = 0; e < ne; e++) { /* kmax m_u - s_w + s_u >= d II - lat */
         const cg_dfg_edge *ed = cg_dfg_get_edge(g, e);
         int r = glp_add_rows(P, 1), j = 0;
-        ind[++j] = 1 + n + ed->src, val[j] = kmax;
+        ind[++j] = 1 + n + ed->src, val[j] = L->kmax;
         if (ed->src != ed->dst) {
             ind[++j] = 1 + ed->dst, val[j] = -1;
             ind[++j] = 1 + ed->src, val[j] = 1;
         }
         glp_set_mat_row(P, r, j, ind, val);
         glp_set_row_bnds(P, r, GLP_LO,
-                         (double)ed->distance * ii - lat[ed->src], 0);
+                         (double)ed->distance * L->ii - L->lat[ed->src], 0);
     }
     int r = glp_add_rows(P, 1); /* sum m_u <= have */
     for (int v = 0; v < n; v++)
         ind[v + 1] = 1 + n + v, val[v + 1] = 1;
     glp_set_mat_row(P, r, n, ind, val);
-    glp_set_row_bnds(P, r, GLP_UP, 0, have);
-    free(ind);
-    free(val);
+    glp_set_row_bnds(P, r, GLP_UP, 0, L->have);
     return P;
+}
+
+/* Every LP of the slack bound: L->most and L->rc. */
+static int slack_solve(void *arg)
+{
+    slack_lps *L = arg;
+    int n = cg_dfg_nnodes(L->g);
+    glp_prob *P = slack_lp(L);
+    glp_smcp sp;
+    glp_init_smcp(&sp);
+    sp.msg_lev = GLP_MSG_OFF;
+    glp_set_obj_dir(P, GLP_MAX);
+    L->most = -1e300;
+    L->rc = 0;
+    /* the least of start(u) - asap(u) over a part is taken at an op of
+       asap 0 (follow the precedence that set an asap back); put it at 0 */
+    for (int a = 0; a < n && L->rc == 0; a++) {
+        if (L->asap[a] != 0)
+            continue;
+        glp_set_col_bnds(P, 1 + a, GLP_FX, 0, 0);
+        for (int v = 0; v < n && L->rc == 0; v++) {
+            if (L->comp[v] != L->comp[a])
+                continue;
+            glp_set_obj_coef(P, 1 + v, 1);
+            int ret = glp_simplex(P, &sp);
+            int st = ret == 0 ? glp_get_status(P) : GLP_UNDEF;
+            if (st == GLP_OPT && glp_get_obj_val(P) + L->tail[v] > L->most)
+                L->most = glp_get_obj_val(P) + L->tail[v];
+            else if (st != GLP_OPT && st != GLP_NOFEAS)
+                L->rc = 1; /* unbounded or undecided */
+            glp_set_obj_coef(P, 1 + v, 0);
+        }
+        glp_set_col_bnds(P, 1 + a, GLP_LO, 0, 0);
+    }
+    glp_delete_prob(P);
+    return 0;
 }
 
 int cg__bound_slack(const cg_dfg *g, int ii, const int *prec, int np,
                     const int *asap, const int *tail, int s0,
-                    const int *lat, int kmax, int have, int *slack)
+                    const int *lat, int kmax, int have, int *slack,
+                    char *said, size_t nsaid)
 {
     int n = cg_dfg_nnodes(g);
     int *comp = malloc(sizeof(int) * (2 * (size_t)n + 1));
@@ -269,49 +331,29 @@ int cg__bound_slack(const cg_dfg *g, int ii, const int *prec, int np,
     for (int a = 0; a < n; a++)
         for (int v = 0; asap[a] == 0 && v < n; v++)
             lps += comp[v] == comp[a];
-    glp_prob *P = lps <= CG__SLACK_MAX_LPS
-                      ? slack_lp(g, ii, prec, np, asap, lat, kmax, have)
-                      : NULL;
-    if (!P) {
+    if (lps > CG__SLACK_MAX_LPS) {
         free(comp);
-        return lps <= CG__SLACK_MAX_LPS ? -1 : 1;
+        return 1;
     }
-    int old = glp_term_out(GLP_OFF);
-    glp_smcp sp;
-    glp_init_smcp(&sp);
-    sp.msg_lev = GLP_MSG_OFF;
-    glp_set_obj_dir(P, GLP_MAX);
-    double most = -1e300;
-    int rc = 0;
-    /* the least of start(u) - asap(u) over a part is taken at an op of
-       asap 0 (follow the precedence that set an asap back); put it at 0 */
-    for (int a = 0; a < n && rc == 0; a++) {
-        if (asap[a] != 0)
-            continue;
-        glp_set_col_bnds(P, 1 + a, GLP_FX, 0, 0);
-        for (int v = 0; v < n && rc == 0; v++) {
-            if (comp[v] != comp[a])
-                continue;
-            glp_set_obj_coef(P, 1 + v, 1);
-            int ret = glp_simplex(P, &sp);
-            int st = ret == 0 ? glp_get_status(P) : GLP_UNDEF;
-            if (st == GLP_OPT && glp_get_obj_val(P) + tail[v] > most)
-                most = glp_get_obj_val(P) + tail[v];
-            else if (st != GLP_OPT && st != GLP_NOFEAS)
-                rc = 1; /* unbounded or undecided */
-            glp_set_obj_coef(P, 1 + v, 0);
-        }
-        glp_set_col_bnds(P, 1 + a, GLP_LO, 0, 0);
-    }
-    glp_term_out(old);
-    glp_delete_prob(P);
+    slack_lps L = {.g = g, .ii = ii, .np = np, .kmax = kmax, .have = have,
+                   .prec = prec, .asap = asap, .tail = tail, .lat = lat,
+                   .comp = comp,
+                   .ind = malloc(sizeof(int) * ((size_t)n + 4)),
+                   .val = malloc(sizeof(double) * ((size_t)n + 4))};
+    int rc = !L.ind || !L.val ? -1
+             : cg__glpk_guard(slack_solve, &L, said, nsaid) ==
+                     CG__GLPK_FAILED
+                 ? -2
+                 : L.rc;
+    free(L.ind);
+    free(L.val);
     free(comp);
     if (rc == 0) {
         /* one part starts at its asap; another may start up to II - 1
            later (shifting a part by II is the same mapping) */
-        double b = most < -1e299 ? 0
-                                 : floor(most - s0 + (k > 1 ? ii - 1 : 0) +
-                                         1e-6);
+        double b = L.most < -1e299 ? 0
+                                   : floor(L.most - s0 +
+                                           (k > 1 ? ii - 1 : 0) + 1e-6);
         *slack = b < 0 ? 0 : b > INT_MAX ? INT_MAX : (int)b;
     }
     return rc;

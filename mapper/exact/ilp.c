@@ -36,7 +36,6 @@
  * starts at cycle 0; in the full model, one op keeps one candidate per
  * orbit of the array's verified spatial symmetries (sym.c).
  */
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +62,7 @@ typedef struct model {
     bool lp_values;      /* read LP values (in the callback), not MIP */
     bool oom;            /* an allocation failed (not a broken route) */
     double *x;           /* CBC's solution (1-based), NULL with GLPK */
-    char said[160];      /* the first line GLPK printed (glpk_said) */
+    char said[160];      /* the first line GLPK printed (cg__glpk_guard) */
     /* a cut's row (nk + 1 each), kept here so that a jump out of GLPK
      * leaks nothing */
     int *cut_ind;
@@ -917,26 +916,6 @@ static int solve(model *M, glp_prob *P, double deadline, cg__ilp_out *out)
     }
 }
 
-/* GLPK's error hook: back to cg__ilp_solve's setjmp.  GLPK ends the
- * process on an error (no memory above all: sha256's ILP reached 1.7 GB)
- * unless its hook jumps out; the hook may not return. */
-static void glpk_failed(void *info)
-{
-    longjmp(*(jmp_buf *)info, 1);
-}
-
-/* GLPK's terminal hook: what it would print (its error message, which it
- * prints even with glp_term_out off) is kept, not printed: the library
- * never prints.  The first line is what the error names. */
-static int glpk_said(void *info, const char *s)
-{
-    char *said = info;
-    size_t n = strlen(said);
-    if (n == 0 || said[n - 1] != '\n')
-        snprintf(said + n, sizeof ((model *)0)->said - n, "%s", s);
-    return 1;
-}
-
 /* The model in GLPK, solved; 0, or -1 with an error in d. */
 static int solve_model(model *M, double deadline, cg__ilp_out *out,
                        cg_diags *d)
@@ -967,55 +946,45 @@ static int solve_model(model *M, double deadline, cg__ilp_out *out,
     return rc;
 }
 
+/* solve_model's arguments, for cg__glpk_guard. */
+typedef struct solve_call {
+    model *M;
+    double deadline;
+    cg__ilp_out *out;
+    cg_diags *d;
+} solve_call;
+
+static int solve_guarded(void *arg)
+{
+    solve_call *c = arg;
+    return solve_model(c->M, c->deadline, c->out, c->d);
+}
+
 int cg__ilp_solve(const cg__kgraph *k, const cg_netlist *nl,
                   const cg_dfg *g, const cg__ilp_opts *o, cg__ilp_out *out,
                   cg_diags *d)
 {
     double deadline = cg_clock_now() + o->timeout_s;
     memset(out, 0, sizeof *out);
-    /* on the heap: what solve_model changes in it is read after a jump
-       out of GLPK (a local would be indeterminate there) */
-    model *M = calloc(1, sizeof *M);
-    if (M) {
-        *M = (model){.k = k, .nl = nl, .g = g, .o = o};
-        if (model_build(M) < 0) {
-            model_free(M);
-            free(M);
-            M = NULL;
-        }
-    }
-    if (!M) {
+    model *M = &(model){.k = k, .nl = nl, .g = g, .o = o};
+    if (model_build(M) < 0) {
+        model_free(M);
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
                      "out of memory building the ILP of '%s' at II=%d",
                      cg_dfg_name(g), cg_mrrg_ii(k->m));
         return -1;
     }
-    int old = glp_term_out(GLP_OFF);
-    glp_term_hook(glpk_said, M->said);
-    jmp_buf jb;
-    int rc;
-    if (setjmp(jb) == 0) {
-        glp_error_hook(glpk_failed, &jb);
-        rc = solve_model(M, deadline, out, d);
-    } else {
-        /* every GLPK object of the thread is gone with its environment:
-           cg_map keeps none alive across a solve */
-        glp_free_env();
+    solve_call c = {M, deadline, out, d};
+    int rc = cg__glpk_guard(solve_guarded, &c, M->said, sizeof M->said);
+    if (rc == CG__GLPK_FAILED) {
         cg_mapping_destroy(out->mapping);
         out->mapping = NULL;
-        size_t n = strlen(M->said);
-        if (n > 0 && M->said[n - 1] == '\n')
-            M->said[n - 1] = '\0';
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
                      "GLPK stopped on the ILP of '%s' at II=%d (%d rows, %d "
                      "columns): %s", cg_dfg_name(g), M->ii, M->lp.nrows,
-                     M->lp.ncols, n > 0 ? M->said : "no reason given");
+                     M->lp.ncols, M->said);
         rc = -1;
     }
-    glp_error_hook(NULL, NULL);
-    glp_term_hook(NULL, NULL);
-    glp_term_out(old);
     model_free(M);
-    free(M);
     return rc;
 }

@@ -98,6 +98,8 @@ typedef struct cg__sat {
     int *buf;
     int bufcap, nbuf;
     bool oom;
+    char glpk_said[160]; /* GLPK's first line when it stopped on the
+                            slack bound's LPs, else "" */
     cg__sat_opts kept;   /* o, once the model outlives cg__sat_solve */
     int k;               /* where search stopped at its work limit: the
                             slack it was solving (-1: not started) */
@@ -198,10 +200,11 @@ static int slack_bound(sat *S)
     if (np < 0)
         return -1;
     int rc = cg__bound_slack(S->g, S->ii, p, np, S->asap, S->tail, S->s0,
-                             S->lat, S->kmax, S->have, &B);
+                             S->lat, S->kmax, S->have, &B, S->glpk_said,
+                             sizeof S->glpk_said);
     free(p);
     if (rc < 0)
-        return -1;
+        return -1; /* no memory, or GLPK stopped (glpk_said) */
     if (rc == 0 && B <= S->H) {
         S->complete = true;
         S->H = B;
@@ -1420,9 +1423,15 @@ static void oom_error(const cg__sat *S, cg__sat_out *out, cg_diags *d)
 {
     cg_mapping_destroy(out->mapping);
     out->mapping = NULL;
-    cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(S->g), 0, "out of memory "
-                 "in the SAT model of '%s' at II=%d", cg_dfg_name(S->g),
-                 S->ii);
+    if (S->glpk_said[0])
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(S->g), 0, "GLPK stopped "
+                     "on the slack bound's LPs of '%s' at II=%d (the SAT "
+                     "model's window): %s", cg_dfg_name(S->g), S->ii,
+                     S->glpk_said);
+    else
+        cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(S->g), 0, "out of memory "
+                     "in the SAT model of '%s' at II=%d", cg_dfg_name(S->g),
+                     S->ii);
 }
 
 /* S (searched with rest) handed to the caller, who continues or destroys

@@ -794,17 +794,39 @@ static int solve(cl *c, const tiling *t, ilp *m, int *reg_of,
     return 1;
 }
 
+/* place_on's work, for cg__glpk_guard. */
+typedef struct place_call {
+    cl *c;
+    const tiling *t;
+    ilp *m;
+    int *reg_of;
+    cg__cluster_out *out;
+} place_call;
+
+static int place_guarded(void *arg)
+{
+    place_call *a = arg;
+    if (build(a->c, a->t, a->m) < 0)
+        return oom(a->c, "building the region ILP");
+    return solve(a->c, a->t, a->m, a->reg_of, a->out);
+}
+
 /* Build and solve the ILP on tiling t: as solve(), or -1 with an error. */
 static int place_on(cl *c, const tiling *t, int *reg_of,
                     cg__cluster_out *out)
 {
     ilp m = {0};
     cg__lp_init(&m.lp);
-    int rc = build(c, t, &m);
-    if (rc < 0)
-        oom(c, "building the region ILP");
-    else
-        rc = solve(c, t, &m, reg_of, out);
+    place_call a = {c, t, &m, reg_of, out};
+    char said[160];
+    int rc = cg__glpk_guard(place_guarded, &a, said, sizeof said);
+    if (rc == CG__GLPK_FAILED) {
+        m.P = NULL; /* gone with GLPK's environment */
+        cg_diags_add(c->d, CG_SEV_ERROR, NULL, 0,
+                     "GLPK stopped on the region ILP of '%s' (%d x %d "
+                     "tiles): %s", cg_dfg_name(c->g), t->tr, t->tc, said);
+        rc = -1;
+    }
     if (m.P)
         glp_delete_prob(m.P);
     free(m.x);
@@ -909,11 +931,8 @@ int cg__cluster_place(const cg_netlist *nl, const cg_dfg *g, int ii,
         rc = tally(&c);
     if (rc == 0 && fill_out(&c, out) < 0)
         rc = oom(&c, "writing the clusters");
-    if (rc == 0) {
-        int old = glp_term_out(GLP_OFF);
+    if (rc == 0)
         rc = place_clusters(&c, out);
-        glp_term_out(old);
-    }
     cl_free(&c);
     if (rc < 0)
         cg__cluster_out_free(out);

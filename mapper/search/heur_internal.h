@@ -198,15 +198,16 @@ int cg__nego_map(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
 
 /* 1 when g provably cannot map on m's II because its routes would need
  * more delay nodes (registers) than the MRRG has (see bound.c), 0 when
- * this bound proves nothing, -1 on no memory. */
+ * this bound proves nothing, -1 with an error in d (no memory, or GLPK
+ * stopped on its LP). */
 int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
-                        const cg_dfg *g);
+                        const cg_dfg *g, cg_diags *d);
 /* The bound's figures: *need the least delay nodes any schedule's waits
  * take (-1 when no schedule closes the recurrences or an edge has no
- * route, -2 when the LP is undecided), *have the MRRG's.  0, or -1 on no
- * memory. */
+ * route, -2 when the LP is undecided), *have the MRRG's.  0, or -1 with
+ * an error in d (no memory, or GLPK stopped on the LP). */
 int cg__bound_need(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
-                   double *need, int *have);
+                   double *need, int *have, cg_diags *d);
 /* The MRRG's delay nodes (ROUTE nodes entered from a ROUTE node by an
  * edge of delay > 0: a Register or RegisterFile per context), and in
  * *kmax the largest such delay (at least 1).  The routes of one value
@@ -223,9 +224,11 @@ void cg__bound_context_delay_nodes(const cg_mrrg *m, int *per_context);
  * each value u holding delay nodes for its edges (lat[u] its largest
  * unit latency), at most `have` of them in all.  An LP per op (GLPK);
  * 0 with *slack, 1 when it bounds nothing (some part of the DFG may
- * drift at no cost in registers), -1 on no memory. */
+ * drift at no cost in registers), -1 on no memory, -2 when GLPK stopped
+ * (its first line in said, nsaid bytes: cg__glpk_guard). */
 int cg__bound_slack(const cg_dfg *g, int ii, const int *prec, int np,
                     const int *asap, const int *tail, int s0,
-                    const int *lat, int kmax, int have, int *slack);
+                    const int *lat, int kmax, int have, int *slack,
+                    char *said, size_t nsaid);
 
 #endif

@@ -9,6 +9,7 @@
  * row (its supply row) as well as in the row being built.
  */
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,4 +149,58 @@ glp_prob *cg__lp_to_glpk(cg__lp *lp, int *nonzeros)
         glp_load_matrix(P, nz, lp->ia, lp->ja, lp->ar);
     *nonzeros = nz;
     return P;
+}
+
+/* ---- GLPK under a guard --------------------------------------------------- */
+
+typedef struct guard {
+    jmp_buf jb;
+    char *said;
+    size_t n;
+} guard;
+
+/* GLPK's error hook: back to cg__glpk_guard's setjmp (the hook may not
+ * return). */
+static void glpk_failed(void *info)
+{
+    longjmp(((guard *)info)->jb, 1);
+}
+
+/* GLPK's terminal hook: what it would print (its error message, which it
+ * prints even with glp_term_out off) is kept up to the first line's end,
+ * not printed: the library never prints. */
+static int glpk_said(void *info, const char *s)
+{
+    guard *G = info;
+    size_t k = strlen(G->said);
+    if (k == 0 || G->said[k - 1] != '\n')
+        snprintf(G->said + k, G->n - k, "%s", s);
+    return 1;
+}
+
+int cg__glpk_guard(int (*fn)(void *arg), void *arg, char *said, size_t n)
+{
+    /* G is set before setjmp and not after, so the jump leaves it as it
+       was (a local changed in between would be indeterminate there) */
+    guard G = {.said = said, .n = n};
+    said[0] = '\0';
+    int old = glp_term_out(GLP_OFF), rc;
+    glp_term_hook(glpk_said, &G);
+    if (setjmp(G.jb) == 0) {
+        glp_error_hook(glpk_failed, &G);
+        rc = fn(arg);
+        said[0] = '\0'; /* whatever GLPK printed: no error */
+    } else {
+        glp_free_env(); /* GLPK starts afresh at its next call */
+        size_t k = strlen(said);
+        if (k > 0 && said[k - 1] == '\n')
+            said[k - 1] = '\0';
+        if (k == 0)
+            snprintf(said, n, "no reason given");
+        rc = CG__GLPK_FAILED;
+    }
+    glp_error_hook(NULL, NULL);
+    glp_term_hook(NULL, NULL);
+    glp_term_out(old);
+    return rc;
 }

@@ -6,12 +6,14 @@
 
 #include "mapper/search/heur_internal.h"
 
+#include <glpk.h>
+
 static int bound(const cg_netlist *nl, const cg_dfg *g, int ii)
 {
     cg_diags *d = cg_diags_create();
     cg_mrrg *m = cg_mrrg_build(nl, ii, d);
     assert_non_null(m);
-    int rc = cg__bound_registers(nl, m, g);
+    int rc = cg__bound_registers(nl, m, g, d);
     cg_mrrg_destroy(m);
     cg_diags_destroy(d);
     return rc;
@@ -72,11 +74,37 @@ static void test_recurrence_too_short(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* GLPK out of memory on the bound's LP (its memory limit set to 1 MB):
+ * an error naming the LP and GLPK's reason, not the end of the process;
+ * GLPK starts afresh, so the same bound then runs. */
+static void test_glpk_out_of_memory(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = long_and_short(300); /* an LP past 1 MB */
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, 1, d);
+    glp_mem_limit(1); /* MB */
+    assert_int_equal(cg__bound_registers(nl, m, g, d), -1);
+    assert_int_equal(cg_diags_errors(d), 1);
+    assert_string_equal(cg_diags_get(d, 0)->msg,
+                        "GLPK stopped on the register bound's LP of 'ls' "
+                        "at II=1: glp_alloc: memory allocation limit "
+                        "exceeded");
+    assert_int_equal(cg__bound_registers(nl, m, g, d), 1);
+    assert_int_equal(cg_diags_errors(d), 1);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_proves_and_agrees),
         cmocka_unit_test(test_recurrence_too_short),
+        cmocka_unit_test(test_glpk_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 
 #include "../map_fixture.h"
 
+#include <glpk.h>
 #include <unistd.h>
 
 #include "mapper/exact/exact_internal.h"
@@ -776,6 +777,36 @@ static void test_dump_cnf(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* GLPK out of memory on the slack bound's LPs (its memory limit set to
+ * 1 MB): the SAT mapper's error names them and GLPK's reason, and the
+ * process goes on; GLPK starts afresh, so the same II then solves. */
+static void test_slack_glpk_out_of_memory(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(2, 2);
+    cg_dfg *g = long_and_short(300); /* LPs past 1 MB */
+    cg_diags *d = cg_diags_create();
+    cg_mrrg *m = cg_mrrg_build(nl, 2, d);
+    cg__sat_opts o = {4, 1, 60, 0, NULL, 0, 0, 0, false, 0, 0, false};
+    cg__sat_out out;
+    glp_mem_limit(1); /* MB */
+    assert_int_equal(cg__sat_solve(m, nl, g, &o, &out, NULL, d), -1);
+    assert_null(out.mapping);
+    char *text = diag_text(d);
+    assert_string_equal(text, "error: GLPK stopped on the slack bound's LPs "
+                              "of 'ls' at II=2 (the SAT model's window): "
+                              "glp_alloc: memory allocation limit "
+                              "exceeded\n");
+    free(text);
+    assert_int_equal(cg__sat_solve(m, nl, g, &o, &out, NULL, d), 0);
+    assert_int_equal(cg_diags_errors(d), 1);
+    cg_mapping_destroy(out.mapping);
+    cg_mrrg_destroy(m);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* The counts per context: sobel (the microbenchmark, 42 nodes) at II 2
  * on the default 4x4 needs 31 of the 32 register slots, and its
  * schedules fit the total count; with the II search's options the
@@ -1013,6 +1044,7 @@ int main(void)
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_probe_search),
         cmocka_unit_test(test_context_counts),
+        cmocka_unit_test(test_slack_glpk_out_of_memory),
         cmocka_unit_test(test_continue),
         cmocka_unit_test(test_counts_agree_with_ilp),
     };

@@ -10,6 +10,8 @@
 
 #include "mapper/search/cluster_internal.h"
 
+#include <glpk.h>
+
 /* A group of `adds` add nodes named <p>0.. fed by the input <p>in: add j
  * takes add j-1 and add j-3 (the input before the first ones); the first
  * `loads` adds (round robin when there are more loads) each give the
@@ -519,6 +521,36 @@ static void test_time_cap(void **state)
     cg_netlist_destroy(nl);
 }
 
+/* GLPK out of memory on the region ILP (its memory limit set to 1 MB):
+ * an error naming the ILP and GLPK's reason, not the end of the process;
+ * GLPK starts afresh, so the same clustering then places. */
+static void test_glpk_out_of_memory(void **state)
+{
+    (void)state;
+    cg_netlist *nl = mesh_netlist(8, 8);
+    cg_dfg *g = random_dfg(200, 7);
+    cg__cluster_params p;
+    cg__cluster_params_init(&p);
+    cg__cluster_out out;
+    cg_diags *d = cg_diags_create();
+    glp_mem_limit(1); /* MB */
+    assert_int_equal(cg__cluster_place(nl, g, 10, &p, &out, d), -1);
+    assert_int_equal(cg_diags_size(d), 1);
+    const char *msg = cg_diags_get(d, 0)->msg,
+               *want = "GLPK stopped on the region ILP of 'rand' (",
+               *why = " tiles): glp_alloc: memory allocation limit exceeded";
+    assert_memory_equal(msg, want, strlen(want));
+    assert_true(strlen(msg) > strlen(why));
+    assert_string_equal(msg + strlen(msg) - strlen(why), why);
+    assert_int_equal(cg__cluster_place(nl, g, 10, &p, &out, d), 0);
+    assert_int_equal(out.status, CG__CLUSTER_PLACED);
+    assert_int_equal(cg_diags_size(d), 1);
+    cg__cluster_out_free(&out);
+    cg_diags_destroy(d);
+    cg_dfg_destroy(g);
+    cg_netlist_destroy(nl);
+}
+
 /* A DFG without edges above the threshold: METIS still splits it, nothing
  * crosses clusters. */
 static void test_edgeless(void **state)
@@ -656,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_consts_follow),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_time_cap),
+        cmocka_unit_test(test_glpk_out_of_memory),
         cmocka_unit_test(test_edgeless),
         cmocka_unit_test(test_bad_input),
     };
