@@ -127,7 +127,8 @@ typedef struct cg__ilp_out {
 } cg__ilp_out;
 
 /* Build and solve the model; 0 with out filled, -1 on an internal error
- * (out of memory, LP file not writable) with an error in d. */
+ * (out of memory, LP file not writable, GLPK stopped: cg__glpk_guard,
+ * a broken route in its solution: a bug) with an error in d. */
 int cg__ilp_solve(const cg__kgraph *k, const cg_netlist *nl,
                   const cg_dfg *g, const cg__ilp_opts *o, cg__ilp_out *out,
                   cg_diags *d);

@@ -192,7 +192,8 @@ static int count_init(sat *S)
 /* The slack bound (bound.c): when no mapping's schedule is more than B
  * cycles longer than the shortest, a window of B covers every mapping;
  * the horizon shrinks to it when smaller, and a refutation within it is
- * complete.  0, or -1 on no memory. */
+ * complete.  0, or -1 on no memory or when GLPK stopped on the bound's
+ * LPs (S->glpk_said). */
 static int slack_bound(sat *S)
 {
     int *p = NULL;
@@ -1354,7 +1355,7 @@ static void search(sat *S, cg__sat_out *out, double deadline)
 
 /* S built at o's horizon (shrunk to the slack bound): 0; 1 when the II
  * is decided without a formula or the model is too large (out says
- * which); -1 on no memory. */
+ * which); -1 on no memory or when GLPK stopped (slack_bound). */
 static int build(sat *S, const cg_mrrg *m, const cg_netlist *nl,
                  const cg_dfg *g, const cg__sat_opts *o, cg__sat_out *out)
 {

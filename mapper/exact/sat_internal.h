@@ -128,8 +128,8 @@ typedef struct cg__sat cg__sat;
 
 /* Encode g at m's II and solve it, widening the horizon step by step
  * (0, 1, ..., o->horizon) by assumptions.  0 with out filled, -1 on an
- * internal error (out of memory, CNF file not writable) with an error in
- * d.  With keep non-NULL, a search that its work limit (not the wall
+ * internal error (out of memory, CNF file not writable, GLPK stopped on
+ * the slack bound's LPs) with an error in d.  With keep non-NULL, a search that its work limit (not the wall
  * clock) left undecided hands its model over in *keep (else NULL): m, nl
  * and g must then outlive it. */
 int cg__sat_solve(const cg_mrrg *m, const cg_netlist *nl, const cg_dfg *g,

@@ -76,7 +76,8 @@ typedef struct cg__cluster_out {
 /* Cluster g and place the clusters for II ii on nl.  0 with out filled
  * (any status); -1 with an error in d on bad input (ii < 1,
  * bad params, a node no unit can run, a unit without a grid position or
- * outside the grid when the DFG needs several regions) or no memory.
+ * outside the grid when the DFG needs several regions), no memory, or
+ * GLPK stopped on the region ILP (cg__glpk_guard).
  * The same nl, g, ii and params give the same out unless time_cap_hit. */
 int cg__cluster_place(const cg_netlist *nl, const cg_dfg *g, int ii,
                       const cg__cluster_params *p, cg__cluster_out *out,

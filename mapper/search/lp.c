@@ -173,8 +173,12 @@ static int glpk_said(void *info, const char *s)
 {
     guard *G = info;
     size_t k = strlen(G->said);
-    if (k == 0 || G->said[k - 1] != '\n')
-        snprintf(G->said + k, G->n - k, "%s", s);
+    if (k > 0 && G->said[k - 1] == '\n')
+        return 1; /* the first line is whole */
+    size_t len = strcspn(s, "\n");
+    if (s[len] == '\n')
+        len++;
+    snprintf(G->said + k, G->n - k, "%.*s", (int)len, s);
     return 1;
 }
 
@@ -184,23 +188,25 @@ int cg__glpk_guard(int (*fn)(void *arg), void *arg, char *said, size_t n)
        was (a local changed in between would be indeterminate there) */
     guard G = {.said = said, .n = n};
     said[0] = '\0';
-    int old = glp_term_out(GLP_OFF), rc;
+    int old = glp_term_out(GLP_OFF);
     glp_term_hook(glpk_said, &G);
     if (setjmp(G.jb) == 0) {
         glp_error_hook(glpk_failed, &G);
-        rc = fn(arg);
+        int rc = fn(arg);
         said[0] = '\0'; /* whatever GLPK printed: no error */
-    } else {
-        glp_free_env(); /* GLPK starts afresh at its next call */
-        size_t k = strlen(said);
-        if (k > 0 && said[k - 1] == '\n')
-            said[k - 1] = '\0';
-        if (k == 0)
-            snprintf(said, n, "no reason given");
-        rc = CG__GLPK_FAILED;
+        glp_error_hook(NULL, NULL);
+        glp_term_hook(NULL, NULL);
+        glp_term_out(old);
+        return rc;
     }
-    glp_error_hook(NULL, NULL);
-    glp_term_hook(NULL, NULL);
-    glp_term_out(old);
-    return rc;
+    /* GLPK starts afresh at its next call, with no hooks and its output
+       on: no GLPK call here, which would make the new environment now,
+       when memory may have run out */
+    glp_free_env();
+    size_t k = strlen(said);
+    if (k > 0 && said[k - 1] == '\n')
+        said[k - 1] = '\0';
+    if (k == 0)
+        snprintf(said, n, "no reason given");
+    return CG__GLPK_FAILED;
 }

@@ -50,7 +50,9 @@ glp_prob *cg__lp_to_glpk(cg__lp *lp, int *nonzeros);
  * bytes) gets the first line GLPK printed ("no reason given" when none)
  * and the result is CG__GLPK_FAILED; else said is "" and the result is
  * fn's.  The jump skips fn's own frees: fn keeps what it allocates where
- * its caller frees it. */
+ * its caller frees it.  Not caught: a failure to make GLPK's environment
+ * itself (the thread's first GLPK call, or the first after an error),
+ * which GLPK ends the process on before any hook is set. */
 #define CG__GLPK_FAILED (-1000)
 int cg__glpk_guard(int (*fn)(void *arg), void *arg, char *said, size_t n);
 

@@ -2,11 +2,10 @@
  * impossible when the routes would need more registers than the MRRG has,
  * and never rejects an II that a mapping exists for (checked against the
  * heuristic's mappings). */
+#include "../glpk_reset.h"
 #include "../ilp_test_util.h"
 
 #include "mapper/search/heur_internal.h"
-
-#include <glpk.h>
 
 static int bound(const cg_netlist *nl, const cg_dfg *g, int ii)
 {
@@ -104,7 +103,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_proves_and_agrees),
         cmocka_unit_test(test_recurrence_too_short),
-        cmocka_unit_test(test_glpk_out_of_memory),
+        cmocka_unit_test_teardown(test_glpk_out_of_memory, glpk_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,8 +8,8 @@
 #include "../ilp_test_util.h"
 
 #include "../../arch/arch_test_util.h"
+#include "../glpk_reset.h"
 
-#include <glpk.h>
 #include <unistd.h>
 
 #include "mapper/exact/exact_internal.h"
@@ -350,7 +350,7 @@ int main(void)
          (void *)&glpk},
         BOTH(test_restricted),
         cmocka_unit_test(test_dump_lp),
-        cmocka_unit_test(test_glpk_out_of_memory),
+        cmocka_unit_test_teardown(test_glpk_out_of_memory, glpk_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,9 +16,9 @@
  * (alone, and in the climb at the first II the bound leaves). */
 #include "../ilp_test_util.h"
 
+#include "../glpk_reset.h"
 #include "../map_fixture.h"
 
-#include <glpk.h>
 #include <unistd.h>
 
 #include "mapper/exact/exact_internal.h"
@@ -1044,7 +1044,7 @@ int main(void)
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_probe_search),
         cmocka_unit_test(test_context_counts),
-        cmocka_unit_test(test_slack_glpk_out_of_memory),
+        cmocka_unit_test_teardown(test_slack_glpk_out_of_memory, glpk_reset),
         cmocka_unit_test(test_continue),
         cmocka_unit_test(test_counts_agree_with_ilp),
     };

@@ -6,11 +6,10 @@
  * array, the primitives allowed per node, consts in their consumers'
  * clusters, two runs giving the same result, the node limit and time cap,
  * a DFG without edges, and the errors on bad input. */
+#include "../glpk_reset.h"
 #include "../map_fixture.h"
 
 #include "mapper/search/cluster_internal.h"
-
-#include <glpk.h>
 
 /* A group of `adds` add nodes named <p>0.. fed by the input <p>in: add j
  * takes add j-1 and add j-3 (the input before the first ones); the first
@@ -688,7 +687,7 @@ int main(void)
         cmocka_unit_test(test_consts_follow),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_time_cap),
-        cmocka_unit_test(test_glpk_out_of_memory),
+        cmocka_unit_test_teardown(test_glpk_out_of_memory, glpk_reset),
         cmocka_unit_test(test_edgeless),
         cmocka_unit_test(test_bad_input),
     };
