@@ -149,30 +149,31 @@ int cg__bound_need(const cg_netlist *nl, const cg_mrrg *m, const cg_dfg *g,
         return 0;
     int *emin = malloc(sizeof(int) * ((size_t)ne + 1));
     int *lat = malloc(sizeof(int) * ((size_t)n + 1));
-    int rc = -1;
-    if (emin && lat && cg__heur_min_delays(nl, m, g, emin, lat) == 0) {
-        rc = 0;
-        for (int e = 0; e < ne; e++)
-            if (emin[e] >= CG__DIST_INF)
-                *need = -1; /* an edge no route can carry */
-        need_lp L = {g, cg_mrrg_ii(m), kmax, emin, lat, 0};
-        char said[160];
-        if (*need == 0 && cg__glpk_guard(least_delay_nodes, &L, said,
-                                         sizeof said) == CG__GLPK_FAILED) {
+    int rc = 0;
+    if (!emin || !lat || cg__heur_min_delays(nl, m, g, emin, lat) != 0) {
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory bounding '%s' "
+                     "at II=%d", cg_dfg_name(g), cg_mrrg_ii(m));
+        rc = -1;
+    }
+    for (int e = 0; rc == 0 && e < ne; e++)
+        if (emin[e] >= CG__DIST_INF)
+            *need = -1; /* an edge no route can carry */
+    need_lp L = {g, cg_mrrg_ii(m), kmax, emin, lat, 0};
+    char said[160];
+    if (rc == 0 && *need == 0) {
+        if (cg__glpk_guard(least_delay_nodes, &L, said, sizeof said) ==
+            CG__GLPK_FAILED) {
             cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "GLPK stopped on the "
                          "register bound's LP of '%s' at II=%d: %s",
                          cg_dfg_name(g), cg_mrrg_ii(m), said);
-            rc = -2;
-        } else if (*need == 0) {
+            rc = -1;
+        } else {
             *need = L.res;
         }
     }
     free(emin);
     free(lat);
-    if (rc == -1)
-        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "out of memory bounding '%s' "
-                     "at II=%d", cg_dfg_name(g), cg_mrrg_ii(m));
-    return rc < 0 ? -1 : 0;
+    return rc;
 }
 
 int cg__bound_registers(const cg_netlist *nl, const cg_mrrg *m,
@@ -340,9 +341,9 @@ int cg__bound_slack(const cg_dfg *g, int ii, const int *prec, int np,
                    .comp = comp,
                    .ind = malloc(sizeof(int) * ((size_t)n + 4)),
                    .val = malloc(sizeof(double) * ((size_t)n + 4))};
-    int rc = !L.ind || !L.val ? -1
-             : cg__glpk_guard(slack_solve, &L, said, nsaid) ==
-                     CG__GLPK_FAILED
+    int rc = -1; /* no memory */
+    if (L.ind && L.val)
+        rc = cg__glpk_guard(slack_solve, &L, said, nsaid) == CG__GLPK_FAILED
                  ? -2
                  : L.rc;
     free(L.ind);

@@ -62,7 +62,6 @@ typedef struct model {
     bool lp_values;      /* read LP values (in the callback), not MIP */
     bool oom;            /* an allocation failed (not a broken route) */
     double *x;           /* CBC's solution (1-based), NULL with GLPK */
-    char said[160];      /* the first line GLPK printed (cg__glpk_guard) */
     /* a cut's row (nk + 1 each), kept here so that a jump out of GLPK
      * leaks nothing */
     int *cut_ind;
@@ -975,14 +974,15 @@ int cg__ilp_solve(const cg__kgraph *k, const cg_netlist *nl,
         return -1;
     }
     solve_call c = {M, deadline, out, d};
-    int rc = cg__glpk_guard(solve_guarded, &c, M->said, sizeof M->said);
+    char said[160]; /* GLPK's first line, when it stopped */
+    int rc = cg__glpk_guard(solve_guarded, &c, said, sizeof said);
     if (rc == CG__GLPK_FAILED) {
         cg_mapping_destroy(out->mapping);
         out->mapping = NULL;
         cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
                      "GLPK stopped on the ILP of '%s' at II=%d (%d rows, %d "
                      "columns): %s", cg_dfg_name(g), M->ii, M->lp.nrows,
-                     M->lp.ncols, M->said);
+                     M->lp.ncols, said);
         rc = -1;
     }
     model_free(M);
