@@ -7,6 +7,7 @@
  */
 #include "cli/bench.h"
 #include "cli/commands.h"
+#include "cli/makefile.h"
 #include "cli/shard.h"
 
 #include <stdio.h>
@@ -355,12 +356,8 @@ static void run_c(const cg_cli_job *j, const cg_netlist *nl,
     p.addr_width = cg_netlist_addr_width(nl); /* the arch's address width */
     p.array_control = cg_cli_array_control(o, nl);
     bool ok = (!j->makefile ||
-               (cg_extract_makefile_read(j->makefile, &mk, d) == 0 &&
-                (!mk.dfg_flags ||
-                 cg_extract_params_parse(&p, mk.dfg_flags, j->makefile,
-                                         d) == 0))) &&
+               cg_cli_makefile_apply(j->makefile, &mk, &p, d) == 0) &&
               cg_cli_syms_apply(&p, &o->syms, d) == 0;
-    p.cflags = mk.cflags;
     cg_extract_prog *x = ok ? cg_extract_open(j->path, &p, d) : NULL;
     char *tags = mk.loop_tags && strspn(mk.loop_tags, " \t") <
                  strlen(mk.loop_tags) ? mk.loop_tags : NULL;

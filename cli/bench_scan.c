@@ -4,7 +4,9 @@
  * file is a job when it holds a //DFGLOOP: tag (any case) and every .dot
  * file is a DFG.  Folders are walked recursively in name order so rows come out in
  * the same order on every machine. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/bench.h"
+#include "cli/makefile.h"
 #include "common/util.h"
 
 #include <dirent.h>
@@ -41,6 +43,22 @@ static char *base_name(const char *path, const char *suffix)
         strncmp(path + n - strlen(suffix), suffix, strlen(suffix)) == 0)
         n -= strlen(suffix);
     return strndup(path + b, n - b);
+}
+
+/* A folder's name: its last component, or the real folder's for "." and
+ * ".." (`cgramap .` in a benchmark folder names its rows after it). */
+static char *folder_name(const char *dir)
+{
+    char *b = base_name(dir, NULL);
+    if (b && (!strcmp(b, ".") || !strcmp(b, ".."))) {
+        char *real = realpath(dir, NULL);
+        if (real && strcmp(real, "/")) {
+            free(b);
+            b = base_name(real, NULL);
+        }
+        free(real);
+    }
+    return b;
 }
 
 /* A //DFGLOOP: tag in any case (CGRA-ME's files write //DFGLoop:). */
@@ -172,7 +190,7 @@ static void scan_entry(const char *dir, const char *path, const char *mk,
     if (S_ISDIR(st.st_mode))
         cg_cli_scan(path, out);
     else if (mk && ends_with(path, ".c"))
-        push(out, CG_CLI_JOB_C, path, base_name(dir, NULL), mk);
+        push(out, CG_CLI_JOB_C, path, folder_name(dir), mk);
     else if (!mk && ends_with(path, ".c") && has_tag(path))
         push(out, CG_CLI_JOB_C, path, base_name(path, ".c"), NULL);
     else if (!mk && ends_with(path, ".dot") && !beside_c(path))
@@ -203,6 +221,25 @@ static int scan_dir(const char *dir, cg_cli_jobs *out)
     return 0;
 }
 
+/* A .c file named as a PATH: with a Makefile beside it, a job of that
+ * CGRA-ME folder, as when the folder is named (the same flags, tags and
+ * benchmark name); otherwise a file of its own. */
+static int push_c(const char *path, cg_cli_jobs *out)
+{
+    char *mk = NULL, *dir = NULL;
+    if (cg_cli_makefile_beside(path, &mk) != 0 ||
+        (mk && !(dir = dir_of(path)))) {
+        fprintf(stderr, "%s: error: out of memory: not run\n", path);
+        free(mk);
+        return -1;
+    }
+    int rc = push(out, CG_CLI_JOB_C, path,
+                  mk ? folder_name(dir) : base_name(path, ".c"), mk);
+    free(dir);
+    free(mk);
+    return rc;
+}
+
 int cg_cli_scan(const char *path, cg_cli_jobs *out)
 {
     struct stat st;
@@ -213,7 +250,7 @@ int cg_cli_scan(const char *path, cg_cli_jobs *out)
     if (S_ISDIR(st.st_mode))
         return scan_dir(path, out);
     if (ends_with(path, ".c"))
-        return push(out, CG_CLI_JOB_C, path, base_name(path, ".c"), NULL);
+        return push_c(path, out);
     /* other mappers' DFGs only when named: a folder's .xml may be an
      * architecture */
     static const char *const dfgs[] = {".dot", ".xml", ".txt", "_nodes"};

@@ -3,6 +3,7 @@
  * each with the memory order of its nest stated (graph attribute
  * memory_order). */
 #include "cli/commands.h"
+#include "cli/makefile.h"
 #include "cli/options.h"
 #include "cli/syms.h"
 
@@ -19,7 +20,8 @@
 
 typedef struct dfg_opts {
     const char *file, *loop, *out;
-    cg_extract_params p;
+    cg_extract_params p; /* the options' values, over the Makefile's */
+    int no_makefile;
     cg_cli_syms syms;   /* --sym values */
 } dfg_opts;
 
@@ -30,12 +32,16 @@ static void dfg_help(void)
            "                  [--no-phi-removal] [--no-leaf-removal]"
            " [--no-hoist]\n"
            "                  [--sym NAME=VALUE]... [--addr-width BITS]\n"
-           "                  [--loop-control dfg|array]\n"
+           "                  [--loop-control dfg|array] [--no-makefile]\n"
            "Extract the DFG of every //DFGLOOP-tagged loop of FILE.c"
            " (or of TAG only) as dot.\n"
            "--sym gives a kernel parameter or a symbolic trip count a value,"
            " as in a\n"
            "benchmark Makefile's DFG_FLAGS.\n"
+           "When FILE.c's folder has a Makefile (a benchmark folder), its"
+           " DFG_FLAGS and\nCFLAGS apply as in the main job, under the"
+           " options given here (--cflags\nreplaces CFLAGS);"
+           " --no-makefile ignores it.\n"
            "Index arithmetic is narrowed to BITS (default 32, the address"
            " width of the\narchitecture: address-width= in its XML) where"
            " exact; 64 keeps LLVM's widths.\n"
@@ -60,6 +66,7 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         {"sym", required_argument, NULL, 's'},
         {"addr-width", required_argument, NULL, 'A'},
         {"loop-control", required_argument, NULL, 'C'},
+        {"no-makefile", no_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -79,6 +86,7 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
         case 'P': o->p.phi_removal = false; break;
         case 'L': o->p.leaf_removal = false; break;
         case 'H': o->p.hoist = false; break;
+        case 'n': o->no_makefile = 1; break;
         case 's':
             if (cg_cli_sym_add(&o->syms, optarg, "cgramap dfg")) return 2;
             break;
@@ -124,6 +132,27 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
     return 0;
 }
 
+/* The extraction's parameters: the Makefile beside FILE.c (unless
+ * --no-makefile), then the options, which can only turn passes off, give
+ * the clang flags, the width and the loop control, and add symbols.  -1
+ * with errors in d. */
+static int params(const dfg_opts *o, cg_extract_makefile *mk,
+                  cg_extract_params *p, cg_diags *d)
+{
+    cg_extract_params_init(p);
+    if (!o->no_makefile &&
+        cg_cli_makefile_apply_beside(o->file, mk, p, d) != 0)
+        return -1;
+    p->phi_removal &= o->p.phi_removal;
+    p->leaf_removal &= o->p.leaf_removal;
+    p->hoist &= o->p.hoist;
+    if (o->p.cflags)
+        p->cflags = o->p.cflags;
+    p->addr_width = o->p.addr_width;
+    p->array_control = o->p.array_control;
+    return cg_cli_syms_apply(p, &o->syms, d);
+}
+
 /* Each graph states the memory order its nest gives (cg_map_mem_orders),
  * so the .dot, which has no nest, keeps it: read back, the mapper orders
  * exactly these pairs instead of every pair.  -1 on failure. */
@@ -154,14 +183,16 @@ static int write_graphs(void *arg, FILE *f)
 int cg_cli_dfg(int argc, char **argv)
 {
     dfg_opts o;
-    int p = dfg_parse(argc, argv, &o);
-    if (p) return p == 1 ? 0 : 2;
+    int pr = dfg_parse(argc, argv, &o);
+    if (pr) return pr == 1 ? 0 : 2;
     cg_diags *d = cg_diags_create();
     if (!d) { fputs("cgramap: out of memory\n", stderr); return 1; }
     cg_dfg **gs = NULL;
     int n = 0;
-    int rc = cg_cli_syms_apply(&o.p, &o.syms, d) ||
-             cg_extract_file(o.file, o.loop, &o.p, &gs, &n, d) ? 1 : 0;
+    cg_extract_makefile mk = {0};
+    cg_extract_params p;
+    int rc = params(&o, &mk, &p, d) ||
+             cg_extract_file(o.file, o.loop, &p, &gs, &n, d) ? 1 : 0;
     if (rc == 0 && state_orders(gs, n, d) != 0)
         rc = 1;
     cg_diags_print(d, stderr);
@@ -172,6 +203,7 @@ int cg_cli_dfg(int argc, char **argv)
         rc = 1;
     for (int i = 0; i < n; i++) cg_dfg_destroy(gs[i]);
     free(gs);
+    cg_extract_makefile_free(&mk);
     cg_diags_destroy(d);
     return rc;
 }

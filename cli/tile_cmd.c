@@ -7,6 +7,7 @@
  * the same nest; --no-makefile ignores it.  --export-4d PREFIX also writes
  * the descriptors as 4D-data-mover buffers, one file per side. */
 #include "cli/commands.h"
+#include "cli/makefile.h"
 #include "cli/options.h"
 #include "cli/syms.h"
 
@@ -24,7 +25,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 typedef struct tile_opts {
     const char *file, *loop, *arch, *templates;
@@ -270,27 +270,6 @@ static int tile_print(const tile_opts *o, const cg_tile_plan *plan,
     return rc;
 }
 
-/* The Makefile in FILE.c's folder, if there is one: its DFG_FLAGS and
- * CFLAGS into ep (mk keeps the strings ep points into).  -1 when it cannot
- * be read or its flags are wrong (messages in d). */
-static int read_makefile(const char *file, cg_extract_makefile *mk,
-                         cg_extract_params *ep, cg_diags *d)
-{
-    const char *slash = strrchr(file, '/');
-    char path[4096];
-    snprintf(path, sizeof path, "%.*s%sMakefile",
-             slash ? (int)(slash - file) : 0, file, slash ? "/" : "");
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
-    if (cg_extract_makefile_read(path, mk, d) != 0 ||
-        (mk->dfg_flags &&
-         cg_extract_params_parse(ep, mk->dfg_flags, path, d) != 0))
-        return -1;
-    ep->cflags = mk->cflags;
-    return 0;
-}
-
 int cg_cli_tile(int argc, char **argv)
 {
     tile_opts o;
@@ -303,7 +282,7 @@ int cg_cli_tile(int argc, char **argv)
     if (nl)
         ep.addr_width = cg_netlist_addr_width(nl);
     cg_extract_makefile mk = {0};
-    bool flags_ok = (o.no_makefile || read_makefile(o.file, &mk, &ep, d) == 0)
+    bool flags_ok = (o.no_makefile || cg_cli_makefile_apply_beside(o.file, &mk, &ep, d) == 0)
                     && cg_cli_syms_apply(&ep, &o.syms, d) == 0;
     cg_dfg **gs = NULL;
     int n = 0, rc = 1;

@@ -661,6 +661,7 @@ int cg_extract_makefile_read(const char *path, cg_extract_makefile *m,
                              cg_diags *d)
 {
     memset(m, 0, sizeof *m);
+    int errors = cg_diags_errors(d);
     const char *slash = strrchr(path, '/');
     char *dir = slash ? strndup(path, (size_t)(slash - path))
                       : strdup(".");
@@ -668,6 +669,10 @@ int cg_extract_makefile_read(const char *path, cg_extract_makefile *m,
     int rc = dir ? read_mk(&c, path, NULL, 0) : -1;
     if (rc == 0)
         rc = resolve(&c, m);
+    /* the steps above say what is wrong with the file; what they leave
+       unsaid is an allocation that failed */
+    if (rc && cg_diags_errors(d) == errors)
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "out of memory");
     for (int i = 0; i < c.n; i++) {
         clear_var(&c.vars[i]);
         free(c.vars[i].name);

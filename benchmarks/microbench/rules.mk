@@ -3,8 +3,9 @@
 #   DFG_FLAGS = -no-phi-removal -no-leaf-removal --sym NAME=VALUE ...
 #   CFLAGS    = extra clang flags
 # and includes this file; `make` then writes TAG.dot for every tag with
-# `cgramap dfg`.  cgramap reads the same three variables when it scans the
-# folder, so both ways give the same graphs.
+# `cgramap dfg`.  cgramap reads the same three variables for every .c file
+# of the folder (the main job, `cgramap dfg`, `cgramap tile`), so both ways
+# give the same graphs.
 CGRAMAP ?= cgramap
 SRC ?= $(notdir $(CURDIR)).c
 DOTS := $(addsuffix .dot,$(LOOP_TAGS))

@@ -434,6 +434,32 @@ static void test_benchmark_folders(void **state)
     assert_string_equal(r.err, "");
 }
 
+/* A .c file of a CGRA-ME style folder named as a PATH is a job of that
+ * folder: its Makefile's DFG_FLAGS apply (cap's --sym limit=1000, without
+ * which the native run assumes limit = 16, with a note) and the row is
+ * named after the folder, also when the folder is named "." or ends in
+ * "/." (the row was once named "."). */
+static void test_c_of_benchmark_folder(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", "--max-ii", "4",
+                                          "benchmarks/microbench/cap/cap.c",
+                                          "benchmarks/microbench/sum/.",
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    mask_times(r.out);
+    assert_string_equal(r.out,
+        HEADER
+        "cap            cap               15      1      1 -             2 mapped "
+        "                  optimal TIME    5/16   19%     5   2   2    125      "
+        "1        512   1.00        283       148 yes\n"
+        "sum            sum               14      1      1 -             1 mapped "
+        "                  optimal TIME    5/16   31%     6   2   1     69      "
+        "1        256   1.00        143        74 yes\n");
+}
+
 /* A folder without a Makefile holding k.c and the k.dot cgramap dfg wrote
  * from it: the .dot is skipped with a note (it was a second row, n/a,
  * whose files replaced the C row's); named as a PATH it maps and verifies
@@ -1131,6 +1157,7 @@ int main(void)
         cmocka_unit_test(test_time_limit_open),
         cmocka_unit_test(test_mapping_dir),
         cmocka_unit_test(test_mapping_dir_no_neato),
+        cmocka_unit_test(test_c_of_benchmark_folder),
         cmocka_unit_test(test_benchmark_folders),
         cmocka_unit_test(test_dot_beside_c),
         cmocka_unit_test(test_cgrame_folder),

@@ -465,6 +465,59 @@ static void test_dfg_sym(void **state)
                         "n=5x (NAME=INTEGER)\n");
 }
 
+/* The Makefile beside FILE.c applies as in the main job:
+ * benchmarks/tiled/gemm's CFLAGS keep C[i][j]'s load and store in the
+ * tagged loop (4 memory ops; 2 without them); --cflags replaces its
+ * CFLAGS, --no-makefile ignores it.  A Makefile with a wrong flag is an
+ * error at its file:line, exit 1; --no-makefile extracts all the same. */
+static int mem_ops(const char *dot)
+{
+    int k = 0;
+    for (const char *p = dot; (p = strstr(p, "[opcode=")); p++)
+        k += !strncmp(p + 8, "load ", 5) || !strncmp(p + 8, "store ", 6);
+    return k;
+}
+
+static void test_dfg_makefile(void **state)
+{
+    (void)state;
+    static run r;
+    const char *gemm = "benchmarks/tiled/gemm/gemm.c";
+    run_cgramap(&r, (const char *const[]){"dfg", gemm, NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_int_equal(mem_ops(r.out), 4);
+    run_cgramap(&r, (const char *const[]){"dfg", gemm, "--no-makefile",
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    assert_int_equal(mem_ops(r.out), 2);
+    run_cgramap(&r, (const char *const[]){"dfg", gemm, "--cflags", "",
+                                          NULL});
+    assert_int_equal(r.status, 0);
+    assert_int_equal(mem_ops(r.out), 2);
+
+    char dir[] = "/tmp/cg_dfgmkXXXXXX", cmd[256], c[64], want[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp benchmarks/microbench/sum/sum.c %s/k.c && "
+             "printf 'LOOP_TAGS = sum\\nDFG_FLAGS = -bogus\\n' > "
+             "%s/Makefile", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(c, sizeof c, "%s/k.c", dir);
+    run_cgramap(&r, (const char *const[]){"dfg", c, NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    snprintf(want, sizeof want, "%s/Makefile:2: error: unknown DFG flag "
+             "'-bogus' (known: -no-phi-removal, -no-leaf-removal, -no-hoist, "
+             "--sym NAME=VALUE, -loop-tags 'TAGS' in a Makefile)\n", dir);
+    assert_string_equal(r.err, want);
+    run_cgramap(&r, (const char *const[]){"dfg", c, "--no-makefile", NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "digraph sum {\n"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_dfg_usage(void **state)
 {
     (void)state;
@@ -661,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_dfg),
         cmocka_unit_test(test_dfg_memory_order),
         cmocka_unit_test(test_dfg_sym),
+        cmocka_unit_test(test_dfg_makefile),
         cmocka_unit_test(test_dfg_usage),
         cmocka_unit_test(test_dfg_addr_width),
         cmocka_unit_test(test_map_usage),
