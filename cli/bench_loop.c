@@ -87,6 +87,13 @@ static bool write_mapping(const char *dir, const char *bench,
                 m->loop);
         return false;
     }
+    if (strchr(m->loop, '/')) { /* a DFG's own name: the files would land
+                                   in another folder */
+        fprintf(stderr, "%s: error: loop '%s' has a '/' in its name, which "
+                "names its mapping files; rename its graph (the digraph's "
+                "name)\n", dir, m->loop);
+        return false;
+    }
     bool ok = true;
     for (int i = 0; i < 4; i++) {
         char path[4096];

@@ -10,6 +10,7 @@
 #include "common/util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -61,12 +62,13 @@ static char *folder_name(const char *dir)
     return b;
 }
 
-/* A //DFGLOOP: tag in any case (CGRA-ME's files write //DFGLoop:). */
-static bool has_tag(const char *path)
+/* A //DFGLOOP: tag in any case (CGRA-ME's files write //DFGLoop:)?  1
+ * or 0, -1 (errno set) when the file cannot be read. */
+static int has_tag(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return false;
+        return -1;
     char line[4096];
     bool found = false;
     while (!found && fgets(line, sizeof line, f))
@@ -181,28 +183,67 @@ static bool beside_c(const char *path)
     return twin;
 }
 
-static void scan_entry(const char *dir, const char *path, const char *mk,
-                       cg_cli_jobs *out)
+/* One PATH's walk: the folders it has been through (device and inode),
+ * so that a link back to one of them (a -> .) is not followed again --
+ * such a walk once never ended -- and whether anything could not be
+ * read. */
+typedef struct scan_ctx {
+    cg_cli_jobs *out;
+    dev_t *dev;
+    ino_t *ino;
+    int n, cap;
+    int rc;
+} scan_ctx;
+
+static int scan_path(scan_ctx *c, const char *path);
+
+/* Whether the folder st is new to the walk (then remembered). */
+static bool first_visit(scan_ctx *c, const struct stat *st)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode))
-        cg_cli_scan(path, out);
-    else if (mk && ends_with(path, ".c"))
-        push(out, CG_CLI_JOB_C, path, folder_name(dir), mk);
-    else if (!mk && ends_with(path, ".c") && has_tag(path))
-        push(out, CG_CLI_JOB_C, path, base_name(path, ".c"), NULL);
-    else if (!mk && ends_with(path, ".dot") && !beside_c(path))
-        push(out, CG_CLI_JOB_DOT, path, base_name(path, ".dot"), NULL);
+    for (int i = 0; i < c->n; i++)
+        if (c->dev[i] == st->st_dev && c->ino[i] == st->st_ino)
+            return false;
+    int cap = c->cap;
+    if (CG_GROW(c->dev, cap, c->n + 1) || CG_GROW(c->ino, c->cap, c->n + 1))
+        return true; /* no memory: walk it (at worst twice) */
+    c->dev[c->n] = st->st_dev;
+    c->ino[c->n++] = st->st_ino;
+    return true;
 }
 
-static int scan_dir(const char *dir, cg_cli_jobs *out)
+static void scan_entry(scan_ctx *c, const char *dir, const char *path,
+                       const char *mk)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "%s: note: skipped: %s\n", path, strerror(errno));
+        return;
+    }
+    int tagged = 0;
+    if (S_ISDIR(st.st_mode))
+        c->rc |= scan_path(c, path);
+    else if (mk && ends_with(path, ".c"))
+        c->rc |= push(c->out, CG_CLI_JOB_C, path, folder_name(dir), mk);
+    else if (!mk && ends_with(path, ".c") && (tagged = has_tag(path)) > 0)
+        c->rc |= push(c->out, CG_CLI_JOB_C, path, base_name(path, ".c"),
+                      NULL);
+    else if (!mk && ends_with(path, ".dot") && !beside_c(path))
+        c->rc |= push(c->out, CG_CLI_JOB_DOT, path, base_name(path, ".dot"),
+                      NULL);
+    if (tagged < 0) {
+        fprintf(stderr, "%s: error: cannot read this file (%s); whether it "
+                "holds a //DFGLOOP: tag is unknown\n", path, strerror(errno));
+        c->rc = -1;
+    }
+}
+
+static int scan_dir(scan_ctx *c, const char *dir)
 {
     struct dirent **ents;
     int n = scandir(dir, &ents, NULL, by_name);
     if (n < 0) {
-        fprintf(stderr, "%s: error: cannot read this folder\n", dir);
+        fprintf(stderr, "%s: error: cannot read this folder (%s)\n", dir,
+                strerror(errno));
         return -1;
     }
     struct stat st;
@@ -212,7 +253,7 @@ static int scan_dir(const char *dir, cg_cli_jobs *out)
         char *path = ents[i]->d_name[0] != '.' ? join(dir, ents[i]->d_name)
                                                : NULL;
         if (path)
-            scan_entry(dir, path, has_mk ? mk : NULL, out);
+            scan_entry(c, dir, path, has_mk ? mk : NULL);
         free(path);
         free(ents[i]);
     }
@@ -240,15 +281,23 @@ static int push_c(const char *path, cg_cli_jobs *out)
     return rc;
 }
 
-int cg_cli_scan(const char *path, cg_cli_jobs *out)
+static int scan_path(scan_ctx *c, const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
-        fprintf(stderr, "%s: error: no such file or folder\n", path);
+        fprintf(stderr, errno == ENOENT ? "%s: error: no such file or folder\n"
+                                        : "%s: error: cannot read it (%s)\n",
+                path, strerror(errno));
         return -1;
     }
-    if (S_ISDIR(st.st_mode))
-        return scan_dir(path, out);
+    cg_cli_jobs *out = c->out;
+    if (S_ISDIR(st.st_mode)) {
+        if (first_visit(c, &st))
+            return scan_dir(c, path);
+        fprintf(stderr, "%s: note: skipped: a link to a folder this walk has "
+                "already been through\n", path);
+        return 0;
+    }
     if (ends_with(path, ".c"))
         return push_c(path, out);
     /* other mappers' DFGs only when named: a folder's .xml may be an
@@ -261,6 +310,15 @@ int cg_cli_scan(const char *path, cg_cli_jobs *out)
     fprintf(stderr, "%s: error: not a folder, a .c file or a DFG file "
             "(.dot; .xml, .txt, NAME_nodes: other mappers' DFGs)\n", path);
     return -1;
+}
+
+int cg_cli_scan(const char *path, cg_cli_jobs *out)
+{
+    scan_ctx c = {.out = out};
+    int rc = scan_path(&c, path);
+    free(c.dev);
+    free(c.ino);
+    return rc | c.rc;
 }
 
 void cg_cli_jobs_free(cg_cli_jobs *j)

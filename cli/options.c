@@ -73,8 +73,9 @@ CG_CLI_EFFORT_HELP
 "  -h, --help              print this help and exit\n"
 "  -V, --version           print the version and exit\n"
 "\n"
-"Exit status: 0 when every loop mapped and verified, 1 when one did not,\n"
-"2 on bad usage.\n");
+"Exit status: 0 when every loop mapped and was verified (yes or n/a) and no\n"
+"error was printed, 1 otherwise, 2 on bad usage, 130/143 when stopped by\n"
+"SIGINT/SIGTERM.\n");
 }
 
 int cg_cli_path(const char *prog, const char *opt, const char *v)

@@ -121,7 +121,7 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
     cg_tile_params_init(&o->p);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'l': o->loop = optarg; break;
         case 'a': o->arch = optarg; break;

@@ -520,7 +520,8 @@ static int graph(parser *ps)
         return -1;
     if (ps->t.k != T_EOF)
         return unexpected(ps, "end of file after the graph's closing '}' "
-                          "(one digraph per file)");
+                          "(one digraph per file: `cgramap dfg --loop TAG "
+                          "-o TAG.dot` writes one loop's)");
     return 0;
 }
 

@@ -47,6 +47,7 @@ typedef struct mk_ctx {
     const char *dir;  /* make's working folder: the top Makefile's */
     int includes;     /* nesting of include lines */
     int cond;         /* nesting of ifeq/ifdef blocks */
+    bool in_define;   /* inside define ... endef: not assignments */
     int refs;         /* references resolved by the current expansion */
     bool too_big;     /* the budget above ran out (reported in d) */
     cg_diags *d;
@@ -423,6 +424,27 @@ static int assignment(mk_ctx *c, char *s, const char *file, int line)
     return rc < 0 ? -1 : 0;
 }
 
+/* define NAME ... endef (a multi-line value) or undefine NAME: of another
+ * variable, skipped (define's body too); of one of the three, an error,
+ * for its value would be a guess. */
+static int define(mk_ctx *c, char *s, const char *file, int line)
+{
+    bool un = s[0] == 'u';
+    char *name = trim(s + (un ? 8 : 6));
+    name[strcspn(name, " \t=:?+!")] = 0; /* "define NAME =" */
+    if (is_ours(name)) {
+        cg_diags_add(c->d, CG_SEV_ERROR, file, line, un
+                     ? "cgramap does not run 'undefine %s'; remove the line "
+                       "or write %s ="
+                     : "cgramap does not read 'define %s' (a multi-line "
+                       "value); write %s = VALUE on one line",
+                     name, name);
+        return -1;
+    }
+    c->in_define = !un;
+    return 0;
+}
+
 /* One logical line (continuations joined, comment cut). */
 static int mk_line(mk_ctx *c, char *s, const char *file, int line)
 {
@@ -431,8 +453,14 @@ static int mk_line(mk_ctx *c, char *s, const char *file, int line)
     s = trim(s);
     while (starts_word(s, "export") || starts_word(s, "override"))
         s = trim(s + (s[0] == 'e' ? 6 : 8)); /* they apply to what follows */
+    if (c->in_define) {
+        c->in_define = !starts_word(s, "endef");
+        return 0;
+    }
     if (conditional(c, s))
         return 0;
+    if (starts_word(s, "define") || starts_word(s, "undefine"))
+        return define(c, s, file, line);
     bool inc = starts_word(s, "include");
     if (!inc && !starts_word(s, "-include") && !starts_word(s, "sinclude"))
         return assignment(c, s, file, line);
@@ -453,16 +481,19 @@ static int read_lines(mk_ctx *c, FILE *f, const char *path)
     size_t cap = 0;
     mk_buf line = {0};
     int rc = 0, n = 0, first = 0;
+    bool in_comment = false; /* a comment ended in '\' goes on here */
     while (rc == 0 && getline(&buf, &cap, f) >= 0) {
         n++;
-        char *hash = strchr(buf, '#');
-        if (hash)
-            *hash = 0;
         size_t k = strlen(buf);
         while (k && strchr(" \t\r\n", buf[k - 1]))
             buf[--k] = 0;
         bool cont = k && buf[k - 1] == '\\';
-        if (cont)
+        char *hash = in_comment ? buf : strchr(buf, '#');
+        /* as in make, a '\' at the end of a comment continues the comment */
+        in_comment = hash && cont;
+        if (hash)
+            *hash = 0;
+        else if (cont)
             buf[--k] = 0;
         if (!line.n)
             first = n;
@@ -730,10 +761,10 @@ static int parse_at(cg_extract_params *p, char *flags, const char *file,
             p->leaf_removal = false;
         else if (!strcmp(w, "-no-hoist") || !strcmp(w, "--no-hoist"))
             p->hoist = false;
-        else if (!strcmp(w, "--sym"))
+        else if (!strcmp(w, "--sym") || !strcmp(w, "-sym"))
             rc |= sym(p, strtok_r(NULL, " \t\n", &save), file, line, d);
-        else if (!strncmp(w, "--sym=", 6))
-            rc |= sym(p, w + 6, file, line, d);
+        else if (!strncmp(w, "--sym=", 6) || !strncmp(w, "-sym=", 5))
+            rc |= sym(p, strchr(w, '=') + 1, file, line, d);
         else {
             cg_diags_add(d, CG_SEV_ERROR, file, line, "unknown DFG flag '%s' "
                          "(known: -no-phi-removal, -no-leaf-removal, -no-hoist, "

@@ -354,6 +354,15 @@ static int read_tags(cg_extract_prog *x, cg_diags *d)
             cg_diags_add(d, CG_SEV_ERROR, x->path, line, "//DFGLOOP: tag "
                          "without a name (write //DFGLOOP: name)");
             rc = -1;
+        } else if (memchr(q, '/', (size_t)n)) {
+            /* the tag names files (--mapping-dir DIR/BENCH.TAG.txt): a '/'
+               would put them in other folders */
+            cg_diags_add(d, CG_SEV_ERROR, x->path, line, "loop tag '%.*s' "
+                         "has a '/'; a tag names the loop's files, so write "
+                         "it without one (letters, digits, '_', '-', '.')",
+                         n, q);
+            rc = -1;
+            n = -n;
         } else {
             for (int i = 0; i < x->ntags; i++)
                 if ((int)strlen(x->tags[i].name) == n &&

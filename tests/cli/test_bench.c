@@ -460,6 +460,112 @@ static void test_c_of_benchmark_folder(void **state)
         "1        256   1.00        143        74 yes\n");
 }
 
+/* A walk follows a link to a folder once: links back to the folder (a ->
+ * ., b -> .) once made 2^40 paths and the run never ended.  A .c file
+ * the walk cannot read is an error, exit 1 (it was skipped in silence),
+ * and so is a folder inside it that it cannot read (exit 0 before): both
+ * only when not root, whom no mode stops. */
+static void test_walk_links_and_unreadable(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_walkXXXXXX", cmd[512], want[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp benchmarks/microbench/sum/sum.c %s/ && "
+             "ln -s . %s/a && ln -s . %s/b", dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", dir, NULL});
+    assert_int_equal(r.status, 0);
+    mask_times(r.out);
+    assert_string_equal(r.out, HEADER
+        "sum            sum               14      1      1 -             1 mapped "
+        "                  optimal TIME    5/16   31%     6   2   1     69      "
+        "1        256   1.00        143        74 yes\n");
+    snprintf(want, sizeof want, "%s/a: note: skipped: a link to a folder this "
+             "walk has already been through\n%s/b: note: skipped: a link to "
+             "a folder this walk has already been through\n", dir, dir);
+    assert_string_equal(r.err, want);
+    if (geteuid() != 0) {
+        snprintf(cmd, sizeof cmd, "rm %s/a %s/b && mkdir %s/locked && cp "
+                 "%s/sum.c %s/unread.c && chmod 000 %s/locked %s/unread.c",
+                 dir, dir, dir, dir, dir, dir, dir);
+        assert_int_equal(system(cmd), 0);
+        run_cgramap(&r, (const char *const[]){"--timeout", "30", dir, NULL});
+        assert_int_equal(r.status, 1);
+        snprintf(want, sizeof want, "%s/locked: error: cannot read this "
+                 "folder (Permission denied)\n%s/unread.c: error: cannot read "
+                 "this file (Permission denied); whether it holds a //DFGLOOP: "
+                 "tag is unknown\n", dir, dir);
+        assert_string_equal(r.err, want);
+    }
+    snprintf(cmd, sizeof cmd, "chmod -R u+rwx %s; rm -rf %s", dir, dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Usage errors found before any loop runs: an option given by a prefix
+ * of its name ("--mapping" was taken for --mapping-dir and made a
+ * folder, where `cgramap map --mapping` names a file), and --json and
+ * --csv naming one file (it held the CSV only). */
+static void test_option_spelling_and_same_file(void **state)
+{
+    (void)state;
+    run r;
+    run_cgramap(&r, (const char *const[]){"--mapping", "/tmp/cg_nodir",
+                                          "benchmarks/microbench/sum", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "cgramap: unknown option '--mapping' (options "
+                        "are spelled in full: --mapping-dir?)\n");
+    assert_int_equal(access("/tmp/cg_nodir", F_OK), -1);
+    run_cgramap(&r, (const char *const[]){"--time=5",
+                                          "benchmarks/microbench/sum", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: unknown option '--time=5' (see "
+                        "cgramap --help)\n");
+    run_cgramap(&r, (const char *const[]){"--max=4",
+                                          "benchmarks/microbench/sum", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: unknown option '--max' (options "
+                        "are spelled in full: --max-ii?)\n");
+    run_cgramap(&r, (const char *const[]){"--json", "/tmp/cg_same.out",
+                                          "--csv", "/tmp/cg_same.out",
+                                          "benchmarks/microbench/sum", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap: --json and --csv name the same file "
+                        "'/tmp/cg_same.out'; give each its own\n");
+    assert_int_equal(access("/tmp/cg_same.out", F_OK), -1);
+}
+
+/* A DFG whose name has a '/' (its digraph's) cannot name mapping files:
+ * with DIR/k.x made beforehand, "x/../../pw" once wrote DIR/../pw.*,
+ * outside --mapping-dir.  The row stands; the files are refused. */
+static void test_loop_name_with_slash(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_slashXXXXXX", cmd[512], dot[128], md[128],
+         want[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(dot, sizeof dot, "%s/k.dot", dir);
+    snprintf(md, sizeof md, "%s/md", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/md/k.x && printf 'digraph "
+             "\"x/../../pw\" {\\n a[opcode=input];\\n b[opcode=output];"
+             "\\n a->b[operand=0];\\n}\\n' > %s", dir, dot);
+    assert_int_equal(system(cmd), 0);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--mapping-dir", md, dot, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, " yes\n"));
+    snprintf(want, sizeof want, "%s: error: loop 'x/../../pw' has a '/' in "
+             "its name, which names its mapping files; rename its graph (the "
+             "digraph's name)\n", md);
+    assert_non_null(strstr(r.err, want));
+    snprintf(cmd, sizeof cmd, "test ! -e %s/pw.txt && test ! -e %s/md/pw.txt",
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A folder without a Makefile holding k.c and the k.dot cgramap dfg wrote
  * from it: the .dot is skipped with a note (it was a second row, n/a,
  * whose files replaced the C row's); named as a PATH it maps and verifies
@@ -1157,6 +1263,9 @@ int main(void)
         cmocka_unit_test(test_time_limit_open),
         cmocka_unit_test(test_mapping_dir),
         cmocka_unit_test(test_mapping_dir_no_neato),
+        cmocka_unit_test(test_walk_links_and_unreadable),
+        cmocka_unit_test(test_option_spelling_and_same_file),
+        cmocka_unit_test(test_loop_name_with_slash),
         cmocka_unit_test(test_c_of_benchmark_folder),
         cmocka_unit_test(test_benchmark_folders),
         cmocka_unit_test(test_dot_beside_c),

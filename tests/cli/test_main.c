@@ -518,6 +518,31 @@ static void test_dfg_makefile(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A tag names files (--mapping-dir DIR/BENCH.TAG.txt): one with a '/'
+ * is refused at its line ("x/../../pwned" once wrote outside DIR). */
+static void test_dfg_tag_with_slash(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_tagXXXXXX", c[64], cmd[256], want[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(c, sizeof c, "%s/esc.c", dir);
+    FILE *f = fopen(c, "w");
+    assert_non_null(f);
+    fputs("int a[8];\nvoid k(void)\n{\n    for (int i = 0; i < 8; i++) "
+          "//DFGLOOP: x/../../pwned\n        a[i] = i;\n}\n", f);
+    fclose(f);
+    static run r;
+    run_cgramap(&r, (const char *const[]){"dfg", c, NULL});
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    snprintf(want, sizeof want, "%s:4: error: loop tag 'x/../../pwned' has a "
+             "'/'; a tag names the loop's files, so write it without one "
+             "(letters, digits, '_', '-', '.')\n", c);
+    assert_string_equal(r.err, want);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_dfg_usage(void **state)
 {
     (void)state;
@@ -715,6 +740,7 @@ int main(void)
         cmocka_unit_test(test_dfg_memory_order),
         cmocka_unit_test(test_dfg_sym),
         cmocka_unit_test(test_dfg_makefile),
+        cmocka_unit_test(test_dfg_tag_with_slash),
         cmocka_unit_test(test_dfg_usage),
         cmocka_unit_test(test_dfg_addr_width),
         cmocka_unit_test(test_map_usage),

@@ -246,6 +246,11 @@ static void help(void **state)
                                   "per run of the inner loop (default 8)\n"));
     assert_non_null(strstr(r.out, "  --no-makefile  ignore the Makefile next "
                                   "to FILE.c\n"));
+    /* -h too, as every other command takes it (it was an unknown option) */
+    static run h;
+    run_cgramap(&h, (const char *[]){"tile", "-h", NULL});
+    assert_int_equal(h.status, 0);
+    assert_string_equal(h.out, r.out);
 }
 
 /* benchmarks/tiled/gemm's Makefile passes CFLAGS that keep C[i][j]'s load

@@ -724,7 +724,8 @@ static void test_syntax_errors(void **state)
                   "t.dot:2: error: unexpected character '@'", NULL);
     expect_errors("digraph a { }\ndigraph b { }\n",
                   "t.dot:2: error: unexpected 'digraph'; expected end of file "
-                  "after the graph's closing '}' (one digraph per file)",
+                  "after the graph's closing '}' (one digraph per file: "
+                  "`cgramap dfg --loop TAG -o TAG.dot` writes one loop's)",
                   NULL);
     expect_errors("G { }\n", "t.dot:1: error: unexpected 'G'; expected "
                   "'digraph' (a DFG file is 'digraph NAME { ... }')", NULL);

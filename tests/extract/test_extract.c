@@ -341,6 +341,13 @@ static void test_makefile(void **state)
     assert_diag(d, 0, "Makefile: error: unknown DFG flag '-O3' (known: "
                 "-no-phi-removal, -no-leaf-removal, -no-hoist, --sym NAME=VALUE, "
                 "-loop-tags 'TAGS' in a Makefile)");
+    /* CGRA-ME's one-dash spelling, as the command line takes it */
+    char one_dash[] = "-sym j=4 -sym=i=5";
+    assert_int_equal(cg_extract_params_parse(&p, one_dash, "Makefile", d), 0);
+    assert_string_equal(p.syms[3].name, "j");
+    assert_int_equal(p.syms[3].value, 4);
+    assert_string_equal(p.syms[4].name, "i");
+    assert_int_equal(p.syms[4].value, 5);
     char bad[] = "--sym k";
     assert_int_equal(cg_extract_params_parse(&p, bad, "Makefile", d), -1);
     assert_diag(d, 1, "Makefile: error: --sym needs NAME=INTEGER, got 'k'");
@@ -371,6 +378,15 @@ static void test_makefile_include(void **state)
     assert_string_equal(m.cflags, "-O3");
     cg_extract_makefile_free(&m);
     assert_int_equal(cg_diags_size(d), 0);
+    /* make's comment that goes on after a '\' and another variable's
+     * define body are not assignments (CFLAGS was -O9, then -O8) */
+    assert_int_equal(cg_extract_makefile_read(MK "skipped/Makefile", &m, d),
+                     0);
+    assert_int_equal(cg_diags_size(d), 0);
+    assert_null(m.cflags);
+    assert_string_equal(m.loop_tags, "cap");
+    assert_string_equal(m.dfg_flags, "-sym=limit=1000");
+    cg_extract_makefile_free(&m);
     /* a 36 KB line, continued: once cut at 4 KB into two lines */
     assert_int_equal(cg_extract_makefile_read(MK "longline/Makefile", &m, d),
                      0);
@@ -405,6 +421,13 @@ static void test_makefile_errors(void **state)
         {"shell", MK "shell/Makefile:1: error: cgramap does not run make "
                   "functions such as '$(shell echo -g)'; write the value "
                   "out"},
+        /* once skipped in silence: DFG_FLAGS kept --sym limit=1000 */
+        {"define", MK "define/Makefile:3: error: cgramap does not read "
+                   "'define DFG_FLAGS' (a multi-line value); write "
+                   "DFG_FLAGS = VALUE on one line"},
+        {"undefine", MK "undefine/Makefile:3: error: cgramap does not run "
+                     "'undefine DFG_FLAGS'; remove the line or write "
+                     "DFG_FLAGS ="},
         /* found by fuzzing (docs/fuzzing.md): 16 GB and a hang, 2^30
          * references expanding to nothing (counted when undefined too), := doubling a value, /dev/zero
          * read forever, a folder read as an empty file; a chain of 40
