@@ -2,7 +2,7 @@
  * not at all: the content goes to a temporary file beside it, renamed over
  * the target at the end, so a failure never leaves a truncated file.  A
  * symbolic link keeps pointing where it did: the file it names is the one
- * replaced.  A target that is not a regular file (a FIFO, a terminal,
+ * replaced, or made.  A target that is not a regular file (a FIFO, a terminal,
  * /dev/stdout) cannot be replaced and is written in place; "-" is standard
  * output.  New files get the mode the umask leaves of 0666, replaced files
  * keep theirs. */
@@ -115,6 +115,34 @@ static int write_whole(const char *path, const char *real, mode_t mode,
     return err ? fail(path, err) : 0;
 }
 
+/* Where a symbolic link to no file points, through at most 40 links
+ * (relative targets from the link's folder), into out; path itself when
+ * it is not a link.  0, or -1 with errno set (a loop: ELOOP).  A new file
+ * is written there, so the link keeps pointing where it did, as it does
+ * for an existing file (it was replaced by a regular file). */
+static int link_target(const char *path, char *out, size_t n)
+{
+    if (snprintf(out, n, "%s", path) >= (int)n)
+        return errno = ENAMETOOLONG, -1;
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        char to[PATH_MAX];
+        if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode))
+            return 0;
+        ssize_t k = readlink(out, to, sizeof to - 1);
+        if (k < 0)
+            return -1;
+        to[k] = 0;
+        const char *slash = strrchr(out, '/');
+        int dir = to[0] != '/' && slash ? (int)(slash - out) + 1 : 0;
+        char next[PATH_MAX];
+        if (snprintf(next, sizeof next, "%.*s%s", dir, out, to) >=
+                (int)sizeof next || snprintf(out, n, "%s", next) >= (int)n)
+            return errno = ENAMETOOLONG, -1;
+    }
+    return errno = ELOOP, -1;
+}
+
 int cg_cli_write_file(const char *path, cg_cli_writer fn, void *arg)
 {
     struct stat st;
@@ -124,10 +152,11 @@ int cg_cli_write_file(const char *path, cg_cli_writer fn, void *arg)
                     same_file(&st, 2))))
         return write_in_place(path, &st, fn, arg);
     char real[PATH_MAX];
-    if (exists && !realpath(path, real))
+    if (exists ? !realpath(path, real)
+               : link_target(path, real, sizeof real) != 0)
         return fail(path, errno);
-    return write_whole(path, exists ? real : path,
-                       exists ? st.st_mode & 07777 : new_mode(), fn, arg);
+    return write_whole(path, real, exists ? st.st_mode & 07777 : new_mode(),
+                       fn, arg);
 }
 
 int cg_cli_check_writable(const char *path, const char *opt)
@@ -143,12 +172,12 @@ int cg_cli_check_writable(const char *path, const char *opt)
     } else if (exists && (!S_ISREG(st.st_mode) || same_file(&st, 1) ||
                           same_file(&st, 2))) {
         why = access(path, W_OK) ? strerror(errno) : NULL;
-    } else if (exists && !realpath(path, real)) {
+    } else if (exists ? !realpath(path, real)
+                      : link_target(path, real, sizeof real) != 0) {
         why = strerror(errno);
     } else {
         /* What the write will do: a temporary file beside the target. */
-        snprintf(tmp, sizeof tmp, "%.*s.tmpXXXXXX", PATH_MAX - 1,
-                 exists ? real : path);
+        snprintf(tmp, sizeof tmp, "%.*s.tmpXXXXXX", PATH_MAX - 1, real);
         int fd = mkstemp(tmp);
         if (fd < 0)
             why = strerror(errno);

@@ -105,9 +105,29 @@ char *cg_diag_format(const cg_diag *e)
     return s;
 }
 
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Does entry i repeat one of the (at most 256) entries before it? */
+static bool repeats(const cg_diags *d, int i)
+{
+    const cg_diag *e = &d->v[i];
+    for (int j = i - 1; j >= 0 && j >= i - 256; j--) {
+        const cg_diag *f = &d->v[j];
+        if (f->sev == e->sev && f->line == e->line &&
+            same_text(f->file, e->file) && same_text(f->msg, e->msg))
+            return true;
+    }
+    return false;
+}
+
 void cg_diags_print(const cg_diags *d, FILE *out)
 {
     for (int i = 0; i < d->n; i++) {
+        if (repeats(d, i))
+            continue; /* one mistake met twice (a module built twice) */
         char *s = cg_diag_format(&d->v[i]);
         fprintf(out, "%s\n", s ? s : "error: (out of memory)");
         free(s);

@@ -63,7 +63,9 @@ int cg_diags_warnings(const cg_diags *d);             /* number of warnings */
 /* Render entry i as "file:line: error: msg" (no newline).  "file: error:"
  * when the line is unknown, "error:" alone without a file.  Caller frees. */
 char *cg_diag_format(const cg_diag *e);
-/* Print every entry, one per line. */
+/* Print every entry, one per line; an entry that repeats one of the 256
+ * before it exactly (one mistake met twice, in a module built twice) is
+ * printed once. */
 void cg_diags_print(const cg_diags *d, FILE *out);
 /* Append every entry of src to dst. */
 void cg_diags_append(cg_diags *dst, const cg_diags *src);

@@ -141,7 +141,9 @@ int cg__xml_attr_int(cg__xctx *c, const xmlNode *n, const char *name,
     while (isspace((unsigned char)*end))
         end++;
     bool num = *v && !*end && (!errno || x == LONG_MAX);
-    if (num && x > max)
+    /* past LONG_MAX: above any limit (it was taken as LONG_MAX) */
+    bool over = num && errno == ERANGE;
+    if (num && (x > max || over))
         cg__xml_error_attr(c, n, name, "%s=\"%s\" on <%s> is above the "
                            "limit of %ld", name, CG_QUOTE(v),
                            (const char *)n->name, max);
@@ -150,7 +152,7 @@ int cg__xml_attr_int(cg__xctx *c, const xmlNode *n, const char *name,
                            "integer >= %ld", name, CG_QUOTE(v),
                            (const char *)n->name, min);
     free(v);
-    if (!num || x < min || x > max)
+    if (!num || over || x < min || x > max)
         return -1;
     *out = x;
     return 0;

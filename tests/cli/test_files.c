@@ -110,6 +110,45 @@ static void test_symlink_kept(void **state)
     rmdir(dir);
 }
 
+/* A link to no file yet stays a link too: the file it names is made (the
+ * link was replaced by a regular file, and the target never made); a
+ * link into a missing folder or a loop of links is refused before any
+ * loop runs, with the reason. */
+static void test_dangling_symlink_kept(void **state)
+{
+    (void)state;
+    char dir[32], path[64], link[64], want[256];
+    temp_path(dir, path, sizeof path, "t.csv");
+    snprintf(link, sizeof link, "%s/link.csv", dir);
+    assert_int_equal(symlink("t.csv", link), 0);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--csv", link, ACC, NULL});
+    assert_int_equal(r.status, 0);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    char text[4096];
+    slurp(path, text, sizeof text);
+    assert_true(strncmp(text, CSV_HEADER, strlen(CSV_HEADER)) == 0);
+    unlink(link);
+    unlink(path);
+    assert_int_equal(symlink("none/t.csv", link), 0);
+    run_cgramap(&r, (const char *const[]){"--csv", link, ACC, NULL});
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof want, "%s: error: cannot write this file for --csv "
+             "(No such file or directory); nothing was run\n", link);
+    assert_string_equal(r.err, want);
+    unlink(link);
+    assert_int_equal(symlink("link.csv", link), 0);
+    run_cgramap(&r, (const char *const[]){"--csv", link, ACC, NULL});
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof want, "%s: error: cannot write this file for --csv "
+             "(Too many levels of symbolic links); nothing was run\n", link);
+    assert_string_equal(r.err, want);
+    unlink(link);
+    rmdir(dir);
+}
+
 /* "-" and /dev/stdout: the CSV follows the rows on standard output (here a
  * regular file, which a rename would have replaced, losing the rows). */
 static void test_stdout(void **state)
@@ -317,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_unwritable_before_any_loop),
         cmocka_unit_test(test_modes),
         cmocka_unit_test(test_symlink_kept),
+        cmocka_unit_test(test_dangling_symlink_kept),
         cmocka_unit_test(test_stdout),
         cmocka_unit_test(test_fifo),
         cmocka_unit_test(test_dev_full),

@@ -77,12 +77,42 @@ static void quote_cuts(void **state)
     free(big);
 }
 
+/* One mistake met twice (a module built for two variants of a block)
+ * is printed once; the list keeps both, and a different line or text is
+ * its own message. */
+static void print_once(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_diags_add(d, CG_SEV_ERROR, "a.xml", 26, "unknown port 'in_zz'");
+    cg_diags_add(d, CG_SEV_WARNING, "a.xml", 3, "w");
+    cg_diags_add(d, CG_SEV_ERROR, "a.xml", 26, "unknown port 'in_zz'");
+    cg_diags_add(d, CG_SEV_ERROR, "a.xml", 27, "unknown port 'in_zz'");
+    cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "x");
+    cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "x");
+    assert_int_equal(cg_diags_size(d), 6);
+    assert_int_equal(cg_diags_errors(d), 5);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_non_null(f);
+    cg_diags_print(d, f);
+    fclose(f);
+    assert_string_equal(buf, "a.xml:26: error: unknown port 'in_zz'\n"
+                             "a.xml:3: warning: w\n"
+                             "a.xml:27: error: unknown port 'in_zz'\n"
+                             "error: x\n");
+    free(buf);
+    cg_diags_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(format_with_line),
         cmocka_unit_test(append_copies),
         cmocka_unit_test(quote_cuts),
+        cmocka_unit_test(print_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

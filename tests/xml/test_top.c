@@ -273,6 +273,11 @@ static void test_errors(void **state)
     expect_error(ARCH("rows=\"1\" cols=\"1\"", "<dma max-dims=\"9\"/>\n"),
                  "t.xml:4: error: max-dims=\"9\" on <dma> is above the limit "
                  "of 8");
+    /* past LONG_MAX: refused, not taken as 2^63 - 1 */
+    expect_error(ARCH("rows=\"1\" cols=\"1\"",
+                      "<dma ext-bytes=\"99999999999999999999999\"/>\n"),
+                 "t.xml:4: error: ext-bytes=\"99999999999999999999999\" on "
+                 "<dma> is above the limit of 9223372036854775807");
     expect_error(ARCH("rows=\"1\" cols=\"2\"", "<pattern col-range=\"1 1\">"
                       "<block module=\"pe\" row=\"0\"/></pattern>\n"),
                  "t.xml:4: error: row= and col= belong on a <block> directly "
