@@ -107,8 +107,11 @@ static void tight_registers(const cg_map_result *r, int lo, int hi,
 /* The IIs from the MII to top that are not settled: the text "open: II
  * ..." and the first part of the hint (which hit the limit, which were not
  * tried).  0 when every one is settled. */
+/* The hint and text of an open row for the IIs from the MII to top; how
+ * many are open (*searched: how many of them a search tried).  An
+ * untried II is below --ii (min_ii) or after the loop's time ran out. */
 static int open_iis(const cg_map_result *r, int top, double timeout_s,
-                    cg_flow_proof *out)
+                    cg_flow_proof *out, int *searched)
 {
     char all[256], limit[256], capped[256], lcapped[256], untried[256];
     int n = ii_ranges(r, r->mii.mii, top, OPEN_STATES, all, sizeof all);
@@ -142,10 +145,16 @@ static int open_iis(const cg_map_result *r, int top, double timeout_s,
                                 "or a faster machine may settle %s",
                                 nl || nc ? "; " : "", lcapped,
                                 r->time_limit_s, nlc > 1 ? "them" : "it");
-    if (nu && len < sizeof out->hint)
+    if (nu && len < sizeof out->hint) {
+        char why[64] = "";
+        if (r->min_ii > r->mii.mii)
+            snprintf(why, sizeof why, " (--ii %d starts above %s)",
+                     r->min_ii, nu > 1 ? "them" : "it");
         snprintf(out->hint + len, sizeof out->hint - len, "%sII %s %s not "
-                 "tried", nl || nc || nlc ? "; " : "", untried,
-                 nu > 1 ? "were" : "was");
+                 "tried%s", nl || nc || nlc ? "; " : "", untried,
+                 nu > 1 ? "were" : "was", why);
+    }
+    *searched = nl + nc + nlc;
     partial_refutations(r, r->mii.mii, top, out);
     tight_registers(r, r->mii.mii, top, out);
     return n;
@@ -208,11 +217,17 @@ static void proof_mapped(const cg_map_result *r, double timeout_s,
                          cg_flow_proof *out)
 {
     char buf[256];
-    if (open_iis(r, r->ii - 1, timeout_s, out)) {
+    int searched;
+    if (open_iis(r, r->ii - 1, timeout_s, out, &searched)) {
         proven_below(r, r->ii - 1, out);
-        snprintf(buf, sizeof buf, "; II %d may not be the least: larger "
-                 "work limits or --solver cbc may map a lower II or prove it "
-                 "infeasible", r->ii);
+        if (searched)
+            snprintf(buf, sizeof buf, "; II %d may not be the least: larger "
+                     "work limits or --solver cbc may map a lower II or "
+                     "prove it infeasible", r->ii);
+        else /* --ii, or the time limit ended the search before them */
+            snprintf(buf, sizeof buf, "; II %d may not be the least: a "
+                     "search of the IIs below it may map one or prove them "
+                     "infeasible", r->ii);
         hint_add(out, buf);
         return;
     }
@@ -239,10 +254,11 @@ void cg_flow_proof_of(const cg_map_result *r, double timeout_s,
 {
     memset(out, 0, sizeof *out);
     snprintf(out->text, sizeof out->text, "-");
+    int searched;
     if (r->status == CG_MAP_MAPPED)
         proof_mapped(r, timeout_s, out);
     else if (r->status == CG_MAP_TIMEOUT && open_iis(r, r->ii, timeout_s,
-                                                     out)) {
+                                                     out, &searched)) {
         proven_below(r, r->ii, out);
         hint_add(out, "; no II mapped: larger work limits, --solver cbc or "
                  "a larger --max-ii may map it");

@@ -1598,6 +1598,7 @@ static int map_search(const cg_netlist *nl, const cg_dfg *g,
         .mii = res->mii.mii};
     res->timeout_s = p->timeout_s;
     res->time_limit_s = p->time_limit_s;
+    res->min_ii = p->min_ii;
     bool timed_out = false;
     int rc = !sw.proven || !sw.psecs || !sw.capped || !sw.partial ||
              !sw.loop_binds || !sw.sat_ran || !sw.sat || !sw.sat_whole ? -1

@@ -497,6 +497,8 @@ typedef struct cg_map_result {
                                    limit left IIs untried */
     double timeout_s, time_limit_s; /* the wall-clock caps it ran under
                                    (params'), for saying which fired */
+    int min_ii;                 /* params' min_ii: the IIs below it were
+                                   left untried on purpose */
     cg_mapping *mapping;        /* owned; NULL unless MAPPED */
     cg_mrrg *mrrg;              /* owned; the MRRG of mapping's II */
     int fus_used, routes_used;  /* FUNC and ROUTE nodes used */

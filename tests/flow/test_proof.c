@@ -83,6 +83,13 @@ static void test_open(void **state)
            "tried; II 3, 6 proven infeasible; II 7 may not be the least: "
            "larger work limits or "
            "--solver cbc may map a lower II or prove it infeasible");
+    /* --ii 4: the IIs below were skipped, not searched, so neither larger
+     * work limits nor CBC is the advice (they once were) */
+    r = result(CG_MAP_MAPPED, 2, 2, 2, "..m");
+    r.min_ii = 4;
+    expect(&r, "open: II 2..3", "II 2..3 were not tried (--ii 4 starts "
+           "above them); II 4 may not be the least: a search of the IIs "
+           "below it may map one or prove them infeasible");
     /* SAT refuted the schedules of II 3 up to slack 1, then its limits
      * ended the search: still open, and the note says how far the proof
      * went */
