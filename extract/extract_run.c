@@ -11,11 +11,14 @@
  * same state.  A wrapper function calls the kernel with its parameters
  * taken from the symbols; MCJIT compiles the clone and runs the wrapper.
  */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/ExecutionEngine.h>
 
+#include "../common/util.h"
 #include "extract_internal.h"
 
 typedef struct rctx {
@@ -499,8 +502,73 @@ static void free_ctx(rctx *r)
     free(r->after.data);
 }
 
+/* The line of the first call of f that has one, else 0. */
+static int call_line(LLVMValueRef f)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef i = LLVMGetUser(u);
+        if (LLVMIsAInstruction(i) && LLVMGetDebugLocLine(i))
+            return (int)LLVMGetDebugLocLine(i);
+    }
+    return 0;
+}
+
+/* Functions the run may call (those reachable from __cg_entry) that the
+ * file does not define and the process cannot find (dlsym: the C library
+ * and what cgramap links).  The run would jump to nothing and crash, and
+ * the crash would be blamed on the loop; each is an error instead.  -1
+ * when there is one (or no memory), else 0. */
+static int missing_functions(LLVMModuleRef m, const char *path, cg_diags *d)
+{
+    LLVMValueRef *todo = NULL, entry = LLVMGetNamedFunction(m, "__cg_entry");
+    int n = 0, cap = 0, rc = 0;
+    if (!entry || CG_GROW(todo, cap, 1))
+        return entry ? -1 : 0;
+    todo[n++] = entry;
+    /* todo is the walk's queue and the set of functions seen */
+    for (int k = 0; k < n && rc == 0; k++) {
+        LLVMValueRef f = todo[k];
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
+             b = LLVMGetNextBasicBlock(b))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+                 i = LLVMGetNextInstruction(i)) {
+                LLVMValueRef g = LLVMIsACallInst(i)
+                                     ? LLVMGetCalledValue(i) : NULL;
+                if (!g || !LLVMIsAFunction(g) || LLVMGetIntrinsicID(g))
+                    continue;
+                bool seen = false;
+                for (int j = 0; j < n && !seen; j++)
+                    seen = todo[j] == g;
+                if (seen)
+                    continue;
+                if (CG_GROW(todo, cap, n + 1)) {
+                    rc = -1;
+                    break;
+                }
+                todo[n++] = g;
+            }
+    }
+    for (int k = 1; k < n; k++) {
+        size_t len;
+        const char *name = LLVMGetValueName2(todo[k], &len);
+        if (!LLVMIsDeclaration(todo[k]) || dlsym(RTLD_DEFAULT, name))
+            continue;
+        cg_diags_add(d, CG_SEV_ERROR, path, call_line(todo[k]), "the native "
+                     "run would call '%s', which neither this file nor the C "
+                     "library defines; define it in the file (a stub will "
+                     "do) so that the loop can be run natively", name);
+        rc = -1;
+    }
+    free(todo);
+    return rc;
+}
+
 static int execute(rctx *r, LLVMModuleRef m, cg_mem *mem, cg_diags *d)
 {
+    if (missing_functions(m, r->x->path, d) != 0) {
+        LLVMDisposeModule(m);
+        return -1;
+    }
     LLVMExecutionEngineRef ee = jit(m, r->x->path, d);
     if (!ee)
         return -1;

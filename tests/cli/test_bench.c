@@ -566,6 +566,41 @@ static void test_loop_name_with_slash(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A kernel that calls a function nothing defines (declared extern): the
+ * native run would jump to nothing; it once crashed and the row blamed
+ * the loop ("reference run crashed (signal 11 ...) in loop 'good'").  The
+ * call is named at its line; the mapping still stands. */
+static void test_undefined_function(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_externXXXXXX", c[64], cmd[128], want[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(c, sizeof c, "%s/extcall.c", dir);
+    FILE *f = fopen(c, "w");
+    assert_non_null(f);
+    fputs("int a[64];\nextern void report(int);\nvoid k(void) {\n"
+          "    for (int i = 0; i < 64; i++) { //DFGLOOP: good\n"
+          "        a[i] = a[i] + 1;\n    }\n    report(a[0]);\n}\n"
+          "int main(void) { k(); return 0; }\n", f);
+    fclose(f);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", c, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, " mapped "));
+    assert_non_null(strstr(r.out, " not verified: the native run would call "
+                                  "'report', which neither this file nor "
+                                  "the C library defines; define it in the "
+                                  "file (a stub will do) so that the loop "
+                                  "can be run natively\n"));
+    snprintf(want, sizeof want, "%s:7: error: the native run would call "
+             "'report', which neither this file nor the C library defines; "
+             "define it in the file (a stub will do) so that the loop can be "
+             "run natively\n", c);
+    assert_string_equal(r.err, want);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A folder without a Makefile holding k.c and the k.dot cgramap dfg wrote
  * from it: the .dot is skipped with a note (it was a second row, n/a,
  * whose files replaced the C row's); named as a PATH it maps and verifies
@@ -1266,6 +1301,7 @@ int main(void)
         cmocka_unit_test(test_walk_links_and_unreadable),
         cmocka_unit_test(test_option_spelling_and_same_file),
         cmocka_unit_test(test_loop_name_with_slash),
+        cmocka_unit_test(test_undefined_function),
         cmocka_unit_test(test_c_of_benchmark_folder),
         cmocka_unit_test(test_benchmark_folders),
         cmocka_unit_test(test_dot_beside_c),
