@@ -46,7 +46,9 @@ static int arch_parse(int argc, char **argv, arch_opts *o)
     memset(o, 0, sizeof *o);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+    bool abbrev = false;
+    while ((c = cg_cli_getopt(argc, argv, "+:h", opts, false,
+                              "cgramap arch", &abbrev)) != -1) {
         switch (c) {
         case 'a': o->arch = optarg; break;
         case 't': o->templates = optarg; break;
@@ -72,6 +74,8 @@ static int arch_parse(int argc, char **argv, arch_opts *o)
             return 2;
         }
     }
+    if (abbrev)
+        return 2;
     if (optind < argc) {
         fprintf(stderr, "cgramap arch: unexpected argument '%s'"
                 " (see cgramap arch --help)\n", argv[optind]);

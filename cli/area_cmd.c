@@ -59,7 +59,9 @@ static int area_parse(int argc, char **argv, area_opts *o)
     opterr = 0;
     int c;
     double x;
-    while ((c = getopt_long(argc, argv, ":hj:", opts, NULL)) != -1) {
+    bool abbrev = false;
+    while ((c = cg_cli_getopt(argc, argv, ":hj:", opts, false,
+                              "cgramap area", &abbrev)) != -1) {
         switch (c) {
         case 'a': o->arch = optarg; break;
         case 't': o->templates = optarg; break;
@@ -91,6 +93,8 @@ static int area_parse(int argc, char **argv, area_opts *o)
             return 2;
         }
     }
+    if (abbrev)
+        return 2;
     if (optind != argc) {
         fprintf(stderr, "cgramap area: unexpected argument '%s'\n",
                 argv[optind]);

@@ -208,26 +208,6 @@ static int bench_opt(int c, cg_cli_opts *o, cg_cli_cmp_opts *co, char **argv)
     }
 }
 
-/* Was the long option o, just read, given by a prefix of its name
- * (getopt's abbreviations)?  Then "--mapping" would silently be
- * --mapping-dir, the folder option, where `cgramap map --mapping` names a
- * file: the main job takes options spelled in full.  True after the
- * message on stderr. */
-static bool abbreviated(char *const *argv, const struct option *o)
-{
-    const char *a = argv[optind - 1];
-    if (o->has_arg == required_argument && a == optarg && optind >= 2)
-        a = argv[optind - 2]; /* "--opt VALUE": the option is before it */
-    if (strncmp(a, "--", 2) != 0)
-        return false;
-    size_t n = strcspn(a + 2, "=");
-    if (n == strlen(o->name))
-        return false;
-    fprintf(stderr, "cgramap: unknown option '%.*s' (options are spelled in "
-            "full: --%s?)\n", (int)n + 2, a, o->name);
-    return true;
-}
-
 /* Do paths a and b name one file (the same string, or the same existing
  * file under two names)? */
 static bool same_file(const char *a, const char *b)
@@ -316,14 +296,14 @@ int cg_cli_bench_parse(int argc, char **argv, cg_cli_opts *o,
     cg_cli_rtl_cache(o->rtl_cache_dflt, sizeof o->rtl_cache_dflt);
     optind = 1;
     opterr = 0;
-    int c, rc, li = -1;
-    while ((c = getopt_long(argc, argv, ":j:", opts, &li)) != -1) {
-        if (li >= 0 && abbreviated(argv, &opts[li]))
-            return 2;
+    int c, rc;
+    bool abbrev = false;
+    while ((c = cg_cli_getopt(argc, argv, ":j:", opts, false, "cgramap",
+                              &abbrev)) != -1)
         if ((rc = bench_opt(c, o, co, argv)) != 0)
             return rc;
-        li = -1;
-    }
+    if (abbrev)
+        return 2;
     if (optind == argc) {
         fprintf(stderr, "cgramap: give at least one PATH (see cgramap"
                 " --help)\n");

@@ -80,7 +80,9 @@ static int check_parse(int argc, char **argv, const char **arch,
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    bool abbrev = false;
+    while ((c = cg_cli_getopt(argc, argv, ":h", opts, false,
+                              "cgramap check", &abbrev)) != -1) {
         if (c == 'a' || c == 't') {
             *(c == 'a' ? arch : templates) = optarg;
             continue;
@@ -94,6 +96,8 @@ static int check_parse(int argc, char **argv, const char **arch,
                 "cgramap check --help)\n", cg_cli_bad_opt(argv, (char[3]){0}));
         return 2;
     }
+    if (abbrev)
+        return 2;
     if (optind != argc - 2) {
         fprintf(stderr, "cgramap check: give LOOP.dot and MAPPING.txt"
                 " (see cgramap check --help)\n");

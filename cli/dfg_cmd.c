@@ -75,7 +75,9 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
     cg_extract_params_init(&o->p);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long_only(argc, argv, ":ho:", opts, NULL)) != -1) {
+    bool abbrev = false;
+    while ((c = cg_cli_getopt(argc, argv, ":ho:", opts, true,
+                              "cgramap dfg", &abbrev)) != -1) {
         switch (c) {
         case 'l': o->loop = optarg; break;
         case 'o':
@@ -121,6 +123,8 @@ static int dfg_parse(int argc, char **argv, dfg_opts *o)
             return 2;
         }
     }
+    if (abbrev)
+        return 2;
     if (optind != argc - 1) {
         fprintf(stderr, optind == argc
                 ? "cgramap dfg: missing FILE.c (see cgramap dfg --help)\n"

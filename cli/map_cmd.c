@@ -68,7 +68,9 @@ static int map_parse(int argc, char **argv, map_opts *o)
     cg_map_params_init(&o->p);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    bool abbrev = false;
+    while ((c = cg_cli_getopt(argc, argv, ":h", opts, false,
+                              "cgramap map", &abbrev)) != -1) {
         switch (c) {
         case 'a': o->arch = optarg; break;
         case 't': o->templates = optarg; break;
@@ -135,6 +137,8 @@ static int map_parse(int argc, char **argv, map_opts *o)
             return 2;
         }
     }
+    if (abbrev)
+        return 2;
     if (optind != argc - 1) {
         fprintf(stderr, "cgramap map: give exactly one LOOP.dot"
                 " (see cgramap map --help)\n");

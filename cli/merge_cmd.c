@@ -410,7 +410,9 @@ int cg_cli_merge(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    bool abbrev = false;
+    while ((c = cg_cli_getopt(argc, argv, ":h", opts, false,
+                              "cgramap merge", &abbrev)) != -1) {
         switch (c) {
         case 'J':
             json = optarg;
@@ -435,6 +437,8 @@ int cg_cli_merge(int argc, char **argv)
             return 2;
         }
     }
+    if (abbrev)
+        return 2;
     int n = argc - optind;
     if (n < 1) {
         fprintf(stderr, "cgramap merge: give the parts, PART.json... (see "

@@ -78,6 +78,29 @@ CG_CLI_EFFORT_HELP
 "SIGINT/SIGTERM.\n");
 }
 
+int cg_cli_getopt(int argc, char **argv, const char *optstring,
+                  const struct option *opts, bool only_one_dash,
+                  const char *prog, bool *bad)
+{
+    int li = -1;
+    int c = only_one_dash ? getopt_long_only(argc, argv, optstring, opts, &li)
+                          : getopt_long(argc, argv, optstring, opts, &li);
+    if (c == -1 || li < 0)
+        return c;
+    const struct option *o = &opts[li];
+    const char *a = argv[optind - 1];
+    if (o->has_arg == required_argument && a == optarg && optind >= 2)
+        a = argv[optind - 2]; /* "--opt VALUE": the option is before it */
+    size_t dashes = strspn(a, "-") > 1 ? 2 : 1;
+    size_t n = strcspn(a + dashes, "=");
+    if (a[0] != '-' || n == strlen(o->name))
+        return c;
+    fprintf(stderr, "%s: unknown option '%.*s' (options are spelled in "
+            "full: --%s?)\n", prog, (int)(n + dashes), a, o->name);
+    *bad = true;
+    return -1;
+}
+
 int cg_cli_path(const char *prog, const char *opt, const char *v)
 {
     if (!*v) {

@@ -3,6 +3,8 @@
 #ifndef CG_CLI_OPTIONS_H
 #define CG_CLI_OPTIONS_H
 
+#include <stdbool.h>
+
 typedef enum cg_cli_action {
     CG_CLI_RUN,     /* the main job: map and verify the PATHs' loops */
     CG_CLI_HELP,    /* --help */
@@ -84,6 +86,17 @@ int cg_cli_seconds(const char *prog, const char *opt, const char *v,
  * argv[optind - 1] is the argument before it), else the argument
  * itself.  argv ends with NULL, as main's does; buf: room for "-c". */
 const char *cg_cli_bad_opt(char *const *argv, char buf[3]);
+
+/* getopt_long (getopt_long_only when only_one_dash) that takes long
+ * options spelled in full only: a prefix of one ("--mapping" for
+ * --mapping-dir) ends the parse (-1) with *bad set, after "PROG: unknown
+ * option '--mapping' (options are spelled in full: --mapping-dir?)" on
+ * stderr (getopt's abbreviations once made `cgramap --mapping F` a
+ * folder). */
+struct option;
+int cg_cli_getopt(int argc, char **argv, const char *optstring,
+                  const struct option *opts, bool only_one_dash,
+                  const char *prog, bool *bad);
 
 /* A file or folder name given to option opt: 0, or -1 after "PROG: OPT
  * needs a file name, not an empty one" on stderr (an empty prefix made a

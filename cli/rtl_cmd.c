@@ -110,9 +110,13 @@ static int rtl_parse(int argc, char **argv, rtl_opts *o)
     optind = 1;
     opterr = 0;
     int c, rc;
-    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1)
+    bool abbrev = false;
+    while ((c = cg_cli_getopt(argc, argv, ":ho:", opts, false,
+                              "cgramap rtl", &abbrev)) != -1)
         if ((rc = rtl_opt(o, c, argv)) != 0)
             return rc;
+    if (abbrev)
+        return 2;
     if (!o->dir) {
         fprintf(stderr, "cgramap rtl: give the output folder with -o DIR "
                 "(see cgramap rtl --help)\n");

@@ -162,9 +162,13 @@ static int sim_parse(int argc, char **argv, sim_opts *o)
     optind = 1;
     opterr = 0;
     int c, rc;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1)
+    bool abbrev = false;
+    while ((c = cg_cli_getopt(argc, argv, ":h", opts, false,
+                              "cgramap sim", &abbrev)) != -1)
         if ((rc = sim_opt(o, c, argv)) != 0)
             return rc;
+    if (abbrev)
+        return 2;
     if (o->mem_in && o->mem_size) {
         fprintf(stderr, "cgramap sim: --mem-in sets the memory's size: "
                 "give it or --mem-size, not both\n");

@@ -121,7 +121,9 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
     cg_tile_params_init(&o->p);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    bool abbrev = false;
+    while ((c = cg_cli_getopt(argc, argv, ":h", opts, false,
+                              "cgramap tile", &abbrev)) != -1) {
         switch (c) {
         case 'l': o->loop = optarg; break;
         case 'a': o->arch = optarg; break;
@@ -166,6 +168,8 @@ static int tile_parse(int argc, char **argv, tile_opts *o)
             return 2;
         }
     }
+    if (abbrev)
+        return 2;
     if (optind != argc - 1 || !o->loop) {
         fprintf(stderr, "cgramap tile: usage: cgramap tile FILE.c --loop TAG"
                 " [--arch A.xml [--templates T.xml]] [--mem BYTES] [--ii N]"

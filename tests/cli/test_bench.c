@@ -517,6 +517,15 @@ static void test_option_spelling_and_same_file(void **state)
     assert_string_equal(r.err, "cgramap: unknown option '--mapping' (options "
                         "are spelled in full: --mapping-dir?)\n");
     assert_int_equal(access("/tmp/cg_nodir", F_OK), -1);
+    /* every command: the same rule, and dfg's one-dash spellings too */
+    run_cgramap(&r, (const char *const[]){"tile", "--lo", "x", "a.c", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap tile: unknown option '--lo' (options "
+                        "are spelled in full: --loop?)\n");
+    run_cgramap(&r, (const char *const[]){"dfg", "-no-make", "a.c", NULL});
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "cgramap dfg: unknown option '-no-make' "
+                        "(options are spelled in full: --no-makefile?)\n");
     run_cgramap(&r, (const char *const[]){"--time=5",
                                           "benchmarks/microbench/sum", NULL});
     assert_int_equal(r.status, 2);
