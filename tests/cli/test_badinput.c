@@ -96,6 +96,21 @@ static void test_module_error_once(void **state)
                "integer >= 0 (in module 'pe(ops=add)')\n");
 }
 
+/* An empty --arch or --templates names no file (it was ": error: cannot
+ * open the file: No such file or directory"). */
+static void test_empty_arch(void **state)
+{
+    (void)state;
+    expect_run((const char *const[]){"--no-progress", "--arch", "",
+                                     "benchmarks/microbench/sum", NULL},
+               1, "", "error: --arch needs a file name, not an empty one; "
+               "name an architecture XML file\n");
+    expect_run((const char *const[]){"arch", "--arch", DATA "warn.xml",
+                                     "--templates", "", NULL},
+               1, "", "error: --templates needs a file name, not an empty "
+               "one; name the module templates' XML file\n");
+}
+
 /* --templates without --arch is refused by every command that reads an
  * array (it was ignored, even when the file did not exist). */
 static void test_templates_without_arch(void **state)
@@ -150,6 +165,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_templates_without_arch),
+        cmocka_unit_test(test_empty_arch),
         cmocka_unit_test(test_not_c),
         cmocka_unit_test(test_directories),
         cmocka_unit_test(test_endless_inputs),
