@@ -298,17 +298,46 @@ static void count_tag(const cg_cli_job *j, cg_extract_prog *x,
 
 /* The loops of a compiled C file: the Makefile's LOOP_TAGS, else all;
  * only the j->loop-th when j is a shard's unit. */
+/* How many of the words before tag t (a word of tags, cut in place by
+ * strtok_r) are t? */
+static int times_before(const char *tags, const char *t)
+{
+    int k = 0;
+    for (const char *w = tags; w < t; w += strlen(w) + 1) {
+        w += strspn(w, " \t");
+        k += w < t && !strcmp(w, t);
+    }
+    return k;
+}
+
+/* A warning in d, for the file's first row, per tag that LOOP_TAGS
+ * (tags) names again. */
+static void warn_repeats(const char *makefile, const char *tags, cg_diags *d)
+{
+    char *copy = strdup(tags), *save = NULL;
+    for (char *t = copy ? strtok_r(copy, " \t", &save) : NULL; t;
+         t = strtok_r(NULL, " \t", &save))
+        if (times_before(copy, t) == 1)
+            cg_diags_add(d, CG_SEV_WARNING, makefile, 0, "LOOP_TAGS names "
+                         "'%s' more than once; its loop runs once", t);
+    free(copy);
+}
+
 static void run_tags(const cg_cli_job *j, cg_extract_prog *x, char *tags,
                      const cg_netlist *nl, const cg_cli_opts *o,
                      cg_diags *fd, json_t *recs)
 {
     cg_extract_prog *kept = NULL;
+    if (tags && fd)
+        warn_repeats(j->makefile, tags, fd);
     char *save = NULL, *t = tags ? strtok_r(tags, " \t", &save) : NULL;
     for (int i = 0; tags ? t != NULL : i < cg_extract_ntags(x);
          i++, t = tags ? strtok_r(NULL, " \t", &save) : NULL) {
         const char *tag = tags ? t : cg_extract_tag(x, i);
         if (j->loop >= 0 && i != j->loop)
             continue;
+        if (tags && times_before(tags, t) > 0)
+            continue; /* it ran twice, two rows (warn_repeats) */
         if (o->count_loops)
             count_tag(j, x, tag, nl, recs);
         else

@@ -575,6 +575,30 @@ static void test_loop_name_with_slash(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* LOOP_TAGS naming a loop twice (or more) runs it once, with a warning
+ * (it ran twice: two rows). */
+static void test_loop_tags_repeated(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_ltXXXXXX", cmd[512], want[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp benchmarks/microbench/sum/sum.c %s/ && "
+             "printf 'LOOP_TAGS = sum  sum sum\\n' > %s/Makefile", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", dir, NULL});
+    assert_int_equal(r.status, 0);
+    snprintf(want, sizeof want, "%s/Makefile: warning: LOOP_TAGS names 'sum' "
+             "more than once; its loop runs once\n", dir);
+    assert_string_equal(r.err, want);
+    int rows = 0;
+    for (const char *p = r.out; (p = strstr(p, " mapped ")); p++)
+        rows++;
+    assert_int_equal(rows, 1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A kernel that calls a function nothing defines (declared extern): the
  * native run would jump to nothing; it once crashed and the row blamed
  * the loop ("reference run crashed (signal 11 ...) in loop 'good'").  The
@@ -1311,6 +1335,7 @@ int main(void)
         cmocka_unit_test(test_option_spelling_and_same_file),
         cmocka_unit_test(test_loop_name_with_slash),
         cmocka_unit_test(test_undefined_function),
+        cmocka_unit_test(test_loop_tags_repeated),
         cmocka_unit_test(test_c_of_benchmark_folder),
         cmocka_unit_test(test_benchmark_folders),
         cmocka_unit_test(test_dot_beside_c),
