@@ -400,7 +400,8 @@ static void run_c(const cg_cli_job *j, const cg_netlist *nl,
     /* a file named on the command line may have no tag: say so, as
      * `cgramap dfg` does, rather than print no row at all */
     bool untagged = x && !tags && cg_extract_ntags(x) == 0;
-    if (untagged)
+    /* (a file whose every tag was refused has its errors in d already) */
+    if (untagged && cg_diags_errors(d) == 0)
         cg_diags_add(d, CG_SEV_ERROR, j->path, 0, "no //DFGLOOP: tag in the "
                      "file (put '//DFGLOOP: name' on the line of a loop)");
     if (x && !untagged)

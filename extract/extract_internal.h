@@ -69,6 +69,8 @@ struct cg_extract_prog {
     LLVMTargetDataRef td;       /* owned by mod */
     int ntags;
     cg__ex_tag *tags;
+    bool bad_tags;   /* a tag was refused (said in d): the others stand,
+                        and cg_extract_file fails in the end */
     int nglobals;
     cg_extract_global *globals;
     LLVMValueRef *gvs;          /* the LLVM global of each layout entry */

@@ -353,7 +353,7 @@ static int read_tags(cg_extract_prog *x, cg_diags *d)
         if (n == 0) {
             cg_diags_add(d, CG_SEV_ERROR, x->path, line, "//DFGLOOP: tag "
                          "without a name (write //DFGLOOP: name)");
-            rc = -1;
+            x->bad_tags = true;
         } else if (memchr(q, '/', (size_t)n)) {
             /* the tag names files (--mapping-dir DIR/BENCH.TAG.txt): a '/'
                would put them in other folders */
@@ -361,7 +361,7 @@ static int read_tags(cg_extract_prog *x, cg_diags *d)
                          "has a '/'; a tag names the loop's files, so write "
                          "it without one (letters, digits, '_', '-', '.')",
                          n, q);
-            rc = -1;
+            x->bad_tags = true;
             n = -n;
         } else {
             for (int i = 0; i < x->ntags; i++)
@@ -371,7 +371,7 @@ static int read_tags(cg_extract_prog *x, cg_diags *d)
                                  "'%.*s' is already used at line %d; tags "
                                  "must be unique in a file", n, q,
                                  x->tags[i].line);
-                    rc = -1;
+                    x->bad_tags = true;
                     n = -n;
                     break;
                 }
@@ -848,12 +848,12 @@ int cg_extract_file(const char *c_path, const char *loop_tag,
     cg_extract_prog *x = cg_extract_open(c_path, p, d);
     if (!x)
         return -1;
-    int rc = 0;
+    int rc = x->bad_tags ? -1 : 0; /* said in d; the good tags go on */
     if (loop_tag) {
         cg_dfg *g = cg_extract_loop(x, loop_tag, d);
-        rc = g ? push(out, n, g, d) : -1;
+        rc = g ? push(out, n, g, d) | rc : -1;
     } else {
-        if (x->ntags == 0) {
+        if (x->ntags == 0 && !x->bad_tags) {
             cg_diags_add(d, CG_SEV_ERROR, c_path, 0, "no //DFGLOOP: tag in "
                          "the file (put '//DFGLOOP: name' on the line of a "
                          "loop)");

@@ -575,6 +575,40 @@ static void test_loop_name_with_slash(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* One bad tag does not stop the file's other loops (it once made the
+ * whole file one error row): the good loop maps and verifies, the tag's
+ * error stands under its row, exit 1; `cgramap dfg` prints the good
+ * graph and exits 1. */
+static void test_bad_tag_others_run(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cg_badtagXXXXXX", c[64], cmd[128], want[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(c, sizeof c, "%s/two.c", dir);
+    FILE *f = fopen(c, "w");
+    assert_non_null(f);
+    fputs("int a[8], b[8];\nvoid k(void)\n{\n"
+          "    for (int i = 0; i < 8; i++) //DFGLOOP:\n        a[i] = i;\n"
+          "    for (int i = 0; i < 8; i++) //DFGLOOP: good\n"
+          "        b[i] = a[i] + 1;\n}\nint main(void) { k(); return 0; }\n",
+          f);
+    fclose(f);
+    run r;
+    run_cgramap(&r, (const char *const[]){"--timeout", "30", c, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\ntwo            good "));
+    assert_non_null(strstr(r.out, " yes\n"));
+    snprintf(want, sizeof want, "%s:4: error: //DFGLOOP: tag without a name "
+             "(write //DFGLOOP: name)\n", c);
+    assert_string_equal(r.err, want);
+    run_cgramap(&r, (const char *const[]){"dfg", c, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "digraph good {\n"));
+    assert_string_equal(r.err, want);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* LOOP_TAGS naming a loop twice (or more) runs it once, with a warning
  * (it ran twice: two rows). */
 static void test_loop_tags_repeated(void **state)
@@ -1336,6 +1370,7 @@ int main(void)
         cmocka_unit_test(test_loop_name_with_slash),
         cmocka_unit_test(test_undefined_function),
         cmocka_unit_test(test_loop_tags_repeated),
+        cmocka_unit_test(test_bad_tag_others_run),
         cmocka_unit_test(test_c_of_benchmark_folder),
         cmocka_unit_test(test_benchmark_folders),
         cmocka_unit_test(test_dot_beside_c),
