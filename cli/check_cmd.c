@@ -9,8 +9,11 @@
 #include "verify/verify.h"
 #include "xml/xml.h"
 
+#include "common/util.h"
+
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Did reading the mapping fail after its header (on a line naming the
@@ -45,6 +48,69 @@ int cg_cli_saved_init(cg_cli_saved *s, const char *arch,
                      "array; give the array it was made on with --arch "
                      "FILE.xml");
     return s->m ? 0 : -1;
+}
+
+/* The line of the mapping file (text) that places node name (key
+ * 'p') or routes edge e (key 'r'), 0 when there is none. */
+static int mapping_line(const char *text, char key, const char *name, int e)
+{
+    int line = 1;
+    for (const char *p = text; *p; line++) {
+        const char *end = strchr(p, '\n');
+        int k, n = 0;
+        char q[260];
+        if (key == 'p' && sscanf(p, "place %d '%255[^']'%n", &k, q, &n) == 2 &&
+            n && !strcmp(q, name))
+            return line;
+        if (key == 'r' && sscanf(p, "route %d %n", &k, &n) == 1 && n &&
+            k == e)
+            return line;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+/* The note that follows error e, into d, when e names a node or an edge
+ * the mapping file places or routes. */
+static void locate(const cg_diag *e, const char *text, const char *mapping,
+                   cg_diags *d)
+{
+    char name[260];
+    int k, line = 0;
+    const char *m = e->msg ? e->msg : "";
+    if (sscanf(m, "node '%255[^']'", name) == 1 &&
+        (line = mapping_line(text, 'p', name, 0)) > 0)
+        cg_diags_add(d, CG_SEV_NOTE, mapping, line, "the line that places "
+                     "'%s'", name);
+    else if (sscanf(m, "edge %d ", &k) == 1 &&
+             (line = mapping_line(text, 'r', NULL, k)) > 0)
+        cg_diags_add(d, CG_SEV_NOTE, mapping, line, "the line that routes "
+                     "edge %d", k);
+}
+
+int cg_cli_saved_check(cg_cli_saved *s, const char *mapping)
+{
+    int first = cg_diags_size(s->d);
+    if (cg_map_check(s->nl, s->mrrg, s->g, s->m, s->d) == 0)
+        return 0;
+    char *text = cg_slurp(mapping, NULL);
+    cg_diags *d = text ? cg_diags_create() : NULL;
+    if (!d) { /* no notes, the errors as they are */
+        free(text);
+        return -1;
+    }
+    for (int i = 0; i < cg_diags_size(s->d); i++) {
+        const cg_diag *e = cg_diags_get(s->d, i);
+        cg_diags_add(d, e->sev, e->file, e->line, "%s", e->msg ? e->msg : "");
+        if (i >= first && e->sev == CG_SEV_ERROR)
+            locate(e, text, mapping, d);
+    }
+    cg_diags_destroy(s->d);
+    s->d = d;
+    free(text);
+    return -1;
 }
 
 void cg_cli_saved_free(cg_cli_saved *s)
@@ -117,7 +183,7 @@ int cg_cli_check(int argc, char **argv)
     cg_cli_saved s;
     bool ok = cg_cli_saved_init(&s, arch, templates, files[0],
                                 files[1]) == 0 &&
-              cg_map_check(s.nl, s.mrrg, s.g, s.m, s.d) == 0;
+              cg_cli_saved_check(&s, files[1]) == 0;
     if (ok)
         printf("ok\n");
     cg_cli_saved_free(&s);

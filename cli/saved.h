@@ -23,6 +23,11 @@ typedef struct cg_cli_saved {
 int cg_cli_saved_init(cg_cli_saved *s, const char *arch,
                       const char *templates, const char *dot,
                       const char *mapping);
+/* The checker (cg_map_check) on s; each of its errors about a node or
+ * an edge is followed by a note at the mapping file's line that places
+ * the node or routes the edge ("MAPPING:10: note: the line that places
+ * 'ld'"), the line to look at or edit.  0 when the mapping is accepted. */
+int cg_cli_saved_check(cg_cli_saved *s, const char *mapping);
 /* Print s->d to stderr and free what s holds. */
 void cg_cli_saved_free(cg_cli_saved *s);
 

@@ -398,7 +398,7 @@ int cg_cli_sim(int argc, char **argv)
     /* the checker first: a mapping it refuses is still simulated as
        written (to see what it does), but a run that matches the
        interpreter then proves nothing, and the exit status says so */
-    bool refused = rc == 0 && cg_map_check(s.nl, s.mrrg, s.g, s.m, s.d) != 0;
+    bool refused = rc == 0 && cg_cli_saved_check(&s, o.mapping) != 0;
     if (refused)
         cg_diags_add(s.d, CG_SEV_NOTE, o.mapping, 0, "the checker refuses "
                      "this mapping (the errors above): it is simulated as "
