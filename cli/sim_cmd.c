@@ -386,6 +386,25 @@ static int sim_one(const sim_opts *o, const cg_cli_saved *s)
     return rc;
 }
 
+/* A --sym that names no live-in of g sets nothing: a warning, as a typo
+ * went unnoticed. */
+static void unused_syms(const sim_opts *o, const cg_dfg *g, cg_diags *d)
+{
+    for (int i = 0; i < o->syms.n; i++) {
+        bool used = false;
+        for (int v = 0; v < cg_dfg_nnodes(g) && !used; v++) {
+            const cg_dfg_node *n = cg_dfg_get_node(g, v);
+            used = n->op == CG_OP_INPUT && n->sym &&
+                   !strcmp(n->sym, o->syms.v[i].name);
+        }
+        if (!used)
+            cg_diags_add(d, CG_SEV_WARNING, o->dot, 0, "--sym %s: no live-in "
+                         "of '%s' has sym=\"%s\", so it sets nothing; check "
+                         "the name", o->syms.v[i].name, cg_dfg_name(g),
+                         o->syms.v[i].name);
+    }
+}
+
 int cg_cli_sim(int argc, char **argv)
 {
     sim_opts o;
@@ -395,6 +414,8 @@ int cg_cli_sim(int argc, char **argv)
     cg_cli_saved s;
     int rc = cg_cli_saved_init(&s, o.arch, o.templates, o.dot, o.mapping) ==
              0 ? 0 : 1;
+    if (rc == 0)
+        unused_syms(&o, s.g, s.d);
     /* the checker first: a mapping it refuses is still simulated as
        written (to see what it does), but a run that matches the
        interpreter then proves nothing, and the exit status says so */

@@ -388,6 +388,14 @@ static void test_sim_memory_image(void **state)
     run_cgramap(&r, (const char *const[]){"map", "--mapping", txt, SCALE,
                 NULL});
     assert_int_equal(r.status, 0);
+    /* a name no live-in has sets nothing: a warning (a typo once went
+       unnoticed), and the run goes on */
+    run_cgramap(&r, (const char *const[]){"sim", "--sym", "bse=1000", SCALE,
+                txt, NULL});
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, SCALE ": warning: --sym bse: no live-in of "
+                        "'scale' has sym=\"bse\", so it sets nothing; check "
+                        "the name\n");
     run_cgramap(&r, (const char *const[]){"sim", "--sym", "base=1000",
                 "--iters", "5", "--mem-in", in, "--mem-out", out, SCALE,
                 txt, NULL});
