@@ -165,18 +165,22 @@ static int check_width(const cg_netlist *nl, const cg_dfg *g,
  * can run (too wide, or no unit reaches its bank); -1 when any. */
 /* How to give an array the unit an op needs: only ALU ops go into a
  * FuncUnit's op list. */
-static const char *unsupported_fix(cg_op op)
+static const char *unsupported_fix(cg_op op, bool exit_test)
 {
     switch (op) {
     case CG_OP_INPUT:
         return "live-ins need IO: give the mesh IO blocks "
                "(io=\"every-side-port\", docs/xml.md) or add IO primitives";
-    case CG_OP_OUTPUT:
-        return "live-outs and the loop's exit test need IO: give the mesh "
-               "IO blocks (io=\"every-side-port\", docs/xml.md) or add IO "
-               "primitives; or let the array's controller run the loop "
-               "(cgramap --loop-control array), whose exit test then needs "
-               "none";
+    case CG_OP_OUTPUT: /* the controller's choice helps the exit test only */
+        return exit_test
+                   ? "live-outs and the loop's exit test need IO: give the "
+                     "mesh IO blocks (io=\"every-side-port\", docs/xml.md) "
+                     "or add IO primitives; or let the array's controller "
+                     "run the loop (cgramap --loop-control array), whose "
+                     "exit test then needs none"
+                   : "live-outs need IO: give the mesh IO blocks "
+                     "(io=\"every-side-port\", docs/xml.md) or add IO "
+                     "primitives";
     case CG_OP_CONST:
         return "constants need a ConstUnit, or immediates on the units "
                "that use them (immediate=, docs/xml.md)";
@@ -194,6 +198,10 @@ static int check_supported(const cg_netlist *nl, const cg_dfg *g,
 {
     bool seen[CG_OP_COUNT] = {false}, wide[CG_OP_COUNT] = {false};
     int bad = 0;
+    bool exit_test = false; /* the extractor's exit test, loop_exit */
+    for (int v = 0; v < cg_dfg_nnodes(g); v++)
+        exit_test |= cg_dfg_get_node(g, v)->op == CG_OP_OUTPUT &&
+                     !strcmp(cg_dfg_get_node(g, v)->name, "loop_exit");
     for (int v = 0; v < cg_dfg_nnodes(g); v++) {
         const cg_dfg_node *n = cg_dfg_get_node(g, v);
         if (!seen[n->op] && min_latency(nl, n->op) >= 0) {
@@ -209,7 +217,8 @@ static int check_supported(const cg_netlist *nl, const cg_dfg *g,
         cg_diags_add(d, CG_SEV_ERROR, cg_dfg_file(g), n->line,
                      "no unit of the architecture supports op '%s' (node "
                      "'%s'): %s",
-                     cg_op_name(n->op), n->name, unsupported_fix(n->op));
+                     cg_op_name(n->op), n->name,
+                     unsupported_fix(n->op, exit_test));
     }
     return bad;
 }

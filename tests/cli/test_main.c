@@ -184,6 +184,25 @@ static void test_example_arch_unsupported(void **state)
 #undef SUM_ERR
 }
 
+/* On an array without IO whose controller runs the loop (no exit test in
+ * the graph), a live-out's fix is IO alone: the hint to choose
+ * --loop-control array, which auto had already chosen, is left out. */
+static void test_liveout_needs_io(void **state)
+{
+    (void)state;
+    static run r;
+    run_cgramap(&r, (const char *const[]){"--no-progress", "--arch",
+        "benchmarks/archs/hetero_4x4.xml", "benchmarks/microbench/sum",
+        NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "sum.c:10: error: no unit of the "
+                           "architecture supports op 'output' (node "
+                           "'output10'): live-outs need IO: give the mesh IO "
+                           "blocks (io=\"every-side-port\", docs/xml.md) or "
+                           "add IO primitives\n"));
+    assert_null(strstr(r.err, "--loop-control array"));
+}
+
 static void test_arch_dot(void **state)
 {
     (void)state;
@@ -729,6 +748,7 @@ int main(void)
         cmocka_unit_test(test_arch_default_templates),
         cmocka_unit_test(test_example_arch_unsupported),
         cmocka_unit_test(test_large_archs_map),
+        cmocka_unit_test(test_liveout_needs_io),
         cmocka_unit_test(test_arch_dot),
         cmocka_unit_test(test_arch_svg),
         cmocka_unit_test(test_arch_pe_svg),
