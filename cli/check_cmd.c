@@ -16,15 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Did reading the mapping fail after its header (on a line naming the
- * array's nodes), where another array may be the cause, rather than on
- * the file itself (missing, empty, not a mapping of this DFG)? */
-static bool past_header(const cg_diags *d, const char *mapping)
+/* Did reading the mapping fail on a name of the array's nodes, where
+ * another array may be the cause, rather than on the file itself
+ * (missing, empty, not a mapping of this DFG, a line written wrong, where
+ * the note once followed too)? */
+static bool unknown_name(const cg_diags *d, const char *mapping)
 {
     for (int i = 0; i < cg_diags_size(d); i++) {
         const cg_diag *g = cg_diags_get(d, i);
         if (g->sev == CG_SEV_ERROR && g->file && !strcmp(g->file, mapping) &&
-            g->line > 1)
+            g->msg && strstr(g->msg, "no MRRG node is named"))
             return true;
     }
     return false;
@@ -42,7 +43,7 @@ int cg_cli_saved_init(cg_cli_saved *s, const char *arch,
     s->g = s->nl ? cg_dfg_read_dot(dot, s->d) : NULL;
     s->m = s->g ? cg_mapping_read(mapping, s->nl, s->g, &s->mrrg, s->d)
                 : NULL;
-    if (s->g && !s->m && !arch && past_header(s->d, mapping))
+    if (s->g && !s->m && !arch && unknown_name(s->d, mapping))
         cg_diags_add(s->d, CG_SEV_NOTE, mapping, 0, "no --arch was given, so "
                      "the mapping was read against the embedded default "
                      "array; give the array it was made on with --arch "

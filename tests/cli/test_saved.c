@@ -131,10 +131,6 @@ static void corrupt(const char *src, const char *from, const char *to,
     fclose(f);
 }
 
-/* ACC_TXT with `from` replaced by `to`, checked: status 1, nothing on
- * stdout, exactly `err` on stderr, after the corrupted file's path when
- * at_path (the reader's errors name the file, the checker's the loop's
- * source). */
 /* err with each "$P" replaced by path, into out. */
 static void subst_path(const char *err, const char *path, char *out,
                        size_t n)
@@ -150,8 +146,11 @@ static void subst_path(const char *err, const char *path, char *out,
     out[k < n ? k : n - 1] = 0;
 }
 
-/* err: the checker's messages, "$P" standing for the corrupted file's
- * path (its notes name the line to look at). */
+/* ACC_TXT with `from` replaced by `to`, checked: status 1, nothing on
+ * stdout, exactly `err` on stderr, after the corrupted file's path when
+ * at_path (the reader's errors name the file, the checker's the loop's
+ * source); "$P" in err stands for that path (the checker's notes name
+ * the line to look at). */
 static void check_corrupted_as(const char *from, const char *to,
                                bool at_path, const char *err)
 {
@@ -250,6 +249,34 @@ static void test_two_values(void **state)
                     "carries two values: " TWO "\n"
                     ACC_C ":9: error: routing node block_1_4.reg.out@c0 "
                     "carries two values: " TWO "\n");
+}
+
+/* Without --arch, a mapping naming a node the default array lacks gets a
+ * note to give the array it was made on; one whose line is wrong in
+ * itself (it names another DFG node) does not: another array would not
+ * fix it (the note once followed any error past the header). */
+static void test_no_arch_note(void **state)
+{
+    (void)state;
+    char dir[32], path[64], want[1024];
+    temp_dir(dir);
+    corrupt(SCALE_TXT, "block_2_4.func@c0 start 0", "block_9_9.func@c0 start 0",
+            dir, path, sizeof path);
+    run r;
+    run_cgramap(&r, (const char *const[]){"check", SCALE, path, NULL});
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof want, "%s: note: no --arch was given, so the "
+             "mapping was read against the embedded default array; give the "
+             "array it was made on with --arch FILE.xml\n", path);
+    assert_non_null(strstr(r.err, want));
+    corrupt(SCALE_TXT, "place 7 'a' add", "place 7 'x' add", dir, path,
+            sizeof path);
+    run_cgramap(&r, (const char *const[]){"check", SCALE, path, NULL});
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "place 7 names node 'x' where the DFG has "
+                           "'a'"));
+    assert_null(strstr(r.err, "no --arch was given"));
+    remove_dir(dir);
 }
 
 /* The reader's errors come before any check, at their line. */
@@ -436,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_op_moved),
         cmocka_unit_test(test_two_values),
         cmocka_unit_test(test_reader_error),
+        cmocka_unit_test(test_no_arch_note),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_sim_main_job_mapping),
         cmocka_unit_test(test_sim_memory_image),
