@@ -84,6 +84,22 @@ typedef struct addr_memo {
 static void fail(bx *b, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The last -O flag of the extra clang flags when it is below -O2 (-O0,
+ * -O1, -Og), which leaves a body in several blocks; NULL otherwise. */
+static const char *low_opt(const char *cflags)
+{
+    const char *last = NULL;
+    for (const char *p = cflags; p && (p = strstr(p, "-O")); p += 2)
+        if (p == cflags || p[-1] == ' ' || p[-1] == '\t')
+            last = p;
+    if (!last)
+        return NULL;
+    char c = last[2];
+    bool low = (c == '0' || c == '1' || c == 'g') &&
+               (!last[3] || last[3] == ' ' || last[3] == '\t');
+    return low ? last : NULL;
+}
+
 static void fail(bx *b, int line, const char *fmt, ...)
 {
     if (b->failed)
@@ -886,9 +902,14 @@ static bool shape(bx *b)
         return false;
     }
     if (l->nblocks > 1) {
+        char low[128] = "";
+        const char *o = low_opt(b->x->cflags);
+        if (o)
+            snprintf(low, sizeof low, "; the extra clang flag '%.3s' lowers "
+                     "the -O2 that makes one block: leave it out", o);
         fail(b, line, "has %d blocks in its body; only single-block bodies "
              "are supported (write if/else as ?: without stores inside, or "
-             "tag the inner loop)", l->nblocks);
+             "tag the inner loop)%s", l->nblocks, low);
         return false;
     }
     b->body = l->header;

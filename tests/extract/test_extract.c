@@ -57,6 +57,29 @@ static int count_op(const cg_dfg *g, cg_op op)
     return k;
 }
 
+/* -O0 among the extra clang flags leaves sum's body in 3 blocks: the
+ * message names the flag (it sent the user to rewrite the loop). */
+static void test_low_opt_named(void **state)
+{
+    (void)state;
+    cg_diags *d = cg_diags_create();
+    cg_extract_params p;
+    cg_extract_params_init(&p);
+    p.cflags = "-g -O0";
+    cg_dfg **gs = NULL;
+    int n = 0;
+    assert_int_equal(cg_extract_file("benchmarks/microbench/sum/sum.c", NULL,
+                                     &p, &gs, &n, d), -1);
+    assert_int_equal(n, 0);
+    assert_diag(d, 0, "benchmarks/microbench/sum/sum.c:9: error: loop 'sum': "
+                "has 3 blocks in its body; only single-block bodies are "
+                "supported (write if/else as ?: without stores inside, or "
+                "tag the inner loop); the extra clang flag '-O0' lowers the "
+                "-O2 that makes one block: leave it out");
+    free(gs);
+    cg_diags_destroy(d);
+}
+
 /* One bad loop never stops the others; each says why, at its line. */
 static void test_errors(void **state)
 {
@@ -1048,6 +1071,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_low_opt_named),
         cmocka_unit_test(test_no_such_tag),
         cmocka_unit_test(test_clang_error),
         cmocka_unit_test(test_cflags),
