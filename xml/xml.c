@@ -457,7 +457,12 @@ int cg__xml_connection(cg__xctx *c, int mod, const xmlNode *n,
     int nf = 0, nt = 0, rc = -1;
     char **from = list(c, n, s, arg, &nf);
     char **to = from ? list(c, n, t, arg, &nt) : NULL;
-    if (from && to)
+    if (from && to && (nf == 0 || nt == 0)) /* else nothing, silently */
+        cg__xml_error(c, n, "a connection needs a source and a target (got "
+                      "%s='%s', %s='%s')", select ? "select-from" : "from", s,
+                      select || !xmlHasProp(n, (const xmlChar *)"distribute-to")
+                          ? "to" : "distribute-to", t);
+    else if (from && to)
         rc = connect_lists(c, mod, n, from, nf, to, nt, select);
     if (from)
         cg__xml_free_list(from, nf);

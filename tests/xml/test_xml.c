@@ -44,6 +44,18 @@ static void test_errors(void **state)
                  "</cgra>",
                  "t.xml:2: error: duplicate module 'm' (first defined at "
                  "t.xml:1); rename one");
+    /* an empty list connects nothing: an error (it was silent) */
+    expect_error("<cgra><module name=\"m\"><input name=\"a\"/>"
+                 "<inst name=\"f\" module=\"FuncUnit\" op=\"add\"/>\n"
+                 "<connection from=\"a\" to=\" \"/></module>\n" ARCH1
+                 "</cgra>",
+                 "t.xml:2: error: a connection needs a source and a target "
+                 "(got from='a', to=' ')");
+    expect_error("<cgra><module name=\"m\"><input name=\"a\"/>\n"
+                 "<connection from=\"a\" distribute-to=\"\"/></module>\n"
+                 ARCH1 "</cgra>",
+                 "t.xml:2: error: a connection needs a source and a target "
+                 "(got from='a', distribute-to='')");
     expect_error("<cgra><module/>\n" ARCH1 "</cgra>",
                  "t.xml:1: error: <module> needs a name=\"...\"");
     expect_error("<cgra><module name=\"m\" size=\"3\"/>\n" ARCH1 "</cgra>",
