@@ -510,8 +510,12 @@ static int sweep_write(const sweep_opts *s, char **rest, int nrest,
     o.csv = o.csv ? o.csv : csv;
     int most = busiest(&p, s->shards), argc;
     script x = {s, dir, cwd, exe, NULL, &o, &c, 0, 0};
+    /* the busiest shard's loops, -j at a time: ceil(most / jobs) in a
+       row at worst (one loop is not shared by two workers, so dividing
+       most by jobs once gave a task fewer minutes than one loop may take) */
+    int rounds = (most + o.jobs - 1) / o.jobs;
     x.minutes = s->task_min ? (int)s->task_min
-                            : (int)ceil(most * loop_bound_s(&o) / o.jobs / 60)
+                            : (int)ceil(rounds * loop_bound_s(&o) / 60)
                                   + CG_CLI_TASK_SLACK_MIN;
     x.mb = s->task_mb ? (int)s->task_mb : (int)(worker_mb(&o) * o.jobs);
     json_t *flags = cg_cli_flags(&o, &c, rest + at, nrest - at);

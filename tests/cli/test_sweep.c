@@ -70,6 +70,18 @@ static void test_scripts(void **state)
     assert_string_equal(r.out, want);
     assert_golden("sweep.sbatch", "tests/cli/golden/sweep.sbatch");
     assert_golden("merge.sbatch", "tests/cli/golden/merge.sbatch");
+    /* one loop a task on 2 workers: still a whole loop's 160 s (the time
+     * was once divided by -j regardless: 80 s, 0:07:00, less than the
+     * loop may take, and Slurm would have killed the task) */
+    run_cgramap(&r, (const char *const[]){
+        "sweep", "--slurm", in_tmp("sweep1"), "--timeout", "10",
+        "--max-ii", "4", "-j", "2", SUM, NULL});
+    assert_int_equal(r.status, 0);
+    char dir1[PATH_MAX];
+    assert_non_null(realpath(in_tmp("sweep1"), dir1));
+    snprintf(want, sizeof want, "%s/sweep.sbatch: 4 shards of 1 loops, at "
+             "most 1 a task; 0:08:00 and 5864 MB a task\n", dir1);
+    assert_string_equal(r.out, want);
     /* the limits given */
     run_cgramap(&r, (const char *const[]){
         "sweep", "--slurm", in_tmp("sweep"), "--task-time", "90",
