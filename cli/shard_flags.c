@@ -169,9 +169,10 @@ void cg_cli_flags_argv_free(char **argv)
  * blanks. */
 static void flag_text(const char *key, const json_t *v, char *buf, size_t n)
 {
-    if (!v) {
-        snprintf(buf, n, "%s", strcmp(key, "--rtl-sim") ? "none"
-                                                        : "none (no --rtl)");
+    if (!v) { /* not given: "none" read as a value the option refuses */
+        snprintf(buf, n, "%s", strcmp(key, "--rtl-sim")
+                                   ? "(left out: its default)"
+                                   : "none (no --rtl)");
         return;
     }
     if (json_is_string(v)) {

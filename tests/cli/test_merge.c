@@ -146,6 +146,19 @@ static void test_refusals(void **state)
              "and %s with --steps 2000; merge the parts of one sweep (the "
              "same options and PATHs)\n", in_tmp("steps.json"), p1);
     refused((const char *const[]){p1, in_tmp("steps.json"), NULL}, want);
+    /* an option one part left out is said so ("--steps none" named a
+       value cgramap refuses) */
+    json_t *np = json_load_file(in_tmp("steps.json"), 0, NULL);
+    assert_non_null(np);
+    assert_int_equal(json_object_del(json_object_get(np, "flags"),
+                                     "--steps"), 0);
+    assert_int_equal(json_dump_file(np, in_tmp("nosteps.json"), 0), 0);
+    json_decref(np);
+    snprintf(want, sizeof want, "cgramap merge: %s was run with --steps "
+             "(left out: its default) and %s with --steps 2000; merge the "
+             "parts of one sweep (the same options and PATHs)\n",
+             in_tmp("nosteps.json"), p1);
+    refused((const char *const[]){p1, in_tmp("nosteps.json"), NULL}, want);
 
     edited(p2, in_tmp("old.json"), "version", "\"0.0.9\"");
     snprintf(want, sizeof want, "cgramap merge: %s was written by cgramap "
