@@ -299,6 +299,21 @@ int cg__xml_collect(cg__xctx *c, xmlNode *root, bool arch_ok)
 
 /* ---- module bodies ----------------------------------------------------- */
 
+/* A port's, wire's or instance's name: connections refer to it as NAME or
+ * NAME.PORT, so an empty one, a blank or a '.' in it, or "this", would
+ * only surface later as a confusing unknown reference.  False after the
+ * error. */
+static bool name_ok(cg__xctx *c, const xmlNode *n, const char *name)
+{
+    if (*name && !strpbrk(name, " \t\r\n.") && strcmp(name, "this"))
+        return true;
+    cg__xml_error(c, n, "<%s> name=\"%s\" cannot name it: connections "
+                  "refer to it as NAME or NAME.PORT; give a name without "
+                  "blanks or '.' (and not 'this')", (const char *)n->name,
+                  CG_QUOTE(name));
+    return false;
+}
+
 int cg__xml_port(cg__xctx *c, int mod, const xmlNode *n,
                  const cg__xvar *env)
 {
@@ -310,7 +325,9 @@ int cg__xml_port(cg__xctx *c, int mod, const xmlNode *n,
         if (!bad)
             cg__xml_error(c, n, "<%s> needs a name=\"...\"",
                           (const char *)n->name);
-    } else if (cg__xml_attr_int(c, n, "size", env, 32, 1, CG_MAX_WIDTH, &w) == 0) {
+    } else if (name_ok(c, n, name) &&
+               cg__xml_attr_int(c, n, "size", env, 32, 1, CG_MAX_WIDTH,
+                                &w) == 0) {
         cg__xml_loc(c, n);
         const char *t = (const char *)n->name;
         if (!strcmp(t, "wire"))
@@ -348,7 +365,7 @@ static int body_inst(cg__xctx *c, int mod, const xmlNode *n,
     if (!name && !bad)
         cg__xml_error(c, n, "<%s> needs a name=\"...\"",
                       (const char *)n->name);
-    else if (name)
+    else if (name && name_ok(c, n, name))
         rc = cg__xml_instance(c, mod, n, name, env);
     free(name);
     return rc < 0 ? -1 : 0;

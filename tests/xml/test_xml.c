@@ -44,6 +44,18 @@ static void test_errors(void **state)
                  "</cgra>",
                  "t.xml:2: error: duplicate module 'm' (first defined at "
                  "t.xml:1); rename one");
+    /* a name connections cannot refer to (empty, blanks, '.', "this"):
+     * refused at its line (it surfaced later as an unknown reference) */
+    expect_error("<cgra><module name=\"m\"><input name=\"o.x\"/></module>\n"
+                 ARCH1 "</cgra>",
+                 "t.xml:1: error: <input> name=\"o.x\" cannot name it: "
+                 "connections refer to it as NAME or NAME.PORT; give a name "
+                 "without blanks or '.' (and not 'this')");
+    expect_error("<cgra><module name=\"m\">\n<inst name=\"this\" "
+                 "module=\"Register\"/></module>\n" ARCH1 "</cgra>",
+                 "t.xml:2: error: <inst> name=\"this\" cannot name it: "
+                 "connections refer to it as NAME or NAME.PORT; give a name "
+                 "without blanks or '.' (and not 'this')");
     /* an empty list connects nothing: an error (it was silent) */
     expect_error("<cgra><module name=\"m\"><input name=\"a\"/>"
                  "<inst name=\"f\" module=\"FuncUnit\" op=\"add\"/>\n"
