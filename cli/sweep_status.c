@@ -72,6 +72,28 @@ static bool exists(const char *dir, const char *sub, int s, const char *ext,
     return stat(path, &st) == 0 && (!full || st.st_size > 0);
 }
 
+/* Why shard s failed, from what its task wrote: "exit status N" from its
+ * .failed file, or that its log has no part (malloc'd; NULL when none of
+ * them says). */
+static char *failed_why(const char *dir, int s)
+{
+    char path[4096], line[64] = "", *why = NULL;
+    snprintf(path, sizeof path, "%s/parts/shard-%d.failed", dir, s);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        int code;
+        if (fgets(line, sizeof line, f) && sscanf(line, "%d", &code) == 1 &&
+            (why = malloc(64)))
+            snprintf(why, 64, code > 128 ? "exit status %d: signal %d"
+                                         : "exit status %d", code,
+                     code - 128);
+        fclose(f);
+    } else if (exists(dir, "logs", s, "out", false) && (why = malloc(64))) {
+        snprintf(why, 64, "no part; see logs/shard-%d.out", s);
+    }
+    return why;
+}
+
 /* The shard jobs' ids joined by commas, for sacct -j. */
 static void job_ids(const json_t *jobs, char *buf, size_t n)
 {
@@ -104,10 +126,13 @@ void cg_cli_sweep_states(const char *dir, const json_t *jobs, int n,
                  "2>/dev/null", ids);
         ask(cmd, jobs, n, state, why, false);
     }
-    for (int s = 1; s <= n; s++)
+    for (int s = 1; s <= n; s++) {
         if (state[s] == CG_CLI_SHARD_MISSING &&
             exists(dir, "logs", s, "out", false))
             state[s] = CG_CLI_SHARD_FAILED; /* ran, left no part */
+        if (state[s] == CG_CLI_SHARD_FAILED && !why[s])
+            why[s] = failed_why(dir, s); /* sacct said nothing */
+    }
 }
 
 bool cg_cli_sweep_job_queued(const char *id)

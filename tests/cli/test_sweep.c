@@ -100,8 +100,9 @@ static void touch(const char *name, const char *text)
     fclose(f);
 }
 
-/* Without a cluster: a part is done, a .failed file failed, a log
- * without a part failed, nothing at all missing. */
+/* Without a cluster: a part is done, a .failed file failed (with the exit
+ * status it holds, once left out), a log without a part failed (where to
+ * look), nothing at all missing. */
 static void test_status(void **state)
 {
     (void)state;
@@ -110,15 +111,16 @@ static void test_status(void **state)
                                          in_tmp("st"), SUM, NULL});
     assert_int_equal(r.status, 0);
     touch("st/parts/shard-1.json", "{}");
-    touch("st/parts/shard-2.failed", "3\n");
+    touch("st/parts/shard-2.failed", "137\n");
     touch("st/logs/shard-3.out", "");
     run_cgramap(&r, (const char *const[]){"sweep", "--status", in_tmp("st"),
                                          NULL});
     assert_int_equal(r.status, 1);
     char want[512];
     snprintf(want, sizeof want, "%s: 4 shards: 1 done, 0 running, 2 failed, "
-             "1 missing\nshard 2/4: failed\nshard 3/4: failed\nshard 4/4: "
-             "missing\nmerged: not yet\n", in_tmp("st"));
+             "1 missing\nshard 2/4: failed (exit status 137: signal 9)\n"
+             "shard 3/4: failed (no part; see logs/shard-3.out)\n"
+             "shard 4/4: missing\nmerged: not yet\n", in_tmp("st"));
     assert_string_equal(r.out, want);
 }
 
