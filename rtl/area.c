@@ -152,14 +152,15 @@ static void synth_finish(const cg_rtl *r, int i, synth_job *j, int status)
                      "of module %s as %s (%s)", cg_rtl_module_name(r, i),
                      j->stat, strerror(errno));
             j->status = -1;
+        } else if (j->status == 127) { /* the shell's "not found" */
+            snprintf(j->why, sizeof j->why, "yosys is not installed "
+                     "(scripts/setup.sh installs it): the area comes from "
+                     "its synthesis of the array's modules");
         } else if (j->status != 0) {
             cg_rtl_log_tail(j->dir, line, sizeof line);
-            char how[64];
-            snprintf(how, sizeof how, j->status == 127 ? "yosys is not "
-                     "installed: scripts/setup.sh installs it" : "exit "
-                     "status %d", j->status);
             snprintf(j->why, sizeof j->why, "yosys could not synthesize "
-                     "module %s (%s)%s%s", cg_rtl_module_name(r, i), how,
+                     "module %s (exit status %d)%s%s",
+                     cg_rtl_module_name(r, i), j->status,
                      line[0] ? ": " : "", line);
         }
     }
