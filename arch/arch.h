@@ -225,6 +225,7 @@ typedef struct cg_nl_memory {
     const char *name;
     int64_t bytes;
     int banks, ports;
+    cg_loc loc;         /* where it is declared (file NULL: unknown) */
 } cg_nl_memory;
 
 /* Resolve every name, expand hierarchy and check: unknown module, port or
@@ -249,6 +250,12 @@ int cg_netlist_nmemories(const cg_netlist *nl);
 const cg_nl_memory *cg_netlist_memory(const cg_netlist *nl, int i);
 /* The DMA engine, NULL when the architecture declares none. */
 const cg_dma_params *cg_netlist_dma(const cg_netlist *nl);
+/* Where the DMA engine is declared, and where the architecture is (its
+ * top module: <architecture> in XML); file NULL when unknown (the C API
+ * without cg_arch_set_loc, the embedded default).  For messages about
+ * what the netlist lacks or holds. */
+cg_loc cg_netlist_dma_loc(const cg_netlist *nl);
+cg_loc cg_netlist_loc(const cg_netlist *nl);
 /* The architecture's address width (cg_arch_set_addr_width). */
 int cg_netlist_addr_width(const cg_netlist *nl);
 

@@ -123,6 +123,7 @@ struct cg_netlist {
     cg_dma_params dma;
     int addr_width;
     int nblocks;           /* grid cells holding a primitive (summary) */
+    cg_loc loc, dma_loc;   /* the top module's and the DMA's (messages) */
 };
 
 /* The distinct grid cells holding a primitive; -1 when out of memory. */

@@ -438,6 +438,14 @@ static int build_nets(expand_ctx *x, const graph *g, cg_netlist *nl,
     return rc;
 }
 
+/* loc with its file copied into nl's arena; false when out of memory. */
+static bool copy_loc(cg_netlist *nl, cg_loc from, cg_loc *to)
+{
+    to->line = from.line;
+    to->file = from.file ? cg__arena_strdup(nl->arena, from.file) : NULL;
+    return !from.file || to->file;
+}
+
 static int copy_memories(const cg_arch *a, cg_netlist *nl)
 {
     nl->nmems = a->nmems;
@@ -450,9 +458,13 @@ static int copy_memories(const cg_arch *a, cg_netlist *nl)
         nl->mems[i].bytes = a->mems[i].bytes;
         nl->mems[i].banks = a->mems[i].banks;
         nl->mems[i].ports = a->mems[i].ports;
-        if (!nl->mems[i].name)
+        if (!nl->mems[i].name ||
+            !copy_loc(nl, a->mems[i].loc, &nl->mems[i].loc))
             return -1;
     }
+    if (!copy_loc(nl, a->dma_loc, &nl->dma_loc) ||
+        (a->top >= 0 && !copy_loc(nl, a->mods[a->top].loc, &nl->loc)))
+        return -1;
     nl->has_dma = a->has_dma;
     nl->addr_width = a->addr_width;
     nl->dma = a->dma;

@@ -33,6 +33,10 @@ const cg_nl_memory *cg_netlist_memory(const cg_netlist *nl, int i)
     return i >= 0 && i < nl->nmems ? &nl->mems[i] : NULL;
 }
 
+cg_loc cg_netlist_dma_loc(const cg_netlist *nl) { return nl->dma_loc; }
+
+cg_loc cg_netlist_loc(const cg_netlist *nl) { return nl->loc; }
+
 const cg_dma_params *cg_netlist_dma(const cg_netlist *nl)
 {
     return nl->has_dma ? &nl->dma : NULL;

@@ -765,18 +765,22 @@ static cg_tile_plan *make_plan(const cg_tile_model *m, const cg_tile_target *t,
 static bool over_limits(const cg_tile_model *m, const cg_tile_target *t,
                         cg_diags *d)
 {
+    const cg_loc src = {m->file, 0};
     const struct {
         const char *who, *what;
         int n, max;
-    } lim[] = {{"loop nest touches", "arrays", m->narrays, CG_TILE_MAX_ARRAYS},
-               {"tile memory has", "banks", t->banks, CG_TILE_MAX_BANKS},
+        cg_loc at; /* the line that declares it: the XML's, or the C's */
+    } lim[] = {{"loop nest touches", "arrays", m->narrays, CG_TILE_MAX_ARRAYS,
+                src},
+               {"tile memory has", "banks", t->banks, CG_TILE_MAX_BANKS,
+                t->mem_loc.file ? t->mem_loc : src},
                {"DMA engine has", "channels", t->dma.channels,
-                CG_TILE_MAX_CHANNELS}};
+                CG_TILE_MAX_CHANNELS, t->dma_loc.file ? t->dma_loc : src}};
     for (size_t i = 0; i < sizeof lim / sizeof *lim; i++)
         if (lim[i].n > lim[i].max) {
-            cg_diags_add(d, CG_SEV_ERROR, m->file, 0, "the %s %d %s; tiling "
-                         "handles up to %d", lim[i].who, lim[i].n,
-                         lim[i].what, lim[i].max);
+            cg_diags_add(d, CG_SEV_ERROR, lim[i].at.file, lim[i].at.line,
+                         "the %s %d %s; tiling handles up to %d", lim[i].who,
+                         lim[i].n, lim[i].what, lim[i].max);
             return true;
         }
     return false;

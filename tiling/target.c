@@ -16,12 +16,14 @@ static void list_memories(const cg_netlist *nl, char *buf, size_t len)
                               cg_netlist_memory(nl, i)->name);
 }
 
-/* Index of the memory to tile for, -1 with an error. */
+/* Index of the memory to tile for, -1 with an error (at the
+ * architecture's file:line when known). */
 static int pick_memory(const cg_netlist *nl, const char *memory, cg_diags *d)
 {
     int nm = cg_netlist_nmemories(nl);
+    cg_loc at = cg_netlist_loc(nl);
     if (nm == 0) {
-        cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
+        cg_diags_add(d, CG_SEV_ERROR, at.file, at.line,
                      "the architecture declares no tile memory; tiling needs "
                      "a <memory> (and a <dma>)");
         return -1;
@@ -32,7 +34,7 @@ static int pick_memory(const cg_netlist *nl, const char *memory, cg_diags *d)
                 return i;
         char names[256];
         list_memories(nl, names, sizeof names);
-        cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
+        cg_diags_add(d, CG_SEV_ERROR, at.file, at.line,
                      "no tile memory '%s' in the architecture (memories: %s)",
                      memory, names);
         return -1;
@@ -55,6 +57,8 @@ int cg_tile_target_from_netlist(const cg_netlist *nl, const char *memory,
         return -1;
     const cg_nl_memory *mem = cg_netlist_memory(nl, mi);
     t->memory = mem->name;
+    t->mem_loc = mem->loc;
+    t->dma_loc = cg_netlist_dma_loc(nl);
     t->mem_bytes = mem_bytes > 0 ? mem_bytes : mem->bytes;
     t->banks = mem->banks > 0 ? mem->banks : 1;
     int units = 0;
@@ -73,7 +77,7 @@ int cg_tile_target_from_netlist(const cg_netlist *nl, const char *memory,
         t->bank_mask = t->banks >= CG_TILE_MAX_BANKS
                            ? ~(uint64_t)0 : ((uint64_t)1 << t->banks) - 1;
     if (!units) {
-        cg_diags_add(d, CG_SEV_ERROR, NULL, 0,
+        cg_diags_add(d, CG_SEV_ERROR, mem->loc.file, mem->loc.line,
                      "no MEMUnit reaches tile memory '%s'; tiles in it could "
                      "not be loaded or stored (give a MEMUnit memory=\"%s\")",
                      mem->name, mem->name);
@@ -84,7 +88,8 @@ int cg_tile_target_from_netlist(const cg_netlist *nl, const char *memory,
         t->dma = *dma;
     } else {
         cg_dma_params_init(&t->dma);
-        cg_diags_add(d, CG_SEV_WARNING, NULL, 0,
+        cg_loc at = cg_netlist_loc(nl);
+        cg_diags_add(d, CG_SEV_WARNING, at.file, at.line,
                      "the architecture declares no DMA engine; the schedule "
                      "assumes %d channel(s) of %g bytes/cycle and %d setup "
                      "cycles", t->dma.channels, t->dma.bytes_per_cycle,

@@ -61,6 +61,9 @@ typedef struct cg_tile_target {
                             lie anywhere, across bank borders */
     uint64_t bank_mask;  /* bit b: some MEMUnit reaches bank b */
     cg_dma_params dma;
+    cg_loc mem_loc, dma_loc; /* where the memory and the DMA engine are
+                                declared (file NULL: unknown), for the
+                                plan's messages about them */
 } cg_tile_target;
 
 /* The memory named `memory` (NULL: the only one, or the first one reached by

@@ -50,7 +50,8 @@ static void jacobi_text(void **state)
 
 /* --templates: a two-file architecture (CGRA-ME's module templates beside
  * the architecture) is read with its templates, so what stops it is the
- * tile memory it lacks; without them its module 'pe' is unknown. */
+ * tile memory it lacks, named at the architecture's line (it named no
+ * file); without them its module 'pe' is unknown. */
 static void two_file_arch(void **state)
 {
     (void)state;
@@ -60,8 +61,9 @@ static void two_file_arch(void **state)
                                      "--arch", arch, "--templates",
                                      "benchmarks/archs/two_file/"
                                      "module_templates.xml", NULL});
-    assert_string_equal(r.err, "error: the architecture declares no tile "
-                        "memory; tiling needs a <memory> (and a <dma>)\n");
+    assert_string_equal(r.err, "benchmarks/archs/two_file/mesh_arch.xml:6: "
+                        "error: the architecture declares no tile memory; "
+                        "tiling needs a <memory> (and a <dma>)\n");
     assert_int_equal(r.status, 1);
     run_cgramap(&r, (const char *[]){"tile", JACOBI, "--loop", "jacobi2d",
                                      "--arch", arch, NULL});

@@ -79,9 +79,9 @@ static void out_of_range(void **state)
             "least 1 and at most 1000");
 }
 
-/* The plan of b on t refused with exactly want. */
-static void over_limit(const nestb *b, const cg_tile_target *t,
-                       const char *want)
+/* The plan of b on t refused with exactly want, at file:line. */
+static void over_limit_at(const nestb *b, const cg_tile_target *t,
+                          const char *want, const char *file, int line)
 {
     cg_diags *d = cg_diags_create();
     cg_tile_model *m = cg_tile_model_build(&b->n, "k.c", d);
@@ -89,11 +89,22 @@ static void over_limit(const nestb *b, const cg_tile_target *t,
     assert_null(cg_tile_plan_model(m, t, NULL, d));
     assert_int_equal(cg_diags_size(d), 1);
     assert_string_equal(cg_diags_get(d, 0)->msg, want);
+    assert_string_equal(cg_diags_get(d, 0)->file, file);
+    assert_int_equal(cg_diags_get(d, 0)->line, line);
     cg_tile_model_destroy(m);
     cg_diags_destroy(d);
 }
 
-/* One past each limit is an error naming it; at the limit, a plan. */
+/* Without the declaration's place: the loop's file. */
+static void over_limit(const nestb *b, const cg_tile_target *t,
+                       const char *want)
+{
+    over_limit_at(b, t, want, "k.c", 0);
+}
+
+/* One past each limit is an error naming it (at the architecture's line
+ * that declares the memory or the DMA engine, when known: it named the C
+ * file); at the limit, a plan. */
 static void limits(void **state)
 {
     (void)state;
@@ -108,6 +119,14 @@ static void limits(void **state)
     t.dma.channels = CG_TILE_MAX_CHANNELS + 1;
     over_limit(&b, &t, "the DMA engine has 65 channels; tiling handles up "
                "to 64");
+    t.dma_loc = (cg_loc){"a.xml", 49};
+    over_limit_at(&b, &t, "the DMA engine has 65 channels; tiling handles "
+                  "up to 64", "a.xml", 49);
+    test_target(&t, 1 << 20);
+    t.banks = CG_TILE_MAX_BANKS + 1;
+    t.mem_loc = (cg_loc){"a.xml", 48};
+    over_limit_at(&b, &t, "the tile memory has 65 banks; tiling handles up "
+                  "to 64", "a.xml", 48);
     /* c[i] = sum of CG_TILE_MAX_ARRAYS + 1 arrays' i-th elements */
     enum { N = CG_TILE_MAX_ARRAYS + 1 };
     cg_nest_array arr[N];
