@@ -118,12 +118,16 @@ static int write_svg(const cg_netlist *nl, const char *path, bool pe)
 cg_netlist *cg_cli_load_netlist(const char *arch, const char *templates,
                                 cg_diags *d)
 {
-    const char *empty = arch && !*arch ? "--arch"
-                        : templates && !*templates ? "--templates" : NULL;
-    if (empty) { /* once ": error: cannot open the file" */
-        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "%s needs a file name, not an "
-                     "empty one; name %s XML file", empty, empty[2] == 'a'
-                     ? "an architecture" : "the module templates'");
+    /* an empty name once gave ": error: cannot open the file" */
+    if (arch && !*arch) {
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "--arch needs a file name, "
+                     "not an empty one; name an architecture XML file");
+        return NULL;
+    }
+    if (templates && !*templates) {
+        cg_diags_add(d, CG_SEV_ERROR, NULL, 0, "--templates needs a file "
+                     "name, not an empty one; name the module templates' "
+                     "XML file");
         return NULL;
     }
     if (templates && !arch) { /* else silently unused */

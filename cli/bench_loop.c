@@ -296,8 +296,6 @@ static void count_tag(const cg_cli_job *j, cg_extract_prog *x,
     cg_diags_destroy(d);
 }
 
-/* The loops of a compiled C file: the Makefile's LOOP_TAGS, else all;
- * only the j->loop-th when j is a shard's unit. */
 /* How many of the words before tag t (a word of tags, cut in place by
  * strtok_r) are t? */
 static int times_before(const char *tags, const char *t)
@@ -323,6 +321,8 @@ static void warn_repeats(const char *makefile, const char *tags, cg_diags *d)
     free(copy);
 }
 
+/* The loops of a compiled C file: the Makefile's LOOP_TAGS, else all;
+ * only the j->loop-th when j is a shard's unit. */
 static void run_tags(const cg_cli_job *j, cg_extract_prog *x, char *tags,
                      const cg_netlist *nl, const cg_cli_opts *o,
                      cg_diags *fd, json_t *recs)

@@ -187,10 +187,14 @@ static bool beside_c(const char *path)
  * so that a link back to one of them (a -> .) is not followed again --
  * such a walk once never ended -- and whether anything could not be
  * read. */
+typedef struct dir_id {
+    dev_t dev;
+    ino_t ino;
+} dir_id;
+
 typedef struct scan_ctx {
     cg_cli_jobs *out;
-    dev_t *dev;
-    ino_t *ino;
+    dir_id *seen;
     int n, cap;
     int rc;
 } scan_ctx;
@@ -201,13 +205,11 @@ static int scan_path(scan_ctx *c, const char *path);
 static bool first_visit(scan_ctx *c, const struct stat *st)
 {
     for (int i = 0; i < c->n; i++)
-        if (c->dev[i] == st->st_dev && c->ino[i] == st->st_ino)
+        if (c->seen[i].dev == st->st_dev && c->seen[i].ino == st->st_ino)
             return false;
-    int cap = c->cap;
-    if (CG_GROW(c->dev, cap, c->n + 1) || CG_GROW(c->ino, c->cap, c->n + 1))
+    if (CG_GROW(c->seen, c->cap, c->n + 1))
         return true; /* no memory: walk it (at worst twice) */
-    c->dev[c->n] = st->st_dev;
-    c->ino[c->n++] = st->st_ino;
+    c->seen[c->n++] = (dir_id){st->st_dev, st->st_ino};
     return true;
 }
 
@@ -316,8 +318,7 @@ int cg_cli_scan(const char *path, cg_cli_jobs *out)
 {
     scan_ctx c = {.out = out};
     int rc = scan_path(&c, path);
-    free(c.dev);
-    free(c.ino);
+    free(c.seen);
     return rc | c.rc;
 }
 

@@ -83,10 +83,12 @@ static char *failed_why(const char *dir, int s)
     if (f) {
         int code;
         if (fgets(line, sizeof line, f) && sscanf(line, "%d", &code) == 1 &&
-            (why = malloc(64)))
-            snprintf(why, 64, code > 128 ? "exit status %d: signal %d"
-                                         : "exit status %d", code,
-                     code - 128);
+            (why = malloc(64))) {
+            int k = snprintf(why, 64, "exit status %d", code);
+            if (code > 128) /* the shell's 128 + signal */
+                snprintf(why + k, (size_t)(64 - k), ": signal %d",
+                         code - 128);
+        }
         fclose(f);
     } else if (exists(dir, "logs", s, "out", false) && (why = malloc(64))) {
         snprintf(why, 64, "no part; see logs/shard-%d.out", s);

@@ -286,8 +286,10 @@ int cg_cli_tile(int argc, char **argv)
     if (nl)
         ep.addr_width = cg_netlist_addr_width(nl);
     cg_extract_makefile mk = {0};
-    bool flags_ok = (o.no_makefile || cg_cli_makefile_apply_beside(o.file, &mk, &ep, d) == 0)
-                    && cg_cli_syms_apply(&ep, &o.syms, d) == 0;
+    bool flags_ok =
+        (o.no_makefile ||
+         cg_cli_makefile_apply_beside(o.file, &mk, &ep, d) == 0) &&
+        cg_cli_syms_apply(&ep, &o.syms, d) == 0;
     cg_dfg **gs = NULL;
     int n = 0, rc = 1;
     if (nl && flags_ok &&

@@ -522,15 +522,19 @@ static int missing_functions(LLVMModuleRef m, const char *path, cg_diags *d)
 {
     LLVMValueRef *todo = NULL, entry = LLVMGetNamedFunction(m, "__cg_entry");
     int n = 0, cap = 0, rc = 0;
-    if (!entry || CG_GROW(todo, cap, 1))
-        return entry ? -1 : 0;
+    if (!entry)
+        return 0;
+    if (CG_GROW(todo, cap, 1)) {
+        cg_diags_add(d, CG_SEV_ERROR, path, 0, "out of memory");
+        return -1;
+    }
     todo[n++] = entry;
     /* todo is the walk's queue and the set of functions seen */
     for (int k = 0; k < n && rc == 0; k++) {
         LLVMValueRef f = todo[k];
-        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b && rc == 0;
              b = LLVMGetNextBasicBlock(b))
-            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i && rc == 0;
                  i = LLVMGetNextInstruction(i)) {
                 LLVMValueRef g = LLVMIsACallInst(i)
                                      ? LLVMGetCalledValue(i) : NULL;
@@ -542,8 +546,9 @@ static int missing_functions(LLVMModuleRef m, const char *path, cg_diags *d)
                 if (seen)
                     continue;
                 if (CG_GROW(todo, cap, n + 1)) {
+                    cg_diags_add(d, CG_SEV_ERROR, path, 0, "out of memory");
                     rc = -1;
-                    break;
+                    continue;
                 }
                 todo[n++] = g;
             }

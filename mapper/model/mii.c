@@ -198,10 +198,8 @@ static int check_supported(const cg_netlist *nl, const cg_dfg *g,
 {
     bool seen[CG_OP_COUNT] = {false}, wide[CG_OP_COUNT] = {false};
     int bad = 0;
-    bool exit_test = false; /* the extractor's exit test, loop_exit */
-    for (int v = 0; v < cg_dfg_nnodes(g); v++)
-        exit_test |= cg_dfg_get_node(g, v)->op == CG_OP_OUTPUT &&
-                     !strcmp(cg_dfg_get_node(g, v)->name, "loop_exit");
+    int ex = cg_dfg_find(g, "loop_exit"); /* the extractor's exit test */
+    bool exit_test = ex >= 0 && cg_dfg_get_node(g, ex)->op == CG_OP_OUTPUT;
     for (int v = 0; v < cg_dfg_nnodes(g); v++) {
         const cg_dfg_node *n = cg_dfg_get_node(g, v);
         if (!seen[n->op] && min_latency(nl, n->op) >= 0) {

@@ -31,6 +31,26 @@ static inline void slurp(const char *path, char *buf, size_t cap)
     free(s);
 }
 
+/* A new folder from the mkdtemp template dir holding the file name with
+ * text; its path into path.  remove_temp(dir) removes the folder. */
+static inline void temp_file(char *dir, const char *name, const char *text,
+                             char *path, size_t n)
+{
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static inline void remove_temp(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Run cgramap with args (NULL-terminated), capturing stderr, and stdout
  * unless to_path names the file it goes to instead (/dev/full: a
  * standard output that fails; r->out is then empty). */

@@ -582,17 +582,12 @@ static void test_loop_name_with_slash(void **state)
 static void test_bad_tag_others_run(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/cg_badtagXXXXXX", c[64], cmd[128], want[256];
-    assert_non_null(mkdtemp(dir));
-    snprintf(c, sizeof c, "%s/two.c", dir);
-    FILE *f = fopen(c, "w");
-    assert_non_null(f);
-    fputs("int a[8], b[8];\nvoid k(void)\n{\n"
-          "    for (int i = 0; i < 8; i++) //DFGLOOP:\n        a[i] = i;\n"
-          "    for (int i = 0; i < 8; i++) //DFGLOOP: good\n"
-          "        b[i] = a[i] + 1;\n}\nint main(void) { k(); return 0; }\n",
-          f);
-    fclose(f);
+    char dir[] = "/tmp/cg_badtagXXXXXX", c[64], want[256];
+    temp_file(dir, "two.c", "int a[8], b[8];\nvoid k(void)\n{\n"
+              "    for (int i = 0; i < 8; i++) //DFGLOOP:\n        a[i] = i;\n"
+              "    for (int i = 0; i < 8; i++) //DFGLOOP: good\n"
+              "        b[i] = a[i] + 1;\n}\nint main(void) { k(); return 0; }\n",
+              c, sizeof c);
     run r;
     run_cgramap(&r, (const char *const[]){"--timeout", "30", c, NULL});
     assert_int_equal(r.status, 1);
@@ -605,8 +600,7 @@ static void test_bad_tag_others_run(void **state)
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "digraph good {\n"));
     assert_string_equal(r.err, want);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    remove_temp(dir);
 }
 
 /* LOOP_TAGS naming a loop twice (or more) runs it once, with a warning
@@ -640,16 +634,11 @@ static void test_loop_tags_repeated(void **state)
 static void test_undefined_function(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/cg_externXXXXXX", c[64], cmd[128], want[512];
-    assert_non_null(mkdtemp(dir));
-    snprintf(c, sizeof c, "%s/extcall.c", dir);
-    FILE *f = fopen(c, "w");
-    assert_non_null(f);
-    fputs("int a[64];\nextern void report(int);\nvoid k(void) {\n"
-          "    for (int i = 0; i < 64; i++) { //DFGLOOP: good\n"
-          "        a[i] = a[i] + 1;\n    }\n    report(a[0]);\n}\n"
-          "int main(void) { k(); return 0; }\n", f);
-    fclose(f);
+    char dir[] = "/tmp/cg_externXXXXXX", c[64], want[512];
+    temp_file(dir, "extcall.c", "int a[64];\nextern void report(int);\n"
+              "void k(void) {\n    for (int i = 0; i < 64; i++) { //DFGLOOP: "
+              "good\n        a[i] = a[i] + 1;\n    }\n    report(a[0]);\n}\n"
+              "int main(void) { k(); return 0; }\n", c, sizeof c);
     run r;
     run_cgramap(&r, (const char *const[]){"--timeout", "30", c, NULL});
     assert_int_equal(r.status, 1);
@@ -664,8 +653,7 @@ static void test_undefined_function(void **state)
              "define it in the file (a stub will do) so that the loop can be "
              "run natively\n", c);
     assert_string_equal(r.err, want);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    remove_temp(dir);
 }
 
 /* A folder without a Makefile holding k.c and the k.dot cgramap dfg wrote

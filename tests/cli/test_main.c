@@ -542,14 +542,10 @@ static void test_dfg_makefile(void **state)
 static void test_dfg_tag_with_slash(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/cg_tagXXXXXX", c[64], cmd[256], want[256];
-    assert_non_null(mkdtemp(dir));
-    snprintf(c, sizeof c, "%s/esc.c", dir);
-    FILE *f = fopen(c, "w");
-    assert_non_null(f);
-    fputs("int a[8];\nvoid k(void)\n{\n    for (int i = 0; i < 8; i++) "
-          "//DFGLOOP: x/../../pwned\n        a[i] = i;\n}\n", f);
-    fclose(f);
+    char dir[] = "/tmp/cg_tagXXXXXX", c[64], want[256];
+    temp_file(dir, "esc.c", "int a[8];\nvoid k(void)\n{\n    for (int i = 0; "
+              "i < 8; i++) //DFGLOOP: x/../../pwned\n        a[i] = i;\n}\n",
+              c, sizeof c);
     static run r;
     run_cgramap(&r, (const char *const[]){"dfg", c, NULL});
     assert_int_equal(r.status, 1);
@@ -558,8 +554,7 @@ static void test_dfg_tag_with_slash(void **state)
              "'/'; a tag names the loop's files, so write it without one "
              "(letters, digits, '_', '-', '.')\n", c);
     assert_string_equal(r.err, want);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    remove_temp(dir);
 }
 
 static void test_dfg_usage(void **state)
